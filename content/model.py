@@ -1,0 +1,155 @@
+"""The game as loaded from content: frozen, validated, ready to compile."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple, Union
+
+import attrs
+
+from crisis.ruleset import ast as A
+from crisis.ruleset.checker import Vocabulary
+from crisis.ruleset.diagnostics import Source
+
+from .locale import Catalog
+
+
+@attrs.frozen
+class Rule:
+    """A piece of rule text, parsed and checked."""
+
+    text: str
+    tree: Union[A.Block, A.Node]
+    source: Optional[Source] = attrs.field(default=None, eq=False, repr=False)
+
+
+@attrs.frozen
+class Dimension:
+    name: str
+    spaces: Tuple[str, ...]
+
+    @property
+    def pivotal(self) -> str:
+        return self.spaces[0]
+
+
+@attrs.frozen
+class Zone:
+    name: str
+    top: int  # highest track space in the zone
+    bottom: int
+    box: int  # bonus tokens per side in the zone's box (0: no box)
+
+
+@attrs.frozen
+class Marker:
+    name: str
+    blocks_placement: bool
+    blocks_removal: bool
+
+
+@attrs.frozen
+class Board:
+    """The map, the pieces and the numbers of the sequence of play."""
+
+    game: str
+    sides: Tuple[str, ...]
+    tokens_per_side: int
+    max_tokens_per_space: int
+    rounds: int
+    strategy_cards_dealt: int
+    cards_played_per_round: int
+    objective_cards_dealt: int
+    final_crisis_hand: int
+    dimensions: Tuple[Dimension, ...]
+    track_top: int
+    zones: Tuple[Zone, ...]
+    markers: Tuple[Marker, ...]
+
+    @property
+    def spaces(self) -> Tuple[str, ...]:
+        return tuple(s for d in self.dimensions for s in d.spaces)
+
+    @property
+    def track_size(self) -> int:
+        return self.track_top + 1
+
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(
+            sides=self.sides,
+            spaces={s: d.name for d in self.dimensions for s in d.spaces},
+            dimensions={d.name: d.spaces for d in self.dimensions},
+            pivotal=frozenset(d.pivotal for d in self.dimensions),
+            zones=tuple(z.name for z in self.zones),
+            boxes=frozenset(z.name for z in self.zones if z.box),
+            markers=tuple(m.name for m in self.markers),
+            tokens_per_side=self.tokens_per_side,
+        )
+
+
+@attrs.frozen
+class StrategyCard:
+    id: str
+    value: int
+    event_for: Tuple[str, ...]  # the sides whose colour is in the value box
+    final_crisis: str  # dimension on the Final Crisis band
+    provenance: str  # "known" | "authored"
+    event: Optional[Rule]
+    note: Optional[str] = None
+
+
+@attrs.frozen
+class ObjectiveCard:
+    id: str
+    space: str
+    provenance: str
+    event: Optional[Rule]
+    note: Optional[str] = None
+
+
+@attrs.frozen
+class Procedures:
+    """The rules of play that are written in the rules language (rules.yaml)."""
+
+    first_player: Tuple[Rule, ...]
+    breach_effects: Dict[str, Tuple[Rule, Rule]]  # zone -> (first breacher, second breacher)
+    pivotal_bonus: Rule
+    dimension_scoring: Rule
+    objective_scoring: Rule
+    final_crisis_trigger: Rule
+    final_crisis_start: Optional[Rule]
+    final_crisis_matching: Rule
+    final_crisis_not_matching: Rule
+    final_scoring: Tuple[Tuple[str, Rule], ...]
+    tie_breaks: Tuple[Rule, ...]
+
+
+@attrs.frozen(eq=False)
+class Content:
+    """Everything a game needs, loaded and checked; never half-loaded."""
+
+    root: str
+    board: Board
+    procedures: Procedures
+    strategy_cards: Tuple[StrategyCard, ...]
+    objective_cards: Tuple[ObjectiveCard, ...]
+    catalogs: Dict[str, Catalog]
+    digest: str  # identifies this exact content (saved games refer to it)
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        return self.board.vocabulary()
+
+    def catalog(self, lang: str) -> Catalog:
+        return self.catalogs[lang]
+
+    def strategy_card(self, card_id: str) -> StrategyCard:
+        for card in self.strategy_cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def objective_card(self, card_id: str) -> ObjectiveCard:
+        for card in self.objective_cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)

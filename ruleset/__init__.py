@@ -1,0 +1,1 @@
+"""The rules language: grammar, parser, typed AST, checker."""

@@ -1,0 +1,422 @@
+"""Typed syntax tree of the rules language.
+
+Every node is a frozen attrs class.  Positions are kept on every node but
+excluded from equality, so tests compare structure and tools still point at
+the source.  Class names match the grammar rules they come from.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple, Union
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    """A span in the rule text (1-based lines and columns, end exclusive)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def _pos_field():
+    return attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Node:
+    pos: Optional[Pos] = _pos_field()
+
+    def children(self):
+        """Child nodes, in source order (for visitors)."""
+        for field in attrs.fields(type(self)):
+            if field.name == "pos":
+                continue
+            value = getattr(self, field.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                yield from (v for v in value if isinstance(v, Node))
+
+    def walk(self):
+        """This node and all its descendants, depth first."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+@attrs.frozen
+class Name(Node):
+    """A reference to a game thing by name: space, dimension, zone, side, marker."""
+
+    text: str
+
+
+# ----------------------------------------------------------------- quantities
+
+
+@attrs.frozen
+class Amount(Node):
+    """How many tokens: exactly n, up to n (0 allowed), or all there are."""
+
+    kind: str  # "exactly" | "up_to" | "all"
+    n: Optional[int] = None
+
+
+@attrs.frozen
+class Owner(Node):
+    """Whose tokens: the acting player's, the opponent's, either side's, or a named side's."""
+
+    kind: str  # "own" | "opponent" | "either" | "side"
+    side: Optional[Name] = None
+
+
+@attrs.frozen
+class Comparison(Node):
+    op: str  # "==" | ">=" | "<=" | ">" | "<"
+    n: int
+
+
+# -------------------------------------------------------------------- players
+
+
+@attrs.frozen
+class Player(Node):
+    """A player named relative to the acting one, or by side."""
+
+    kind: str  # "you" | "opponent" | "side"
+    side: Optional[Name] = None
+
+
+# ------------------------------------------------------------------ locations
+# Holders keep tokens off the map.  A holder always belongs to the owner of the
+# tokens in it; the possessive is checked for agreement, not used to pick one.
+
+
+@attrs.frozen
+class Pool(Node):
+    possessive: Optional[str] = None  # "own" | "their" | "opponent" | None
+
+
+@attrs.frozen
+class CrisisTrack(Node):
+    possessive: Optional[str] = None
+
+
+@attrs.frozen
+class BonusBox(Node):
+    zone: Name
+    possessive: Optional[str] = None
+
+
+@attrs.frozen
+class Named(Node):
+    """A space (or, where a dimension fits, a dimension) by name."""
+
+    name: Name
+
+
+@attrs.frozen
+class DimensionSpaces(Node):
+    dimension: Name
+
+
+@attrs.frozen
+class PivotalSpaces(Node):
+    pass
+
+
+@attrs.frozen
+class AllSpaces(Node):
+    pass
+
+
+@attrs.frozen
+class ThisDimension(Node):
+    """The dimension the rule runs for (pivotal bonus, Final Crisis card)."""
+
+
+@attrs.frozen
+class ThisSpace(Node):
+    """The space the rule runs for (an objective's space, a pivotal space)."""
+
+
+@attrs.frozen
+class It(Node):
+    """The space being tested inside a "where" clause."""
+
+
+@attrs.frozen
+class RevealedObjectiveSpaces(Node):
+    pass
+
+
+@attrs.frozen
+class ControlledBy(Node):
+    """Short filter: "spaces you control", "... the opponent controls", "... nobody controls"."""
+
+    who: str  # "you" | "opponent" | "nobody"
+
+
+@attrs.frozen
+class Where(Node):
+    condition: "Condition"
+
+
+SpaceBase = Union[
+    Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension, ThisSpace, It,
+    RevealedObjectiveSpaces,
+]
+
+
+@attrs.frozen
+class Spaces(Node):
+    base: SpaceBase
+    filter: Optional[Union[ControlledBy, Where]] = None
+
+
+Location = Union[Pool, CrisisTrack, BonusBox, Spaces]
+
+
+@attrs.frozen
+class Locations(Node):
+    """A union of places, in the order written."""
+
+    items: Tuple[Location, ...]
+
+
+# ----------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Place(Node):
+    """Put tokens on the map; from the standard supply unless a holder is named."""
+
+    amount: Amount
+    owner: Owner
+    dest: Locations
+    source: Optional[Union[Pool, CrisisTrack, BonusBox]] = None
+    each: bool = False
+    limit: Optional[int] = None
+
+
+@attrs.frozen
+class Remove(Node):
+    """Take tokens off the map into their owner's pool."""
+
+    amount: Amount
+    owner: Owner
+    source: Locations
+    limit: Optional[int] = None
+
+
+@attrs.frozen
+class Move(Node):
+    """Take tokens from one place and put them in another."""
+
+    amount: Amount
+    owner: Owner
+    source: Locations
+    dest: Locations
+    each: bool = False
+    limit: Optional[int] = None
+    within: bool = False  # written "move ... within X" (source and destination alike)
+
+
+@attrs.frozen
+class Dimensions(Node):
+    """Countable for VP: "for each dimension you control"."""
+
+    filter: Optional[ControlledBy] = None
+
+
+Countable = Union[Dimensions, Pool, CrisisTrack, BonusBox, Spaces]
+
+
+@attrs.frozen
+class ChangeVP(Node):
+    gain: bool
+    amount: int
+    per: Optional[Countable] = None
+
+
+@attrs.frozen
+class PlaceMarker(Node):
+    """Place or move a marker piece (such as the Peace Commissioner) on the map."""
+
+    marker: Name
+    dest: Locations
+    verb: str = "place"  # "place" | "move" (same effect; kept for rendering)
+
+
+@attrs.frozen
+class RemoveMarker(Node):
+    marker: Name
+
+
+@attrs.frozen
+class Block(Node):
+    statements: Tuple["Statement", ...]
+
+
+@attrs.frozen
+class If(Node):
+    condition: "Condition"
+    then: Block
+    otherwise: Optional[Block] = None
+
+
+@attrs.frozen
+class Either(Node):
+    """Exclusive options, in the order printed; the acting player picks one."""
+
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class ForEachPlayer(Node):
+    """Run the body once for each player, first player first; "you" is that player."""
+
+    body: Block
+
+
+@attrs.frozen
+class Acting(Node):
+    """A statement carried out by someone other than the acting player."""
+
+    actor: str  # "opponent" | "each_player"
+    statement: "Statement"
+
+
+Statement = Union[Place, Remove, Move, ChangeVP, PlaceMarker, RemoveMarker, If, Either,
+                  ForEachPlayer, Acting]
+
+# ----------------------------------------------------------------- conditions
+
+
+@attrs.frozen
+class AnyOf(Node):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class AllOf(Node):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class Not(Node):
+    item: "Condition"
+
+
+Target = Union[Named, It, ThisSpace, ThisDimension]
+
+
+@attrs.frozen
+class Controls(Node):
+    """A player controls a space or a dimension."""
+
+    player: Player
+    target: Target
+
+
+@attrs.frozen
+class NobodyControls(Node):
+    target: Target
+
+
+@attrs.frozen
+class HasTokens(Node):
+    player: Player
+    comparison: Comparison
+    where: Location
+
+
+@attrs.frozen
+class HasMoreTokens(Node):
+    player: Player
+    other: Player
+    where: Location
+
+
+@attrs.frozen
+class HasVP(Node):
+    player: Player
+    comparison: Comparison
+
+
+@attrs.frozen
+class HasMoreVP(Node):
+    player: Player
+    other: Player
+
+
+@attrs.frozen
+class IsFirstPlayer(Node):
+    player: Player
+
+
+@attrs.frozen
+class IsSide(Node):
+    player: Player
+    side: Name
+
+
+@attrs.frozen
+class RoundIs(Node):
+    comparison: Comparison
+
+
+@attrs.frozen
+class ZoneBreached(Node):
+    possessive: str  # "own" | "their" | "opponent"
+    zone: Name
+
+
+@attrs.frozen
+class PoolHas(Node):
+    possessive: str
+    comparison: Comparison
+
+
+@attrs.frozen
+class PoolLead(Node):
+    """"your pool has at least N more tokens than the opponent's pool"."""
+
+    possessive: str
+    margin: int
+    other: str
+
+
+@attrs.frozen
+class IsPivotal(Node):
+    target: Target
+
+
+@attrs.frozen
+class ControlsCount(Node):
+    player: Player
+    comparison: Comparison
+
+
+@attrs.frozen
+class ControlsMore(Node):
+    player: Player
+    other: Player
+
+
+Condition = Union[AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
+                  HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
+                  IsPivotal, ControlsCount, ControlsMore]
+
+STATEMENT_TYPES = (Place, Remove, Move, ChangeVP, PlaceMarker, RemoveMarker, If, Either,
+                   ForEachPlayer, Acting)
+CONDITION_TYPES = (AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
+                   HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
+                   IsPivotal, ControlsCount, ControlsMore)
+SPACE_BASE_TYPES = (Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension,
+                    ThisSpace, It, RevealedObjectiveSpaces)
+HOLDER_TYPES = (Pool, CrisisTrack, BonusBox)

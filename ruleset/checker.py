@@ -1,0 +1,382 @@
+"""Names and types: does every word in a rule refer to something that exists,
+of the kind that fits where it is used?
+
+The checker knows the game only through a ``Vocabulary`` (plain names), and
+the place a rule sits in through a ``Slot`` (what the rule may refer to).
+It never raises on the first problem: it collects every diagnostic.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List, Mapping, Optional, Tuple
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic, Source, did_you_mean, diagnostic_at, one_of
+
+
+@attrs.frozen
+class Vocabulary:
+    """The names a game defines, as the rules language sees them."""
+
+    sides: Tuple[str, ...]
+    spaces: Mapping[str, str]  # space -> its dimension
+    dimensions: Mapping[str, Tuple[str, ...]]  # dimension -> its spaces
+    pivotal: FrozenSet[str]
+    zones: Tuple[str, ...]
+    boxes: FrozenSet[str]  # zones that have a bonus box
+    markers: Tuple[str, ...]
+    tokens_per_side: int = 25
+
+
+@attrs.frozen
+class Slot:
+    """Where a rule sits, and so what it may refer to."""
+
+    description: str
+    this_dimension: bool = False
+    this_space: bool = False
+    revealed_objectives: bool = False
+
+
+STRATEGY_EVENT = Slot("a strategy card event")
+OBJECTIVE_EVENT = Slot("an objective event", this_space=True)
+BREACH_EFFECT = Slot("a breach effect")
+PROCEDURE = Slot("a procedure of play")
+
+
+def _name_kinds(vocabulary: Vocabulary) -> Dict[str, List[str]]:
+    kinds: Dict[str, List[str]] = {}
+    for name in vocabulary.spaces:
+        kinds.setdefault(name, []).append("space")
+    for name in vocabulary.dimensions:
+        kinds.setdefault(name, []).append("dimension")
+    for name in vocabulary.zones:
+        kinds.setdefault(name, []).append("zone")
+    for name in vocabulary.sides:
+        kinds.setdefault(name, []).append("side")
+    for name in vocabulary.markers:
+        kinds.setdefault(name, []).append("marker")
+    return kinds
+
+
+class Checker:
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary = vocabulary
+        self._kinds = _name_kinds(vocabulary)
+
+    # ------------------------------------------------------------ entry points
+    def check_block(self, block: A.Block, slot: Slot, source: Optional[Source] = None) -> List[Diagnostic]:
+        run = _Run(self, slot, source)
+        run.block(block)
+        return run.diagnostics
+
+    def check_condition(self, condition, slot: Slot, source: Optional[Source] = None) -> List[Diagnostic]:
+        run = _Run(self, slot, source)
+        run.condition(condition, in_where=False)
+        return run.diagnostics
+
+
+class _Run:
+    """One pass over one rule."""
+
+    def __init__(self, checker: Checker, slot: Slot, source: Optional[Source]):
+        self.vocabulary = checker.vocabulary
+        self.kinds = checker._kinds
+        self.slot = slot
+        self.source = source
+        self.diagnostics: List[Diagnostic] = []
+
+    # ---------------------------------------------------------------- report
+    def error(self, node: A.Node, message: str, *, expected: Optional[str] = None,
+              hint: Optional[str] = None) -> None:
+        pos = node.pos
+        if pos is None:
+            self.diagnostics.append(diagnostic_at(self.source, None, None, message,
+                                                  expected=expected, hint=hint))
+            return
+        width = pos.end_column - pos.column if pos.end_line == pos.line else 1
+        self.diagnostics.append(diagnostic_at(self.source, pos.line, pos.column, message,
+                                              width=width, expected=expected, hint=hint))
+
+    def resolve(self, name: A.Name, wanted: Tuple[str, ...]) -> Optional[str]:
+        """The kind of thing a name refers to, if it is one of the wanted kinds."""
+        kinds = self.kinds.get(name.text, [])
+        for kind in wanted:
+            if kind in kinds:
+                return kind
+        what = " or ".join(wanted)
+        choices = self._names_of(wanted)
+        if kinds:
+            hint = None
+            if kinds[0] == "dimension" and "space" in wanted:
+                hint = f"to mean every space of the dimension, write '{name.text} spaces'"
+            elif kinds[0] == "space" and "dimension" in wanted:
+                hint = f"'{name.text}' is in the {self.vocabulary.spaces[name.text]} dimension"
+            self.error(name, f"'{name.text}' is a {kinds[0]}, not a {what}",
+                       expected=f"a {what}: {one_of(choices)}", hint=hint)
+            return None
+        guess = did_you_mean(name.text, choices)
+        self.error(name, f"unknown {what} '{name.text}'",
+                   expected=f"a {what}: {one_of(choices)}",
+                   hint=f"did you mean '{guess}'?" if guess else None)
+        return None
+
+    def _names_of(self, kinds: Tuple[str, ...]) -> List[str]:
+        v = self.vocabulary
+        names: List[str] = []
+        for kind in kinds:
+            names.extend({"space": list(v.spaces), "dimension": list(v.dimensions),
+                          "zone": list(v.zones), "side": list(v.sides),
+                          "marker": list(v.markers), "box": sorted(v.boxes)}[kind])
+        return names
+
+    # ------------------------------------------------------------- statements
+    def block(self, block: A.Block) -> None:
+        for statement in block.statements:
+            self.statement(statement)
+
+    def statement(self, node) -> None:
+        handler = getattr(self, "stmt_" + type(node).__name__, None)
+        if handler is None:  # pragma: no cover - guarded by a test over all node types
+            raise TypeError(f"no checker for {type(node).__name__}")
+        handler(node)
+
+    def stmt_Place(self, node: A.Place) -> None:
+        self.amount(node.amount, node.each)
+        self.owner(node.owner)
+        if node.source is not None:
+            self.holder(node.source, node.owner)
+        self.locations(node.dest, map_only=True, verb="placed", owner=node.owner)
+        self.limit(node)
+
+    def stmt_Remove(self, node: A.Remove) -> None:
+        self.amount(node.amount, False)
+        self.owner(node.owner)
+        self.locations(node.source, map_only=True, verb="removed", owner=node.owner)
+        self.limit(node)
+
+    def stmt_Move(self, node: A.Move) -> None:
+        self.amount(node.amount, node.each)
+        self.owner(node.owner)
+        self.locations(node.source, map_only=False, verb="moved", owner=node.owner)
+        if not node.within:
+            self.locations(node.dest, map_only=False, verb="moved", owner=node.owner)
+        if node.each and any(isinstance(item, A.HOLDER_TYPES) for item in node.dest.items):
+            self.error(node.dest, "'each' spreads tokens over map spaces, not a pool, track or box")
+        self.limit(node)
+
+    def stmt_ChangeVP(self, node: A.ChangeVP) -> None:
+        if node.amount < 1:
+            self.error(node, "a VP change of 0 does nothing", expected="a number of at least 1")
+        per = node.per
+        if per is None:
+            return
+        if isinstance(per, A.HOLDER_TYPES):
+            self.error(per, "VP can be counted per space or per dimension, not per pool, track or box")
+        elif isinstance(per, A.Spaces):
+            self.spaces(per)
+        elif isinstance(per, A.Locations):  # pragma: no cover - grammar gives single items
+            self.locations(per, map_only=True, verb="counted", owner=None)
+
+    def stmt_PlaceMarker(self, node: A.PlaceMarker) -> None:
+        self.resolve(node.marker, ("marker",))
+        self.locations(node.dest, map_only=True, verb="placed", owner=None)
+
+    def stmt_RemoveMarker(self, node: A.RemoveMarker) -> None:
+        self.resolve(node.marker, ("marker",))
+
+    def stmt_If(self, node: A.If) -> None:
+        self.condition(node.condition, in_where=False)
+        self.block(node.then)
+        if node.otherwise is not None:
+            self.block(node.otherwise)
+
+    def stmt_Either(self, node: A.Either) -> None:
+        for option in node.options:
+            self.block(option)
+
+    def stmt_ForEachPlayer(self, node: A.ForEachPlayer) -> None:
+        self.block(node.body)
+
+    def stmt_Acting(self, node: A.Acting) -> None:
+        self.statement(node.statement)
+
+    # --------------------------------------------------------------- pieces
+    def amount(self, amount: A.Amount, each: bool) -> None:
+        if amount.kind == "all":
+            if each:
+                self.error(amount, "'all' cannot be spread over 'each' space",
+                           expected="a number, as in 'place 1 in each Secession space'")
+            return
+        limit = self.vocabulary.tokens_per_side
+        if amount.n is None or amount.n < 1:
+            self.error(amount, "a count of 0 does nothing", expected="a number of at least 1")
+        elif amount.n > limit:
+            self.error(amount, f"no side has {amount.n} tokens",
+                       expected=f"a number from 1 to {limit}")
+        if each and amount.kind != "exactly":
+            self.error(amount, "'each' needs an exact count per space",
+                       expected="a number, as in 'place 1 in each Secession space'")
+
+    def owner(self, owner: A.Owner) -> None:
+        if owner.kind == "side" and owner.side is not None:
+            self.resolve(owner.side, ("side",))
+
+    def limit(self, node) -> None:
+        if node.limit is not None and node.limit < 1:
+            self.error(node, "a limit of 0 per space allows nothing", expected="at least 1 per space")
+
+    def holder(self, holder, owner: Optional[A.Owner]) -> None:
+        if isinstance(holder, A.BonusBox):
+            kind = self.resolve(holder.zone, ("zone",))
+            if kind and holder.zone.text not in self.vocabulary.boxes:
+                boxes = sorted(self.vocabulary.boxes)
+                self.error(holder.zone, f"the {holder.zone.text} zone has no bonus box",
+                           expected=f"a zone with a box: {one_of(boxes)}")
+        possessive = holder.possessive
+        if owner is None or possessive in (None, "their"):
+            return
+        if owner.kind == "either":
+            self.error(holder, "tokens of either side are kept in their own owner's holders",
+                       hint="write 'their pool' (or leave out the owner)")
+        elif owner.kind in ("own", "opponent") and possessive != owner.kind:
+            whose = "your" if owner.kind == "own" else "the opponent's"
+            self.error(holder, f"{whose} tokens can only be in {whose} holders",
+                       hint="a pool, track or box always belongs to the owner of the tokens in it")
+
+    def locations(self, locations: A.Locations, *, map_only: bool, verb: str,
+                  owner: Optional[A.Owner]) -> None:
+        for item in locations.items:
+            if isinstance(item, A.HOLDER_TYPES):
+                if map_only:
+                    self.error(item, f"tokens are {verb} on map spaces here, not in a pool, track or box",
+                               hint="to take tokens from or to a pool, track or box, use 'move'")
+                else:
+                    self.holder(item, owner)
+            else:
+                self.spaces(item)
+
+    def spaces(self, spaces: A.Spaces, in_where: bool = False) -> None:
+        base = spaces.base
+        if isinstance(base, A.Named):
+            self.resolve(base.name, ("space",))
+        elif isinstance(base, A.DimensionSpaces):
+            self.resolve(base.dimension, ("dimension",))
+        else:
+            self.context(base, in_where)
+        if isinstance(spaces.filter, A.Where):
+            self.condition(spaces.filter.condition, in_where=True)
+
+    def context(self, node, in_where: bool) -> None:
+        """Words that refer to what the rule is running for."""
+        slot = self.slot
+        if isinstance(node, A.ThisDimension) and not slot.this_dimension:
+            self.error(node, f"'this dimension' means nothing in {slot.description}",
+                       hint="it is only known in the pivotal bonus and the Final Crisis procedures")
+        elif isinstance(node, A.ThisSpace) and not slot.this_space:
+            self.error(node, f"'this space' means nothing in {slot.description}",
+                       hint="it is only known in objective events and the pivotal bonus")
+        elif isinstance(node, A.It) and not in_where:
+            self.error(node, "'it' and 'there' refer to the space tested in a 'where' clause",
+                       hint="name the space instead")
+        elif isinstance(node, A.RevealedObjectiveSpaces) and not slot.revealed_objectives:
+            self.error(node, f"no objectives are revealed during {slot.description}",
+                       hint="revealed objective spaces are known only in objective scoring")
+
+    # ------------------------------------------------------------ conditions
+    def condition(self, node, in_where: bool) -> None:
+        handler = getattr(self, "cond_" + type(node).__name__, None)
+        if handler is None:  # pragma: no cover - guarded by a test over all node types
+            raise TypeError(f"no checker for {type(node).__name__}")
+        handler(node, in_where)
+
+    def cond_AnyOf(self, node: A.AnyOf, in_where: bool) -> None:
+        for item in node.items:
+            self.condition(item, in_where)
+
+    cond_AllOf = cond_AnyOf
+
+    def cond_Not(self, node: A.Not, in_where: bool) -> None:
+        self.condition(node.item, in_where)
+
+    def player(self, player: A.Player) -> None:
+        if player.kind == "side" and player.side is not None:
+            self.resolve(player.side, ("side",))
+
+    def target(self, target, in_where: bool, kinds=("space", "dimension")) -> None:
+        if isinstance(target, A.Named):
+            self.resolve(target.name, kinds)
+        else:
+            if isinstance(target, A.ThisDimension) and "dimension" not in kinds:
+                self.error(target, "a dimension is not a space", expected="a space")
+            self.context(target, in_where)
+
+    def cond_Controls(self, node: A.Controls, in_where: bool) -> None:
+        self.player(node.player)
+        self.target(node.target, in_where)
+
+    def cond_NobodyControls(self, node: A.NobodyControls, in_where: bool) -> None:
+        self.target(node.target, in_where)
+
+    def where(self, where, in_where: bool) -> None:
+        if isinstance(where, A.It):
+            self.context(where, in_where)
+        elif isinstance(where, A.HOLDER_TYPES):
+            self.holder(where, None)
+        else:
+            self.spaces(where, in_where)
+
+    def cond_HasTokens(self, node: A.HasTokens, in_where: bool) -> None:
+        self.player(node.player)
+        self.comparison(node.comparison)
+        self.where(node.where, in_where)
+
+    def cond_HasMoreTokens(self, node: A.HasMoreTokens, in_where: bool) -> None:
+        self.player(node.player)
+        self.player(node.other)
+        self.where(node.where, in_where)
+
+    def cond_HasVP(self, node: A.HasVP, in_where: bool) -> None:
+        self.player(node.player)
+        self.comparison(node.comparison)
+
+    def cond_HasMoreVP(self, node: A.HasMoreVP, in_where: bool) -> None:
+        self.player(node.player)
+        self.player(node.other)
+
+    def cond_IsFirstPlayer(self, node: A.IsFirstPlayer, in_where: bool) -> None:
+        self.player(node.player)
+
+    def cond_IsSide(self, node: A.IsSide, in_where: bool) -> None:
+        self.player(node.player)
+        self.resolve(node.side, ("side",))
+
+    def cond_RoundIs(self, node: A.RoundIs, in_where: bool) -> None:
+        self.comparison(node.comparison)
+
+    def cond_ZoneBreached(self, node: A.ZoneBreached, in_where: bool) -> None:
+        self.resolve(node.zone, ("zone",))
+
+    def cond_PoolHas(self, node: A.PoolHas, in_where: bool) -> None:
+        self.comparison(node.comparison)
+
+    def cond_PoolLead(self, node: A.PoolLead, in_where: bool) -> None:
+        if node.possessive == node.other or {node.possessive, node.other} == {"own", "their"}:
+            self.error(node, "a pool cannot lead itself", hint="compare with the opponent's pool")
+
+    def cond_IsPivotal(self, node: A.IsPivotal, in_where: bool) -> None:
+        self.target(node.target, in_where, kinds=("space",))
+
+    def cond_ControlsCount(self, node: A.ControlsCount, in_where: bool) -> None:
+        self.player(node.player)
+        self.comparison(node.comparison)
+
+    def cond_ControlsMore(self, node: A.ControlsMore, in_where: bool) -> None:
+        self.player(node.player)
+        self.player(node.other)
+
+    def comparison(self, comparison: A.Comparison) -> None:
+        if comparison.n < 0:  # pragma: no cover - the grammar has no negative numbers
+            self.error(comparison, "counts are never negative")

@@ -1,0 +1,156 @@
+"""Where rule text comes from, and errors a designer can act on.
+
+Rule text usually sits inside a YAML file.  A ``Source`` remembers where, so
+that every diagnostic points at the YAML file's own line and column, quotes
+that line and puts a caret under the problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+import attrs
+
+
+@attrs.frozen
+class Source:
+    """Rule text and the place it was read from.
+
+    ``line_offsets[i]``/``column_offsets[i]`` translate line ``i+1`` of the
+    rule text into the file: file line = rule line + line offset, file column =
+    rule column + column offset.
+    """
+
+    text: str
+    path: Optional[str] = None
+    file_lines: Optional[Tuple[str, ...]] = attrs.field(default=None, repr=False)
+    line_offset: int = 0
+    column_offsets: Tuple[int, ...] = ()
+    label: Optional[str] = None  # e.g. "card 'major-anderson', event"
+
+    def locate(self, line: int, column: int) -> Tuple[int, int]:
+        offset = 0
+        if self.column_offsets:
+            index = min(max(line - 1, 0), len(self.column_offsets) - 1)
+            offset = self.column_offsets[index]
+        return line + self.line_offset, column + offset
+
+    def quote(self, file_line: int) -> Optional[str]:
+        lines = self.file_lines
+        if lines is None:
+            lines = tuple(self.text.split("\n"))
+            if 1 <= file_line - self.line_offset <= len(lines):
+                return lines[file_line - self.line_offset - 1]
+            return None
+        if 1 <= file_line <= len(lines):
+            return lines[file_line - 1]
+        return None
+
+
+def plain_source(text: str, path: Optional[str] = None) -> Source:
+    return Source(text=text, path=path)
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem, located in a file, with what was expected and a hint."""
+
+    message: str
+    path: Optional[str] = None
+    line: Optional[int] = None
+    column: Optional[int] = None
+    width: int = 1
+    source_line: Optional[str] = None
+    expected: Optional[str] = None
+    hint: Optional[str] = None
+    label: Optional[str] = None
+    severity: str = "error"
+
+    @property
+    def location(self) -> str:
+        parts = [self.path or "<rules>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def format(self) -> str:
+        head = f"{self.location}: {self.severity}: {self.message}"
+        if self.label:
+            head += f" (in {self.label})"
+        out = [head]
+        if self.source_line is not None and self.line is not None:
+            gutter = f"{self.line:>5} | "
+            out.append(gutter + self.source_line.rstrip("\n"))
+            if self.column is not None:
+                # keep tabs so the caret lines up under tabbed text
+                lead = "".join(c if c == "\t" else " " for c in self.source_line[: self.column - 1])
+                out.append(" " * (len(gutter) - 2) + "| " + lead + "^" + "~" * max(self.width - 1, 0))
+        if self.expected:
+            out.append(f"  expected: {self.expected}")
+        if self.hint:
+            out.append(f"  {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:  # pragma: no cover - convenience
+        return self.format()
+
+
+def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optional[int],
+                  message: str, *, width: int = 1, expected: Optional[str] = None,
+                  hint: Optional[str] = None) -> Diagnostic:
+    """Build a diagnostic for a position in rule text, translated into the file."""
+    if source is None:
+        return Diagnostic(message=message, line=line, column=column, width=width,
+                          expected=expected, hint=hint)
+    if line is None:
+        return Diagnostic(message=message, path=source.path, expected=expected, hint=hint,
+                          label=source.label)
+    file_line, file_column = source.locate(line, column or 1)
+    return Diagnostic(message=message, path=source.path, line=file_line, column=file_column,
+                      width=max(width, 1), source_line=source.quote(file_line),
+                      expected=expected, hint=hint, label=source.label)
+
+
+class UserError(Exception):
+    """A mistake by a user (content, rules, command line): report it, never a traceback."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic] | Diagnostic | str):
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic(message=diagnostics)]
+        elif isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: List[Diagnostic] = list(diagnostics)
+        super().__init__(self.report())
+
+    def report(self) -> str:
+        return "\n\n".join(d.format() for d in self.diagnostics)
+
+
+class RulesError(UserError):
+    """The rule text is wrong (syntax or names/types)."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> Optional[str]:
+    """The closest candidate to a misspelt word, if one is close enough."""
+    candidates = list(dict.fromkeys(candidates))
+    by_lower = {c.lower(): c for c in candidates}
+    if word.lower() in by_lower and by_lower[word.lower()] != word:
+        return by_lower[word.lower()]
+    matches = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
+    return by_lower[matches[0]] if matches else None
+
+
+def one_of(names: Sequence[str], limit: int = 8) -> str:
+    """'a, b or c' for a short list; the first few and a count for a long one."""
+    names = list(names)
+    if not names:
+        return "nothing"
+    if len(names) > limit:
+        shown = ", ".join(names[:limit])
+        return f"{shown}, ... ({len(names) - limit} more)"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
