@@ -17,56 +17,118 @@ from typing import Dict, Iterator, List, Mapping, Optional, Tuple
 
 import attrs
 
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
-
-
 class MessageError(ValueError):
     pass
 
 
-def placeholders(message: str) -> List[str]:
-    """Parameter names a message uses, in order of first use."""
-    names: List[str] = []
-    for match in _PLACEHOLDER.finditer(message):
-        body = match.group(1)
-        if body is None:
+def _split_top(text: str, separator: str) -> List[str]:
+    """Split on a separator that is not inside nested braces."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        if char == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def _parse(message: str) -> list:
+    """Message -> list of literal strings and ('ph', body) placeholders."""
+    out, i, literal = [], 0, []
+    while i < len(message):
+        char = message[i]
+        if message.startswith("{{", i) or message.startswith("}}", i):
+            literal.append(char)
+            i += 2
             continue
-        name = re.split(r"[|?]", body, maxsplit=1)[0].strip()
+        if char == "}":
+            raise MessageError("a '}' closes nothing (write '}}' for a brace)")
+        if char != "{":
+            literal.append(char)
+            i += 1
+            continue
+        depth, j = 1, i + 1
+        while j < len(message) and depth:
+            if message[j] == "{":
+                depth += 1
+            elif message[j] == "}":
+                depth -= 1
+            j += 1
+        if depth:
+            raise MessageError("a '{' is never closed (write '{{' for a brace)")
+        if literal:
+            out.append("".join(literal))
+            literal = []
+        out.append(("ph", message[i + 1:j - 1]))
+        i = j
+    if literal:
+        out.append("".join(literal))
+    return out
+
+
+def _placeholder_name(body: str) -> str:
+    return re.split(r"[|?]", body, maxsplit=1)[0].strip()
+
+
+def placeholders(message: str) -> List[str]:
+    """Parameter names a message uses (nested ones included), in order of first use."""
+    names: List[str] = []
+    for part in _parse(message):
+        if isinstance(part, str):
+            continue
+        body = part[1]
+        name = _placeholder_name(body)
         if name and name not in names:
             names.append(name)
+        rest = body[len(body.split("|")[0].split("?")[0]):]
+        for form in _split_top(rest[1:], "|") if rest else []:
+            form = form.split(":", 1)[1] if "?" in body.split("|")[0] and ":" in form else form
+            for nested in placeholders(form):
+                if nested not in names:
+                    names.append(nested)
     return names
 
 
 def format_message(message: str, params: Mapping[str, object]) -> str:
-    def replace(match: re.Match) -> str:
-        whole, body = match.group(0), match.group(1)
-        if body is None:
-            return whole[0]
-        if "?" in body and ("|" not in body or body.index("?") < body.index("|")):
-            name, _, choices = body.partition("?")
+    out = []
+    for part in _parse(message):
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        body = part[1]
+        head = _split_top(body, "|")[0]
+        if "?" in head:
+            name, _, first_choice = head.partition("?")
+            choices = [first_choice] + _split_top(body, "|")[1:]
             value = str(params.get(name.strip(), ""))
-            default = ""
-            for choice in choices.split("|"):
+            chosen, default = None, None
+            for choice in choices:
                 key, sep, text = choice.partition(":")
                 if not sep:
                     raise MessageError(f"choice '{choice}' needs the form key:text")
-                if key.strip() == value:
-                    return text
+                if key.strip() == value and chosen is None:
+                    chosen = text
                 if key.strip() == "*":
                     default = text
-            return default
-        if "|" in body:
-            name, *forms = body.split("|")
+            out.append(format_message(chosen if chosen is not None else (default or ""), params))
+        elif "|" in body:
+            name, *forms = _split_top(body, "|")
             value = params.get(name.strip())
             if not isinstance(value, int) or len(forms) < 2:
                 raise MessageError(f"plural '{{{body}}}' needs a number and two forms")
-            return forms[0] if value == 1 else forms[1]
-        name = body.strip()
-        if name not in params:
-            raise MessageError(f"no value for '{{{name}}}'")
-        return str(params[name])
-
-    return _PLACEHOLDER.sub(replace, message)
+            out.append(format_message(forms[0] if value == 1 else forms[1], params))
+        else:
+            name = body.strip()
+            if name not in params:
+                raise MessageError(f"no value for '{{{name}}}'")
+            out.append(str(params[name]))
+    return "".join(out)
 
 
 @attrs.define

@@ -201,6 +201,7 @@ class Place(Node):
     source: Optional[Union[Pool, CrisisTrack, BonusBox]] = None
     each: bool = False
     limit: Optional[int] = None
+    one_space: bool = False  # "all in one space"
 
 
 @attrs.frozen
@@ -211,6 +212,8 @@ class Remove(Node):
     owner: Owner
     source: Locations
     limit: Optional[int] = None
+    each: bool = False
+    one_space: bool = False
 
 
 @attrs.frozen
@@ -224,6 +227,7 @@ class Move(Node):
     each: bool = False
     limit: Optional[int] = None
     within: bool = False  # written "move ... within X" (source and destination alike)
+    one_space: bool = False
 
 
 @attrs.frozen

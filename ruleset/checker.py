@@ -152,7 +152,7 @@ class _Run:
         self.limit(node)
 
     def stmt_Remove(self, node: A.Remove) -> None:
-        self.amount(node.amount, False)
+        self.amount(node.amount, node.each)
         self.owner(node.owner)
         self.locations(node.source, map_only=True, verb="removed", owner=node.owner)
         self.limit(node)
@@ -227,6 +227,8 @@ class _Run:
     def limit(self, node) -> None:
         if node.limit is not None and node.limit < 1:
             self.error(node, "a limit of 0 per space allows nothing", expected="at least 1 per space")
+        if node.one_space and (node.each or node.limit is not None):
+            self.error(node, "'all in one space' cannot be combined with 'each' or a per-space limit")
 
     def holder(self, holder, owner: Optional[A.Owner]) -> None:
         if isinstance(holder, A.BonusBox):

@@ -77,24 +77,26 @@ class ToAst(Transformer):
         return A.Place(tokens.amount, tokens.owner, dests[0],
                        source=source.holder if source else None,
                        each=any(isinstance(c, _Each) for c in children),
-                       limit=_limit(children), pos=_pos(meta))
+                       limit=_limit(children), one_space=_one_space(children), pos=_pos(meta))
 
     def remove(self, meta, children):
         tokens = children[0]
-        return A.Remove(tokens.amount, tokens.owner, children[1], limit=_limit(children),
-                        pos=_pos(meta))
+        source = _first(children, A.Locations)
+        return A.Remove(tokens.amount, tokens.owner, source, limit=_limit(children),
+                        each=any(isinstance(c, _Each) for c in children),
+                        one_space=_one_space(children), pos=_pos(meta))
 
     def move(self, meta, children):
         tokens = children[0]
         places = [c for c in children if isinstance(c, A.Locations)]
         return A.Move(tokens.amount, tokens.owner, places[0], places[1],
                       each=any(isinstance(c, _Each) for c in children),
-                      limit=_limit(children), pos=_pos(meta))
+                      limit=_limit(children), one_space=_one_space(children), pos=_pos(meta))
 
     def move_within(self, meta, children):
         tokens = children[0]
         return A.Move(tokens.amount, tokens.owner, children[1], children[1],
-                      limit=_limit(children), within=True, pos=_pos(meta))
+                      limit=_limit(children), within=True, one_space=_one_space(children), pos=_pos(meta))
 
     def from_holder(self, meta, children):
         return _FromHolder(children[0])
@@ -104,6 +106,9 @@ class ToAst(Transformer):
 
     def limit(self, meta, children):
         return _Limit(int(children[-1]))
+
+    def one_space(self, meta, children):
+        return _OneSpace()
 
     def gain_vp(self, meta, children):
         per = children[1] if len(children) > 1 else None
@@ -335,10 +340,18 @@ class _Limit:
         self.n = n
 
 
+class _OneSpace:
+    pass
+
+
 class _Tokens:
     def __init__(self, amount, owner):
         self.amount = amount
         self.owner = owner
+
+
+def _one_space(children) -> bool:
+    return any(isinstance(c, _OneSpace) for c in children)
 
 
 def _limit(children):

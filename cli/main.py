@@ -1,0 +1,220 @@
+"""The ``crisis`` command: play, simulate, check and test a game's content."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from crisis.content.loader import default_content_dir, load_content
+from crisis.content.model import Content
+from crisis.ruleset.diagnostics import UserError
+
+from .text import Presenter
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def choose_language(requested: Optional[str], content: Content) -> str:
+    """--lang, else the usual locale variables, else English."""
+    candidates = [requested] if requested else []
+    if not requested:
+        for variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
+            value = os.environ.get(variable)
+            if value:
+                candidates.extend(part.split("_")[0].split(".")[0].lower() for part in value.split(":"))
+                break
+    for lang in candidates:
+        if lang in content.catalogs:
+            return lang
+    if requested:
+        raise UserError(f"no '{requested}' catalog in this content (available: {', '.join(sorted(content.catalogs))})")
+    return "en"
+
+
+def load(args) -> Content:
+    return load_content(args.content)
+
+
+def presenter(args, content: Content) -> Presenter:
+    return Presenter(content, content.catalog(choose_language(getattr(args, "lang", None), content)))
+
+
+# ------------------------------------------------------------------ commands
+
+
+def cmd_check(args) -> int:
+    started = time.perf_counter()
+    content = load(args)
+    elapsed = time.perf_counter() - started
+    from crisis.interpreter.tables import Tables
+    Tables(content)  # compiling must succeed too
+    rules = (sum(1 for c in content.strategy_cards if c.event) + sum(1 for c in content.objective_cards if c.event))
+    print(f"{content.root}: OK -- {len(content.board.spaces)} spaces, {len(content.strategy_cards)} strategy cards, "
+          f"{len(content.objective_cards)} objective cards, {rules} card events, "
+          f"{len(content.catalogs)} {'locale' if len(content.catalogs) == 1 else 'locales'} "
+          f"({', '.join(sorted(content.catalogs))}); checked in {elapsed * 1000:.0f} ms")
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from crisis.interpreter.scenario import ScenarioError, run_file, scenario_files
+    content = load(args)
+    paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
+    files = scenario_files(paths)
+    if not files:
+        raise UserError(f"no scenario files in {', '.join(map(str, paths))}")
+    passed = failed = broken = 0
+    for path in files:
+        try:
+            outcomes = run_file(content, path)
+        except UserError as error:
+            broken += 1
+            print(f"ERROR {path}")
+            print(error.report())
+            continue
+        for outcome in outcomes:
+            if outcome.passed:
+                passed += 1
+                if not args.quiet:
+                    print(f"PASS  {outcome.file}: {outcome.name}")
+            else:
+                failed += 1
+                print(f"FAIL  {outcome.file}: {outcome.name}")
+                for problem in outcome.problems:
+                    print(f"      {problem}")
+    total = passed + failed
+    print(f"{passed} of {total} scenarios passed" + (f", {broken} files could not be run" if broken else ""))
+    return EXIT_OK if failed == 0 and broken == 0 else EXIT_FAILED
+
+
+def print_result(game, show: Presenter, out=sys.stdout) -> None:
+    st, t, c = game.state, game.tables, show.catalog
+    result = st.result
+    print("", file=out)
+    print(c.text("result.title"), file=out)
+    for side in (0, 1):
+        print(c.text("result.line", side=show.side(t.sides[side]), vp=st.vp[side]), file=out)
+        for label, n in result.breakdown[side]:
+            print(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n), file=out)
+    winner = show.side(t.sides[result.winner])
+    if result.tie_break >= 0:
+        from crisis.ruleset.render import render_condition
+        rule = game.content.procedures.tie_breaks[result.tie_break]
+        print(c.text("result.tie_break", rule=render_condition(rule.tree, c)), file=out)
+    print(c.text("result.winner", side=winner), file=out)
+
+
+def cmd_play(args) -> int:
+    from crisis.interpreter.controllers import RandomBot
+    from crisis.interpreter.game import Game, Options
+    content = load(args)
+    show = presenter(args, content)
+    seed = args.seed if args.seed is not None else int(time.time()) % 100000
+    options = Options(event_discard=args.event_discard)
+    if not args.bots:
+        from .session import play_interactive
+        return play_interactive(args, content, show, seed, options)
+    game = Game(content, seed, options)
+    bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+    printed = 0
+    print(f"seed {seed}")
+    while not game.over:
+        decision = game.decision
+        game.apply(bots[decision.player].choose(game, decision))
+        for line in show.log_lines(game.log[printed:]):
+            print(line)
+        printed = len(game.log)
+    for line in show.log_lines(game.log[printed:]):
+        print(line)
+    print_result(game, show)
+    return EXIT_OK
+
+
+def cmd_sim(args) -> int:
+    from crisis.interpreter.controllers import RandomBot, play_out
+    from crisis.interpreter.game import Game, Options
+    content = load(args)
+    show = presenter(args, content)
+    options = Options(event_discard=args.event_discard)
+    wins, vp_total = [0, 0], [0, 0]
+    started = time.perf_counter()
+    for index in range(args.games):
+        seed = args.seed + index
+        game = Game(content, seed, options, log=False)
+        play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
+        wins[game.result.winner] += 1
+        for side in (0, 1):
+            vp_total[side] += game.state.vp[side]
+    elapsed = time.perf_counter() - started
+    c, t = show.catalog, game.tables
+    for side in (0, 1):
+        print(c.text("summary.sim_side", side=show.side(t.sides[side]), wins=wins[side],
+                     percent=f"{100 * wins[side] / args.games:.1f}", vp=f"{vp_total[side] / args.games:.2f}"))
+    print(c.text("summary.sim", games=args.games, seconds=f"{elapsed:.2f}", rate=f"{args.games / elapsed:.0f}"))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------- parsing
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crisis", description="A rules engine for card-driven board games, playing Fort Sumter.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("--content", metavar="DIR", help="play on this content directory "
+                                                         f"(default: the embedded {default_content_dir().name})")
+        sub.add_argument("--lang", metavar="LANG", help="language of texts (default: from the locale, else en)")
+        return sub
+
+    play = command("play", "play a game: two people at one terminal, one against a bot, or two bots")
+    play.add_argument("--bots", action="store_true", help="two random bots play a whole game and print its log")
+    play.add_argument("--seed", type=int, help="seed for shuffles and bots (default: from the clock)")
+    play.add_argument("--event-discard", action="store_true", help="use the optional Event Discard rule")
+    play.add_argument("--vs", choices=["bot"], help="play against a bot")
+    play.add_argument("--side", help="your side against the bot (union or secession)")
+    play.add_argument("--save", metavar="FILE", help="where to save the game (default: a file in the current folder)")
+    play.set_defaults(run=cmd_play)
+
+    sim = command("sim", "play many games between random bots and report win rates and speed")
+    sim.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--event-discard", action="store_true", help="use the optional Event Discard rule")
+    sim.set_defaults(run=cmd_sim)
+
+    check = command("check", "load and check all content; report every problem")
+    check.set_defaults(run=cmd_check)
+
+    test = command("test", "run scenario files (default: the content's scenarios/)")
+    test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
+    test.add_argument("--quiet", "-q", action="store_true", help="print failures only")
+    test.set_defaults(run=cmd_test)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except UserError as error:
+        print(error.report(), file=sys.stderr)
+        return EXIT_USAGE if args.command != "check" else EXIT_FAILED
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,345 @@
+"""The sequence of play (rulebook: Game Play, Sequence of Actions Each Round).
+
+The order of steps is fixed here; what each step does is content: card
+events, breach effects, the pivotal bonus, scoring and the Final Crisis
+procedures are compiled rules.  Each phase is a generator that yields
+``Decision``s; a game (or a scenario) may start at the start of any phase,
+because every phase reads where it is from the state.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import attrs
+
+from .actions import Action, Decision
+from .compile import Ctx, Executor, ask
+from .state import NOBODY, LastPlay, Result
+
+
+def run(ex: Executor, options):
+    """The whole game from the current phase; returns when it is over."""
+    st = ex.state
+    while st.phase != "game_over":
+        yield from PHASES[st.phase](ex, options)
+
+
+# ------------------------------------------------------------------ cards
+
+
+def draw_strategy(ex: Executor) -> int:
+    """The top card of the strategy deck, or NOBODY if there are none at all.
+
+    When the deck runs out, the played cards are shuffled into a new deck
+    (docs/rulings.md, "An empty deck").
+    """
+    st = ex.state
+    if not st.strategy_deck and st.discard:
+        st.strategy_deck = st.discard
+        st.discard = []
+        st.rng.shuffle(st.strategy_deck)
+        ex.emit("log.reshuffle")
+    if not st.strategy_deck:
+        return NOBODY
+    return st.strategy_deck.pop()
+
+
+def deal(ex: Executor, options) -> None:
+    st, t = ex.state, ex.tables
+    st.reveals += 1
+    order = ex.order()
+    for side in order:
+        for _ in range(t.board.strategy_cards_dealt):
+            card = draw_strategy(ex)
+            if card != NOBODY:
+                st.hands[side].append(card)
+    for side in order:
+        for _ in range(t.board.objective_cards_dealt):
+            if st.objective_deck:
+                st.objective_offer[side].append(st.objective_deck.pop())
+    ex.emit("log.round", round=st.round)
+    st.phase = "objectives"
+
+
+def choose_objectives(ex: Executor, options):
+    """Each player keeps one objective and shuffles the rest back, unseen."""
+    st, t = ex.state, ex.tables
+    for side in ex.order():
+        offer = st.objective_offer[side]
+        if not offer:
+            continue
+        actions = [t.keep_actions[card] for card in offer]
+        action = yield from ask(Decision(side, "keep_objective", actions, hidden=True))
+        st.objectives[side] = action.a
+        offer.remove(action.a)
+        st.objective_deck.extend(offer)
+        offer.clear()
+        st.rng.shuffle(st.objective_deck)
+        ex.emit("log.objective_kept", side=t.sides[side])
+    st.phase = "card_play"
+    st.plays = [0, 0]
+    st.leader = ex.first_player()
+    st.last_play = None
+
+
+def play_actions(ex: Executor, side: int, options) -> list:
+    st, t = ex.state, ex.tables
+    actions = []
+    for card in st.hands[side]:
+        actions.append(t.value_actions[card])
+        if t.usable_by[card][side] and t.card_events[card] is not None:
+            actions.append(t.event_actions[card])
+    last = st.last_play
+    if options.event_discard and last is not None and last.side != side:
+        claimed = last.card
+        # rulebook: Event Discard -- a card solely of my colour, just played by my opponent
+        if t.usable_by[claimed][side] and not t.usable_by[claimed][1 - side] and t.card_events[claimed]:
+            for card in st.hands[side]:
+                if t.card_value[card] >= t.card_value[claimed]:
+                    actions.append(Action("claim", f"claim {t.strategy_cards[claimed].id} discard "
+                                                   f"{t.strategy_cards[card].id}", a=claimed, b=card))
+    return actions
+
+
+def card_play(ex: Executor, options):
+    """Alternate card plays, the leader first, until each side has played its cards."""
+    st, t = ex.state, ex.tables
+    per_side = t.board.cards_played_per_round
+    while st.plays[0] < per_side or st.plays[1] < per_side:
+        played = st.plays[0] + st.plays[1]
+        side = st.leader if played % 2 == 0 else 1 - st.leader
+        if st.plays[side] >= per_side or not st.hands[side]:
+            side = 1 - side
+            if st.plays[side] >= per_side or not st.hands[side]:
+                break  # neither side can play (only with a short deck)
+        actions = play_actions(ex, side, options)
+        action = yield from ask(Decision(side, "play_card", actions, hidden=True))
+        yield from play_card(ex, side, action)
+        st.plays[side] += 1
+    for side in (0, 1):
+        st.set_aside[side].extend(st.hands[side])
+        if st.hands[side]:
+            ex.emit("log.set_aside", side=t.sides[side], n=len(st.hands[side]))
+        st.hands[side] = []
+    st.phase = "pivotal"
+
+
+def play_card(ex: Executor, side: int, action: Action):
+    st, t = ex.state, ex.tables
+    card = action.a
+    if action.kind == "claim":
+        st.hands[side].remove(action.b)
+        st.discard.append(action.b)
+        st.discard.remove(card)
+        ex.emit("log.claim", side=t.sides[side], card=t.strategy_cards[card].id,
+                discarded=t.strategy_cards[action.b].id)
+    else:
+        st.hands[side].remove(card)
+    st.reveals += 1
+    reason = t.strategy_cards[card].id
+    ctx = Ctx(side, reason=reason, value=t.card_value[card])
+    if action.kind == "value":
+        ex.emit("log.play_value", side=t.sides[side], card=reason, n=t.card_value[card])
+        yield from t.value_play.run(ex, ctx)
+    else:
+        ex.emit("log.play_event", side=t.sides[side], card=reason)
+        yield from t.card_events[card].run(ex, ctx)
+    st.discard.append(card)
+    st.last_play = LastPlay(side, card, action.kind)
+    yield from resolve_breaches(ex, side)
+
+
+def resolve_breaches(ex: Executor, active: int):
+    """rulebook: Crisis Zones -- when a play ends, each newly breached zone, in
+    track order, gives its bonus; the active player's breaches come first."""
+    st, t = ex.state, ex.tables
+    for side in (active, 1 - active):
+        pending = st.pending_breaches[side]
+        while pending:
+            zone = min(pending, key=lambda z: -t.zones[z].top)  # Escalation > Tension > Final Crisis
+            pending.remove(zone)
+            order = st.breach_order[zone]
+            first = not order
+            order.append(side)
+            ex.emit("log.breach", side=t.sides[side], zone=t.zones[zone].name,
+                    nth="first" if first else "second")
+            effects = t.breach_effects.get(zone)
+            if effects is not None:
+                effect = effects[0] if first else effects[1]
+                yield from effect.run(ex, Ctx(side, reason=f"breach:{t.zones[zone].name}"))
+
+
+def pivotal(ex: Executor, options):
+    """rulebook: Pivotal Space Bonus -- the first player, then the other, once
+    per pivotal space controlled when its turn comes (the player picks the order)."""
+    st, t = ex.state, ex.tables
+    for side in ex.order():
+        used = set()
+        while True:
+            dims = [d for d in range(len(t.dimensions))
+                    if d not in used and ex.controls(side, t.pivotal[d])]
+            if not dims:
+                break
+            action = yield from ask(Decision(side, "bonus", [t.bonus_actions[d] for d in dims]))
+            dim = t.dimension_of[action.a]
+            used.add(dim)
+            ex.emit("log.bonus", side=t.sides[side], space=t.spaces[action.a])
+            ctx = Ctx(side, dimension=dim, space=action.a, reason="pivotal_bonus")
+            yield from t.pivotal_bonus.run(ex, ctx)
+            yield from resolve_breaches(ex, side)
+    st.phase = "scoring"
+
+
+def scoring(ex: Executor, options):
+    """rulebook: Crisis Dimension Scoring, Objective Card Scoring."""
+    st, t = ex.state, ex.tables
+    for side in ex.order():
+        yield from t.dimension_scoring.run(ex, Ctx(side, reason="dimension_scoring"))
+    kept = [(side, st.objectives[side]) for side in (0, 1) if st.objectives[side] != NOBODY]
+    revealed = tuple(t.objective_space[card] for _, card in kept)
+    if kept:
+        st.reveals += 1
+        for side, card in kept:
+            ex.emit("log.objective_revealed", side=t.sides[side], objective=t.objective_cards[card].id,
+                    space=t.spaces[t.objective_space[card]])
+    for side in ex.order():
+        yield from t.objective_scoring.run(ex, Ctx(side, revealed=revealed, reason="objective_scoring"))
+    # who earns an objective event is settled before any event changes the map
+    earned = [side for side in ex.order()
+              if st.objectives[side] != NOBODY and ex.controls(side, t.objective_space[st.objectives[side]])]
+    for side in earned:
+        card = st.objectives[side]
+        event = t.objective_events[card]
+        if event is None:
+            continue
+        ex.emit("log.objective_event", side=t.sides[side], objective=t.objective_cards[card].id)
+        ctx = Ctx(side, space=t.objective_space[card], revealed=revealed,
+                  reason=f"objective:{t.objective_cards[card].id}")
+        yield from event.run(ex, ctx)
+        yield from resolve_breaches(ex, side)
+    for side, card in kept:
+        st.removed_objectives.append(card)
+        st.objectives[side] = NOBODY
+    st.phase = "round_end"
+
+
+def round_end(ex: Executor, options):
+    """rulebook: Final Crisis -- after a round in which both Final Crisis zones
+    were breached, or after the last round."""
+    st, t = ex.state, ex.tables
+    if st.round >= t.board.rounds or t.final_crisis_trigger(ex, Ctx(0), NOBODY):
+        st.phase = "final_crisis"
+    else:
+        st.round += 1
+        st.phase = "deal"
+    return
+    yield
+
+
+def final_crisis(ex: Executor, options):
+    st, t = ex.state, ex.tables
+    ex.emit("log.final_crisis")
+    if t.final_crisis_start is not None:
+        yield from t.final_crisis_start.run(ex, Ctx(ex.first_player(), reason="final_crisis"))
+    size = t.board.final_crisis_hand
+    for side in (0, 1):
+        st.hands[side].extend(st.set_aside[side])
+        st.set_aside[side] = []
+    if any(len(st.hands[side]) < size for side in (0, 1)):
+        st.reveals += 1
+        for side in ex.order():
+            while len(st.hands[side]) < size:
+                card = draw_strategy(ex)
+                if card == NOBODY:
+                    break
+                st.hands[side].append(card)
+    st.phase = "final_crisis_order"
+
+
+def final_crisis_order(ex: Executor, options):
+    """Each player secretly orders his Final Crisis cards, first on top."""
+    st, t = ex.state, ex.tables
+    for side in ex.order():
+        if st.final_crisis_order[side] or not st.hands[side]:
+            continue
+        hand = sorted(st.hands[side], key=lambda c: t.strategy_cards[c].id)
+        actions = []
+        for perm in itertools.permutations(hand):
+            text = "order " + " ".join(t.strategy_cards[c].id for c in perm)
+            actions.append(Action("order", text, cards=perm))
+        action = yield from ask(Decision(side, "order", actions, hidden=True))
+        st.final_crisis_order[side] = list(action.cards)
+        st.hands[side] = []
+        ex.emit("log.order_chosen", side=t.sides[side])
+    st.final_crisis_step = 0
+    st.phase = "final_crisis_reveal"
+
+
+def final_crisis_reveal(ex: Executor, options):
+    """Reveal the cards pair by pair; matching dimensions cost tokens,
+    different ones let each player move tokens into his card's dimension."""
+    st, t = ex.state, ex.tables
+    steps = min(len(st.final_crisis_order[0]), len(st.final_crisis_order[1]))
+    while st.final_crisis_step < steps:
+        k = st.final_crisis_step
+        cards = (st.final_crisis_order[0][k], st.final_crisis_order[1][k])
+        dims = (t.card_dimension[cards[0]], t.card_dimension[cards[1]])
+        st.reveals += 1
+        ex.emit("log.final_crisis_reveal", step=k + 1,
+                card0=t.strategy_cards[cards[0]].id, dimension0=t.dimensions[dims[0]],
+                card1=t.strategy_cards[cards[1]].id, dimension1=t.dimensions[dims[1]])
+        matching = dims[0] == dims[1]
+        procedure = t.final_crisis_matching if matching else t.final_crisis_not_matching
+        for side in ex.order():
+            ctx = Ctx(side, dimension=dims[side], reason="final_crisis")
+            yield from procedure.run(ex, ctx)
+            yield from resolve_breaches(ex, side)
+        st.final_crisis_step = k + 1
+    st.phase = "final_scoring"
+
+
+def final_scoring(ex: Executor, options):
+    """rulebook: Final Crisis Scoring, and the tie-breaks."""
+    st, t = ex.state, ex.tables
+    result = Result(winner=NOBODY)
+    for label, rule in t.final_scoring:
+        for side in ex.order():
+            before = st.vp[side]
+            yield from rule.run(ex, Ctx(side, reason=f"scoring:{label}"))
+            result.breakdown[side].append((label, st.vp[side] - before))
+    if st.vp[0] != st.vp[1]:
+        result.winner = 0 if st.vp[0] > st.vp[1] else 1
+    else:
+        for index, rule in enumerate(t.tie_breaks):
+            holds = [rule(ex, Ctx(side), NOBODY) for side in (0, 1)]
+            if holds[0] != holds[1]:
+                result.winner = 0 if holds[0] else 1
+                result.tie_break = index
+                break
+        else:
+            result.winner = 0  # no tie-break decided: the content's tie-breaks should prevent this
+    st.result = result
+    ex.emit("log.game_over", winner=t.sides[result.winner], vp0=st.vp[0], vp1=st.vp[1],
+            tie_break=result.tie_break)
+    st.phase = "game_over"
+
+
+PHASES = {
+    "deal": lambda ex, options: _no_decisions(deal, ex, options),
+    "objectives": choose_objectives,
+    "card_play": card_play,
+    "pivotal": pivotal,
+    "scoring": scoring,
+    "round_end": round_end,
+    "final_crisis": final_crisis,
+    "final_crisis_order": final_crisis_order,
+    "final_crisis_reveal": final_crisis_reveal,
+    "final_scoring": final_scoring,
+}
+
+
+def _no_decisions(step, ex, options):
+    step(ex, options)
+    return
+    yield

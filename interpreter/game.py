@@ -1,0 +1,132 @@
+"""A game in progress: the state, the pending decision, and the actions so far.
+
+This is the interface every controller (a person, a bot, a script, a
+scenario) uses: look at ``decision``, pick one of its ``actions``, ``apply``
+it.  Seed + options + the list of action texts reproduce a game exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Sequence, Union
+
+import attrs
+
+from crisis.content.model import Content
+from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
+
+from . import flow
+from .actions import Action, Decision, normalize
+from .compile import Executor, LogEntry
+from .state import GameState, initial_state
+from .tables import Tables, tables_for
+
+
+@attrs.frozen
+class Options:
+    """Game options that change the rules (saved with the game)."""
+
+    event_discard: bool = False  # rulebook: Event Discard (Optional)
+
+    def to_dict(self) -> dict:
+        return attrs.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Options":
+        known = {f.name for f in attrs.fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise UserError(f"unknown game option '{sorted(unknown)[0]}' (known: {', '.join(sorted(known))})")
+        return cls(**data)
+
+
+class IllegalAction(UserError):
+    """An action that is not legal at this decision."""
+
+
+class Game:
+    def __init__(self, content: Content, seed: int = 0, options: Optional[Options] = None,
+                 state: Optional[GameState] = None, log: bool = True):
+        self.content = content
+        self.tables: Tables = tables_for(content)
+        self.seed = seed
+        self.options = options or Options()
+        self.state = state if state is not None else initial_state(self.tables, seed)
+        self.log: Optional[List[LogEntry]] = [] if log else None
+        self.executor = Executor(self.tables, self.state, self.log)
+        self.history: List[str] = []
+        # number of reveals (random draws, hidden cards shown) before each action
+        self.reveals_before: List[int] = []
+        self._flow = flow.run(self.executor, self.options)
+        self.decision: Optional[Decision] = None
+        self._advance(None)
+
+    # ------------------------------------------------------------ stepping
+    def _advance(self, action: Optional[Action]) -> None:
+        try:
+            self.decision = next(self._flow) if action is None else self._flow.send(action)
+        except StopIteration:
+            self.decision = None
+
+    @property
+    def over(self) -> bool:
+        return self.decision is None
+
+    def legal_actions(self) -> List[Action]:
+        return list(self.decision.actions) if self.decision else []
+
+    def apply(self, action: Union[Action, str]) -> Action:
+        """Apply a legal action (an Action from the decision, or its text)."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, str):
+            chosen = decision.find(action)
+            if chosen is None:
+                raise IllegalAction(self._illegal_message(action))
+        else:
+            chosen = next((a for a in decision.actions if a is action), None)
+            if chosen is None:
+                chosen = decision.find(action.text)
+                if chosen is None:
+                    raise IllegalAction(self._illegal_message(action.text))
+        self.history.append(chosen.text)
+        self.reveals_before.append(self.state.reveals)
+        self._advance(chosen)
+        return chosen
+
+    def apply_all(self, actions: Iterable[Union[Action, str]]) -> None:
+        for action in actions:
+            self.apply(action)
+
+    def _illegal_message(self, text: str) -> str:
+        legal = [a.text for a in self.decision.actions]
+        guess = did_you_mean(normalize(text), [normalize(t) for t in legal], cutoff=0.5)
+        message = f"'{text}' is not a legal action now; legal: {one_of(legal, limit=10)}"
+        if guess:
+            message += f"; did you mean '{next(t for t in legal if normalize(t) == guess)}'?"
+        return message
+
+    # ------------------------------------------------------------- queries
+    @property
+    def current_player(self) -> int:
+        return self.decision.player if self.decision else -1
+
+    @property
+    def result(self):
+        return self.state.result
+
+    def first_player(self) -> int:
+        return self.executor.first_player()
+
+
+def replay(content: Content, seed: int, options: Optional[Options], actions: Sequence[str],
+           log: bool = True) -> Game:
+    """Rebuild a game from its seed, options and action texts."""
+    game = Game(content, seed, options, log=log)
+    for index, text in enumerate(actions):
+        try:
+            game.apply(text)
+        except IllegalAction as error:
+            raise IllegalAction(f"action {index + 1} ('{text}') cannot be replayed: "
+                                f"{error.diagnostics[0].message}") from None
+    return game

@@ -1,0 +1,108 @@
+"""The whole position of a game, as attrs classes.
+
+The state is mutable while a game runs (a token move changes a list entry
+rather than building a new state) because that keeps a random game at a few
+hundred microseconds; ``copy`` gives an independent snapshot, and replaying
+seed + actions rebuilds any earlier position exactly.  Sides, spaces, zones,
+cards and markers are indices into the game's ``Tables``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List, Optional, Tuple
+
+import attrs
+
+NOBODY = -1
+
+# Phases of the sequence of play, in order.  A game can start (or a scenario
+# can be set up) at the start of any of them.
+PHASES = ("deal", "objectives", "card_play", "pivotal", "scoring", "round_end",
+          "final_crisis", "final_crisis_order", "final_crisis_reveal", "final_scoring", "game_over")
+
+
+@attrs.define(slots=True, eq=False)
+class LastPlay:
+    side: int
+    card: int
+    mode: str  # "value" | "event" | "claim"
+
+
+@attrs.define(slots=True, eq=False)
+class Result:
+    winner: int
+    tie_break: int = -1  # index of the tie-break that decided, -1 if VP did
+    breakdown: List[List[Tuple[str, int]]] = attrs.field(factory=lambda: [[], []])
+
+
+@attrs.define(slots=True, eq=False)
+class GameState:
+    # --- the board
+    tokens: List[List[int]]  # tokens[side][space]
+    pool: List[int]  # token pool per side
+    track: List[int]  # tokens left on each side's crisis track (they fill spaces 0 .. track-1)
+    boxes: List[List[int]]  # bonus tokens left in each zone's box: boxes[side][zone]
+    markers: List[int]  # space of each marker, NOBODY when off the map
+    vp: List[int]
+    # --- crisis zones
+    breached: List[List[bool]]  # breached[side][zone]
+    breach_order: List[List[int]]  # breach_order[zone]: sides in the order they resolved the breach
+    pending_breaches: List[List[int]]  # zones breached during the current play, not yet resolved
+    # --- cards
+    strategy_deck: List[int]
+    objective_deck: List[int]
+    discard: List[int]  # strategy cards played, in order
+    removed_objectives: List[int]
+    hands: List[List[int]]
+    objective_offer: List[List[int]]  # objective cards dealt, waiting for the keep choice
+    objectives: List[int]  # objective kept this round, NOBODY if none
+    set_aside: List[List[int]]  # cards kept for the Final Crisis
+    final_crisis_order: List[List[int]]
+    # --- sequence of play
+    round: int
+    phase: str
+    plays: List[int]  # cards played this round, per side
+    leader: int  # the side that played first this round
+    last_play: Optional[LastPlay]
+    final_crisis_step: int
+    result: Optional[Result]
+    rng: random.Random
+    # count of random draws and reveals so far: undo may not cross one
+    reveals: int = 0
+
+    def copy(self) -> "GameState":
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return GameState(
+            tokens=[list(t) for t in self.tokens], pool=list(self.pool), track=list(self.track),
+            boxes=[list(b) for b in self.boxes], markers=list(self.markers), vp=list(self.vp),
+            breached=[list(b) for b in self.breached], breach_order=[list(o) for o in self.breach_order],
+            pending_breaches=[list(p) for p in self.pending_breaches],
+            strategy_deck=list(self.strategy_deck), objective_deck=list(self.objective_deck),
+            discard=list(self.discard), removed_objectives=list(self.removed_objectives),
+            hands=[list(h) for h in self.hands], objective_offer=[list(o) for o in self.objective_offer],
+            objectives=list(self.objectives), set_aside=list(list(s) for s in self.set_aside),
+            final_crisis_order=[list(o) for o in self.final_crisis_order],
+            round=self.round, phase=self.phase, plays=list(self.plays), leader=self.leader,
+            last_play=attrs.evolve(self.last_play) if self.last_play else None,
+            final_crisis_step=self.final_crisis_step,
+            result=attrs.evolve(self.result) if self.result else None, rng=rng, reveals=self.reveals)
+
+
+def initial_state(tables, seed: int) -> GameState:
+    """Setup (rulebook: Set Up): tokens on the tracks and in the bonus boxes, decks shuffled."""
+    rng = random.Random(seed)
+    n_spaces, n_zones = len(tables.spaces), len(tables.zones)
+    strategy = list(range(len(tables.strategy_cards)))
+    objectives = list(range(len(tables.objective_cards)))
+    rng.shuffle(strategy)
+    rng.shuffle(objectives)
+    return GameState(
+        tokens=[[0] * n_spaces for _ in range(2)], pool=[0, 0], track=[tables.track_size] * 2,
+        boxes=[[z.box for z in tables.zones] for _ in range(2)], markers=[NOBODY] * len(tables.markers),
+        vp=[0, 0], breached=[[False] * n_zones for _ in range(2)], breach_order=[[] for _ in range(n_zones)],
+        pending_breaches=[[], []], strategy_deck=strategy, objective_deck=objectives, discard=[],
+        removed_objectives=[], hands=[[], []], objective_offer=[[], []], objectives=[NOBODY, NOBODY],
+        set_aside=[[], []], final_crisis_order=[[], []], round=1, phase="deal", plays=[0, 0], leader=0,
+        last_play=None, final_crisis_step=0, result=None, rng=rng)
