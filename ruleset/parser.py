@@ -163,6 +163,8 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str):
             message = "unexpected end of line"
         elif token.type in ("_INDENT",):
             message = "unexpected indentation"
+            # the token sits on the newline before; point at the indented line
+            line, column = token.end_line, token.end_column
         elif token.type == "_DEDENT":
             message = "unexpected end of the indented block"
         else:

@@ -1,0 +1,24 @@
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from crisis.content.loader import default_content_dir, load_content
+
+# "ci" runs more examples; the default keeps a local run quick.
+settings.register_profile("default", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=200, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def content():
+    """The shipped game, loaded once."""
+    return load_content()
+
+
+@pytest.fixture(scope="session")
+def content_dir():
+    return default_content_dir()

@@ -1,0 +1,72 @@
+"""The batch commands a designer or tester runs: check, test, play --bots, sim."""
+
+import re
+
+from clirun import run_crisis
+from helpers import copy_content
+
+
+def test_check_passes_on_the_shipped_content():
+    result = run_crisis("check")
+    assert result.returncode == 0, result.stderr
+    assert "OK -- 12 spaces, 40 strategy cards" in result.stdout
+
+
+def test_check_reports_a_typo_with_file_line_column_and_fails(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-typo.yaml").write_text(
+        "strategy_cards:\n  - id: typo-card\n    value: 1\n    event_for: both\n    final_crisis: Political\n"
+        "    provenance: authored\n    event: place 1 in Washingtn\n", encoding="utf-8")
+    result = run_crisis("check", "--content", root)
+    assert result.returncode == 1
+    assert "zz-typo.yaml:7:23: error: unknown space 'Washingtn'" in result.stderr
+    assert "did you mean 'Washington'?" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_play_bots_prints_a_whole_game_ending_with_the_score_and_winner():
+    result = run_crisis("play", "--bots", "--seed", "5")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == "seed 5"
+    assert any(line.startswith("Round 1 begins") for line in lines)
+    assert "The Final Crisis begins." in lines
+    assert "Final score" in lines
+    assert re.fullmatch(r"(Unionist|Secessionist) wins\.", lines[-1])
+    vp = [int(m.group(2)) for m in map(re.compile(r"^(Unionist|Secessionist): (\d+) VP$").match, lines) if m]
+    assert len(vp) == 2
+
+
+def test_play_bots_is_reproducible_from_its_seed():
+    first, second = run_crisis("play", "--bots", "--seed", "11"), run_crisis("play", "--bots", "--seed", "11")
+    assert first.stdout == second.stdout
+    assert first.stdout != run_crisis("play", "--bots", "--seed", "12").stdout
+
+
+def test_sim_reports_win_rates_mean_vp_and_speed():
+    result = run_crisis("sim", "--games", "50", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    sides = re.findall(r"^(Unionist|Secessionist): won (\d+) \(([\d.]+)%\), mean final VP ([\d.]+)$",
+                       result.stdout, re.M)
+    assert [s[0] for s in sides] == ["Unionist", "Secessionist"]
+    assert sum(int(s[1]) for s in sides) == 50
+    assert re.search(r"^50 games in [\d.]+ s \(\d+ games per second\)$", result.stdout, re.M)
+
+
+def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
+    scenario = tmp_path / "wrong.yaml"
+    scenario.write_text("name: wrong on purpose\nposition:\n  phase: card_play\n  hands:\n"
+                        "    Unionist: [lincoln, winfield-scott]\n    Secessionist: [florida-secedes]\n"
+                        "actions:\n  - value lincoln\n  - place Texas\n  - done\n"
+                        "expect:\n  tokens: {Texas: {Unionist: 2}}\n", encoding="utf-8")
+    result = run_crisis("test", scenario)
+    assert result.returncode == 1
+    assert "FAIL" in result.stdout and "tokens.Texas.Unionist: expected 2, got 1" in result.stdout
+    assert "0 of 1 scenarios passed" in result.stdout
+
+
+def test_an_unknown_content_directory_is_a_clear_error(tmp_path):
+    result = run_crisis("play", "--bots", "--content", tmp_path / "nowhere")
+    assert result.returncode == 2
+    assert "this is not a content directory" in result.stderr
+    assert "Traceback" not in result.stderr

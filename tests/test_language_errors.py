@@ -1,0 +1,138 @@
+"""What a designer sees when a rule is wrong: position, line, caret, expected, suggestion."""
+
+import pytest
+
+from crisis.ruleset.checker import Checker, Slot, STRATEGY_EVENT
+from crisis.ruleset.diagnostics import RulesError, Source
+from crisis.ruleset.parser import parse_block, parse_condition
+
+
+def syntax_error(text):
+    with pytest.raises(RulesError) as caught:
+        parse_block(text, Source(text=text, path="card.yaml"))
+    (diagnostic,) = caught.value.diagnostics
+    return diagnostic
+
+
+SYNTAX = [
+    # text, line, column, message, part of "expected", hint
+    ("plase 3 in Fort Sumter", 1, 1, "unknown word 'plase'", "'place'", "did you mean 'place'?"),
+    ("Place 3 in Fort Sumter", 1, 1, "unexpected name 'Place'", "'remove'",
+     "keywords are written in lowercase: did you mean 'place'?"),
+    ("place three in Fort Sumter", 1, 7, "unknown word 'three'", "a number", "write numbers as digits: did you mean '3'?"),
+    ("gain 1 vp", 1, 8, "unknown word 'vp'", "'VP'", "did you mean 'VP'?"),
+    ("if you control Fort Sumter\n  gain 1 VP", 1, 27, "unexpected end of line", "':'", None),
+    ("place 2 in Washington;", 1, 22, "unexpected character ';'", "'or'", None),
+    ("gain 1 VP\n  lose 1 VP", 2, 3, "unexpected indentation", None, None),
+    ("either:\n  gain 1 VP\n or:\n  lose 1 VP", 3, 2, "this line's indentation matches no enclosing block",
+     "the indentation of an earlier line", None),
+    ("place up to", 1, 12, "unexpected end of line", "a number", None),
+]
+
+
+@pytest.mark.parametrize("text,line,column,message,expected,hint", SYNTAX, ids=[s[0] for s in SYNTAX])
+def test_syntax_error_points_at_the_problem(text, line, column, message, expected, hint):
+    d = syntax_error(text)
+    assert (d.path, d.line, d.column, d.message) == ("card.yaml", line, column, message)
+    if expected:
+        assert expected in d.expected
+    assert d.hint == hint
+
+
+def test_syntax_error_format_quotes_the_line_with_a_caret():
+    report = syntax_error("place 3 in Fort Sumter\nplase 1 in Texas").format()
+    assert report.splitlines() == [
+        "card.yaml:2:1: error: unknown word 'plase'",
+        "    2 | plase 1 in Texas",
+        "      | ^~~~~",
+        report.splitlines()[3],
+        "  did you mean 'place'?",
+    ]
+    assert report.splitlines()[3].startswith("  expected: ")
+
+
+def test_positions_are_translated_into_the_yaml_file():
+    # rule text taken from a block scalar that starts on file line 8, indented 6
+    file_lines = tuple(["x"] * 7 + ["    event: |", "      place 3 in Fort Sumter", "      plase 1"])
+    source = Source(text="place 3 in Fort Sumter\nplase 1", path="cards/x.yaml", file_lines=file_lines,
+                    line_offset=8, column_offsets=(6,))
+    with pytest.raises(RulesError) as caught:
+        parse_block(source.text, source)
+    d = caught.value.diagnostics[0]
+    assert (d.line, d.column, d.source_line) == (10, 7, "      plase 1")
+
+
+@pytest.fixture(scope="module")
+def checker(content):
+    return Checker(content.vocabulary)
+
+
+def check(checker, text, slot=STRATEGY_EVENT):
+    return checker.check_block(parse_block(text), slot, Source(text=text, path="card.yaml"))
+
+
+CHECKS = [
+    ("place 3 in Fort Sumpter", 1, 12, "unknown space 'Fort Sumpter'", "did you mean 'Fort Sumter'?"),
+    ("place 3 in Political", 1, 12, "'Political' is a dimension, not a space",
+     "to mean every space of the dimension, write 'Political spaces'"),
+    ("place 3 in Fort Sumter spaces", 1, 12, "'Fort Sumter' is a space, not a dimension",
+     "'Fort Sumter' is in the Armaments dimension"),
+    ("remove 1 opponent token from Politcal spaces", 1, 30, "unknown dimension 'Politcal'", "did you mean 'Political'?"),
+    ("place 2 Unionst tokens in Texas", 1, 9, "unknown side 'Unionst'", "did you mean 'Unionist'?"),
+    ("place the Peace Comissioner in any space", 1, 11, "unknown marker 'Peace Comissioner'",
+     "did you mean 'Peace Commissioner'?"),
+    ("move 2 from your Starting box to your pool", 1, 18, "the Starting zone has no bonus box", None),
+    ("if your Tenson zone is breached: gain 1 VP", 1, 9, "unknown zone 'Tenson'", "did you mean 'Tension'?"),
+    ("place 1 in this dimension", 1, 12, "'this dimension' means nothing in a strategy card event",
+     "it is only known in the pivotal bonus and the Final Crisis procedures"),
+    ("place 1 in it", 1, 12, "'it' and 'there' refer to the space tested in a 'where' clause",
+     "name the space instead"),
+    ("place 0 in Texas", 1, 7, "a count of 0 does nothing", None),
+    ("place 30 in Texas", 1, 7, "no side has 30 tokens", None),
+    ("place up to 2 in each Texas", 1, 7, "'each' needs an exact count per space", None),
+    ("place 2 in your pool", 1, 12, "tokens are placed on map spaces here, not in a pool, track or box",
+     "to take tokens from or to a pool, track or box, use 'move'"),
+    ("move 2 of your tokens from the opponent's pool to Texas", 1, 28, "your tokens can only be in your holders",
+     "a pool, track or box always belongs to the owner of the tokens in it"),
+    ("gain 1 VP for each revealed objective space you control", 1, 20,
+     "no objectives are revealed during a strategy card event",
+     "revealed objective spaces are known only in objective scoring"),
+]
+
+
+@pytest.mark.parametrize("text,line,column,message,hint", CHECKS, ids=[c[0] for c in CHECKS])
+def test_checker_names_the_problem_and_suggests(checker, text, line, column, message, hint):
+    diagnostics = check(checker, text)
+    assert len(diagnostics) == 1, [d.message for d in diagnostics]
+    d = diagnostics[0]
+    assert (d.line, d.column, d.message, d.hint) == (line, column, message, hint)
+
+
+def test_checker_reports_every_problem_not_just_the_first(checker):
+    found = check(checker, "place 3 in Fort Sumpter\nremove 1 token from Texass\nif you control Politcal: gain 1 VP")
+    assert [(d.line, d.message) for d in found] == [
+        (1, "unknown space 'Fort Sumpter'"),
+        (2, "unknown space 'Texass'"),
+        (3, "unknown space or dimension 'Politcal'"),
+    ]
+
+
+def test_context_words_are_fine_where_the_slot_binds_them(checker):
+    bonus = Slot("the pivotal bonus", this_dimension=True, this_space=True)
+    assert check(checker, "move up to 2 tokens of either side within this dimension", bonus) == []
+    assert check(checker, "place 1 in this space", Slot("an objective event", this_space=True)) == []
+
+
+def test_where_may_say_it(checker):
+    assert check(checker, "place 1 in spaces where nobody controls it and you have no tokens there") == []
+
+
+def test_conditions_are_checked_too(checker):
+    diagnostics = checker.check_condition(parse_condition("you control Fort Sumtr"), STRATEGY_EVENT)
+    assert [d.message for d in diagnostics] == ["unknown space or dimension 'Fort Sumtr'"]
+
+
+def test_expected_lists_the_known_names(checker):
+    (d,) = check(checker, "place 1 in Nowhere")
+    assert d.expected.startswith("a space: Washington, Montgomery, Springfield")
+    assert d.hint is None
