@@ -7,6 +7,7 @@ as in Lark's Python example.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from typing import Iterable, List, Optional
@@ -53,13 +54,37 @@ class _RulesIndenter(Indenter):
                 raise _IndentationError(token)
 
 
+def _cache_file() -> Optional[str]:
+    """Where Lark may keep its grammar analysis between runs (a start-up saving).
+
+    The cache is a pickle, so it lives in the user's own cache folder, never in
+    a shared temporary folder; set CRISIS_NO_CACHE=1 to do without it.
+    """
+    if os.environ.get("CRISIS_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "crisis")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    return os.path.join(folder, "grammar.lark-cache")
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark.open_from_package(
-        "crisis.ruleset", "grammar.lark", ("",),
-        parser="lalr", postlex=_RulesIndenter(), start=["block", "condition_rule"],
-        propagate_positions=True, maybe_placeholders=False,
-    )
+    options = dict(parser="lalr", postlex=_RulesIndenter(), start=["block", "condition_rule"],
+                   propagate_positions=True, maybe_placeholders=False)
+    cache = _cache_file()
+    if cache:
+        try:
+            # Lark keys the cache on the grammar text and options, and rebuilds when they change
+            return Lark.open_from_package("crisis.ruleset", "grammar.lark", ("",), cache=cache, **options)
+        except Exception:  # an unreadable or stale cache must never stop the game
+            pass
+    return Lark.open_from_package("crisis.ruleset", "grammar.lark", ("",), **options)
 
 
 # What to call terminals in messages.  Anonymous keyword terminals are shown
