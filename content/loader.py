@@ -32,6 +32,7 @@ from .model import (Board, Content, Dimension, Marker, ObjectiveCard, Procedures
 from .yamlfile import ContentError, Map, Seq, Text, YamlFile
 
 GAME_DIR = "fort-sumter"
+REFERENCE_LANG = "en"  # the catalog every other language is checked against
 CARD_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 PROVENANCE = ("known", "authored")
 
@@ -489,8 +490,17 @@ class _Loader:
                     messages[key] = str(value)
                     positions[key] = (file.path, position[0], position[1])
             catalogs[lang] = Catalog(lang, messages, positions)
+        if REFERENCE_LANG not in catalogs:
+            self.problems.add(Diagnostic(message=f"no '{REFERENCE_LANG}' catalog",
+                                         path=display_path(folder / REFERENCE_LANG),
+                                         expected="the reference catalog, which every other language follows"))
+            return catalogs
         required = list(self.required_keys(strategy, objectives))
-        for lang, catalog in catalogs.items():
+        # Only the reference catalog must be complete: another language may be
+        # partly translated (its gaps fall back to the reference, and
+        # `crisis i18n check` lists them), so a translation in progress never
+        # stops a game.
+        for lang, catalog in ((REFERENCE_LANG, catalogs[REFERENCE_LANG]),):
             for key in required:
                 if not catalog.has(key):
                     files = files_of.get(lang) or [None]
@@ -502,10 +512,10 @@ class _Loader:
                                                      + (f" under '{key.rsplit('.', 1)[0]}:'" if "." in key else ""),
                                             hint=f"did you mean '{guess}'? (keys must match exactly)" if guess else None)
                     self.problems.add(diagnostic)
-        english = catalogs.get("en")
+        reference = catalogs[REFERENCE_LANG]
         for catalog in catalogs.values():
-            if catalog is not english:
-                catalog.fallback = english
+            if catalog is not reference:
+                catalog.fallback = reference
         return catalogs
 
     def required_keys(self, strategy, objectives) -> Iterable[str]:
@@ -540,9 +550,15 @@ class _Loader:
         digest = hashlib.sha256()
         for name in sorted(self.files):
             digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
-        return Content(root=str(self.root), board=self.board, procedures=procedures,
-                       strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
-                       catalogs=catalogs, digest=digest.hexdigest()[:16])
+        content = Content(root=str(self.root), board=self.board, procedures=procedures,
+                          strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
+                          catalogs=catalogs, digest=digest.hexdigest()[:16])
+        # a hand-written card text may never disagree with the card's rule
+        from .i18n import check_card_texts
+        disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]
+        if disagreements:
+            raise ContentError(disagreements)
+        return content
 
 
 def _file_for_key(files: List[YamlFile], catalog: Catalog, key: str) -> Optional[YamlFile]:

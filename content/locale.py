@@ -8,6 +8,14 @@ syntax of our own (no ``str.format``: content is untrusted):
 * ``{n|token|tokens}``         a plural choice on number ``n`` (first form when n is 1);
 * ``{g?m:el|f:la}``            a choice on a text parameter ``g`` (``*:`` is the default);
 * ``{{`` and ``}}``            literal braces.
+
+Grammar a language needs is data too:
+
+* ``forms.<kind>.<name>.gender`` / ``.plural``: e.g. the gender of a space
+  name (``m``, ``f``, ``mpl``, ``fpl``; empty for a name used without an
+  article) so templates can choose ``el``/``la``/``los``/``las``;
+* ``grammar.contractions``: replacements made after formatting, such as
+  Spanish ``de el`` -> ``del``.
 """
 
 from __future__ import annotations
@@ -131,7 +139,7 @@ def format_message(message: str, params: Mapping[str, object]) -> str:
     return "".join(out)
 
 
-@attrs.define
+@attrs.define(slots=False)
 class Catalog:
     """The messages of one language; ``fallback`` is used for a missing key."""
 
@@ -156,9 +164,33 @@ class Catalog:
         if message is None:
             return f"<{key}>"
         try:
-            return format_message(message, params)
+            return self.contract(format_message(message, params))
         except MessageError:
             return f"<{key}>"
+
+    def contract(self, text: str) -> str:
+        """Apply the language's contractions (Spanish "de el" -> "del")."""
+        pairs = self._contractions()
+        for old, new in pairs:
+            if old in text:
+                text = text.replace(old, new)
+            capital = old[:1].upper() + old[1:]
+            if capital in text:
+                text = text.replace(capital, new[:1].upper() + new[1:])
+        return text
+
+    def _contractions(self) -> List[Tuple[str, str]]:
+        cached = getattr(self, "_contraction_cache", None)
+        if cached is None:
+            prefix = "grammar.contractions."
+            cached = [(k[len(prefix):], v) for k, v in self.messages.items() if k.startswith(prefix)]
+            self._contraction_cache = cached
+        return cached
+
+    def form(self, kind: str, name: str, form: str, default: str = "") -> str:
+        """A grammatical form of a name (gender, plural ...), from ``forms.*``."""
+        value = self.messages.get(f"forms.{kind}.{name}.{form}")
+        return value if value is not None else default
 
     def name(self, kind: str, name: str) -> str:
         """Display name of a game thing: kind is sides, spaces, dimensions, zones or markers."""

@@ -32,6 +32,12 @@ class Renderer:
     def t(self, key: str, **params) -> str:
         return self.c.text("render." + key, **params)
 
+    def named(self, kind: str, name: str, param: str) -> dict:
+        """A name in the locale, with its gender and plural for agreement."""
+        shown = self.c.name(kind, name)
+        return {param: shown, f"{param}_g": self.c.form(kind, name, "gender"),
+                f"{param}_pl": self.c.form(kind, name, "plural", shown)}
+
     # ------------------------------------------------------------ statements
     def statement(self, node) -> str:
         return getattr(self, "st_" + type(node).__name__)(node)
@@ -41,7 +47,7 @@ class Renderer:
         amount_text = self.t(f"amount.{amount.kind}", n=amount.n or 0)
         params = {"n": n}
         if owner.kind == "side":
-            params["side"] = self.c.name("sides", owner.side.text)
+            params.update(self.named("sides", owner.side.text, "side"))
         return amount_text, self.t(f"tokens.{owner.kind}", **params)
 
     def _limit(self, node) -> str:
@@ -88,12 +94,12 @@ class Renderer:
         return self.t(f"statement.{verb}_per", n=node.amount, per=self.countable(node.per))
 
     def st_PlaceMarker(self, node: A.PlaceMarker) -> str:
-        marker = self.c.name("markers", node.marker.text)
         key = "statement.move_marker" if node.verb == "move" else "statement.place_marker"
-        return self.t(key, marker=marker, dest=self.locations(node.dest, form="one"))
+        return self.t(key, dest=self.locations(node.dest, form="one"),
+                      **self.named("markers", node.marker.text, "marker"))
 
     def st_RemoveMarker(self, node: A.RemoveMarker) -> str:
-        return self.t("statement.remove_marker", marker=self.c.name("markers", node.marker.text))
+        return self.t("statement.remove_marker", **self.named("markers", node.marker.text, "marker"))
 
     def st_If(self, node: A.If) -> str:
         condition = self.condition(node.condition)
@@ -134,14 +140,14 @@ class Renderer:
             return self.t("holder.pool", whose=whose)
         if isinstance(node, A.CrisisTrack):
             return self.t("holder.crisis_track", whose=whose)
-        return self.t("holder.box", whose=whose, zone=self.c.name("zones", node.zone.text))
+        return self.t("holder.box", whose=whose, **self.named("zones", node.zone.text, "zone"))
 
     def spaces(self, node: A.Spaces, form: str = "many") -> str:
         base = node.base
         if isinstance(base, A.Named):
-            text = self.t("spaces.named", space=self.c.name("spaces", base.name.text))
+            text = self.t("spaces.named", **self.named("spaces", base.name.text, "space"))
         elif isinstance(base, A.DimensionSpaces):
-            text = self.t("spaces.dimension", form=form, dimension=self.c.name("dimensions", base.dimension.text))
+            text = self.t("spaces.dimension", form=form, **self.named("dimensions", base.dimension.text, "dimension"))
         elif isinstance(base, A.PivotalSpaces):
             text = self.t("spaces.pivotal", form=form)
         elif isinstance(base, A.AllSpaces):
@@ -177,7 +183,7 @@ class Renderer:
     def player(self, player: A.Player) -> dict:
         params = {"who": player.kind}
         if player.kind == "side":
-            params["player"] = self.t("player.side", side=self.c.name("sides", player.side.text))
+            params["player"] = self.t("player.side", **self.named("sides", player.side.text, "side"))
         else:
             params["player"] = self.t(f"player.{player.kind}")
         return params
@@ -188,11 +194,8 @@ class Renderer:
     def target(self, target) -> str:
         if isinstance(target, A.Named):
             name = target.name.text
-            for kind in ("spaces", "dimensions"):
-                shown = self.c.name(kind, name)
-                if shown != name or self.c.raw(f"{kind}.{name}") is not None:
-                    return shown
-            return name
+            kind = "dimensions" if self.c.raw(f"dimensions.{name}") is not None else "spaces"
+            return self.t(f"target.{kind}", **self.named(kind, name, "name"))
         key = {A.ThisDimension: "this_dimension", A.ThisSpace: "this_space", A.It: "it"}[type(target)]
         return self.t(f"target.{key}")
 
@@ -249,13 +252,13 @@ class Renderer:
         return self.t("condition.is_first_player", **self.player(node.player))
 
     def cond_IsSide(self, node):
-        return self.t("condition.is_side", side=self.c.name("sides", node.side.text), **self.player(node.player))
+        return self.t("condition.is_side", **self.named("sides", node.side.text, "side"), **self.player(node.player))
 
     def cond_RoundIs(self, node):
         return self.t("condition.round_is", comparison=self.comparison(node.comparison))
 
     def cond_ZoneBreached(self, node):
-        return self.t("condition.zone_breached", whose=node.possessive, zone=self.c.name("zones", node.zone.text))
+        return self.t("condition.zone_breached", whose=node.possessive, **self.named("zones", node.zone.text, "zone"))
 
     def cond_PoolHas(self, node):
         return self.t("condition.pool_has", whose=node.possessive, comparison=self.comparison(node.comparison),

@@ -1,0 +1,242 @@
+"""Checks a localizer runs (``crisis i18n check``): is a catalog complete,
+do its placeholders match the reference, are glossary terms used the same
+way everywhere, and do hand-written card texts agree with the card's rule.
+
+Every problem is located at a file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import attrs
+
+from crisis.ruleset import ast as A
+from crisis.ruleset.diagnostics import Diagnostic
+
+from .loader import REFERENCE_LANG, display_path
+from .locale import Catalog, placeholders
+from .model import Content
+from .yamlfile import ContentError, Map, Seq, YamlFile
+
+GLOSSARY = "glossary.yaml"
+GRAMMAR_SUFFIXES = ("_g", "_pl")  # the gender and plural the renderer passes with every name
+
+
+@attrs.frozen
+class Term:
+    forms: Dict[str, Tuple[str, ...]]  # language -> accepted forms (the first is the preferred one)
+    avoid: Dict[str, Tuple[str, ...]]  # language -> forms that must not be used
+    line: int
+
+
+def _at(catalog: Catalog, key: str, message: str, hint: Optional[str] = None,
+        expected: Optional[str] = None) -> Diagnostic:
+    path, line, column = catalog.positions.get(key, (None, None, None))
+    return Diagnostic(message=message, path=path, line=line, column=column, hint=hint, expected=expected)
+
+
+def load_glossary(root: str) -> Tuple[List[Term], List[Diagnostic]]:
+    from pathlib import Path
+    path = Path(root) / "locale" / GLOSSARY
+    if not path.exists():
+        return [], []
+    file = YamlFile(display_path(path), path.read_text(encoding="utf-8"))
+    try:
+        data = file.load()
+    except ContentError as error:
+        return [], error.diagnostics
+    problems: List[Diagnostic] = []
+    terms: List[Term] = []
+    entries = data.get("terms") if isinstance(data, Map) else None
+    if not isinstance(entries, Seq):
+        return [], [file.diagnostic((1, 1), "the glossary needs a 'terms:' list")]
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, Map):
+            problems.append(file.diagnostic(entries.positions[index], "a glossary term maps languages to forms"))
+            continue
+        forms, avoid = {}, {}
+        for lang, value in entry.items():
+            if lang == "avoid":
+                if isinstance(value, Map):
+                    avoid = {k: tuple(_as_list(v)) for k, v in value.items()}
+                continue
+            forms[str(lang)] = tuple(_as_list(value))
+        terms.append(Term(forms, avoid, entries.positions[index][0]))
+    return terms, problems
+
+
+def _as_list(value) -> List[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+_PLACEHOLDER_NAME = re.compile(r"\{[\w]+(?=[}|?])")
+
+
+def _contains(text: str, form: str) -> bool:
+    # placeholder names ({tokens}) are not words of the text
+    text = _PLACEHOLDER_NAME.sub("{", text)
+    return re.search(r"(?<![\w])" + re.escape(form.lower()) + r"(?![\w])", text.lower()) is not None
+
+
+def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
+    """Problems of one catalog against the reference catalog (and the glossary)."""
+    reference = content.catalogs[REFERENCE_LANG]
+    catalog = content.catalogs[lang]
+    problems: List[Diagnostic] = []
+    if lang != REFERENCE_LANG:
+        for key in reference.messages:
+            if key.startswith(("forms.", "grammar.")):
+                continue  # grammar is each language's own business
+            if key not in catalog.messages:
+                path, line, _ = reference.positions[key]
+                problems.append(Diagnostic(
+                    message=f"'{key}' is missing in the '{lang}' catalog", path=_file_for(catalog, key),
+                    hint=f"the {REFERENCE_LANG} text is at {path}:{line}: {reference.messages[key]!r}"))
+        for key in catalog.messages:
+            if key.startswith(("forms.", "grammar.")):
+                continue
+            if key not in reference.messages and not _optional(key):
+                problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
+                                    hint="a key the game never asks for: misspelt, or left over"))
+            elif key in reference.messages:
+                mine, theirs = set(placeholders(catalog.messages[key])), set(placeholders(reference.messages[key]))
+                # a language may use the grammar of a name the game passes (space_g, side_pl)
+                grammar = {f"{name}{suffix}" for name in theirs for suffix in GRAMMAR_SUFFIXES}
+                if theirs - mine or mine - theirs - grammar:
+                    problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
+                                                      f"{REFERENCE_LANG} text uses {_names(theirs)}",
+                                        hint="a placeholder the game does not fill shows as an error; "
+                                             "one left out loses information"))
+    problems.extend(check_glossary(content, lang))
+    problems.extend(check_card_texts(content, lang))
+    return problems
+
+
+def _optional(key: str) -> bool:
+    """Keys a catalog may add on its own: hand-written card texts."""
+    return key.endswith(".text") and key.startswith(("cards.", "objectives."))
+
+
+def _names(names) -> str:
+    return "{" + ", ".join(sorted(names)) + "}" if names else "none"
+
+
+def _file_for(catalog: Catalog, key: str) -> Optional[str]:
+    prefix = key.split(".")[0] + "."
+    for other, (path, _, _) in catalog.positions.items():
+        if other.startswith(prefix):
+            return path
+    return next((path for path, _, _ in catalog.positions.values()), None)
+
+
+def check_glossary(content: Content, lang: str) -> List[Diagnostic]:
+    terms, problems = load_glossary(content.root)
+    reference = content.catalogs[REFERENCE_LANG]
+    catalog = content.catalogs[lang]
+    for term in terms:
+        reference_forms = term.forms.get(REFERENCE_LANG, ())
+        wanted = term.forms.get(lang, ())
+        for key, text in catalog.messages.items():
+            if key.startswith(("forms.", "grammar.")):
+                continue
+            for form in term.avoid.get(lang, ()):
+                if _contains(text, form):
+                    problems.append(_at(catalog, key, f"'{key}' says '{form}', which the glossary avoids",
+                                        hint=f"write '{wanted[0]}'" if wanted else None))
+            if lang == REFERENCE_LANG or not wanted:
+                continue
+            original = reference.messages.get(key)
+            if original is None or not any(_contains(original, f) for f in reference_forms):
+                continue
+            if not any(_contains(text, f) for f in wanted):
+                problems.append(_at(catalog, key, f"'{key}' translates '{reference_forms[0]}' without the "
+                                                  f"glossary term '{wanted[0]}'",
+                                    expected=" or ".join(f"'{w}'" for w in wanted)))
+    return problems
+
+
+# ------------------------------------------------------- hand-written card texts
+
+
+def rule_facts(block: A.Block) -> Tuple[set, set, set]:
+    """Numbers, spaces and dimensions a rule mentions."""
+    numbers, spaces, dimensions = set(), set(), set()
+    for node in block.walk():
+        if isinstance(node, A.Amount) and node.n is not None:
+            numbers.add(node.n)
+        elif isinstance(node, (A.Place, A.Remove, A.Move)) and node.limit is not None:
+            numbers.add(node.limit)
+        elif isinstance(node, A.ChangeVP):
+            numbers.add(node.amount)
+        elif isinstance(node, A.Comparison) and node.n:
+            numbers.add(node.n)
+        elif isinstance(node, A.PoolLead):
+            numbers.add(node.margin)
+        elif isinstance(node, A.Named):
+            spaces.add(node.name.text)
+        elif isinstance(node, A.DimensionSpaces):
+            dimensions.add(node.dimension.text)
+    return numbers, spaces, dimensions
+
+
+def text_facts(text: str, catalog: Catalog, content: Content) -> Tuple[set, set, set, set]:
+    """Digits, numbers written as words, spaces and dimensions a text mentions.
+
+    Number words only ever vouch for a number the rule has: many double as
+    articles ("una casilla"), so they are never counted as extra numbers.
+    """
+    digits = {int(n) for n in re.findall(r"\d+", text)}
+    worded = set()
+    words = catalog.raw("numbers.words")
+    if words:
+        for index, alternatives in enumerate(words.split(",")):
+            if any(w.strip() and _contains(text, w.strip()) for w in alternatives.split("/")):
+                worded.add(index)
+    spaces = {s for s in content.board.spaces if _contains(text, catalog.name("spaces", s))}
+    dims = {d.name for d in content.board.dimensions if _contains(text, catalog.name("dimensions", d.name))}
+    return digits, worded, spaces, dims
+
+
+def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
+    """A designer's hand-written text must mention what the rule mentions, and nothing else."""
+    catalog = content.catalogs[lang]
+    problems: List[Diagnostic] = []
+    cards = [("cards", c) for c in content.strategy_cards] + [("objectives", c) for c in content.objective_cards]
+    for kind, card in cards:
+        key = f"{kind}.{card.id}.text"
+        text = catalog.messages.get(key)
+        if text is None or card.event is None:
+            continue
+        rule_numbers, rule_spaces, rule_dims = rule_facts(card.event.tree)
+        if kind == "objectives":
+            rule_spaces.add(card.space)
+        digits, worded, spaces, dims = text_facts(text, catalog, content)
+        missing_all, extra_all = [], []
+        for what, want, have, show in (("numbers", rule_numbers, digits | worded, str),
+                                       ("spaces", rule_spaces, spaces, lambda s: catalog.name("spaces", s)),
+                                       ("dimensions", rule_dims, dims, lambda d: catalog.name("dimensions", d))):
+            missing, extra = want - have, have - want
+            if what == "numbers":
+                extra = digits - want
+            missing_all += sorted(map(show, missing))
+            extra_all += sorted(map(show, extra))
+        if missing_all or extra_all:
+            parts = []
+            if missing_all:
+                parts.append("does not mention " + ", ".join(missing_all))
+            if extra_all:
+                parts.append("mentions " + ", ".join(extra_all) + " which the rule does not")
+            problems.append(_at(catalog, key, f"the hand-written text of {card.id} disagrees with its rule: "
+                                              + "; ".join(parts),
+                                hint="fix the text, or remove it to use the text rendered from the rule"))
+    return problems
+
+
+def check_all(content: Content, langs: Optional[Sequence[str]] = None) -> List[Diagnostic]:
+    langs = list(langs) if langs else sorted(content.catalogs)
+    problems: List[Diagnostic] = []
+    for lang in langs:
+        problems.extend(check_catalog(content, lang))
+    return problems

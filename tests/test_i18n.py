@@ -1,0 +1,205 @@
+"""Localization: catalogs checked against English, glossary terms, hand-written card texts,
+Spanish card texts rendered from the rules, and a third language added by files alone."""
+
+import pytest
+
+from crisis.content.i18n import check_all, check_catalog
+from crisis.content.loader import load_content
+from crisis.content.yamlfile import ContentError
+from crisis.ruleset.parser import parse_block, parse_condition
+from crisis.ruleset.render import render_block, render_condition
+
+from clirun import run_crisis
+from helpers import copy_content, replace_in
+
+
+def test_the_shipped_catalogs_have_no_problems(content):
+    problems = check_all(content)
+    assert not problems, "\n\n".join(p.format() for p in problems)
+
+
+@pytest.fixture
+def spanish_copy(tmp_path):
+    return copy_content(tmp_path)
+
+
+def messages_of(root):
+    return [d for d in check_catalog(load_content(root), "es")]
+
+
+def test_a_missing_key_is_reported_with_the_english_text(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml",
+               '  final_crisis: "Comienza la Crisis Final."\n', "")
+    (d,) = messages_of(spanish_copy)
+    assert d.message == "'log.final_crisis' is missing in the 'es' catalog"
+    assert d.path.endswith("locale/es/messages.yaml")
+    assert "locale/en/messages.yaml" in d.hint and "The Final Crisis begins." in d.hint
+
+
+def test_an_extra_key_is_reported_at_its_line(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", "log:\n", 'log:\n  rund: "Ronda {round}"\n')
+    (d,) = messages_of(spanish_copy)
+    assert (d.message, d.line) == ("'log.rund' is not in the en catalog", 4)
+
+
+def test_placeholders_must_match_the_english_ones(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", "juega {card} por su valor ({n})",
+               "juega {carta} por su valor ({n})")
+    (d,) = messages_of(spanish_copy)
+    assert d.message == "'log.play_value' uses placeholders {carta, n, side} but the en text uses {card, n, side}"
+    assert d.path.endswith("es/messages.yaml") and d.line is not None
+
+
+def test_a_glossary_term_translated_another_way_is_reported(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la Crisis Final."',
+               '"Comienza la crisis decisiva."')
+    (d,) = messages_of(spanish_copy)
+    assert d.message == "'log.final_crisis' translates 'Final Crisis' without the glossary term 'Crisis Final'"
+
+
+def test_a_form_the_glossary_avoids_is_reported(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '  own: "una ficha"', '  own: "un token"')
+    found = {d.message for d in messages_of(spanish_copy)}
+    assert "'token.own' says 'token', which the glossary avoids" in found
+
+
+def test_i18n_check_command_fails_on_a_seeded_mistake_and_passes_otherwise(spanish_copy):
+    assert run_crisis("i18n", "check", "--lang", "es").returncode == 0
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la Crisis Final."', '"Comienza."')
+    result = run_crisis("i18n", "check", "--lang", "es", "--content", spanish_copy)
+    assert result.returncode == 1
+    assert "locale/es/messages.yaml:" in result.stdout + result.stderr
+
+
+# ------------------------------------------------------------ hand-written texts
+
+
+def add_text(root, lang, card_id, text):
+    path = root / "locale" / lang / "zz-texts.yaml"
+    path.write_text(f"cards:\n  {card_id}:\n    text: \"{text}\"\n", encoding="utf-8")
+
+
+def test_a_hand_written_text_that_agrees_with_its_rule_is_used(spanish_copy, content):
+    card = content.strategy_card("major-anderson")
+    assert card.event.text.strip() == "place 3 in Fort Sumter"
+    add_text(spanish_copy, "en", "major-anderson", "Anderson moves his garrison: put 3 tokens in Fort Sumter.")
+    loaded = load_content(spanish_copy)
+    assert loaded.catalog("en").raw("cards.major-anderson.text").startswith("Anderson moves")
+
+
+@pytest.mark.parametrize("text,complaint", [
+    ("Put 2 tokens in Fort Sumter.", "does not mention 3; mentions 2 which the rule does not"),
+    ("Put 3 tokens in Fort Pickens.", "does not mention Fort Sumter; mentions Fort Pickens which the rule does not"),
+    ("Put three tokens in Fort Sumter and Washington.", "mentions Washington which the rule does not"),
+    ("Put 3 tokens in Armaments spaces.", "does not mention Fort Sumter; mentions Armaments which the rule does not"),
+])
+def test_a_hand_written_text_that_disagrees_is_refused(spanish_copy, text, complaint):
+    add_text(spanish_copy, "en", "major-anderson", text)
+    with pytest.raises(ContentError) as caught:
+        load_content(spanish_copy)
+    (d,) = caught.value.diagnostics
+    assert d.message == f"the hand-written text of major-anderson disagrees with its rule: {complaint}"
+    assert d.path.endswith("locale/en/zz-texts.yaml") and d.line == 3
+
+
+# ---------------------------------------------------------------- Spanish text
+
+SPANISH = [
+    ("place 3 in Fort Sumter", "Coloca 3 fichas en Fort Sumter."),
+    ("place a token in Deep South", "Coloca 1 ficha en el Sur Profundo."),
+    ("remove 1 opponent token from Deep South", "Retira 1 ficha del oponente del Sur Profundo."),
+    ("remove up to 2 opponent tokens from Border States or Texas",
+     "Retira hasta 2 fichas del oponente de los Estados Fronterizos o Texas."),
+    ("place up to 2 in Secession spaces, at most 1 per space",
+     "Coloca hasta 2 fichas en casillas de Secesión, como máximo 1 por casilla."),
+    ("place up to 4 from your pool in any spaces", "Coloca hasta 4 fichas de tu reserva en cualquier casilla."),
+    ("place 1 in each Political space", "Coloca 1 ficha en cada casilla de Política."),
+    ("place 2 in Political spaces, all in one space",
+     "Coloca 2 fichas en casillas de Política, todas en la misma casilla."),
+    ("place 2 Secessionist tokens in Texas", "Coloca 2 fichas Secesionistas en Texas."),
+    ("place 1 Secessionist token in Texas", "Coloca 1 ficha Secesionista en Texas."),
+    ("remove all opponent tokens from Fort Sumter", "Retira todas las fichas del oponente de Fort Sumter."),
+    ("remove up to 2 tokens of either side from pivotal spaces",
+     "Retira hasta 2 fichas de cualquier bando de Casillas Cruciales."),
+    ("move up to 2 tokens of either side within Armaments spaces",
+     "Mueve hasta 2 fichas de cualquier bando entre casillas de Armamento."),
+    ("move 2 from your Escalation box to your pool", "Mueve 2 fichas de tu casilla de Escalada a tu reserva."),
+    ("move 2 opponent tokens from their pool to their crisis track",
+     "Mueve 2 fichas del oponente de su reserva a su Medidor de Crisis."),
+    ("gain 1 VP for each dimension you control", "Gana 1 PV por cada Dimensión de Crisis que controles."),
+    ("lose 1 VP", "Pierde 1 PV."),
+    ("place the Peace Commissioner in any space", "Coloca al Comisionado de Paz en cualquier casilla."),
+    ("move the Peace Commissioner to a Political space", "Mueve al Comisionado de Paz a una casilla de Política."),
+    ("remove the Peace Commissioner", "Retira al Comisionado de Paz del mapa."),
+    ("the opponent loses 1 VP", "Tu oponente: Pierde 1 PV."),
+    ("if you control Federal Arsenals: gain 1 VP", "Si controlas los Arsenales Federales: Gana 1 PV."),
+    ("either:\n  gain 1 VP\nor:\n  place 2 in Newspapers",
+     "Elige una opción: (1) Gana 1 PV. (2) Coloca 2 fichas en los Periódicos."),
+    ("for each player:\n  gain 1 VP", "Cada jugador, empezando por el primer jugador: Gana 1 PV."),
+    ("place 1 in Secession spaces you control", "Coloca 1 ficha en casillas de Secesión que controles."),
+    ("place 1 in spaces where the opponent has no tokens there",
+     "Coloca 1 ficha en cualquier casilla donde tu oponente tiene 0 fichas en esa casilla."),
+]
+
+
+@pytest.mark.parametrize("rule,text", SPANISH, ids=[s[0] for s in SPANISH])
+def test_spanish_text_of_each_statement(content, rule, text):
+    assert render_block(parse_block(rule), content.catalog("es")) == text
+
+
+SPANISH_CONDITIONS = [
+    ("you have more VP than the opponent", "tienes más PV que tu oponente"),
+    ("the Unionist is the first player", "el Unionista es el primer jugador"),
+    ("your pool has at least 3 more tokens than the opponent's pool",
+     "tu reserva tiene al menos 3 fichas más que la de tu oponente"),
+    ("the opponent's Tension zone is breached", "tu oponente ha abierto brecha en su zona de Tensión"),
+    ("you control more spaces than the opponent", "controlas más casillas que tu oponente"),
+    ("the round is at least 2", "la ronda es al menos 2"),
+    ("nobody controls Newspapers", "nadie controla los Periódicos"),
+]
+
+
+@pytest.mark.parametrize("rule,text", SPANISH_CONDITIONS, ids=[s[0] for s in SPANISH_CONDITIONS])
+def test_spanish_text_of_conditions(content, rule, text):
+    assert render_condition(parse_condition(rule), content.catalog("es")) == text
+
+
+def test_every_card_renders_in_spanish_without_english_or_missing_phrases(content):
+    catalog = content.catalog("es")
+    for card in content.strategy_cards + content.objective_cards:
+        if card.event:
+            text = render_block(card.event.tree, catalog)
+            assert "<" not in text, (card.id, text)
+            for english in (" tokens", " token ", " spaces", " place ", "Place ", " VP"):
+                assert english not in text, (card.id, text)
+
+
+# ---------------------------------------------------------------- a third language
+
+
+def test_a_third_language_needs_only_new_files(tmp_path):
+    root = copy_content(tmp_path)
+    french = root / "locale" / "fr"
+    french.mkdir()
+    (french / "board.yaml").write_text(
+        "sides:\n  Unionist: Unioniste\n  Secessionist: Sécessionniste\n", encoding="utf-8")
+    (french / "messages.yaml").write_text(
+        'log:\n  final_crisis: "La Crise Finale commence."\nresult:\n  winner: "{side} gagne."\n',
+        encoding="utf-8")
+    loaded = load_content(root)
+    assert "fr" in loaded.catalogs
+    played = run_crisis("play", "--bots", "--seed", "3", "--lang", "fr", "--content", root)
+    assert played.returncode == 0, played.stderr
+    assert "La Crise Finale commence." in played.stdout
+    assert played.stdout.strip().splitlines()[-1] in ("Unioniste gagne.", "Sécessionniste gagne.")
+    checked = run_crisis("i18n", "check", "--lang", "fr", "--content", root)
+    assert checked.returncode == 1
+    assert "is missing in the 'fr' catalog" in checked.stdout + checked.stderr
+
+
+def test_the_language_comes_from_the_locale_environment(tmp_path):
+    result = run_crisis("play", "--bots", "--seed", "3", env={"LANG": "es_ES.UTF-8"})
+    assert result.returncode == 0, result.stderr
+    assert "Comienza la Crisis Final." in result.stdout
+    english = run_crisis("play", "--bots", "--seed", "3", env={"LANG": "de_DE.UTF-8"})
+    assert "The Final Crisis begins." in english.stdout
