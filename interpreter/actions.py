@@ -87,11 +87,17 @@ class ActionTable:
 
     def step(self, kind: str, side: int, source: int, dest: int) -> Action:
         """A one-token step; ``side`` is -1 when the decision has only one owner."""
-        key = (kind, side, source, dest)
-        action = self._steps.get(key)
-        if action is None:
-            action = self._steps[key] = self._make_step(kind, side, source, dest)
-        return action
+        return self.steps(kind, side)[source][dest]
+
+    def steps(self, kind: str, side: int) -> List[List[Action]]:
+        """All steps of a kind for one owner (or -1), as ``[source][dest]`` (built once)."""
+        key = (kind, side, -1, -1)
+        grid = self._steps.get(key)
+        if grid is None:
+            size = len(self.locations.names)
+            grid = [[self._make_step(kind, side, s, d) for d in range(size)] for s in range(size)]
+            self._steps[key] = grid
+        return grid
 
     def _make_step(self, kind: str, side: int, source: int, dest: int) -> Action:
         names = self.locations.names

@@ -343,34 +343,49 @@ class TransferOp(Op):
         return ctx.value if self.amount == "value" else self.n
 
     def legal(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
-        """Legal one-token steps; ``only`` restricts the limited side to one space."""
-        loc = ex.locations
+        """Legal one-token steps; ``only`` restricts the limited side to one space.
+
+        The hot path of every game: space checks are inlined, and actions come
+        from grids built once per game definition.
+        """
+        n = ex.locations.n
         table = ex.tables.actions
-        verb = self.verb
         limit = self.limit
         on_source = self.limit_on_source
         if self.one_space and counts:
             only = next(iter(counts))
+        st = ex.state
+        markers = st.markers
+        no_place = [markers[m] for m in ex._block_place]
+        no_remove = [markers[m] for m in ex._block_remove]
+        maximum = ex.max_per_space
         named = len(owners) > 1
         out = []
         for owner in owners:
+            mine = st.tokens[owner]
             if on_source and only >= 0:
-                sources = (only,) if ex.can_take(owner, only) else ()
+                candidates = (only,)
             else:
-                sources = [s for s in self.sources(ex, ctx, owner) if ex.can_take(owner, s)]
+                candidates = self.sources(ex, ctx, owner)
+            sources = [s for s in candidates
+                       if (mine[s] > 0 and s not in no_remove if s < n else ex.can_take(owner, s))]
             if limit is not None and on_source:
                 sources = [s for s in sources if counts.get(s, 0) < limit]
             if not sources:
                 continue
             dests = (only,) if only >= 0 and not on_source else self.dests(ex, ctx, owner)
+            grid = table.steps(self.verb, owner if named else -1)
             for d in dests:
-                if not ex.can_put(owner, d):
-                    continue
-                if limit is not None and not on_source and d < loc.n and counts.get(d, 0) >= limit:
+                if d < n:
+                    if mine[d] >= maximum or d in no_place:
+                        continue
+                    if limit is not None and not on_source and counts.get(d, 0) >= limit:
+                        continue
+                elif not ex.can_put(owner, d):
                     continue
                 for s in sources:
                     if s != d:
-                        out.append(table.step(verb, owner if named else -1, s, d))
+                        out.append(grid[s][d])
         return out
 
     def _owners(self, ctx):
