@@ -404,7 +404,9 @@ class TransferOp(Op):
                     self.apply(ex, ctx, owners, action, counts)
             return
         if self.amount == "all":
-            while True:
+            # "all" means the tokens in the sources when the statement starts,
+            # so a move between overlapping places still ends
+            for _ in range(self._tokens_in_sources(ex, ctx, owners)):
                 legal = self.legal(ex, ctx, owners, counts)
                 if not legal:
                     return
@@ -438,6 +440,23 @@ class TransferOp(Op):
             names = ex.locations.names
             ex.emit("log." + self.verb, side=ex.tables.sides[owner], actor=ex.tables.sides[ctx.me],
                     source=names[source], dest=names[dest])
+
+    def _tokens_in_sources(self, ex, ctx, owners) -> int:
+        st, loc = ex.state, ex.locations
+        total = 0
+        for owner in owners:
+            for s in self.sources(ex, ctx, owner):
+                if s < loc.n:
+                    total += st.tokens[owner][s]
+                elif s == loc.SUPPLY:
+                    total += st.pool[owner] + st.track[owner]
+                elif s == loc.POOL:
+                    total += st.pool[owner]
+                elif s == loc.TRACK:
+                    total += st.track[owner]
+                else:
+                    total += st.boxes[owner][s - loc.first_box]
+        return total
 
     def _each_spaces(self, ex, ctx, owners):
         side = self.sources if self.limit_on_source else self.dests

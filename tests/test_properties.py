@@ -56,3 +56,27 @@ def test_every_legal_action_text_applies_to_the_same_action(content, seed, data)
         chosen = decision.actions[index]
         assert decision.find(chosen.text.upper()) is chosen
         game.apply(chosen.text)
+
+
+def test_all_is_bounded_even_between_overlapping_places(content):
+    """Loops in the language are bounded: "all" counts the tokens there when it starts."""
+    from crisis.interpreter.compile import Compiler, Ctx, Executor
+    from crisis.interpreter.tables import tables_for
+    from crisis.interpreter.state import initial_state
+    from crisis.ruleset.parser import parse_block
+    tables = tables_for(content)
+    state = initial_state(tables, 1)
+    texas, washington = tables.space_index["Texas"], tables.space_index["Washington"]
+    state.tokens[0][texas], state.tokens[0][washington], state.track[0] = 2, 1, state.track[0] - 3
+    op = Compiler(tables).block(parse_block("move all tokens from Texas or Washington to Texas or Washington"))
+    run = op.run(Executor(tables, state), Ctx(0))
+    steps = 0
+    decision = next(run, None)
+    while decision is not None:
+        steps += 1
+        assert steps <= 3, "the move of all tokens never ended"
+        try:
+            decision = run.send(decision.actions[0])
+        except StopIteration:
+            decision = None
+    assert state.tokens[0][texas] + state.tokens[0][washington] == 3
