@@ -93,6 +93,12 @@ class YamlFile:
 
     # ------------------------------------------------------------- nodes
     def _convert(self, node, loader, errors):
+        expected_tag = {yaml.MappingNode: "map", yaml.SequenceNode: "seq"}.get(type(node))
+        if expected_tag and node.tag != f"tag:yaml.org,2002:{expected_tag}":
+            # collections are built here, not by PyYAML: refuse tags that ask for objects
+            errors.append(self.diagnostic(_pos(node), f"the YAML tag '{node.tag}' is not allowed",
+                                          hint="content files hold plain mappings, lists, text and numbers"))
+            return Map() if expected_tag == "map" else Seq()
         if isinstance(node, yaml.MappingNode):
             result = Map()
             result.path, result.line, result.column = self.path, node.start_mark.line + 1, node.start_mark.column + 1

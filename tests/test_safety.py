@@ -1,0 +1,50 @@
+"""Untrusted content cannot run code: no eval/exec, only safe YAML, no pickles of ours."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from crisis.content.loader import load_content
+from crisis.content.yamlfile import ContentError
+
+from helpers import copy_content
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [p for folder in ("ruleset", "interpreter", "content", "cli") for p in (ROOT / folder).rglob("*.py")]
+FORBIDDEN = [r"\beval\(", r"\bexec\(", r"yaml\.load\(", r"yaml\.unsafe_load", r"yaml\.full_load",
+             r"FullLoader", r"UnsafeLoader", r"import pickle", r"\.format\(\*\*", r"__import__"]
+
+
+@pytest.mark.parametrize("pattern", FORBIDDEN)
+def test_no_code_runs_content(pattern):
+    offenders = [str(p.relative_to(ROOT)) for p in SOURCES if re.search(pattern, p.read_text(encoding="utf-8"))]
+    assert not offenders, f"{pattern} used in {offenders}"
+
+
+def test_a_yaml_tag_that_would_build_a_python_object_is_refused(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-evil.yaml").write_text(
+        "strategy_cards: !!python/object/apply:os.system ['echo hacked']\n", encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (d,) = caught.value.diagnostics
+    assert d.message == "the YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed"
+
+
+def test_a_yaml_tag_on_a_value_is_refused_too(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-evil.yaml").write_text("strategy_cards:\n  - id: !!python/name:os.system x\n",
+                                                 encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    assert "not valid YAML" in caught.value.diagnostics[0].message
+
+
+def test_placeholders_cannot_reach_attributes(content):
+    catalog = content.catalog("en")
+    catalog.messages["zz.test"] = "{side.__class__}"
+    try:
+        assert catalog.text("zz.test", side="Unionist") == "<zz.test>"
+    finally:
+        del catalog.messages["zz.test"]
