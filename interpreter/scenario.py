@@ -220,9 +220,10 @@ class _Reader:
                 self.error(p, "tokens", f"the {t.sides[side]} position holds "
                                         f"{board.tokens_per_side - st.track[side] + t.track_size} tokens",
                            hint=f"each side has {board.tokens_per_side}: map, pool, boxes and crisis track together")
-            # zones whose top space is uncovered have been breached
+            # zones whose top space is uncovered have been breached (as in play, where
+            # the first token taken from a zone breaches it)
             for zone, z in enumerate(t.zones):
-                if z.box and st.track[side] <= z.top:
+                if st.track[side] <= z.top:
                     st.breached[side][zone] = True
         if "breached" in p:
             for side, (container, name, value) in self.per_side(p, "breached").items():
@@ -231,8 +232,9 @@ class _Reader:
                     zone = self.lookup(container, name, zone_name, [z.name for z in t.zones], "zone")
                     if zone != NOBODY:
                         st.breached[side][zone] = True
-        for zone in range(len(t.zones)):
-            st.breach_order[zone] = [side for side in (0, 1) if st.breached[side][zone]]
+        for zone, z in enumerate(t.zones):
+            # only zones with a bonus box keep an order (first and second breacher)
+            st.breach_order[zone] = [side for side in (0, 1) if z.box and st.breached[side][zone]]
         if "breach_order" in p:
             order = p["breach_order"]
             for zone_name in order if isinstance(order, Map) else []:

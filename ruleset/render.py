@@ -57,15 +57,21 @@ class Renderer:
             return self.t("limit.per_space", n=node.limit)
         return ""
 
+    @staticmethod
+    def _form(amount: A.Amount) -> str:
+        """One token goes to "any space"; several to "any spaces"."""
+        return "one" if amount.kind != "all" and amount.n == 1 else "many"
+
     def st_Place(self, node: A.Place) -> str:
         amount, tokens = self._tokens(node.amount, node.owner)
+        form = self._form(node.amount)
         if node.each:
             return self.t("statement.place_each", amount=amount, tokens=tokens,
                           dest=self.locations(node.dest, form="each"))
         if node.source is not None:
             return self.t("statement.place_from", amount=amount, tokens=tokens, source=self.holder(node.source),
-                          dest=self.locations(node.dest), limit=self._limit(node))
-        return self.t("statement.place", amount=amount, tokens=tokens, dest=self.locations(node.dest),
+                          dest=self.locations(node.dest, form), limit=self._limit(node))
+        return self.t("statement.place", amount=amount, tokens=tokens, dest=self.locations(node.dest, form),
                       limit=self._limit(node))
 
     def st_Remove(self, node: A.Remove) -> str:
@@ -73,8 +79,8 @@ class Renderer:
         if node.each:
             return self.t("statement.remove_each", amount=amount, tokens=tokens,
                           source=self.locations(node.source, form="each"))
-        return self.t("statement.remove", amount=amount, tokens=tokens, source=self.locations(node.source),
-                      limit=self._limit(node))
+        return self.t("statement.remove", amount=amount, tokens=tokens,
+                      source=self.locations(node.source, self._form(node.amount)), limit=self._limit(node))
 
     def st_Move(self, node: A.Move) -> str:
         amount, tokens = self._tokens(node.amount, node.owner)
@@ -84,8 +90,9 @@ class Renderer:
         if node.each:
             return self.t("statement.move_each", amount=amount, tokens=tokens, source=self.locations(node.source),
                           dest=self.locations(node.dest, form="each"))
-        return self.t("statement.move", amount=amount, tokens=tokens, source=self.locations(node.source),
-                      dest=self.locations(node.dest), limit=self._limit(node))
+        form = self._form(node.amount)
+        return self.t("statement.move", amount=amount, tokens=tokens, source=self.locations(node.source, form),
+                      dest=self.locations(node.dest, form), limit=self._limit(node))
 
     def st_ChangeVP(self, node: A.ChangeVP) -> str:
         verb = "gain" if node.gain else "lose"

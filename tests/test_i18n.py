@@ -136,7 +136,8 @@ SPANISH = [
     ("either:\n  gain 1 VP\nor:\n  place 2 in Newspapers",
      "Elige una opción: (1) Gana 1 PV. (2) Coloca 2 fichas en los Periódicos."),
     ("for each player:\n  gain 1 VP", "Cada jugador, empezando por el primer jugador: Gana 1 PV."),
-    ("place 1 in Secession spaces you control", "Coloca 1 ficha en casillas de Secesión que controles."),
+    ("place 1 in Secession spaces you control", "Coloca 1 ficha en una casilla de Secesión que controles."),
+    ("place 2 in Secession spaces you control", "Coloca 2 fichas en casillas de Secesión que controles."),
     ("place 1 in spaces where the opponent has no tokens there",
      "Coloca 1 ficha en cualquier casilla donde tu oponente tiene 0 fichas en esa casilla."),
 ]

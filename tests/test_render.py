@@ -38,12 +38,14 @@ ENGLISH = [
     ("either:\n  gain 1 VP\nor:\n  place 2 in Newspapers",
      "Choose one: (1) Gain 1 VP. (2) Place 2 tokens in Newspapers."),
     ("for each player:\n  gain 1 VP", "Each player, first player first: Gain 1 VP."),
-    ("place 1 in spaces you control", "Place 1 token in any spaces you control."),
-    ("place 1 in Secession spaces nobody controls", "Place 1 token in Secession spaces nobody controls."),
+    ("place 1 in spaces you control", "Place 1 token in any space you control."),
+    ("place 1 in Secession spaces nobody controls", "Place 1 token in a Secession space nobody controls."),
     ("remove 1 opponent token from spaces the opponent controls",
-     "Remove 1 opponent token from any spaces your opponent controls."),
+     "Remove 1 opponent token from any space your opponent controls."),
+    ("remove 2 opponent tokens from spaces the opponent controls",
+     "Remove 2 opponent tokens from any spaces your opponent controls."),
     ("place 1 in spaces where you have no tokens there",
-     "Place 1 token in any spaces where you have no tokens in that space."),
+     "Place 1 token in any space where you have no tokens in that space."),
 ]
 
 
