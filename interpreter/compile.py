@@ -471,6 +471,22 @@ class TransferOp(Op):
 
 # ----------------------------------------------------------------- compiler
 
+
+def _union(parts: List[Callable]) -> Callable:
+    """Resolvers ``(ex, ctx, x) -> codes`` joined in order, without repeats."""
+    if len(parts) == 1:
+        return parts[0]
+
+    def union(ex, ctx, x):
+        seen = []
+        for part in parts:
+            for code in part(ex, ctx, x):
+                if code not in seen:
+                    seen.append(code)
+        return seen
+    return union
+
+
 _COMPARE = {"==": operator.eq, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
 
 
@@ -557,7 +573,7 @@ class Compiler:
         return lambda ex, ctx, owner: codes
 
     def locations(self, locations: A.Locations) -> Callable:
-        """A resolver giving the location codes of a union, in order, without repeats."""
+        """A resolver ``(ex, ctx, owner)`` giving the location codes of a union, in order."""
         parts = []
         for item in locations.items:
             if isinstance(item, A.HOLDER_TYPES):
@@ -565,31 +581,11 @@ class Compiler:
             else:
                 spaces = self.spaces(item)
                 parts.append(lambda ex, ctx, owner, spaces=spaces: spaces(ex, ctx, NOBODY))
-        if len(parts) == 1:
-            return parts[0]
-
-        def union(ex, ctx, owner):
-            seen = []
-            for part in parts:
-                for code in part(ex, ctx, owner):
-                    if code not in seen:
-                        seen.append(code)
-            return seen
-        return union
+        return _union(parts)
 
     def spaces_of(self, locations: A.Locations) -> Callable:
-        parts = [self.spaces(item) for item in locations.items]
-        if len(parts) == 1:
-            return parts[0]
-
-        def union(ex, ctx, it):
-            seen = []
-            for part in parts:
-                for space in part(ex, ctx, it):
-                    if space not in seen:
-                        seen.append(space)
-            return seen
-        return union
+        """A resolver ``(ex, ctx, it)`` giving the spaces of a union, in order."""
+        return _union([self.spaces(item) for item in locations.items])
 
     def spaces(self, spaces: A.Spaces) -> Callable:
         base = self.space_base(spaces.base)

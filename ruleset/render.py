@@ -218,19 +218,18 @@ class Renderer:
             return self.t("comparison.none")
         return self.t(f"comparison.{comparison.op}", n=comparison.n)
 
-    def cond_AnyOf(self, node):
+    def _chain(self, node, key: str) -> str:
         parts = [self.condition(i) for i in node.items]
         text = parts[0]
         for part in parts[1:]:
-            text = self.t("condition.any_of", a=text, b=part)
+            text = self.t(key, a=text, b=part)
         return text
 
+    def cond_AnyOf(self, node):
+        return self._chain(node, "condition.any_of")
+
     def cond_AllOf(self, node):
-        parts = [self.condition(i) for i in node.items]
-        text = parts[0]
-        for part in parts[1:]:
-            text = self.t("condition.all_of", a=text, b=part)
-        return text
+        return self._chain(node, "condition.all_of")
 
     def cond_Not(self, node):
         return self.t("condition.not", condition=self.condition(node.item))
