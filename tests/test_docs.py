@@ -1,0 +1,40 @@
+"""The designer's reference stays true: its examples parse and check, and the
+examples it attributes to cards are really in those cards."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from crisis.ruleset.checker import Checker, Slot
+from crisis.ruleset.parser import parse_block
+
+DOC = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+EXAMPLES = [block for lang, block in re.findall(r"```(\w*)\n(.*?)\n```", DOC, re.S)
+            if lang == "" and "error:" not in block]
+ANYWHERE = Slot("the reference", this_dimension=True, this_space=True, revealed_objectives=True)
+FILTERS_ONLY = ("each ", "pivotal spaces", "Public Opinion spaces")
+
+
+def rule_text(block):
+    return "\n".join(re.sub(r"\s+#.*$", "", line) for line in block.split("\n"))
+
+
+@pytest.mark.parametrize("block", [b for b in EXAMPLES if not b.lstrip().startswith(FILTERS_ONLY)],
+                         ids=lambda b: b.split("\n")[0][:50])
+def test_every_example_parses_and_checks(content, block):
+    assert Checker(content.vocabulary).check_block(parse_block(rule_text(block)), ANYWHERE) == []
+
+
+def test_examples_attributed_to_cards_are_in_those_cards(content):
+    titles = {content.catalog("en").text(f"cards.{c.id}.title"): c for c in content.strategy_cards}
+    checked = 0
+    for block in EXAMPLES:
+        for line in block.split("\n"):
+            match = re.match(r"^(.*?\S)\s+# ([^;:(]+?)\s*(;.*)?$", line)
+            if not match or match.group(2) not in titles:
+                continue
+            card = titles[match.group(2)]
+            assert match.group(1).strip() in card.event.text, (card.id, match.group(1))
+            checked += 1
+    assert checked >= 15
