@@ -118,6 +118,9 @@ def cmd_play(args) -> int:
     if not args.bots:
         from .session import play_interactive
         return play_interactive(args, content, show, seed, options)
+    if args.vs or args.side or args.save:
+        from .errors import CliError
+        raise CliError(show.catalog.text("cli.error.bots_alone"))
     game = Game(content, seed, options)
     bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
     printed = 0
@@ -132,6 +135,18 @@ def cmd_play(args) -> int:
         print(line)
     print_result(game, show)
     return EXIT_OK
+
+
+def cmd_resume(args) -> int:
+    from .session import cmd_resume as resume
+    content = load(args)
+    return resume(args, content, presenter(args, content))
+
+
+def cmd_replay(args) -> int:
+    from .session import cmd_replay as replay
+    content = load(args)
+    return replay(args, content, presenter(args, content))
 
 
 def cmd_sim(args) -> int:
@@ -177,10 +192,30 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", action="store_true", help="two random bots play a whole game and print its log")
     play.add_argument("--seed", type=int, help="seed for shuffles and bots (default: from the clock)")
     play.add_argument("--event-discard", action="store_true", help="use the optional Event Discard rule")
-    play.add_argument("--vs", choices=["bot"], help="play against a bot")
-    play.add_argument("--side", help="your side against the bot (union or secession)")
-    play.add_argument("--save", metavar="FILE", help="where to save the game (default: a file in the current folder)")
+    play.add_argument("--vs", metavar="BOT", help="play against a bot: 'bot' (for now a bot that picks random "
+                                                  "legal moves) or a controller's name")
+    play.add_argument("--side", help="your side against the bot: the start of a side's name, "
+                                     "such as union or secession (default: the first side)")
+    play.add_argument("--save", metavar="FILE", help="where to save the game (default: a new file in the current "
+                                                     "folder named from the date, time and seed)")
+    play.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set, or on a pipe)")
     play.set_defaults(run=cmd_play)
+
+    resume = command("resume", "continue a saved game")
+    resume.add_argument("file", metavar="FILE", help="the saved game (written by crisis play)")
+    resume.add_argument("--no-color", action="store_true", help="no colours")
+    resume.add_argument("--allow-changed-content", action="store_true",
+                        help="resume even if the content files changed since the game was saved "
+                             "(the actions must still be legal; the game may not be the same)")
+    resume.set_defaults(run=cmd_resume)
+
+    replay = command("replay", "show a saved game from the start")
+    replay.add_argument("file", metavar="FILE", help="the saved game (written by crisis play)")
+    replay.add_argument("--step", action="store_true", help="show the board and wait for Enter before each action")
+    replay.add_argument("--no-color", action="store_true", help="no colours")
+    replay.add_argument("--allow-changed-content", action="store_true",
+                        help="replay even if the content files changed since the game was saved")
+    replay.set_defaults(run=cmd_replay)
 
     sim = command("sim", "play many games between random bots and report win rates and speed")
     sim.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
@@ -204,8 +239,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    from .errors import CliError
     try:
         return args.run(args)
+    except CliError as error:
+        print(str(error), file=sys.stderr)
+        return EXIT_USAGE
     except UserError as error:
         print(error.report(), file=sys.stderr)
         return EXIT_USAGE if args.command != "check" else EXIT_FAILED

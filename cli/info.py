@@ -1,0 +1,144 @@
+"""What a player can ask for at a prompt: a card's full text, a short rules
+summary, an explanation of the current decision.
+
+Card texts are rendered from the card's rule (ruleset.render) in the locale;
+rules summaries and help texts are catalog entries (``cli.rules.<topic>``,
+``cli.help.<decision kind>``), so a translation adds them without code.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, List, Optional, Tuple
+
+from crisis.interpreter.actions import Decision, normalize
+from crisis.ruleset.diagnostics import did_you_mean
+from crisis.ruleset.render import Renderer, render_block
+
+from .board import Screen
+
+STRATEGY, OBJECTIVE = "strategy", "objective"
+
+
+def catalog_keys(catalog) -> Iterator[str]:
+    """Keys of a catalog and of its fallbacks, each once, in file order."""
+    seen = set()
+    while catalog is not None:
+        for key in catalog.keys():
+            if key not in seen:
+                seen.add(key)
+                yield key
+        catalog = catalog.fallback
+
+
+# ------------------------------------------------------------------ cards
+
+
+def card_names(screen: Screen) -> List[Tuple[str, int, List[str]]]:
+    """(kind, index, the names a player may type) for every card of the content."""
+    t, show = screen.t, screen.show
+    out = []
+    for i, card in enumerate(t.strategy_cards):
+        out.append((STRATEGY, i, [card.id, show.card(card.id)]))
+    for i, card in enumerate(t.objective_cards):
+        out.append((OBJECTIVE, i, [card.id, show.objective(card.id)]))
+    return out
+
+
+def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optional[str]]:
+    """Cards matching ``query`` (id or title, exact, then prefix, then part), and a guess if none."""
+    wanted = normalize(query)
+    names = card_names(screen)
+    for test in (lambda n: n == wanted, lambda n: n.startswith(wanted), lambda n: wanted in n):
+        found = [(kind, i) for kind, i, ns in names if any(test(normalize(n)) for n in ns)]
+        if found:
+            return found, None
+    everything = [n for _, _, ns in names for n in ns]
+    return [], did_you_mean(query, everything, cutoff=0.5)
+
+
+def card_text(screen: Screen, kind: str, index: int) -> List[str]:
+    """The full text of a card, as a player reads it."""
+    t, c, style = screen.t, screen.c, screen.style
+    if kind == STRATEGY:
+        card = t.strategy_cards[index]
+        lines = screen.card_line(index, detailed=False)
+        lines[0] = lines[0].strip()
+        if card.event is not None:
+            lines.append("   " + c.text("cli.card.event_label"))
+            lines.extend(screen.wrap(render_block(card.event.tree, c), 5))
+        return lines
+    card = t.objective_cards[index]
+    lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)), id=card.id,
+                    space=screen.show.space(card.space))]
+    if card.event is not None:
+        lines.append("   " + c.text("cli.card.objective_event_label"))
+        lines.extend(screen.wrap(render_block(card.event.tree, c), 5))
+    return lines
+
+
+# ------------------------------------------------------------------ rules
+
+
+def rules_topics(catalog) -> List[str]:
+    """Topic ids in catalog order: every ``cli.rules.<id>.name`` key."""
+    topics = []
+    for key in catalog_keys(catalog):
+        match = re.fullmatch(r"cli\.rules\.([^.]+)\.name", key)
+        if match and match.group(1) not in topics:
+            topics.append(match.group(1))
+    return topics
+
+
+def find_topic(catalog, query: str) -> Tuple[List[str], Optional[str]]:
+    wanted = normalize(query)
+    topics = rules_topics(catalog)
+    names = {topic: [normalize(n) for n in catalog.text(f"cli.rules.{topic}.name").split("|")] + [topic]
+             for topic in topics}
+    for test in (lambda n: n == wanted, lambda n: n.startswith(wanted)):
+        found = [topic for topic in topics if any(test(n) for n in names[topic])]
+        if found:
+            return found, None
+    every = [n for ns in names.values() for n in ns]
+    return [], did_you_mean(wanted, every, cutoff=0.5)
+
+
+def topic_title(catalog, topic: str) -> str:
+    return catalog.text(f"cli.rules.{topic}.name").split("|")[0]
+
+
+def rules_params(screen: Screen) -> dict:
+    """Numbers of the content that rules summaries may quote."""
+    board = screen.t.board
+    return {"rounds": board.rounds, "dealt": board.strategy_cards_dealt, "played": board.cards_played_per_round,
+            "objectives": board.objective_cards_dealt, "max": board.max_tokens_per_space,
+            "tokens": board.tokens_per_side, "track": board.track_size, "hand": board.final_crisis_hand}
+
+
+# --------------------------------------------------------------- decisions
+
+
+def rule_text(screen: Screen, decision: Decision) -> Optional[str]:
+    """The rule being carried out at a decision, rendered, if the engine names one."""
+    node = decision.rule
+    if node is None:
+        return None
+    try:
+        if hasattr(node, "statements"):
+            return render_block(node, screen.c, inline=True)
+        return Renderer(screen.c).statement(node)
+    except (AttributeError, KeyError, TypeError):  # a construct the renderer does not know as a statement
+        return None
+
+
+# log entries that start what a decision is part of (a card play, a bonus, a breach ...)
+_CAUSES = ("log.play_value", "log.play_event", "log.claim", "log.bonus", "log.breach", "log.objective_event",
+           "log.final_crisis_reveal", "log.final_crisis", "log.round")
+
+
+def cause(log) -> Optional[object]:
+    """The latest log entry that started what the current decision belongs to."""
+    for entry in reversed(log):
+        if entry.key in _CAUSES:
+            return entry
+    return None

@@ -1,0 +1,164 @@
+"""The terminal a person plays at: output with optional colours, input lines.
+
+Colours (blue for the first side, gray for the second) are used only when
+stdout is a terminal, ``NO_COLOR`` is unset and ``--no-color`` was not given.
+Clearing the screen (to hide a hand before the terminal is passed on) uses
+ANSI codes on a terminal and prints a separator line on a pipe.  This module
+holds no words: every text it prints is given to it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import Iterable, Optional, TextIO
+
+_RESET = "\x1b[0m"
+_SIDE_COLOURS = ("\x1b[34m", "\x1b[90m")  # blue, gray
+_BOLD, _DIM, _RED, _GREEN = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m"
+# clear the screen and the scrollback (so the next player cannot scroll up to a hand), cursor home
+_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+_HOME_CLEAR = "\x1b[H\x1b[2J"
+
+
+def colour_wanted(stream: TextIO, no_color_flag: bool = False) -> bool:
+    if no_color_flag or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Style:
+    """Wraps text in ANSI colour codes, or leaves it plain."""
+
+    def __init__(self, enabled: bool, unicode: bool = True):
+        self.enabled = enabled
+        self.unicode = unicode
+        # board symbols (not words): a token, an empty slot, the pivotal mark, a marker, a bullet
+        if unicode:
+            self.token, self.empty, self.pivotal, self.marker, self.bullet = "■", "·", "◆", "▲", "·"
+            self.rule_char, self.bar, self.error_mark, self.arrow, self.new = "─", "│", "✗", "→", "•"
+        else:
+            self.token, self.empty, self.pivotal, self.marker, self.bullet = "#", ".", "*", "^", "-"
+            self.rule_char, self.bar, self.error_mark, self.arrow, self.new = "-", "|", "x", "->", "o"
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if self.enabled and text else text
+
+    def side(self, index: int, text: str) -> str:
+        return self._wrap(_SIDE_COLOURS[index % 2], text) if index >= 0 else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap(_BOLD, text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap(_DIM, text)
+
+    def error(self, text: str) -> str:
+        return self._wrap(_RED, text)
+
+    def good(self, text: str) -> str:
+        return self._wrap(_GREEN, text)
+
+
+def _can_encode(stream: TextIO, text: str) -> bool:
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        text.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+class Terminal:
+    """Lines out, lines in.  ``ask`` raises EOFError at end of input and lets
+    KeyboardInterrupt through, so the caller can save and stop cleanly."""
+
+    def __init__(self, out: Optional[TextIO] = None, inp: Optional[TextIO] = None, no_color: bool = False):
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        for stream in (self.out, self.inp):  # a character the terminal cannot show or send is no crash
+            try:
+                stream.reconfigure(errors="replace")
+            except (AttributeError, ValueError, OSError):
+                pass
+        self.out_tty = _isatty(self.out)
+        self.in_tty = _isatty(self.inp)
+        self.style = Style(colour_wanted(self.out, no_color), unicode=_can_encode(self.out, "■·◆▲─│✗→•"))
+        self._readline_loaded = False
+        self._cleared = False  # nothing written since the last clear
+
+    @property
+    def width(self) -> int:
+        if self.out_tty:
+            return max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
+        return 100
+
+    def write(self, text: str = "") -> None:
+        self._cleared = False
+        self.out.write(text + "\n")
+
+    def lines(self, lines: Iterable[str]) -> None:
+        self._cleared = False
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def rule(self, char: Optional[str] = None) -> str:
+        return (char or self.style.rule_char) * min(self.width, 100)
+
+    def clear(self) -> None:
+        """A fresh screen: nothing above it can be read (on a pipe, a separator)."""
+        if self.out_tty:
+            self.out.write(_CLEAR)
+        else:
+            self.out.write("\n" + "=" * 72 + "\n\n")
+        self.out.flush()
+        self._cleared = True
+
+    def new_screen(self, keep: bool = False) -> None:
+        """Start a new screen: the visible screen is cleared on a terminal (scrollback kept;
+        ``keep`` leaves what is there), a blank line and a rule are printed on a pipe."""
+        if self.out_tty and keep:
+            self.out.write("\n")
+        elif self.out_tty:
+            self.out.write(_HOME_CLEAR)
+        elif not self._cleared:
+            self.out.write("\n" + self.rule() + "\n")
+        self._cleared = False
+
+    def ask(self, prompt: str) -> str:
+        """One line of input without its newline; EOFError at end of input."""
+        if self.in_tty and self.out_tty:
+            if not self._readline_loaded:
+                self._readline_loaded = True
+                try:  # line editing and history where available
+                    import readline  # noqa: F401
+                except ImportError:  # pragma: no cover - platform dependent
+                    pass
+            self.out.flush()
+            return input(prompt)
+        self._cleared = False
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if not self.in_tty:
+            self.out.write(line + "\n")  # echo piped input, so that a transcript reads naturally
+        return line
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

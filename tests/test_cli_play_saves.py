@@ -1,0 +1,230 @@
+"""Saved games: written after every action, resumed after the process is
+killed, refused when damaged or foreign, replayed from the start."""
+
+import json
+import re
+import signal
+
+import pytest
+
+from clirun import DECISION_PROMPT, Session, answer_all, decision_kind, last_line, run_crisis
+
+DECIDED = DECISION_PROMPT[:-1]
+
+
+def saved(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def final_block(output: str) -> str:
+    return output[output.rindex("Final score"):output.index("The whole game is saved")].strip()
+
+
+def screen_core(screen: str) -> str:
+    """The board, the tracks, the player's cards and the choices of a screen (not the recent log)."""
+    start = screen.index("Control\n")
+    recent = screen.index("Since your last turn:")
+    question = screen.index("\n", screen.index("\n\n", recent) + 1)
+    return screen[start:recent] + screen[question:]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished game against the bot, and its saved file."""
+    folder = tmp_path_factory.mktemp("finished")
+    result = run_crisis("play", "--vs", "bot", "--seed", "13", "--save", "game.json", input="1\n" * 600, cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return {"out": result.stdout, "file": folder / "game.json", "data": saved(folder / "game.json")}
+
+
+def test_the_save_file_names_the_content_seed_options_controllers_and_actions(finished, content):
+    data = finished["data"]
+    assert data["format"] == "crisis-saved-game" and data["version"] == 1
+    assert data["game"] == "fort-sumter" and data["content_digest"] == content.digest
+    assert data["seed"] == 13 and data["options"] == {"event_discard": False}
+    assert data["controllers"] == {"Unionist": "human", "Secessionist": "random"}
+    assert all(isinstance(a, str) for a in data["actions"]) and len(data["actions"]) > 30
+    assert not list(finished["file"].parent.glob(".*.tmp"))  # no temporary file left behind
+
+
+def test_without_save_the_game_goes_to_a_new_file_named_from_the_date_and_seed(tmp_path):
+    result = run_crisis("play", "--vs", "bot", "--seed", "77", input="1\n", cwd=tmp_path)
+    assert result.returncode == 3
+    files = list(tmp_path.glob("*.json"))
+    assert len(files) == 1 and re.fullmatch(r"fort-sumter-\d{8}-\d{6}-seed77\.json", files[0].name)
+    assert f"The game is saved after every action in {files[0]}" in result.stdout
+    assert saved(files[0])["actions"][0].startswith("keep ")  # the answer given was saved
+
+
+def test_an_existing_file_is_never_overwritten_by_a_new_game(tmp_path):
+    old = tmp_path / "mine.json"
+    old.write_text("precious", encoding="utf-8")
+    result = run_crisis("play", "--save", old, input="\n1\n", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "already exists" in result.stderr and f"crisis resume {old}" in result.stderr
+    assert old.read_text(encoding="utf-8") == "precious"
+
+
+def test_a_game_killed_mid_game_resumes_where_it_was_and_plays_on_as_if_never_stopped(tmp_path):
+    answers = 14
+    # the same game, never interrupted
+    whole = run_crisis("play", "--vs", "bot", "--seed", "31", "--save", "whole.json", input="1\n" * 600,
+                       cwd=tmp_path)
+    assert whole.returncode == 0
+    session = Session("play", "--vs", "bot", "--seed", "31", "--save", "g.json", cwd=tmp_path)
+    for _ in range(answers):
+        session.prompt()
+        session.send("1")
+    screen = session.prompt()  # the command waits here when it is killed
+    actions = saved(tmp_path / "g.json")["actions"]
+    session.kill()
+    assert saved(tmp_path / "g.json")["actions"] == actions  # intact after SIGKILL
+    assert actions == saved(tmp_path / "whole.json")["actions"][:len(actions)]
+
+    resumed = Session("resume", "g.json", cwd=tmp_path)
+    first = resumed.prompt()
+    assert f"Resuming g.json: {len(actions)} actions replayed from seed 31." in first
+    assert screen_core(first) == screen_core(screen)
+    assert last_line(first) == last_line(screen)
+    resumed.send("1")
+    answer_all(resumed)
+    assert resumed.wait() == 0
+    assert saved(tmp_path / "g.json")["actions"] == saved(tmp_path / "whole.json")["actions"]
+    assert final_block(resumed.output) == final_block(whole.stdout)
+
+
+def test_ctrl_c_saves_and_says_how_to_resume(tmp_path):
+    session = Session("play", "--vs", "bot", "--seed", "3", "--save", "g.json", cwd=tmp_path)
+    for _ in range(3):
+        session.prompt()
+        session.send("1")
+    session.prompt()
+    session.proc.send_signal(signal.SIGINT)
+    assert session.wait() == 130
+    assert "Interrupted." in session.output and "Continue it with:  crisis resume g.json" in session.output
+    assert "Traceback" not in session.stderr()
+    assert len(saved(tmp_path / "g.json")["actions"]) >= 3
+    again = run_crisis("resume", "g.json", input="quit\n", cwd=tmp_path)
+    assert again.returncode == 0 and "Resuming g.json" in again.stdout
+
+
+def test_a_finished_game_resumes_to_its_final_score(finished):
+    result = run_crisis("resume", finished["file"].name, cwd=finished["file"].parent)
+    assert result.returncode == 0
+    assert final_block(result.stdout) == final_block(finished["out"])
+
+
+def test_end_of_input_at_each_kind_of_decision_keeps_the_save_as_it_was(tmp_path, content):
+    """Resume a hot-seat game at the first decision of each kind and end the input there."""
+    session = Session("play", "--seed", "21", "--save", "g.json", cwd=tmp_path)
+    answered = answer_all(session)
+    assert session.wait() == 0
+    data = saved(tmp_path / "g.json")
+    firsts = {}
+    for index, (kind, _) in enumerate(answered):
+        firsts.setdefault(kind, index)
+    assert {"keep_objective", "play_card", "place", "order"} <= set(firsts)
+    for kind, index in firsts.items():
+        path = tmp_path / f"{kind}.json"
+        path.write_text(json.dumps(dict(data, actions=data["actions"][:index])), encoding="utf-8")
+        result = run_crisis("resume", path.name, input="\n", cwd=tmp_path)  # Enter at the pass screen, then EOF
+        assert result.returncode == 3, (kind, result.stderr)
+        out = result.stdout
+        assert decision_kind(out) == kind
+        assert re.search(DECIDED + r"\n\nInput ended\.\nThe game is saved in", out, re.M), kind
+        assert f"crisis resume {path.name}" in out
+        assert saved(path)["actions"] == data["actions"][:index]
+
+
+# ------------------------------------------------------------ bad save files
+
+
+def variants(data):
+    """(name, file text, what the message says) for damaged and foreign files."""
+    text = json.dumps(data)
+    actions = list(data["actions"])
+    broken = list(actions)
+    broken[5] = "place Nowhere"
+    yield "not json", "this is not a saved game\n", "is not a saved game: it is not valid JSON"
+    yield "cut short", text[: len(text) // 2], "is not a saved game: it is not valid JSON"
+    yield "empty", "", "it is not valid JSON"
+    yield "another program's JSON", json.dumps({"name": "my notes", "items": [1, 2]}), "is not a saved game of crisis"
+    yield "a list", json.dumps([1, 2, 3]), "is not a saved game of crisis"
+    yield "newer format", json.dumps(dict(data, version=99)), "saved by a newer version of crisis"
+    yield "another game", json.dumps(dict(data, game="twilight-struggle")), "is a saved game of 'twilight-struggle'"
+    yield "other content", json.dumps(dict(data, content_digest="0123456789abcdef")), \
+        "was played on other content"
+    yield "seed missing", json.dumps({k: v for k, v in data.items() if k != "seed"}), "its 'seed' entry"
+    yield "options wrong", json.dumps(dict(data, options={"house_rule": True})), "its 'options' entry"
+    yield "unknown player", json.dumps(dict(data, controllers={"Unionist": "human", "Secessionist": "deep-blue"})), \
+        "names a player 'deep-blue'"
+    yield "actions not a list", json.dumps(dict(data, actions="keep everything")), "its 'actions' entry"
+    yield "an action that does not replay", json.dumps(dict(data, actions=broken)), \
+        "action 6 ('place Nowhere') is not legal at that point"
+    yield "actions after the end", json.dumps(dict(data, actions=actions + ["done"])), \
+        f"action {len(actions) + 1} comes after the end of the game"
+
+
+@pytest.mark.parametrize("command", ["resume", "replay"])
+def test_damaged_and_foreign_save_files_are_refused_with_a_clear_message(finished, tmp_path, command):
+    for name, text, message in variants(finished["data"]):
+        path = tmp_path / "bad.json"
+        path.write_text(text, encoding="utf-8")
+        result = run_crisis(command, path, input="1\n" * 5, cwd=tmp_path)
+        assert result.returncode == 2, name
+        assert message in result.stderr, (name, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1, name
+        assert "Traceback" not in result.stderr and result.stdout == "", name
+        assert path.read_text(encoding="utf-8") == text, f"{name}: the file was changed"
+    missing = run_crisis(command, tmp_path / "nothing.json")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_a_changed_content_can_be_accepted_on_request(finished, tmp_path):
+    data = dict(finished["data"], content_digest="0123456789abcdef")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_crisis("replay", path, "--allow-changed-content", cwd=tmp_path)
+    assert result.returncode == 0 and "Final score" in result.stdout
+
+
+# -------------------------------------------------------------------- replay
+
+
+def test_replay_shows_every_action_from_the_start_and_the_final_score(finished):
+    result = run_crisis("replay", finished["file"].name, cwd=finished["file"].parent)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    actions = finished["data"]["actions"]
+    assert f"Replay of {finished['file'].name}: seed 13, {len(actions)} actions." in out
+    numbered = re.findall(r"^#(\d+)  (Unionist|Secessionist): .*\[(.+)\]$", out, re.M)
+    assert [int(n) for n, _, _ in numbered] == list(range(1, len(actions) + 1))
+    assert [text for _, _, text in numbered] == actions  # a finished game shows even private choices
+    assert out.index("Round 1 begins") < out.index("#1 ")
+    assert final_block(out + "The whole game is saved") == final_block(finished["out"])
+
+
+def test_replay_of_an_unfinished_game_keeps_private_choices_private(finished, tmp_path):
+    data = finished["data"]
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps(dict(data, actions=data["actions"][:10])), encoding="utf-8")
+    result = run_crisis("replay", path, cwd=tmp_path)
+    assert result.returncode == 0
+    out = result.stdout
+    assert "The game is not finished: private choices are not shown." in out
+    assert re.search(r"^#1  Unionist: a private choice$", out, re.M)
+    assert "[keep " not in out
+    assert "End of the saved actions (10): the game is not finished." in out
+    assert f"crisis resume {path}" in out
+
+
+def test_replay_step_shows_the_board_before_each_action_and_stops_on_q(finished):
+    result = run_crisis("replay", finished["file"].name, "--step", input="\n\nq\n", cwd=finished["file"].parent)
+    assert result.returncode == 0
+    out = result.stdout
+    assert re.findall(r"^#(\d+) ", out, re.M) == ["1", "2", "3"]
+    assert out.count("Crisis track  ") == 3
+    assert out.count("Enter: next action, q: stop> ") == 3
+    assert "Final score" not in out
+    ended = run_crisis("replay", finished["file"].name, "--step", input="\n", cwd=finished["file"].parent)
+    assert ended.returncode == 0 and "Traceback" not in ended.stderr  # end of input just stops
