@@ -174,8 +174,7 @@ class Screen:
                                  dimension=self.c.name("dimensions", info.final_crisis))
         lines = [line]
         if detailed and info.event is not None:
-            from crisis.ruleset.render import render_block
-            lines.extend(self.style.dim(x) for x in self.wrap(render_block(info.event.tree, self.c, inline=True), 7))
+            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("cards", info, inline=True), 7))
         return lines
 
     def objective_line(self, card: int, key: str) -> List[str]:
@@ -183,8 +182,7 @@ class Screen:
         lines = ["   " + self.text(key, title=self.style.bold(self.show.objective(info.id)), id=info.id,
                                    space=self.show.space(info.space))]
         if info.event is not None:
-            from crisis.ruleset.render import render_block
-            lines.extend(self.style.dim(x) for x in self.wrap(render_block(info.event.tree, self.c, inline=True), 7))
+            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("objectives", info, inline=True), 7))
         return lines
 
     def private(self, viewer: int, detailed: bool) -> List[str]:

@@ -66,14 +66,14 @@ def card_text(screen: Screen, kind: str, index: int) -> List[str]:
         lines[0] = lines[0].strip()
         if card.event is not None:
             lines.append("   " + c.text("cli.card.event_label"))
-            lines.extend(screen.wrap(render_block(card.event.tree, c), 5))
+            lines.extend(screen.wrap(screen.show.card_rule_text("cards", card), 5))
         return lines
     card = t.objective_cards[index]
     lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)), id=card.id,
                     space=screen.show.space(card.space))]
     if card.event is not None:
         lines.append("   " + c.text("cli.card.objective_event_label"))
-        lines.extend(screen.wrap(render_block(card.event.tree, c), 5))
+        lines.extend(screen.wrap(screen.show.card_rule_text("objectives", card), 5))
     return lines
 
 

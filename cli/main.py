@@ -149,6 +149,50 @@ def cmd_replay(args) -> int:
     return replay(args, content, presenter(args, content))
 
 
+def cmd_cards(args) -> int:
+    """Every card as a player reads it, so a localizer can review a whole deck."""
+    import textwrap
+    content = load(args)
+    show = presenter(args, content)
+    c = show.catalog
+    print(c.text("cli.cards.strategy_heading", n=len(content.strategy_cards)))
+    for card in content.strategy_cards:
+        if card.event is None:
+            users = c.text("cli.card.no_event")
+        elif len(card.event_for) == len(content.board.sides):
+            users = c.text("cli.card.event_for_all")
+        else:
+            users = ", ".join(show.side(s) for s in card.event_for)
+        print("")
+        print(c.text("cli.card.summary", title=show.card(card.id), id=card.id, value=card.value,
+                     event_for=users, dimension=c.name("dimensions", card.final_crisis)))
+        for line in textwrap.wrap(show.card_rule_text("cards", card), 96):
+            print("    " + line)
+    print("")
+    print(c.text("cli.cards.objective_heading", n=len(content.objective_cards)))
+    for card in content.objective_cards:
+        print("")
+        print(c.text("cli.card.objective", title=show.objective(card.id), id=card.id, space=show.space(card.space)))
+        for line in textwrap.wrap(show.card_rule_text("objectives", card), 96):
+            print("    " + line)
+    return EXIT_OK
+
+
+def cmd_i18n(args) -> int:
+    """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
+    from crisis.content.i18n import check_all
+    content = load(args)
+    langs = [args.lang] if args.lang else sorted(content.catalogs)
+    for lang in langs:
+        if lang not in content.catalogs:
+            raise UserError(f"no '{lang}' catalog in this content (available: {', '.join(sorted(content.catalogs))})")
+    problems = check_all(content, langs)
+    for problem in problems:
+        print(problem.format())
+    print(f"{', '.join(langs)}: {len(problems)} {'problem' if len(problems) == 1 else 'problems'}")
+    return EXIT_FAILED if problems else EXIT_OK
+
+
 def cmd_sim(args) -> int:
     from crisis.interpreter.controllers import RandomBot, play_out
     from crisis.interpreter.game import Game, Options
@@ -225,6 +269,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = command("check", "load and check all content; report every problem")
     check.set_defaults(run=cmd_check)
+
+    cards = command("cards", "print every card as a player reads it (title, value, side, Final Crisis "
+                             "dimension, text)")
+    cards.set_defaults(run=cmd_cards)
+
+    i18n = commands.add_parser("i18n", help="check the locale catalogs", description="check the locale catalogs")
+    i18n_commands = i18n.add_subparsers(dest="i18n_command", metavar="ACTION")
+    i18n_check = i18n_commands.add_parser(
+        "check", help="report keys missing or extra, placeholders that differ from English, glossary terms used "
+                      "inconsistently, and hand-written card texts that disagree with their rules")
+    i18n_check.add_argument("--content", metavar="DIR", help="content directory (default: the embedded game)")
+    i18n_check.add_argument("--lang", metavar="LANG", help="check only this language (default: all)")
+    i18n_check.set_defaults(run=cmd_i18n)
 
     test = command("test", "run scenario files (default: the content's scenarios/)")
     test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")

@@ -39,6 +39,16 @@ class Presenter:
     def objective(self, card_id: str) -> str:
         return self.catalog.text(f"objectives.{card_id}.title")
 
+    def card_rule_text(self, kind: str, card, inline: bool = False) -> str:
+        """What a card's event says in this language: the designer's hand-written
+        text if there is one (crisis check has verified it against the rule),
+        else the text rendered from the rule.  ``kind`` is "cards" or "objectives"."""
+        from crisis.ruleset.render import render_block
+        written = self.catalog.raw(f"{kind}.{card.id}.text")
+        if written is not None:
+            return written
+        return render_block(card.event.tree, self.catalog, inline=inline) if card.event else ""
+
     def location(self, name: str) -> str:
         if name in self.spaces:
             return self.space(name)
@@ -64,28 +74,39 @@ class Presenter:
         return self.catalog.text("reason.scoring", label=self.catalog.text(f"scoring.{rest}"))
 
     def params(self, raw: Dict[str, object]) -> Dict[str, object]:
+        """Engine parameters (ids) as display names, each with its grammatical
+        forms (``x_g``, ``x_pl``) so a language can make articles agree."""
         out = dict(raw)
         for key, value in raw.items():
             if not isinstance(value, str):
                 continue
+            kind = None
             if key in _SIDE_PARAMS:
-                out[key] = self.side(value)
+                kind = "sides"
             elif key in _LOCATION_PARAMS:
                 out[key] = self.location(value)
+                if value in self.spaces:
+                    kind = "spaces"
             elif key == "space":
-                out[key] = self.space(value)
+                kind = "spaces"
             elif key in _CARD_PARAMS:
                 out[key] = self.card(value)
             elif key == "objective":
                 out[key] = self.objective(value)
             elif key == "zone":
-                out[key] = self.catalog.name("zones", value)
+                kind = "zones"
             elif key == "marker":
-                out[key] = self.catalog.name("markers", value)
+                kind = "markers"
             elif key in _DIMENSION_PARAMS:
-                out[key] = self.catalog.name("dimensions", value)
+                kind = "dimensions"
             elif key == "reason":
                 out[key] = self.reason(value)
+            if kind is not None:
+                shown = self.catalog.name(kind, value)
+                if key not in _LOCATION_PARAMS:
+                    out[key] = shown
+                out[f"{key}_g"] = self.catalog.form(kind, value, "gender")
+                out[f"{key}_pl"] = self.catalog.form(kind, value, "plural", shown)
         if "side" in raw and "actor" in raw:
             out["token"] = self.token(str(raw["side"]), str(raw["actor"]))
         return out

@@ -547,9 +547,13 @@ class _Loader:
         catalogs = self.catalogs(strategy, objectives)
         if self.problems.items or procedures is None:
             raise ContentError(self.problems.items or [Diagnostic(message="rules.yaml could not be loaded")])
+        # The digest names the game as played: board, procedures and cards.
+        # Locale files are left out, so fixing a translation never makes a
+        # saved game refuse to resume.
         digest = hashlib.sha256()
         for name in sorted(self.files):
-            digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
+            if Path(name).parts[0] != "locale":
+                digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
         content = Content(root=str(self.root), board=self.board, procedures=procedures,
                           strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
                           catalogs=catalogs, digest=digest.hexdigest()[:16])

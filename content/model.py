@@ -133,7 +133,7 @@ class Content:
     strategy_cards: Tuple[StrategyCard, ...]
     objective_cards: Tuple[ObjectiveCard, ...]
     catalogs: Dict[str, Catalog]
-    digest: str  # identifies this exact content (saved games refer to it)
+    digest: str  # identifies the rules of this content, not its texts (saved games refer to it)
 
     @property
     def vocabulary(self) -> Vocabulary:

@@ -139,3 +139,13 @@ def test_a_rule_in_rules_yaml_is_checked_like_a_card(tmp_path):
 def test_not_a_content_directory(tmp_path):
     (d,) = problems(tmp_path)
     assert d.message == "this is not a content directory: it has no game.yaml"
+
+
+def test_the_digest_follows_the_rules_not_the_texts(tmp_path, content):
+    root = copy_content(tmp_path)
+    assert load_content(root).digest == content.digest
+    replace_in(root / "locale" / "en" / "messages.yaml", '"The Final Crisis begins."', '"The Final Crisis starts."')
+    assert load_content(root).digest == content.digest
+    replace_in(root / "rules.yaml", "tie_breaks:\n  - you control Fort Sumter\n",
+               "tie_breaks:\n  - you control Fort Pickens\n  - you control Fort Sumter\n")
+    assert load_content(root).digest != content.digest
