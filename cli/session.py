@@ -310,7 +310,7 @@ class Session:
                 return False
             self.apply(decision.actions[number - 1])
             return True
-        action = decision.find(text)
+        action = self.show.find_action(self.game, decision, text)
         if action is None:
             self.illegal(text, decision)
             return False
@@ -320,7 +320,7 @@ class Session:
     def illegal(self, text: str, decision: Decision) -> None:
         from crisis.interpreter.actions import normalize
         from crisis.ruleset.diagnostics import did_you_mean
-        legal = [a.text for a in decision.actions]
+        legal = [self.show.notation(self.game, a) for a in decision.actions]
         guess = did_you_mean(normalize(text), [normalize(t) for t in legal], cutoff=0.6)
         n = len(decision.actions)
         if guess:
@@ -380,12 +380,12 @@ class Session:
 
     def decision_lines(self, decision: Decision) -> List[str]:
         lines = [self.style.bold(self.show.prompt(self.game, decision))]
-        texts = [a.text for a in decision.actions]
+        texts = [self.show.notation(self.game, a) for a in decision.actions]
         width = max(len(t) for t in texts)
         digits = len(str(len(texts)))
         for i, action in enumerate(decision.actions, 1):
             description = self.show.action(self.game, decision, action)
-            lines.append(f"  {str(i).rjust(digits)}  {action.text.ljust(width)}  {self.style.dim(description)}")
+            lines.append(f"  {str(i).rjust(digits)}  {texts[i - 1].ljust(width)}  {self.style.dim(description)}")
         lines.append(self.style.dim(self.c.text("cli.prompt.commands")))
         return lines
 

@@ -6,6 +6,8 @@ ids (side, space, card ...) that are translated here.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Dict, List, Optional
 
 from crisis.content.locale import Catalog
@@ -111,6 +113,96 @@ class Presenter:
             out["token"] = self.token(str(raw["side"]), str(raw["actor"]))
         return out
 
+    # ------------------------------------------------------------- notation
+    def notation(self, game, action: Action) -> str:
+        """An action's notation as a player of this language types it.
+
+        In the reference language it is the canonical notation (saved games
+        and scenarios use that); in another language the keywords come from
+        the catalog (``notation.*``), names are translated and cards are
+        named by a slug of their translated title.  Both forms are accepted.
+        """
+        if not self._localized_notation():
+            return action.text
+        t = game.tables
+        word = lambda key: self.catalog.text(f"notation.{key}")
+        names = t.locations.names
+        kind = action.kind
+
+        def location(code: int) -> str:
+            name = names[code]
+            if name in self.spaces:
+                return self.space(name)
+            if name.endswith(" box"):
+                return word("box").replace("ZONE", self.catalog.name("zones", name[:-4]))
+            return word(name)
+
+        who = f"{self.side(t.sides[action.side])} " if action.side >= 0 else ""
+        if kind == "keep":
+            return f"{word('keep')} {self.card_slug('objectives', t.objective_cards[action.a].id)}"
+        if kind in ("value", "event"):
+            return f"{word(kind)} {self.card_slug('cards', t.strategy_cards[action.a].id)}"
+        if kind == "claim":
+            return (f"{word('claim')} {self.card_slug('cards', t.strategy_cards[action.a].id)} "
+                    f"{word('discard')} {self.card_slug('cards', t.strategy_cards[action.b].id)}")
+        if kind == "place":
+            return f"{word('place')} {who}{location(action.b)}"
+        if kind == "remove":
+            return f"{word('remove')} {who}{location(action.a)}"
+        if kind == "move":
+            return f"{word('move')} {who}{location(action.a)} {word('to')} {location(action.b)}"
+        if kind == "done":
+            return word("done")
+        if kind == "option":
+            return f"{word('option')} {action.a + 1}"
+        if kind == "marker":
+            return f"{self.catalog.name('markers', t.markers[action.b].name)} {word('to')} {self.space(t.spaces[action.a])}"
+        if kind == "bonus":
+            return f"{word('bonus')} {self.space(t.spaces[action.a])}"
+        if kind == "order":
+            return " ".join([word("order")] + [self.card_slug("cards", t.strategy_cards[c].id) for c in action.cards])
+        return action.text
+
+    def _localized_notation(self) -> bool:
+        from crisis.content.loader import REFERENCE_LANG
+        return self.catalog.lang != REFERENCE_LANG and self.catalog.has("notation.place")
+
+    def card_slug(self, kind: str, card_id: str) -> str:
+        """A card's name for typing in this language (its id in the reference language)."""
+        if not self._localized_notation():
+            return card_id
+        slugs = self._slugs()
+        return slugs.get((kind, card_id), card_id)
+
+    def _slugs(self) -> Dict[tuple, str]:
+        cached = getattr(self, "_slug_cache", None)
+        if cached is None:
+            cached, seen = {}, {}
+            cards = [("cards", c.id) for c in self.content.strategy_cards]
+            cards += [("objectives", c.id) for c in self.content.objective_cards]
+            for kind, card_id in cards:
+                slug = slugify(self.catalog.text(f"{kind}.{card_id}.title"))
+                seen.setdefault((kind, slug), []).append(card_id)
+                cached[(kind, card_id)] = slug
+            for (kind, slug), ids in seen.items():
+                if len(ids) > 1 or not slug:  # two titles alike: fall back to the ids
+                    for card_id in ids:
+                        cached[(kind, card_id)] = card_id
+            self._slug_cache = cached
+        return cached
+
+    def find_action(self, game, decision: Decision, text: str) -> Optional[Action]:
+        """The legal action typed as ``text``: canonical or localized notation,
+        ignoring case, spacing and accents."""
+        action = decision.find(text)
+        if action is not None:
+            return action
+        wanted = fold(text)
+        for candidate in decision.actions:
+            if fold(self.notation(game, candidate)) == wanted:
+                return candidate
+        return None
+
     # ----------------------------------------------------------------- log
     def log_line(self, entry: LogEntry) -> str:
         key = entry.key
@@ -172,3 +264,14 @@ class Presenter:
         if node is None or not hasattr(node, "options"):
             return ""
         return render_block(node.options[index], self.catalog, inline=True)
+
+
+def fold(text: str) -> str:
+    """Lowercase, single-spaced, without accents: how typed notation is compared."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.lower().split())
+
+
+def slugify(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", fold(title)).strip("-")
