@@ -169,7 +169,7 @@ class Screen:
             event_for = self.text("cli.card.event_for_all")
         else:
             event_for = self.join([self.style.side(t.side_index[s], self.show.side(s)) for s in info.event_for])
-        line = "   " + self.text("cli.card.summary", title=self.style.bold(self.show.card(info.id)), id=info.id,
+        line = "   " + self.text("cli.card.summary", title=self.style.bold(self.show.card(info.id)), id=self.show.card_slug("cards", info.id),
                                  value=info.value, event_for=event_for,
                                  dimension=self.c.name("dimensions", info.final_crisis))
         lines = [line]
@@ -179,7 +179,7 @@ class Screen:
 
     def objective_line(self, card: int, key: str) -> List[str]:
         info = self.t.objective_cards[card]
-        lines = ["   " + self.text(key, title=self.style.bold(self.show.objective(info.id)), id=info.id,
+        lines = ["   " + self.text(key, title=self.style.bold(self.show.objective(info.id)), id=self.show.card_slug("objectives", info.id),
                                    space=self.show.space(info.space))]
         if info.event is not None:
             lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("objectives", info, inline=True), 7))

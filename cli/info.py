@@ -15,6 +15,8 @@ from crisis.interpreter.actions import Decision, normalize
 from crisis.ruleset.diagnostics import did_you_mean
 from crisis.ruleset.render import Renderer, render_block
 
+from .text import fold
+
 from .board import Screen
 
 STRATEGY, OBJECTIVE = "strategy", "objective"
@@ -39,18 +41,18 @@ def card_names(screen: Screen) -> List[Tuple[str, int, List[str]]]:
     t, show = screen.t, screen.show
     out = []
     for i, card in enumerate(t.strategy_cards):
-        out.append((STRATEGY, i, [card.id, show.card(card.id)]))
+        out.append((STRATEGY, i, [card.id, show.card(card.id), show.card_slug("cards", card.id)]))
     for i, card in enumerate(t.objective_cards):
-        out.append((OBJECTIVE, i, [card.id, show.objective(card.id)]))
+        out.append((OBJECTIVE, i, [card.id, show.objective(card.id), show.card_slug("objectives", card.id)]))
     return out
 
 
 def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optional[str]]:
     """Cards matching ``query`` (id or title, exact, then prefix, then part), and a guess if none."""
-    wanted = normalize(query)
+    wanted = fold(query)
     names = card_names(screen)
     for test in (lambda n: n == wanted, lambda n: n.startswith(wanted), lambda n: wanted in n):
-        found = [(kind, i) for kind, i, ns in names if any(test(normalize(n)) for n in ns)]
+        found = [(kind, i) for kind, i, ns in names if any(test(fold(n)) for n in ns)]
         if found:
             return found, None
     everything = [n for _, _, ns in names for n in ns]
@@ -69,7 +71,7 @@ def card_text(screen: Screen, kind: str, index: int) -> List[str]:
             lines.extend(screen.wrap(screen.show.card_rule_text("cards", card), 5))
         return lines
     card = t.objective_cards[index]
-    lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)), id=card.id,
+    lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)), id=screen.show.card_slug("objectives", card.id),
                     space=screen.show.space(card.space))]
     if card.event is not None:
         lines.append("   " + c.text("cli.card.objective_event_label"))

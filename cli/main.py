@@ -164,7 +164,7 @@ def cmd_cards(args) -> int:
         else:
             users = ", ".join(show.side(s) for s in card.event_for)
         print("")
-        print(c.text("cli.card.summary", title=show.card(card.id), id=card.id, value=card.value,
+        print(c.text("cli.card.summary", title=show.card(card.id), id=show.card_slug("cards", card.id), value=card.value,
                      event_for=users, dimension=c.name("dimensions", card.final_crisis)))
         for line in textwrap.wrap(show.card_rule_text("cards", card), 96):
             print("    " + line)
@@ -172,7 +172,7 @@ def cmd_cards(args) -> int:
     print(c.text("cli.cards.objective_heading", n=len(content.objective_cards)))
     for card in content.objective_cards:
         print("")
-        print(c.text("cli.card.objective", title=show.objective(card.id), id=card.id, space=show.space(card.space)))
+        print(c.text("cli.card.objective", title=show.objective(card.id), id=show.card_slug("objectives", card.id), space=show.space(card.space)))
         for line in textwrap.wrap(show.card_rule_text("objectives", card), 96):
             print("    " + line)
     return EXIT_OK

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -26,6 +27,19 @@ from crisis.ruleset.diagnostics import UserError
 FORMAT = "crisis-saved-game"
 VERSION = 1
 HUMAN = "human"
+
+
+class SystemReason(str):
+    """An operating-system error, kept with its errno name so the command line
+    can say it in the player's language (``cli.os_error.<NAME>``)."""
+
+    code: str
+
+    @classmethod
+    def of(cls, number: int, text: Optional[str] = None) -> "SystemReason":
+        reason = cls(text or os.strerror(number))
+        reason.code = errno.errorcode.get(number, "")
+        return reason
 
 
 class SaveProblem(Exception):
@@ -135,9 +149,9 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     except FileNotFoundError:
         raise SaveProblem("cli.save.missing", file=str(path)) from None
     except IsADirectoryError:
-        raise SaveProblem("cli.save.unreadable", file=str(path), error=os.strerror(21)) from None
+        raise SaveProblem("cli.save.unreadable", file=str(path), error=SystemReason.of(errno.EISDIR)) from None
     except OSError as error:
-        raise SaveProblem("cli.save.unreadable", file=str(path), error=error.strerror or str(error)) from None
+        raise SaveProblem("cli.save.unreadable", file=str(path), error=SystemReason.of(error.errno or 0, error.strerror or str(error))) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -193,7 +207,7 @@ def check_writable(path: Path) -> Optional[str]:
     """None if a save can be written at ``path``, else the system's reason."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        return os.strerror(2)
+        return SystemReason.of(errno.ENOENT)
     if not os.access(folder, os.W_OK):
-        return os.strerror(13)
+        return SystemReason.of(errno.EACCES)
     return None

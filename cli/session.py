@@ -148,8 +148,9 @@ class Session:
             saves.write_atomic(self.path, self.saved_game().to_json())
         except OSError as error:
             self.save_failed = True
+            reason = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
             self.term.write(self.style.error(self.c.text("cli.save.write_failed", file=str(self.path),
-                                                         error=error.strerror or str(error))))
+                                                         error=self.show.system_reason(reason))))
             self.term.flush()
             return False
         if self.save_failed:
@@ -577,7 +578,9 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
     try:
         return saves.read(path, content, bots(), allow_changed_content)
     except saves.SaveProblem as problem:
-        raise CliError(show.catalog.text(problem.key, **problem.params)) from None
+        params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason) else v
+                  for k, v in problem.params.items()}
+        raise CliError(show.catalog.text(problem.key, **params)) from None
 
 
 def session_for(content, show, term, path: Path, saved: saves.SavedGame) -> Session:
@@ -654,7 +657,8 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
             if decision.hidden and not over:
                 line = c.text("cli.replay.action_hidden", n=index + 1, side=names[decision.player])
             else:
-                line = c.text("cli.replay.action", n=index + 1, side=names[decision.player], text=action.text,
+                line = c.text("cli.replay.action", n=index + 1, side=names[decision.player],
+                              text=show.notation(game, action),
                               description=show.action(game, decision, action))
             if step:
                 scr = Screen(game, show, style, term.width)

@@ -113,6 +113,12 @@ class Presenter:
             out["token"] = self.token(str(raw["side"]), str(raw["actor"]))
         return out
 
+    def system_reason(self, reason) -> str:
+        """An operating-system error in the player's language, when the catalog has it."""
+        code = getattr(reason, "code", "")
+        translated = self.catalog.raw(f"cli.os_error.{code}") if code else None
+        return translated if translated is not None else str(reason)
+
     # ------------------------------------------------------------- notation
     def notation(self, game, action: Action) -> str:
         """An action's notation as a player of this language types it.
@@ -242,17 +248,17 @@ class Presenter:
         if kind in ("place", "remove", "move"):
             owner = action.side if action.side >= 0 else decision.owner
             token = self.token(t.sides[owner], t.sides[decision.player])
-            return c.text(f"action.{kind}", token=token, source=self.location(names[action.a]),
-                          dest=self.location(names[action.b]))
+            params = self.params({"source": names[action.a], "dest": names[action.b]})
+            return c.text(f"action.{kind}", token=token, **params)
         if kind == "done":
             return c.text("action.done")
         if kind == "option":
             return c.text("action.option", n=action.a + 1, text=self.option_text(decision, action.a))
         if kind == "marker":
-            return c.text("action.marker", marker=c.name("markers", t.markers[action.b].name),
-                          space=self.space(t.spaces[action.a]))
+            return c.text("action.marker", **self.params({"marker": t.markers[action.b].name,
+                                                          "space": t.spaces[action.a]}))
         if kind == "bonus":
-            return c.text("action.bonus", space=self.space(t.spaces[action.a]))
+            return c.text("action.bonus", **self.params({"space": t.spaces[action.a]}))
         if kind == "order":
             return c.text("action.order", cards=", ".join(self.card(t.strategy_cards[x].id) for x in action.cards))
         return action.text
