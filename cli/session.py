@@ -438,10 +438,7 @@ class Session:
         else:
             found, guess = info.find_cards(scr, query)
             if not found:
-                if guess:
-                    self.problem("cli.card.unknown_guess", name=query, guess=guess)
-                else:
-                    self.problem("cli.card.unknown", name=query)
+                self.not_found("cli.card", query, guess)
                 return
         if len(found) > 6:
             names = [self.show.card(self.tables.strategy_cards[i].id) if kind == info.STRATEGY
@@ -454,6 +451,13 @@ class Session:
             lines += info.card_text(scr, kind, index)
         lines.append("")
         self.term.lines(lines)
+
+    def not_found(self, prefix: str, query: str, guess) -> None:
+        """Nothing is called ``query``: say so, with the nearest name if there is one."""
+        if guess:
+            self.problem(f"{prefix}.unknown_guess", name=query, guess=guess)
+        else:
+            self.problem(f"{prefix}.unknown", name=query)
 
     def rules(self, query: str) -> None:
         scr = self.screen()
@@ -468,10 +472,7 @@ class Session:
             return
         found, guess = info.find_topic(self.c, query)
         if not found:
-            if guess:
-                self.problem("cli.rules_list.unknown_guess", name=query, guess=guess)
-            else:
-                self.problem("cli.rules_list.unknown", name=query)
+            self.not_found("cli.rules_list", query, guess)
             return
         lines = []
         params = info.rules_params(scr)

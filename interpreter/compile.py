@@ -89,18 +89,16 @@ class Executor:
 
     # ------------------------------------------------------------- tokens
     def placement_blocked(self, space: int) -> bool:
-        markers = self.state.markers
-        for m in self._block_place:
-            if markers[m] == space:
-                return True
-        return False
+        """rulebook: Peace Commissioner, Effect -- no token is placed in its space."""
+        return self._marker_in(space, self._block_place)
 
     def removal_blocked(self, space: int) -> bool:
-        markers = self.state.markers
-        for m in self._block_remove:
-            if markers[m] == space:
-                return True
-        return False
+        """... nor removed from it."""
+        return self._marker_in(space, self._block_remove)
+
+    def _marker_in(self, space: int, markers) -> bool:
+        where = self.state.markers
+        return any(where[m] == space for m in markers)
 
     def can_take(self, side: int, source: int) -> bool:
         st, loc = self.state, self.locations
