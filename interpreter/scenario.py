@@ -200,7 +200,7 @@ class _Reader:
         if "boxes" in p:
             for side, (container, name, value) in self.per_side(p, "boxes").items():
                 if not isinstance(value, Map):
-                    self.error(container, name, "boxes are given per zone, e.g. {Escalation: 0}")
+                    self.error(container, name, "boxes are given per zone, as {ZONE: count}")
                     continue
                 for zone_name in value:
                     zone = self.lookup(value, zone_name, zone_name, [z.name for z in t.zones], "zone")

@@ -276,5 +276,5 @@ def parse_condition(text: str, source: Optional[Source] = None):
     if not text.strip():
         source = source or Source(text=text)
         raise RulesError([diagnostic_at(source, 1, 1, "the condition is empty",
-                                        expected="a condition, such as 'you control Fort Sumter'")])
+                                        expected="a condition, such as 'you have at least 3 VP'")])
     return _parse(text, source, "condition_rule")
