@@ -138,6 +138,19 @@ SPANISH = [
     ("for each player:\n  gain 1 VP", "Cada jugador, empezando por el primer jugador: Gana 1 PV."),
     ("place 1 in Secession spaces you control", "Coloca 1 ficha en una casilla de Secesión que controles."),
     ("place 2 in Secession spaces you control", "Coloca 2 fichas en casillas de Secesión que controles."),
+    ("remove 1 opponent token from each Political space", "Retira 1 ficha del oponente de cada casilla de Política."),
+    ("move 1 token from Texas to each Political space", "Mueve 1 ficha de Texas a cada casilla de Política."),
+    ("each player gains 1 VP", "Cada jugador: Gana 1 PV."),
+    ("gain 1 VP for each Armaments space you control", "Gana 1 PV por cada casilla de Armamento que controles."),
+    ("gain 1 VP for each revealed objective space you control",
+     "Gana 1 PV por cada casilla de objetivo revelada que controles."),
+    ("remove 2 opponent tokens from spaces the opponent controls",
+     "Retira 2 fichas del oponente de cualquier casilla que controle tu oponente."),
+    ("place 1 in Secession spaces nobody controls", "Coloca 1 ficha en una casilla de Secesión que nadie controle."),
+    ("move up to 2 tokens of either side within this dimension",
+     "Mueve hasta 2 fichas de cualquier bando entre las casillas de esta dimensión."),
+    ("place 1 in this space", "Coloca 1 ficha en esta casilla."),
+    ("place up to 2 Unionist tokens in Texas", "Coloca hasta 2 fichas Unionistas en Texas."),
     ("place 1 in spaces where the opponent has no tokens there",
      "Coloca 1 ficha en cualquier casilla donde tu oponente tiene 0 fichas en esa casilla."),
 ]
@@ -157,7 +170,31 @@ SPANISH_CONDITIONS = [
     ("you control more spaces than the opponent", "controlas más casillas que tu oponente"),
     ("the round is at least 2", "la ronda es al menos 2"),
     ("nobody controls Newspapers", "nadie controla los Periódicos"),
+    ("nobody controls Political", "nadie controla Política"),
+    ("you have at least 2 tokens in Fort Sumter", "tienes al menos 2 fichas en Fort Sumter"),
+    ("the opponent has more tokens than you in Political spaces",
+     "tu oponente tiene más fichas que tú en casillas de Política"),
+    ("the opponent has at most 3 VP", "tu oponente tiene como máximo 3 PV"),
+    ("you are the first player", "eres el primer jugador"),
+    ("you are Unionist", "eres Unionista"),
+    ("your pool has fewer than 2 tokens", "tu reserva tiene menos de 2 fichas"),
+    ("Washington is pivotal", "Washington es una Casilla Crucial"),
+    ("you control more than 5 spaces", "controlas más de 5 casillas"),
+    ("your Final Crisis zone is breached", "se ha abierto brecha en tu zona de Crisis Final"),
+    ("you control Texas and not the opponent controls Washington or you are Unionist",
+     "controlas Texas y no es cierto que tu oponente controla Washington o eres Unionista"),
 ]
+
+
+def test_every_english_case_also_renders_fully_in_spanish(content):
+    from test_render import CONDITIONS, ENGLISH
+    spanish = content.catalog("es")
+    for rule, english in ENGLISH:
+        text = render_block(parse_block(rule), spanish)
+        assert "<" not in text and text != english, (rule, text)
+    for rule, english in CONDITIONS:
+        text = render_condition(parse_condition(rule), spanish)
+        assert "<" not in text and text != english, (rule, text)
 
 
 @pytest.mark.parametrize("rule,text", SPANISH_CONDITIONS, ids=[s[0] for s in SPANISH_CONDITIONS])
