@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from crisis.content.loader import default_content_dir, load_content
 from crisis.content.model import Content
@@ -61,7 +61,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from crisis.interpreter.scenario import ScenarioError, run_file, scenario_files
+    from crisis.interpreter.scenario import run_file, scenario_files
     content = load(args)
     paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
     files = scenario_files(paths)

@@ -604,12 +604,17 @@ def session_for(content, show, term, path: Path, saved: saves.SavedGame) -> Sess
     raise CliError(show.catalog.text("cli.save.damaged", file=str(path), field="actions"))  # pragma: no cover
 
 
-def cmd_resume(args, content: Content, show: Presenter) -> int:
-    c = show.catalog
+def _reopen(args, content: Content, show: Presenter):
+    """The saved game named on the command line, checked and replayed into a session."""
     path = Path(args.file)
     saved = open_saved(content, show, path, args.allow_changed_content)
     term = _terminal(args)
-    session = session_for(content, show, term, path, saved)
+    return path, saved, term, session_for(content, show, term, path, saved)
+
+
+def cmd_resume(args, content: Content, show: Presenter) -> int:
+    c = show.catalog
+    path, saved, term, session = _reopen(args, content, show)
     style = term.style
     intro = [style.bold(c.text("cli.intro.resume", file=str(path), n=len(saved.actions), seed=saved.seed))]
     humans = [i for i, name in enumerate(session.controllers) if name == saves.HUMAN]
@@ -630,11 +635,8 @@ def cmd_resume(args, content: Content, show: Presenter) -> int:
 def cmd_replay(args, content: Content, show: Presenter) -> int:
     """Show a saved game from the start, action by action (``--step``: wait for Enter after each)."""
     c = show.catalog
-    path = Path(args.file)
-    saved = open_saved(content, show, path, args.allow_changed_content)
-    term = _terminal(args)
-    # validate the whole action list first: a damaged file is refused before anything is shown
-    session = session_for(content, show, term, path, saved)
+    # the whole action list is replayed first: a damaged file is refused before anything is shown
+    path, saved, term, session = _reopen(args, content, show)
     over = session.game.over
     options = Options.from_dict(saved.options)
     game = Game(content, saved.seed, options)

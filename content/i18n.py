@@ -8,7 +8,7 @@ Every problem is located at a file and line.
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import attrs
 

@@ -19,7 +19,7 @@ import os
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from crisis.ruleset import checker as C
 from crisis.ruleset.checker import Checker, Slot
@@ -29,7 +29,7 @@ from crisis.ruleset.parser import parse_block, parse_condition
 from .locale import Catalog, MessageError, flatten, format_message, placeholders
 from .model import (Board, Content, Dimension, Marker, ObjectiveCard, Procedures, Rule,
                     StrategyCard, Zone)
-from .yamlfile import ContentError, Map, Seq, Text, YamlFile
+from .yamlfile import ContentError, Map, Text, YamlFile
 
 GAME_DIR = "fort-sumter"
 REFERENCE_LANG = "en"  # the catalog every other language is checked against

@@ -150,8 +150,3 @@ class YamlFile:
 
 def _pos(node) -> Position:
     return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-def read_yaml(path: str, text: str) -> Tuple[YamlFile, Any]:
-    file = YamlFile(path, text)
-    return file, file.load()

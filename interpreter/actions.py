@@ -70,9 +70,6 @@ class Locations:
     def box(self, zone: int) -> int:
         return self.first_box + zone
 
-    def is_space(self, code: int) -> bool:
-        return code < self.n
-
 
 class ActionTable:
     """Interned actions, so legal-action lists are built without formatting text."""

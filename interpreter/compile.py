@@ -386,11 +386,8 @@ class TransferOp(Op):
                         out.append(grid[s][d])
         return out
 
-    def _owners(self, ctx):
-        return self.owners(ctx)
-
     def run(self, ex, ctx):
-        owners = self._owners(ctx)
+        owners = self.owners(ctx)
         counts = {}
         if self.each:
             for space in list(self._each_spaces(ex, ctx, owners)):
@@ -461,7 +458,7 @@ class TransferOp(Op):
         return [s for s in side(ex, ctx, owners[0]) if s < ex.locations.n]
 
     def can_act(self, ex, ctx):
-        owners = self._owners(ctx)
+        owners = self.owners(ctx)
         if self.each:
             return any(self.legal(ex, ctx, owners, {}, only=s) for s in self._each_spaces(ex, ctx, owners))
         return self._count(ctx) > 0 and bool(self.legal(ex, ctx, owners, {}))

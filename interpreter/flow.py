@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 
-import attrs
 
 from .actions import Action, Decision
 from .compile import Ctx, Executor, ask

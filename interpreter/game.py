@@ -7,7 +7,7 @@ it.  Seed + options + the list of action texts reproduce a game exactly.
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 import attrs
 
@@ -94,10 +94,6 @@ class Game:
         self._advance(chosen)
         return chosen
 
-    def apply_all(self, actions: Iterable[Union[Action, str]]) -> None:
-        for action in actions:
-            self.apply(action)
-
     def _illegal_message(self, text: str) -> str:
         legal = [a.text for a in self.decision.actions]
         guess = did_you_mean(normalize(text), [normalize(t) for t in legal], cutoff=0.5)
@@ -107,10 +103,6 @@ class Game:
         return message
 
     # ------------------------------------------------------------- queries
-    @property
-    def current_player(self) -> int:
-        return self.decision.player if self.decision else -1
-
     @property
     def result(self):
         return self.state.result

@@ -7,15 +7,14 @@ after setup; tokens put on the map come off the crisis track.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import attrs
 
 from crisis.content.loader import display_path
 from crisis.content.model import Content
-from crisis.content.yamlfile import ContentError, Map, Seq, YamlFile
+from crisis.content.yamlfile import Map, Seq, YamlFile
 from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
 
 from .game import Game, IllegalAction, Options

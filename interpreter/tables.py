@@ -4,7 +4,7 @@ becomes executable operations.  Built once per content, never on the hot path.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Tuple
 
 from crisis.content.model import Content
 

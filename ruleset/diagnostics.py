@@ -48,10 +48,6 @@ class Source:
         return None
 
 
-def plain_source(text: str, path: Optional[str] = None) -> Source:
-    return Source(text=text, path=path)
-
-
 @attrs.frozen
 class Diagnostic:
     """One problem, located in a file, with what was expected and a hint."""
