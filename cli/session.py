@@ -119,14 +119,17 @@ class Session:
         bots = self.make_bots()
         actors: List[int] = []
         for text in actions:
-            decision = game.decision
-            if decision is None:
+            # an older save may hold a whole Final Crisis order as one action
+            steps = game.expand(text)
+            if steps is None:
                 raise IllegalAction(text)
-            bot = bots[decision.player]
-            if bot is not None:
-                bot.choose(game, decision)
-            actors.append(decision.player)
-            game.apply(text)
+            for step in steps:
+                decision = game.decision
+                bot = bots[decision.player]
+                if bot is not None:
+                    bot.choose(game, decision)
+                actors.append(decision.player)
+                game.apply(step)
         self.game, self.bots, self.actors = game, bots, actors
         size = len(game.log or [])
         self.seen = [min(s, size) for s in self.seen]
@@ -638,12 +641,13 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
     # the whole action list is replayed first: a damaged file is refused before anything is shown
     path, saved, term, session = _reopen(args, content, show)
     over = session.game.over
+    actions = session.game.history  # one action per decision, even from an older save
     options = Options.from_dict(saved.options)
     game = Game(content, saved.seed, options)
     style = term.style
     names = [style.side(i, show.side(s)) for i, s in enumerate(content.board.sides)]
     who = [controller_text(c, name) for name in session.controllers]
-    lines = [style.bold(c.text("cli.replay.title", file=str(path), seed=saved.seed, n=len(saved.actions))),
+    lines = [style.bold(c.text("cli.replay.title", file=str(path), seed=saved.seed, n=len(actions))),
              c.text("cli.replay.players", side0=names[0], who0=who[0], side1=names[1], who1=who[1])]
     if not over:
         lines.append(c.text("cli.replay.unfinished"))
@@ -651,7 +655,7 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
     printed = 0
     step = getattr(args, "step", False)
     try:
-        for index, text in enumerate(saved.actions):
+        for index, text in enumerate(actions):
             decision = game.decision
             entries = (game.log or [])[printed:]
             term.lines("   " + line for line in show.log_lines(entries))
@@ -685,6 +689,6 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
     if game.over:
         term.lines([""] + result_lines(game, show, style))
     else:
-        term.lines(["", c.text("cli.replay.end_unfinished", n=len(saved.actions)),
+        term.lines(["", c.text("cli.replay.end_unfinished", n=len(actions)),
                     session.resume_hint()])
     return EXIT_OK

@@ -166,7 +166,7 @@ class Presenter:
         if kind == "bonus":
             return f"{word('bonus')} {self.space(t.spaces[action.a])}"
         if kind == "order":
-            return " ".join([word("order")] + [self.card_slug("cards", t.strategy_cards[c].id) for c in action.cards])
+            return f"{word('order')} {self.card_slug('cards', t.strategy_cards[action.a].id)}"
         return action.text
 
     def _localized_notation(self) -> bool:
@@ -260,7 +260,8 @@ class Presenter:
         if kind == "bonus":
             return c.text("action.bonus", **self.params({"space": t.spaces[action.a]}))
         if kind == "order":
-            return c.text("action.order", cards=", ".join(self.card(t.strategy_cards[x].id) for x in action.cards))
+            card = t.strategy_cards[action.a]
+            return c.text("action.order", card=self.card(card.id), dimension=c.name("dimensions", card.final_crisis))
         return action.text
 
     def option_text(self, decision: Decision, index: int) -> str:

@@ -20,7 +20,6 @@ class Action:
     a: int = -1  # main argument: space, card, option or source location
     b: int = -1  # second argument: destination location, discarded card
     side: int = -1  # token owner when the text names one
-    cards: Tuple[int, ...] = ()  # order of Final Crisis cards
 
     def __str__(self) -> str:
         return self.text
@@ -37,7 +36,7 @@ class Decision:
     kind: str  # keep_objective play_card place remove move option marker bonus order
     actions: List[Action]
     optional: bool = False  # "done" is among the actions
-    remaining: int = 0  # token steps left in the effect, for prompts
+    remaining: int = 0  # token steps left in the effect (cards left to order), for prompts
     hidden: bool = False  # a private choice: the other player must not see it
     rule: Optional[object] = None  # the rule text being carried out (for help screens)
     owner: int = -1  # whose tokens move in a token step

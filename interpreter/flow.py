@@ -9,9 +9,6 @@ because every phase reads where it is from the state.
 
 from __future__ import annotations
 
-import itertools
-
-
 from .actions import Action, Decision
 from .compile import Ctx, Executor, ask
 from .state import NOBODY, LastPlay, Result
@@ -257,19 +254,24 @@ def final_crisis(ex: Executor, options):
 
 
 def final_crisis_order(ex: Executor, options):
-    """Each player secretly orders his Final Crisis cards, first on top."""
+    """Each player secretly orders his Final Crisis cards, first on top: he
+    picks the card he will reveal first, then the next, and so on; the last
+    card left goes last without asking.  A choice per card keeps the work
+    bounded for any hand (a whole order at once would be n! choices), and a
+    position may stop half-way through an order (the cards already placed are
+    in ``final_crisis_order``, the rest still in the hand)."""
     st, t = ex.state, ex.tables
     for side in ex.order():
-        if st.final_crisis_order[side] or not st.hands[side]:
+        hand = st.hands[side]
+        if not hand:
             continue
-        hand = sorted(st.hands[side], key=lambda c: t.strategy_cards[c].id)
-        actions = []
-        for perm in itertools.permutations(hand):
-            text = "order " + " ".join(t.strategy_cards[c].id for c in perm)
-            actions.append(Action("order", text, cards=perm))
-        action = yield from ask(Decision(side, "order", actions, hidden=True))
-        st.final_crisis_order[side] = list(action.cards)
-        st.hands[side] = []
+        order = st.final_crisis_order[side]
+        while len(hand) > 1:
+            actions = [t.order_actions[card] for card in sorted(hand, key=t.card_rank.__getitem__)]
+            action = yield Decision(side, "order", actions, remaining=len(hand), hidden=True)
+            hand.remove(action.a)
+            order.append(action.a)
+        order.append(hand.pop())
         ex.emit("log.order_chosen", side=t.sides[side])
     st.final_crisis_step = 0
     st.phase = "final_crisis_reveal"

@@ -82,7 +82,12 @@ class Game:
         if isinstance(action, str):
             chosen = decision.find(action)
             if chosen is None:
-                raise IllegalAction(self._illegal_message(action))
+                steps = self.expand(action)
+                if steps is None:
+                    raise IllegalAction(self._illegal_message(action))
+                for step in steps:
+                    chosen = self.apply(step)
+                return chosen
         else:
             chosen = next((a for a in decision.actions if a is action), None)
             if chosen is None:
@@ -93,6 +98,32 @@ class Game:
         self.reveals_before.append(self.state.reveals)
         self._advance(chosen)
         return chosen
+
+    def expand(self, text: str) -> Optional[List[Action]]:
+        """The actions ``text`` stands for at this decision, or None if it is not legal.
+
+        One legal action, usually.  A whole Final Crisis order written at once,
+        ``order a b c`` (the notation from before orders were chosen card by
+        card, still in older scenario files and saves), stands for ``order a``,
+        ``order b``; the last card needs no decision.  It must name each card
+        left in the player's hand once.
+        """
+        decision = self.decision
+        if decision is None:
+            return None
+        action = decision.find(text)
+        if action is not None:
+            return [action]
+        words = normalize(text).split()
+        if decision.kind != "order" or len(words) < 3 or words[0] != "order":
+            return None
+        t = self.tables
+        hand = self.state.hands[decision.player]
+        by_id = {t.strategy_cards[card].id.lower(): card for card in hand}
+        cards = [by_id.get(word) for word in words[1:]]
+        if None in cards or sorted(cards) != sorted(hand):
+            return None
+        return [t.order_actions[card] for card in cards[:-1]]
 
     def _illegal_message(self, text: str) -> str:
         legal = [a.text for a in self.decision.actions]

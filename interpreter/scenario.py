@@ -27,7 +27,7 @@ POSITION_KEYS = ("round", "phase", "leader", "plays", "hands", "deck", "objectiv
                  "tracks", "boxes", "vp", "markers", "breached", "breach_order", "last_play")
 EXPECT_KEYS = ("tokens", "pools", "tracks", "boxes", "vp", "round", "phase", "markers", "breached",
                "breach_order", "decision", "legal", "not_legal", "winner", "tie_break", "hands",
-               "objectives", "over", "first_player", "discard", "set_aside")
+               "objectives", "over", "first_player", "discard", "set_aside", "final_crisis_order")
 SCENARIO_KEYS = ("name", "seed", "options", "position", "actions", "expect", "covers", "note")
 
 
@@ -297,6 +297,7 @@ def _observe(game: Game) -> Dict[str, Any]:
         if st.result else None,
         "hands": {sides[s]: [t.strategy_cards[c].id for c in st.hands[s]] for s in (0, 1)},
         "set_aside": {sides[s]: [t.strategy_cards[c].id for c in st.set_aside[s]] for s in (0, 1)},
+        "final_crisis_order": {sides[s]: [t.strategy_cards[c].id for c in st.final_crisis_order[s]] for s in (0, 1)},
         "objectives": {sides[s]: (t.objective_cards[st.objectives[s]].id if st.objectives[s] != NOBODY else None)
                        for s in (0, 1)},
         "over": game.over,
@@ -340,7 +341,7 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str) -> Outc
                 if kind in step:
                     texts = step[kind] if isinstance(step[kind], list) else [step[kind]]
                     for text in texts:
-                        found = game.decision.find(str(text)) if game.decision else None
+                        found = game.expand(str(text))
                         if expect_legal and found is None:
                             outcome.problems.append(f"{where}: '{text}' should be legal, but is not; legal: "
                                                     f"{one_of([a.text for a in game.legal_actions()], 10)}")
@@ -368,7 +369,7 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str) -> Outc
             if key == "legal" or key == "not_legal":
                 texts = value if isinstance(value, list) else [value]
                 for text in texts:
-                    found = game.decision.find(str(text)) if game.decision else None
+                    found = game.expand(str(text))
                     if key == "legal" and found is None:
                         outcome.problems.append(f"expect.legal: '{text}' is not legal; legal: "
                                                 f"{one_of([a.text for a in game.legal_actions()], 10)}")

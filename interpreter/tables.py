@@ -61,6 +61,11 @@ class Tables:
         self.value_actions = tuple(Action("value", f"value {c.id}", a=i) for i, c in enumerate(self.strategy_cards))
         self.event_actions = tuple(Action("event", f"event {c.id}", a=i) for i, c in enumerate(self.strategy_cards))
         self.keep_actions = tuple(Action("keep", f"keep {c.id}", a=i) for i, c in enumerate(self.objective_cards))
+        # Final Crisis order, one card at a time; choices are listed by card id
+        self.order_actions = tuple(Action("order", f"order {c.id}", a=i) for i, c in enumerate(self.strategy_cards))
+        by_id = sorted(range(len(self.strategy_cards)), key=lambda i: self.strategy_cards[i].id)
+        rank = {card: r for r, card in enumerate(by_id)}
+        self.card_rank = tuple(rank[i] for i in range(len(self.strategy_cards)))
         self.bonus_actions = tuple(Action("bonus", f"bonus {self.spaces[p]}", a=p) for p in self.pivotal)
 
         compiler = Compiler(self)

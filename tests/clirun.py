@@ -114,7 +114,7 @@ QUESTIONS = {
     "option": "choose one option",
     "marker": "choose where the",
     "bonus": "choose the pivotal space whose bonus",
-    "order": "choose the order of your Final Crisis cards",
+    "order": "choose the card you will reveal next in the Final Crisis",
 }
 
 

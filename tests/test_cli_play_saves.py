@@ -228,3 +228,29 @@ def test_replay_step_shows_the_board_before_each_action_and_stops_on_q(finished)
     assert "Final score" not in out
     ended = run_crisis("replay", finished["file"].name, "--step", input="\n", cwd=finished["file"].parent)
     assert ended.returncode == 0 and "Traceback" not in ended.stderr  # end of input just stops
+
+
+def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finished, tmp_path, content):
+    """Older saves hold each whole Final Crisis order as one action, `order a b c`."""
+    from crisis.interpreter.game import replay
+    actions = finished["data"]["actions"]
+    game = replay(content, 13, None, actions)
+    orders = [[content.strategy_cards[c].id for c in order] for order in game.state.final_crisis_order]
+    old, folded = [], set()
+    for text in actions:
+        if text.startswith("order "):
+            side = next(s for s in (0, 1) if text.split()[1] in orders[s])
+            if side not in folded:
+                folded.add(side)
+                old.append("order " + " ".join(orders[side]))
+            continue
+        old.append(text)
+    assert len(old) < len(actions)
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(dict(finished["data"], actions=old)), encoding="utf-8")
+    result = run_crisis("resume", path, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert final_block(result.stdout) == final_block(finished["out"])
+    result = run_crisis("replay", path, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert final_block(result.stdout + "The whole game is saved") == final_block(finished["out"])
