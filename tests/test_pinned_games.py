@@ -1,0 +1,77 @@
+"""Complete random games pinned seed by seed: the same seed must keep giving
+the same game (docs/rulings.md, R19), whatever is done to the engine's speed.
+
+The expected games in ``data/pinned-games.json`` were recorded from the
+engine once the Final Crisis order became card by card, before any speed
+work.  Re-record them only for an intended change of the rules or of the
+random bot:
+
+    python tests/test_pinned_games.py --record
+"""
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from crisis.interpreter.controllers import RandomBot, play_out
+from crisis.interpreter.game import Game, Options
+
+PINNED = Path(__file__).parent / "data" / "pinned-games.json"
+SEEDS = (1, 2, 3, 7, 42, 1000, 65537, 2**31 + 5)
+
+
+def played(content, seed: int, event_discard: bool) -> dict:
+    """What a person would notice of a whole game: every action, the final position, the score."""
+    game = Game(content, seed, Options(event_discard=event_discard), log=False)
+    play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
+    st, t = game.state, game.tables
+    return {
+        "seed": seed,
+        "event_discard": event_discard,
+        "actions": len(game.history),
+        "actions_sha256": hashlib.sha256("\n".join(game.history).encode()).hexdigest(),
+        "winner": t.sides[st.result.winner],
+        "tie_break": st.result.tie_break,
+        "vp": st.vp,
+        "breakdown": st.result.breakdown,
+        "round": st.round,
+        "tokens": st.tokens,
+        "pool": st.pool,
+        "track": st.track,
+        "boxes": st.boxes,
+        "markers": st.markers,
+        "breach_order": st.breach_order,
+        "final_crisis_order": st.final_crisis_order,
+        "discard": st.discard,
+    }
+
+
+def all_games(content) -> list:
+    return [played(content, seed, event_discard) for event_discard in (False, True) for seed in SEEDS]
+
+
+def plain(value):
+    """JSON's view of a value (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("index", range(2 * len(SEEDS)))
+def test_a_seed_plays_the_game_it_always_played(content, index):
+    expected = json.loads(PINNED.read_text(encoding="utf-8"))[index]
+    game = played(content, expected["seed"], expected["event_discard"])
+    assert plain(game) == expected
+
+
+def test_the_pinned_games_cover_both_winners_and_the_option():
+    pinned = json.loads(PINNED.read_text(encoding="utf-8"))
+    assert {g["winner"] for g in pinned} == {"Unionist", "Secessionist"}
+    assert {g["event_discard"] for g in pinned} == {False, True}
+
+
+if __name__ == "__main__" and "--record" in sys.argv:
+    from crisis.content.loader import load_content
+    PINNED.write_text(json.dumps(plain(all_games(load_content())), indent=1) + "\n", encoding="utf-8")
+    print(f"recorded {PINNED}")
