@@ -61,34 +61,32 @@ def cmd_check(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from crisis.interpreter.scenario import run_file, scenario_files
+    from crisis.interpreter.scenario import FAILED, NOT_RUN, run_file, scenario_files
     content = load(args)
     paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UserError(f"no such file or folder: {', '.join(missing)}")
     files = scenario_files(paths)
     if not files:
         raise UserError(f"no scenario files in {', '.join(map(str, paths))}")
-    passed = failed = broken = 0
+    counts = {"passed": 0, FAILED: 0, NOT_RUN: 0}
     for path in files:
-        try:
-            outcomes = run_file(content, path)
-        except UserError as error:
-            broken += 1
-            print(f"ERROR {path}")
-            print(error.report())
-            continue
-        for outcome in outcomes:
-            if outcome.passed:
-                passed += 1
-                if not args.quiet:
-                    print(f"PASS  {outcome.file}: {outcome.name}")
-            else:
-                failed += 1
-                print(f"FAIL  {outcome.file}: {outcome.name}")
+        for outcome in run_file(content, path):
+            counts[outcome.status] += 1
+            if outcome.status == NOT_RUN:
+                print(f"NOT RUN  {outcome.where}: {outcome.name}")
+                for diagnostic in outcome.diagnostics:
+                    print("    " + diagnostic.format().replace("\n", "\n    "))
+            elif outcome.status == FAILED:
+                print(f"FAIL  {outcome.where}: {outcome.name}")
                 for problem in outcome.problems:
                     print(f"      {problem}")
-    total = passed + failed
-    print(f"{passed} of {total} scenarios passed" + (f", {broken} files could not be run" if broken else ""))
-    return EXIT_OK if failed == 0 and broken == 0 else EXIT_FAILED
+            elif args.verbose:
+                print(f"PASS  {outcome.where}: {outcome.name}")
+    print(f"{counts['passed']} passed, {counts[FAILED]} failed, {counts[NOT_RUN]} not run "
+          f"({sum(counts.values())} scenarios in {len(files)} {'file' if len(files) == 1 else 'files'})")
+    return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
 
 
 def print_result(game, show: Presenter, out=sys.stdout) -> None:
@@ -285,7 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = command("test", "run scenario files (default: the content's scenarios/)")
     test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
-    test.add_argument("--quiet", "-q", action="store_true", help="print failures only")
+    test.add_argument("--verbose", "-v", action="store_true", help="also print a PASS line for each scenario "
+                                                                   "(by default only failures and the summary)")
+    test.add_argument("--quiet", "-q", action="store_true", help="print failures and the summary only (the default)")
     test.set_defaults(run=cmd_test)
     return parser
 

@@ -62,7 +62,7 @@ def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
     result = run_crisis("test", scenario)
     assert result.returncode == 1
     assert "FAIL" in result.stdout and "tokens.Texas.Unionist: expected 2, got 1" in result.stdout
-    assert "0 of 1 scenarios passed" in result.stdout
+    assert "0 passed, 1 failed, 0 not run (1 scenarios in 1 file)" in result.stdout
 
 
 def test_an_unknown_content_directory_is_a_clear_error(tmp_path):

@@ -1,8 +1,12 @@
-"""What `crisis test` tells a designer when a scenario fails or is written wrong."""
+"""What `crisis test` tells a designer when a scenario fails or is written wrong.
+
+A scenario must not pass by mistake: each test below is a way one used to.
+"""
 
 import pytest
 
-from crisis.interpreter.scenario import ScenarioError, run_file
+from clirun import run_crisis
+from crisis.interpreter.scenario import NOT_RUN, run_file
 
 BASE = """\
 name: value play
@@ -16,24 +20,26 @@ actions:
   - place Texas
   - place Texas
 """
-
-
-def run(tmp_path, text):
-    path = tmp_path / "scenario.yaml"
-    path.write_text(text, encoding="utf-8")
-    return run_file(content_for(tmp_path), path)
-
+TWO_PLACES = "  - place Texas\n  - place Texas\n"
 
 _CONTENT = {}
-
-
-def content_for(_):
-    return _CONTENT["content"]
 
 
 @pytest.fixture(autouse=True)
 def _content(content):
     _CONTENT["content"] = content
+
+
+def run(tmp_path, text):
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text, encoding="utf-8")
+    return run_file(_CONTENT["content"], path)
+
+
+def not_run(tmp_path, text):
+    (outcome,) = run(tmp_path, text)
+    assert outcome.status == NOT_RUN, outcome.problems
+    return outcome.diagnostics
 
 
 def test_a_passing_scenario(tmp_path):
@@ -48,38 +54,192 @@ def test_a_failing_expectation_shows_expected_and_got(tmp_path):
     assert outcome.problems == ["tokens.Texas.Unionist: expected 3, got 2", "vp.Unionist: expected 1, got 0"]
 
 
-def test_an_illegal_action_lists_the_legal_ones(tmp_path):
-    (outcome,) = run(tmp_path, BASE.replace("  - place Texas\n  - place Texas\n", "  - place Texass\n"))
+def test_an_illegal_action_lists_the_legal_ones_and_is_the_only_failure(tmp_path):
+    # the expectations below would fail too, but only as consequences of the illegal action
+    (outcome,) = run(tmp_path, BASE.replace(TWO_PLACES, "  - place Washington\n  - event lincoln\n")
+                     + "expect:\n  tokens: {Texas: {Unionist: 2}}\n  vp: {Unionist: 3}\n")
     assert not outcome.passed
     (problem,) = outcome.problems
-    assert problem.startswith("action 2 ('place Texass'): 'place Texass' is not a legal action now; legal: ")
-    assert problem.endswith("did you mean 'place Texas'?")
+    assert problem.startswith("action 3 ('event lincoln'): 'event lincoln' is not a legal action now; legal: ")
+
+
+def test_a_misspelt_action_name_is_refused_before_the_game_starts(tmp_path):
+    (d,) = not_run(tmp_path, BASE.replace(TWO_PLACES, "  - place Texass\n"))
+    assert (d.line, d.column, d.message) == (9, 5, "'place Texass': unknown space 'Texass'")
+    assert d.hint == "did you mean 'Texas'?"
 
 
 def test_legal_and_illegal_checks(tmp_path):
-    text = BASE.replace("  - place Texas\n  - place Texas\n",
-                        "  - {legal: [place Texas, done]}\n  - {illegal: event lincoln}\n  - {illegal: place Texas}\n")
+    text = BASE.replace(TWO_PLACES, "  - {legal: [place Texas, done]}\n  - {illegal: place Texas}\n")
     (outcome,) = run(tmp_path, text)
-    assert outcome.problems == ["action 4: 'place Texas' should be illegal, but is legal"]
+    assert outcome.problems == ["action 3: 'place Texas' should be illegal, but is legal"]
+
+
+@pytest.mark.parametrize("check, message, hint", [
+    ("{ilegal: place Washington}", "unknown key 'ilegal' in a check", "did you mean 'illegal'?"),
+    ("{legall: place Washington}", "unknown key 'legall' in a check", "did you mean 'legal'?"),
+    ("{illegal: place Fort Sumpter}", "'place Fort Sumpter': unknown space 'Fort Sumpter'",
+     "did you mean 'Fort Sumter'?"),
+    ("{illegal: plac Washington}", "'plac Washington': 'plac' does not start an action", "did you mean 'place'?"),
+    ("{illegal: event lincon}", "'event lincon': unknown strategy card 'lincon'", "did you mean 'lincoln'?"),
+    ("{legal: [done, Peace Comissioner to Texas]}",
+     "'Peace Comissioner to Texas': unknown marker 'Peace Comissioner'", "did you mean 'Peace Commissioner'?"),
+    ("{decision: {player: Unionst}}", "unknown side 'Unionst'", "did you mean 'Unionist'?"),
+    ("{decision: {kind: plac}}", "unknown decision kind 'plac'", "did you mean 'place'?"),
+    ("{decision: {side: Unionist}}", "unknown key 'side' in a decision", None),
+])
+def test_a_check_that_cannot_mean_anything_is_an_error_not_a_pass(tmp_path, check, message, hint):
+    (d,) = not_run(tmp_path, BASE.replace(TWO_PLACES, f"  - {check}\n  - place Texas\n"))
+    assert d.line == 9 and d.message == message
+    assert d.hint == hint
+
+
+def test_a_check_at_a_decision_that_cannot_offer_its_action_fails(tmp_path):
+    # after 'value winfield-scott' comes a place decision: 'event ...' can never be legal there,
+    # so '{illegal: event lincoln}' would pass whatever the rules do
+    text = BASE.replace(TWO_PLACES, "  - {illegal: event lincoln}\n  - place Texas\n")
+    (outcome,) = run(tmp_path, text)
+    (problem,) = outcome.problems
+    assert problem.startswith("action 2: 'event lincoln' cannot be illegal here: this is a Unionist place decision")
+
+
+def test_decision_checks_anywhere_in_the_actions(tmp_path):
+    good = BASE.replace(TWO_PLACES, "  - {decision: {player: Unionist, kind: place}}\n  - place Texas\n"
+                                    "  - {decision: {kind: place}}\n  - done\n"
+                                    "  - {decision: {player: Secessionist, kind: play_card}}\n")
+    assert run(tmp_path, good)[0].passed
+    bad = BASE.replace(TWO_PLACES, "  - {decision: {player: Secessionist, kind: play_card}}\n")
+    (outcome,) = run(tmp_path, bad)
+    assert outcome.problems == ["action 2: expected a Secessionist play_card decision, got a Unionist place decision"]
+
+
+@pytest.mark.parametrize("off", ["off", "null", "~", "'off'"])
+def test_off_marks_a_marker_off_the_map_in_position_and_expect(tmp_path, off):
+    text = BASE.replace("  phase: card_play\n", f"  phase: card_play\n  markers: {{Peace Commissioner: {off}}}\n")
+    (outcome,) = run(tmp_path, text + f"expect:\n  markers: {{Peace Commissioner: {off}}}\n")
+    assert outcome.passed, outcome.problems + [d.message for d in outcome.diagnostics]
+    (outcome,) = run(tmp_path, BASE.replace("  phase: card_play\n",
+                                            "  phase: card_play\n  markers: {Peace Commissioner: Fort Sumter}\n")
+                     + f"expect:\n  markers: {{Peace Commissioner: {off}}}\n")
+    assert outcome.problems == ["markers.Peace Commissioner: expected None, got 'Fort Sumter'"]
+
+
+def test_an_impossible_position_gives_the_right_count_at_the_offending_key(tmp_path):
+    text = BASE.replace("position:\n", "position:\n  pools: {Unionist: 20}\n")
+    (d,) = not_run(tmp_path, text)
+    # 20 in the pool and the 9 setup tokens of the bonus boxes: 29 off the track
+    assert d.message == ("the Unionist position holds 29 tokens off the crisis track (map 0, pool 20, boxes 9), "
+                         "more than the 25 a side has")
+    assert (d.line, d.column) == (3, 21)
+
+
+def test_a_given_track_must_add_up(tmp_path):
+    text = BASE.replace("position:\n", "position:\n  tracks: {Secessionist: 3}\n")
+    (d,) = not_run(tmp_path, text)
+    assert d.message == "the Secessionist position holds 12 tokens (map 0, pool 0, boxes 9, track 3), not 25"
+    assert (d.line, d.column) == (3, 26)
+
+
+def test_one_bad_scenario_fails_alone(tmp_path):
+    body = BASE.replace("\n", "\n    ").rstrip()
+    text = ("scenarios:\n  - " + body + "\n  - " + body.replace("place Texas", "place Texus", 1)
+            + "\n  - " + body + "\n    expect: {vp: {Unionist: 9}}\n")
+    outcomes = run(tmp_path, text)
+    assert [o.status for o in outcomes] == ["passed", NOT_RUN, "failed"]
+
+
+def test_hands_are_compared_as_multisets(tmp_path):
+    text = BASE + "expect:\n  hands: {Unionist: [lincoln], Secessionist: [florida-secedes, jefferson-davis]}\n"
+    assert run(tmp_path, text)[0].passed
+    (outcome,) = run(tmp_path, text.replace("[lincoln]", "[lincoln, lincoln]"))
+    assert outcome.problems == ["hands.Unionist: expected ['lincoln', 'lincoln'] in any order, got ['lincoln'] "
+                                "(missing lincoln)"]
+
+
+def test_the_discard_pile_is_settable_and_the_objective_deck_and_offers_expectable(tmp_path):
+    text = BASE.replace("  phase: card_play\n", "  phase: card_play\n  discard: [star-of-the-west, lincoln]\n"
+                                                "  objective_deck: [texas, washington]\n")
+    text = text.replace("[lincoln, winfield-scott]", "[wide-awakes, winfield-scott]")
+    expect = ("expect:\n  discard: [lincoln, winfield-scott, star-of-the-west]\n"
+              "  objective_deck: {top: [texas, washington], size: 12}\n"
+              "  objective_offer: {Unionist: []}\n")
+    assert run(tmp_path, text + expect)[0].passed, run(tmp_path, text + expect)[0].problems
+    (outcome,) = run(tmp_path, text + expect.replace("top: [texas, washington]", "top: [washington]")
+                     .replace("[]", "[fort-sumter]"))
+    assert outcome.problems == ["objective_deck.top: expected ['washington'], got ['texas']",
+                                "objective_offer.Unionist: expected ['fort-sumter'] in any order, got [] "
+                                "(missing fort-sumter)"]
+
+
+@pytest.mark.parametrize("expect, message, hint", [
+    ("tokens: {Fort Sumpter: {Unionist: 1}}", "unknown space 'Fort Sumpter'", "did you mean 'Fort Sumter'?"),
+    ("tokens: {Texas: {Unionists: 1}}", "unknown side 'Unionists'", "did you mean 'Unionist'?"),
+    ("hands: {Unionist: [lincon]}", "unknown strategy card 'lincon'", "did you mean 'lincoln'?"),
+    ("not_legal: [place Texsa]", "'place Texsa': unknown space 'Texsa'", "did you mean 'Texas'?"),
+    ("phase: card_ply", "unknown phase 'card_ply'", "did you mean 'card_play'?"),
+    ("objective_deck: {tops: [texas]}", "unknown key 'tops' in objective_deck", "did you mean 'top'?"),
+])
+def test_names_in_expect_are_checked_before_running(tmp_path, expect, message, hint):
+    (d,) = not_run(tmp_path, BASE + "expect:\n  " + expect + "\n")
+    assert d.line == 12 and d.message == message and d.hint == hint
 
 
 def test_an_unknown_name_in_the_position_is_located(tmp_path):
-    with pytest.raises(ScenarioError) as caught:
-        run(tmp_path, BASE.replace("[lincoln, winfield-scott]", "[lincoln, winfield-scot]"))
-    (d,) = caught.value.diagnostics
+    (d,) = not_run(tmp_path, BASE.replace("[lincoln, winfield-scott]", "[lincoln, winfield-scot]"))
     assert (d.line, d.message) == (5, "unknown strategy card 'winfield-scot'")
     assert d.hint == "did you mean 'winfield-scott'?"
 
 
-def test_an_impossible_position_is_refused(tmp_path):
-    text = BASE.replace("position:\n", "position:\n  pools: {Unionist: 30}\n")
-    with pytest.raises(ScenarioError) as caught:
-        run(tmp_path, text)
-    assert "the Unionist position holds" in caught.value.diagnostics[0].message
-
-
 def test_unknown_keys_get_suggestions(tmp_path):
-    with pytest.raises(ScenarioError) as caught:
-        run(tmp_path, BASE + "expect:\n  token: {Texas: {Unionist: 2}}\n")
-    (d,) = caught.value.diagnostics
+    (d,) = not_run(tmp_path, BASE + "expect:\n  token: {Texas: {Unionist: 2}}\n")
     assert d.message == "unknown key 'token' in expect" and d.hint == "did you mean 'tokens'?"
+
+
+def test_the_command_prints_failures_and_a_summary_by_default(tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text(BASE, encoding="utf-8")
+    mixed = tmp_path / "mixed.yaml"
+    body = BASE.replace("\n", "\n    ").rstrip()
+    mixed.write_text("scenarios:\n  - " + body.replace("value play", "typo", 1).replace("place Texas", "place Tx", 1)
+                     + "\n  - " + body.replace("value play", "wrong", 1) + "\n    expect: {vp: {Unionist: 9}}\n",
+                     encoding="utf-8")
+    result = run_crisis("test", good, mixed)
+    assert result.returncode == 1
+    out = result.stdout
+    assert "PASS" not in out
+    assert "NOT RUN  " in out and "mixed.yaml:2: typo" in out and "unknown space 'Tx'" in out
+    assert "FAIL  " in out and "vp.Unionist: expected 9, got 0" in out
+    assert out.strip().splitlines()[-1] == "1 passed, 1 failed, 1 not run (3 scenarios in 2 files)"
+    verbose = run_crisis("test", "-v", good)
+    assert "PASS  " in verbose.stdout and "good.yaml:1: value play" in verbose.stdout
+    assert verbose.returncode == 0
+    assert run_crisis("test", "-q", good).stdout.strip() == "1 passed, 0 failed, 0 not run (1 scenarios in 1 file)"
+
+
+def test_a_file_that_is_not_yaml_is_not_run_and_the_others_still_are(tmp_path):
+    (tmp_path / "a.yaml").write_text("name: [unclosed\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(BASE, encoding="utf-8")
+    result = run_crisis("test", tmp_path)
+    assert "1 passed, 0 failed, 1 not run" in result.stdout
+    assert "a.yaml:2:1: error: this is not valid YAML" in result.stdout or "a.yaml:" in result.stdout
+
+
+def test_the_documented_keys_are_the_keys_the_runner_reads():
+    import re
+    from pathlib import Path
+
+    from crisis.interpreter.scenario import EXPECT_SHAPES, POSITION_KEYS
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    position = doc[doc.index("## The position"):doc.index("## Actions")]
+    expect = doc[doc.index("## Expectations"):]
+    keys = lambda text: {k for row in re.findall(r"^\| (`[^|]+)\|", text, re.M) for k in re.findall(r"`(\w+)`", row)}
+    assert keys(position) == set(POSITION_KEYS)
+    assert keys(expect) == set(EXPECT_SHAPES) | {"legal", "not_legal", "decision"}
+
+
+def test_the_documented_example_passes(tmp_path):
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    (outcome,) = run(tmp_path, example)
+    assert outcome.passed, outcome.problems + [d.message for d in outcome.diagnostics]
