@@ -49,15 +49,24 @@ def presenter(args, content: Content) -> Presenter:
 def cmd_check(args) -> int:
     started = time.perf_counter()
     content = load(args)
-    elapsed = time.perf_counter() - started
+    from crisis.content.i18n import check_all
     from crisis.interpreter.tables import Tables
     Tables(content)  # compiling must succeed too
+    # every catalog against the reference, and the reference against what the game asks for
+    found = list(content.warnings) + check_all(content)
+    errors = [d for d in found if d.severity == "error"]
+    if errors:
+        raise UserError(errors)
+    elapsed = time.perf_counter() - started
+    for warning in found:
+        print(warning.format(), file=sys.stderr)
     rules = (sum(1 for c in content.strategy_cards if c.event) + sum(1 for c in content.objective_cards if c.event))
+    warned = f", {len(found)} {'warning' if len(found) == 1 else 'warnings'}" if found else ""
     print(f"{content.root}: OK -- {len(content.board.spaces)} spaces, {len(content.strategy_cards)} strategy cards, "
           f"{len(content.objective_cards)} objective cards, {rules} card events, "
           f"{len(content.catalogs)} {'locale' if len(content.catalogs) == 1 else 'locales'} "
-          f"({', '.join(sorted(content.catalogs))}); checked in {elapsed * 1000:.0f} ms")
-    return EXIT_OK
+          f"({', '.join(sorted(content.catalogs))}){warned}; checked in {elapsed * 1000:.0f} ms")
+    return EXIT_FAILED if found and args.strict else EXIT_OK
 
 
 def cmd_test(args) -> int:
@@ -266,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=cmd_sim)
 
     check = command("check", "load and check all content; report every problem")
+    check.add_argument("--strict", action="store_true", help="fail on warnings too (a bare 'spaces', a condition "
+                                                             "that always holds, an untranslated text...)")
     check.set_defaults(run=cmd_check)
 
     cards = command("cards", "print every card as a player reads it (title, value, side, Final Crisis "

@@ -17,11 +17,11 @@ from crisis.ruleset.diagnostics import Diagnostic
 
 from .loader import REFERENCE_LANG, display_path
 from .locale import Catalog, placeholders
+from .messages import allowed_placeholders, closest, used_messages
 from .model import Content
 from .yamlfile import ContentError, Map, Seq, YamlFile
 
 GLOSSARY = "glossary.yaml"
-GRAMMAR_SUFFIXES = ("_g", "_pl")  # the gender and plural the renderer passes with every name
 
 
 @attrs.frozen
@@ -32,9 +32,52 @@ class Term:
 
 
 def _at(catalog: Catalog, key: str, message: str, hint: Optional[str] = None,
-        expected: Optional[str] = None) -> Diagnostic:
+        expected: Optional[str] = None, severity: str = "error") -> Diagnostic:
     path, line, column = catalog.positions.get(key, (None, None, None))
-    return Diagnostic(message=message, path=path, line=line, column=column, hint=hint, expected=expected)
+    return Diagnostic(message=message, path=path, line=line, column=column, hint=hint, expected=expected,
+                      severity=severity)
+
+
+def check_reference(content: Content) -> List[Diagnostic]:
+    """The reference catalog against what the program asks for: every key it uses, every placeholder filled.
+
+    A mistake here shows to every player whatever their language, so it is
+    reported in the reference file itself, never in a translation.
+    """
+    reference = content.catalogs[REFERENCE_LANG]
+    problems: List[Diagnostic] = []
+    for key, passed in sorted(used_messages().items()):
+        if key not in reference.messages:
+            neighbour = _file_for(reference, key)
+            section = key.rsplit(".", 1)[0]
+            problems.append(Diagnostic(
+                message=f"'{key}' is missing in the '{REFERENCE_LANG}' catalog: players would see <{key}>",
+                path=neighbour, expected=f"a '{key.split('.')[-1]}:' entry under '{section}:'",
+                hint=_close_key(key, reference)))
+            continue
+        if passed is None:
+            continue
+        unfilled = set(placeholders(reference.messages[key])) - allowed_placeholders(passed)
+        for name in sorted(unfilled):
+            guess = closest(name, passed)
+            problems.append(_at(reference, key, f"'{key}' uses the placeholder {{{name}}}, which the game never "
+                                                f"fills (it gives {_names(passed)})",
+                                hint=f"did you mean {{{guess[0]}}}?" if guess else None))
+    return problems
+
+
+def _close_key(key: str, catalog: Catalog) -> Optional[str]:
+    from crisis.ruleset.diagnostics import did_you_mean
+    guess = did_you_mean(key, list(catalog.messages), cutoff=0.85)
+    return f"did you mean '{guess}'? (keys must match exactly)" if guess else None
+
+
+def _expected_placeholders(content: Content, key: str) -> Optional[set]:
+    """What a translation of ``key`` must use: what the program fills, or else what the reference uses."""
+    passed = used_messages().get(key)
+    if passed is not None:
+        return set(passed)
+    return set(placeholders(content.catalogs[REFERENCE_LANG].messages[key]))
 
 
 def load_glossary(root: str) -> Tuple[List[Term], List[Diagnostic]]:
@@ -85,28 +128,34 @@ def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
     reference = content.catalogs[REFERENCE_LANG]
     catalog = content.catalogs[lang]
     problems: List[Diagnostic] = []
-    if lang != REFERENCE_LANG:
+    if lang == REFERENCE_LANG:
+        problems.extend(check_reference(content))
+    else:
         for key in reference.messages:
             if key.startswith(("forms.", "grammar.")):
                 continue  # grammar is each language's own business
             if key not in catalog.messages:
                 path, line, _ = reference.positions[key]
+                # a gap falls back to the reference text: incomplete, not broken
                 problems.append(Diagnostic(
                     message=f"'{key}' is missing in the '{lang}' catalog", path=_file_for(catalog, key),
-                    hint=f"the {REFERENCE_LANG} text is at {path}:{line}: {reference.messages[key]!r}"))
+                    hint=f"the {REFERENCE_LANG} text is at {path}:{line}: {reference.messages[key]!r}",
+                    severity="warning"))
         for key in catalog.messages:
             if key.startswith(("forms.", "grammar.")):
                 continue
             if key not in reference.messages and not _optional(key):
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
-                                    hint="a key the game never asks for: misspelt, or left over"))
+                                    hint="a key the game never asks for: misspelt, or left over",
+                                    severity="warning"))
             elif key in reference.messages:
-                mine, theirs = set(placeholders(catalog.messages[key])), set(placeholders(reference.messages[key]))
-                # a language may use the grammar of a name the game passes (space_g, side_pl)
-                grammar = {f"{name}{suffix}" for name in theirs for suffix in GRAMMAR_SUFFIXES}
-                if theirs - mine or mine - theirs - grammar:
+                mine = set(placeholders(catalog.messages[key]))
+                # measured against what the game fills, so a typo in the reference is not blamed on a translation
+                filled = allowed_placeholders(frozenset(_expected_placeholders(content, key)))
+                required = set(placeholders(reference.messages[key])) & filled
+                if required - mine or mine - filled:
                     problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
-                                                      f"{REFERENCE_LANG} text uses {_names(theirs)}",
+                                                      f"{REFERENCE_LANG} text uses {_names(required)}",
                                         hint="a placeholder the game does not fill shows as an error; "
                                              "one left out loses information"))
     problems.extend(check_glossary(content, lang))

@@ -67,6 +67,7 @@ class _Loader:
         self.root = root
         self.required_messages = tuple(required_messages)
         self.problems = _Problems()
+        self.warnings: List[Diagnostic] = []
         self.files: Dict[str, bytes] = {}
 
     # ------------------------------------------------------------- reading
@@ -149,8 +150,10 @@ class _Loader:
         checker = Checker(self.vocabulary)
         found = (checker.check_condition(tree, slot, source) if condition
                  else checker.check_block(tree, slot, source))
-        self.problems.extend(found)
-        return None if found else Rule(str(value), tree, source)
+        errors = [d for d in found if d.severity == "error"]
+        self.problems.extend(errors)
+        self.warnings.extend(d for d in found if d.severity != "error")
+        return None if errors else Rule(str(value), tree, source)
 
     def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str) -> bool:
         if isinstance(value, str) and value in kinds:
@@ -556,7 +559,7 @@ class _Loader:
                 digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
         content = Content(root=str(self.root), board=self.board, procedures=procedures,
                           strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
-                          catalogs=catalogs, digest=digest.hexdigest()[:16])
+                          catalogs=catalogs, digest=digest.hexdigest()[:16], warnings=tuple(self.warnings))
         # a hand-written card text may never disagree with the card's rule
         from .i18n import check_card_texts
         disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]

@@ -83,6 +83,10 @@ class Board:
             boxes=frozenset(z.name for z in self.zones if z.box),
             markers=tuple(m.name for m in self.markers),
             tokens_per_side=self.tokens_per_side,
+            max_per_space=self.max_tokens_per_space,
+            rounds=self.rounds,
+            track_size=self.track_size,
+            box_sizes={z.name: z.box for z in self.zones if z.box},
         )
 
 
@@ -134,6 +138,8 @@ class Content:
     objective_cards: Tuple[ObjectiveCard, ...]
     catalogs: Dict[str, Catalog]
     digest: str  # identifies the rules of this content, not its texts (saved games refer to it)
+    # problems that do not stop a game (`crisis check` prints them; --strict fails on them)
+    warnings: Tuple = attrs.field(default=(), eq=False, repr=False)
 
     @property
     def vocabulary(self) -> Vocabulary:

@@ -28,6 +28,11 @@ class Vocabulary:
     boxes: FrozenSet[str]  # zones that have a bonus box
     markers: Tuple[str, ...]
     tokens_per_side: int = 25
+    # the game's constants, to tell counts and conditions that can never be met
+    max_per_space: int = 4
+    rounds: int = 3
+    track_size: int = 16
+    box_sizes: Mapping[str, int] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -90,15 +95,18 @@ class _Run:
 
     # ---------------------------------------------------------------- report
     def error(self, node: A.Node, message: str, *, expected: Optional[str] = None,
-              hint: Optional[str] = None) -> None:
+              hint: Optional[str] = None, severity: str = "error") -> None:
         pos = node.pos
         if pos is None:
             self.diagnostics.append(diagnostic_at(self.source, None, None, message,
-                                                  expected=expected, hint=hint))
+                                                  expected=expected, hint=hint, severity=severity))
             return
         width = pos.end_column - pos.column if pos.end_line == pos.line else 1
         self.diagnostics.append(diagnostic_at(self.source, pos.line, pos.column, message,
-                                              width=width, expected=expected, hint=hint))
+                                              width=width, expected=expected, hint=hint, severity=severity))
+
+    def warning(self, node: A.Node, message: str, **kwargs) -> None:
+        self.error(node, message, severity="warning", **kwargs)
 
     def resolve(self, name: A.Name, wanted: Tuple[str, ...]) -> Optional[str]:
         """The kind of thing a name refers to, if it is one of the wanted kinds."""
@@ -150,12 +158,14 @@ class _Run:
             self.holder(node.source, node.owner)
         self.locations(node.dest, map_only=True, verb="placed", owner=node.owner)
         self.limit(node)
+        self.capacity(node, "placed in", node.dest)
 
     def stmt_Remove(self, node: A.Remove) -> None:
         self.amount(node.amount, node.each)
         self.owner(node.owner)
         self.locations(node.source, map_only=True, verb="removed", owner=node.owner)
         self.limit(node)
+        self.capacity(node, "removed from", node.source)
 
     def stmt_Move(self, node: A.Move) -> None:
         self.amount(node.amount, node.each)
@@ -166,6 +176,9 @@ class _Run:
         if node.each and any(isinstance(item, A.HOLDER_TYPES) for item in node.dest.items):
             self.error(node.dest, "'each' spreads tokens over map spaces, not a pool, track or box")
         self.limit(node)
+        self.capacity(node, "moved from", node.source)
+        if not node.within:
+            self.capacity(node, "moved to", node.dest)
 
     def stmt_ChangeVP(self, node: A.ChangeVP) -> None:
         if node.amount < 1:
@@ -220,6 +233,61 @@ class _Run:
             self.error(amount, "'each' needs an exact count per space",
                        expected="a number, as in 'place 1 in each Secession space'")
 
+    # ------------------------------------------------------ impossible counts
+    def space_count(self, spaces: A.Spaces) -> Optional[int]:
+        """At most how many spaces a place names (None if unknown or not map spaces)."""
+        v = self.vocabulary
+        base = spaces.base
+        if isinstance(base, A.Named):
+            return 1 if base.name.text in v.spaces else None
+        if isinstance(base, A.DimensionSpaces):
+            return len(v.dimensions[base.dimension.text]) if base.dimension.text in v.dimensions else None
+        if isinstance(base, A.PivotalSpaces):
+            return len(v.pivotal)
+        if isinstance(base, A.AllSpaces):
+            return len(v.spaces)
+        if isinstance(base, A.ThisDimension):
+            return max(len(s) for s in v.dimensions.values())
+        if isinstance(base, A.RevealedObjectiveSpaces):
+            return len(v.sides)  # one objective revealed per side
+        return 1  # this space, it
+
+    def capacity(self, node, verb: str, locations: A.Locations) -> None:
+        """'place 22 in Washington': a count that the per-space limit makes impossible."""
+        amount = node.amount
+        if amount.kind == "all" or amount.n is None or not 1 <= amount.n <= self.vocabulary.tokens_per_side:
+            return  # reported by amount()
+        counts = []
+        for item in locations.items:
+            if isinstance(item, A.HOLDER_TYPES):
+                return  # a pool has no such limit
+            n = self.space_count(item)
+            if n is None:
+                return
+            counts.append(n)
+        v = self.vocabulary
+        sides = len(v.sides) if node.owner.kind == "either" else 1
+        per_space = v.max_per_space * sides
+        why = f"a side has at most {v.max_per_space} tokens in a space"
+        if node.limit is not None and node.limit < per_space:
+            per_space, why = node.limit, f"at most {node.limit} per space"
+        if node.each:
+            most, where = per_space, "each space"
+        elif node.one_space:
+            most, where = per_space, "one space"
+        else:
+            spaces = sum(counts)
+            most = per_space * spaces
+            where = f"{spaces} {'space' if spaces == 1 else 'spaces'}"
+        if amount.n <= most:
+            return
+        if amount.kind == "exactly":
+            self.error(amount, f"{amount.n} tokens can never be {verb} here: {why}, so at most {most} in {where}",
+                       expected=f"a count from 1 to {most}, or 'up to {amount.n}' if fewer may do")
+        else:
+            self.warning(amount, f"'up to {amount.n}' can never reach {amount.n} here: {why}, so at most "
+                                 f"{most} in {where}", hint=f"write 'up to {most}'")
+
     def owner(self, owner: A.Owner) -> None:
         if owner.kind == "side" and owner.side is not None:
             self.resolve(owner.side, ("side",))
@@ -262,6 +330,13 @@ class _Run:
 
     def spaces(self, spaces: A.Spaces, in_where: bool = False) -> None:
         base = spaces.base
+        if (isinstance(base, A.AllSpaces) and spaces.filter is None and spaces.pos is not None
+                and base.pos is not None and (spaces.pos.line, spaces.pos.column) == (base.pos.line, base.pos.column)):
+            # "place 2 in spaces": a dimension name or "pivotal" was probably lost
+            qualified = [f"{d} spaces" for d in self.vocabulary.dimensions] + ["pivotal spaces"]
+            self.warning(spaces, "a bare 'spaces' means every space on the map",
+                         expected=f"'any spaces' if every space is meant, or one of: {one_of(qualified)}",
+                         hint="did you mean 'any spaces'?")
         if isinstance(base, A.Named):
             self.resolve(base.name, ("space",))
         elif isinstance(base, A.DimensionSpaces):
@@ -334,6 +409,37 @@ class _Run:
         self.player(node.player)
         self.comparison(node.comparison)
         self.where(node.where, in_where)
+        most, what = self.holds_at_most(node.where)
+        if most is not None:
+            self.possible(node, node.comparison, 0, most, f"a player has 0 to {most} tokens in {what}")
+
+    def holds_at_most(self, where) -> Tuple[Optional[int], str]:
+        """At most how many tokens of one side a place holds, and the place in words."""
+        v = self.vocabulary
+        if isinstance(where, A.Pool):
+            return v.tokens_per_side, "a pool"
+        if isinstance(where, A.CrisisTrack):
+            return v.track_size, "a crisis track"
+        if isinstance(where, A.BonusBox):
+            size = v.box_sizes.get(where.zone.text)
+            return size, f"the {where.zone.text} box"
+        if isinstance(where, A.It):
+            return v.max_per_space, "a space"
+        n = self.space_count(where) if isinstance(where, A.Spaces) else None
+        if n is None:
+            return None, ""
+        return min(n * v.max_per_space, v.tokens_per_side), ("a space" if n == 1 else f"{n} spaces")
+
+    def possible(self, node, comparison: A.Comparison, low: int, high: int, why: str) -> None:
+        """A comparison that no value from ``low`` to ``high`` meets is an error; one that all meet, a warning."""
+        test = {"==": lambda x: x == comparison.n, ">=": lambda x: x >= comparison.n,
+                "<=": lambda x: x <= comparison.n, ">": lambda x: x > comparison.n,
+                "<": lambda x: x < comparison.n}[comparison.op]
+        values = [test(x) for x in range(low, high + 1)]
+        if not any(values):
+            self.error(node, f"this condition can never hold: {why}")
+        elif all(values):
+            self.warning(node, f"this condition always holds: {why}", hint="leave the condition out")
 
     def cond_HasMoreTokens(self, node: A.HasMoreTokens, in_where: bool) -> None:
         self.player(node.player)
@@ -343,6 +449,8 @@ class _Run:
     def cond_HasVP(self, node: A.HasVP, in_where: bool) -> None:
         self.player(node.player)
         self.comparison(node.comparison)
+        if node.comparison.op == "<" and node.comparison.n <= 0:
+            self.error(node, "this condition can never hold: VP are never below 0")
 
     def cond_HasMoreVP(self, node: A.HasMoreVP, in_where: bool) -> None:
         self.player(node.player)
@@ -357,16 +465,23 @@ class _Run:
 
     def cond_RoundIs(self, node: A.RoundIs, in_where: bool) -> None:
         self.comparison(node.comparison)
+        rounds = self.vocabulary.rounds
+        self.possible(node, node.comparison, 1, rounds, f"the game has {rounds} rounds, 1 to {rounds}")
 
     def cond_ZoneBreached(self, node: A.ZoneBreached, in_where: bool) -> None:
         self.resolve(node.zone, ("zone",))
 
     def cond_PoolHas(self, node: A.PoolHas, in_where: bool) -> None:
         self.comparison(node.comparison)
+        most = self.vocabulary.tokens_per_side
+        self.possible(node, node.comparison, 0, most, f"a pool holds 0 to {most} tokens")
 
     def cond_PoolLead(self, node: A.PoolLead, in_where: bool) -> None:
         if node.possessive == node.other or {node.possessive, node.other} == {"own", "their"}:
             self.error(node, "a pool cannot lead itself", hint="compare with the opponent's pool")
+        elif node.margin > self.vocabulary.tokens_per_side:
+            self.error(node, f"this condition can never hold: a pool holds at most "
+                             f"{self.vocabulary.tokens_per_side} tokens")
 
     def cond_IsPivotal(self, node: A.IsPivotal, in_where: bool) -> None:
         self.target(node.target, in_where, kinds=("space",))
@@ -374,6 +489,8 @@ class _Run:
     def cond_ControlsCount(self, node: A.ControlsCount, in_where: bool) -> None:
         self.player(node.player)
         self.comparison(node.comparison)
+        spaces = len(self.vocabulary.spaces)
+        self.possible(node, node.comparison, 0, spaces, f"there are {spaces} spaces")
 
     def cond_ControlsMore(self, node: A.ControlsMore, in_where: bool) -> None:
         self.player(node.player)

@@ -96,18 +96,18 @@ class Diagnostic:
 
 def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optional[int],
                   message: str, *, width: int = 1, expected: Optional[str] = None,
-                  hint: Optional[str] = None) -> Diagnostic:
+                  hint: Optional[str] = None, severity: str = "error") -> Diagnostic:
     """Build a diagnostic for a position in rule text, translated into the file."""
     if source is None:
         return Diagnostic(message=message, line=line, column=column, width=width,
-                          expected=expected, hint=hint)
+                          expected=expected, hint=hint, severity=severity)
     if line is None:
         return Diagnostic(message=message, path=source.path, expected=expected, hint=hint,
-                          label=source.label)
+                          label=source.label, severity=severity)
     file_line, file_column = source.locate(line, column or 1)
     return Diagnostic(message=message, path=source.path, line=file_line, column=file_column,
                       width=max(width, 1), source_line=source.quote(file_line),
-                      expected=expected, hint=hint, label=source.label)
+                      expected=expected, hint=hint, label=source.label, severity=severity)
 
 
 class UserError(Exception):

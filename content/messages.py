@@ -1,0 +1,115 @@
+"""Which catalog messages the program asks for, and with which placeholders.
+
+The reference catalog (English) is the one every other language follows, so a
+mistake in it (a key deleted, a placeholder misspelt: ``{lmiit}``) shows to
+every player as ``<log.game_over>`` or a message that cannot be filled.  To
+catch that in ``crisis check``, the program's own source is read (with
+``ast``, never run): every call whose first argument is a literal message key
+(``text("log.game_over", winner=...)``, ``emit(...)``) says that the key is
+needed and which parameters fill it.  Keys built at run time
+(``f"scoring.{label}"``) are left to the loader's own list of required keys.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+import re
+from pathlib import Path
+from typing import Dict, FrozenSet, Iterator, Optional, Tuple
+
+_KEY = re.compile(r"[a-z_]+(\.[A-Za-z0-9_]+)+")
+# where the program asks for messages
+PACKAGES = ("crisis.cli", "crisis.interpreter", "crisis.ruleset", "crisis.content")
+# the presenter adds each name's grammar (x_g, x_pl) and the token word when a step names side and actor
+GRAMMAR_SUFFIXES = ("_g", "_pl")
+
+
+def _sources() -> Iterator[Path]:
+    for package in PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            yield from sorted(Path(folder).glob("*.py"))
+
+
+@functools.lru_cache(maxsize=1)
+def used_messages() -> Dict[str, Optional[FrozenSet[str]]]:
+    """Message key -> the placeholders the program fills (None: not known, some call passes **params)."""
+    trees = []
+    for path in _sources():
+        try:
+            trees.append(ast.parse(path.read_text(encoding="utf-8")))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+    takes_key, prefixes = _message_functions(trees)
+    found: Dict[str, Optional[FrozenSet[str]]] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+                continue
+            name = _called(node)
+            key = node.args[0].value
+            if name not in takes_key or not isinstance(key, str):
+                continue
+            key = prefixes.get(name, "") + key
+            if not _KEY.fullmatch(key):
+                continue
+            names = {k.arg for k in node.keywords}
+            if None in names:  # **params: which ones is not known here
+                found[key] = None
+            elif key not in found:
+                found[key] = frozenset(names)
+            elif found[key] is not None:
+                found[key] = found[key] | names
+    return found
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _message_functions(trees) -> Tuple[set, Dict[str, str]]:
+    """Functions (and classes) of the program whose first parameter is a message ``key``,
+    and those that add a prefix to it (``def t(self, key): return text("render." + key)``)."""
+    first: Dict[str, set] = {}
+    prefixes: Dict[str, str] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                init = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+                if init is not None:
+                    first.setdefault(node.name, set()).add(_first_param(init))
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            param = _first_param(node)
+            first.setdefault(node.name, set()).add(param)
+            if param != "key":
+                continue
+            for call in ast.walk(node):
+                arg = call.args[0] if isinstance(call, ast.Call) and call.args else None
+                if (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add) and isinstance(arg.left, ast.Constant)
+                        and isinstance(arg.right, ast.Name) and arg.right.id == "key"):
+                    prefixes[node.name] = arg.left.value
+    return {name for name, params in first.items() if params == {"key"}}, prefixes
+
+
+def _first_param(func: ast.FunctionDef) -> str:
+    params = [a.arg for a in func.args.args if a.arg not in ("self", "cls")]
+    return params[0] if params else ""
+
+
+def allowed_placeholders(passed: FrozenSet[str]) -> FrozenSet[str]:
+    """What a message may use when the program passes ``passed``."""
+    allowed = set(passed)
+    allowed.update(f"{name}{suffix}" for name in passed for suffix in GRAMMAR_SUFFIXES)
+    if {"side", "actor"} <= passed:
+        allowed.add("token")
+    return frozenset(allowed)
+
+
+def closest(name: str, names) -> Tuple[Optional[str], ...]:
+    import difflib
+    match = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.5)
+    return (match[0],) if match else ()
