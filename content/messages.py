@@ -42,7 +42,7 @@ def used_messages() -> Dict[str, Optional[FrozenSet[str]]]:
             trees.append(ast.parse(path.read_text(encoding="utf-8")))
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
-    takes_key, prefixes = _message_functions(trees)
+    takes_key, prefixes, returns = _message_functions(trees)
     found: Dict[str, Optional[FrozenSet[str]]] = {}
     for tree in trees:
         for node in ast.walk(tree):
@@ -55,8 +55,8 @@ def used_messages() -> Dict[str, Optional[FrozenSet[str]]]:
             key = prefixes.get(name, "") + key
             if not _KEY.fullmatch(key):
                 continue
-            names = {k.arg for k in node.keywords}
-            if None in names:  # **params: which ones is not known here
+            names = _keywords(node, returns)
+            if names is None:  # **params: which ones is not known here
                 found[key] = None
             elif key not in found:
                 found[key] = frozenset(names)
@@ -70,11 +70,51 @@ def _called(node: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
-def _message_functions(trees) -> Tuple[set, Dict[str, str]]:
-    """Functions (and classes) of the program whose first parameter is a message ``key``,
-    and those that add a prefix to it (``def t(self, key): return text("render." + key)``)."""
+def _keywords(call: ast.Call, returns) -> Optional[set]:
+    """The parameter names a call passes, following ``**self.f(...)`` into f's dict literal; None if unknown."""
+    names = set()
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            names.add(keyword.arg)
+            continue
+        value = keyword.value
+        if not isinstance(value, ast.Call) or _called(value) not in returns:
+            return None
+        params, dicts = returns[_called(value)]
+        bound = {p: a.value for p, a in zip(params, value.args) if isinstance(a, ast.Constant)}
+        for keys in dicts:
+            for key in keys:
+                name = _evaluate(key, bound)
+                if name is None:
+                    return None
+                names.add(name)
+    return names
+
+
+def _evaluate(node, bound: Dict[str, object]) -> Optional[str]:
+    """A dict key: a literal, a parameter given as a literal, or an f-string of those."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name) and isinstance(bound.get(node.id), str):
+        return bound[node.id]
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            value = _evaluate(part.value if isinstance(part, ast.FormattedValue) else part, bound)
+            if value is None:
+                return None
+            parts.append(value)
+        return "".join(parts)
+    return None
+
+
+def _message_functions(trees):
+    """Functions (and classes) of the program whose first parameter is a message ``key``, those that
+    add a prefix to it (``def t(self, key): return text("render." + key)``), and those that return
+    only dict literals (whose keys a ``**f(...)`` passes)."""
     first: Dict[str, set] = {}
     prefixes: Dict[str, str] = {}
+    returns: Dict[str, tuple] = {}
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
@@ -85,6 +125,13 @@ def _message_functions(trees) -> Tuple[set, Dict[str, str]]:
                 continue
             param = _first_param(node)
             first.setdefault(node.name, set()).add(param)
+            results = [r.value for r in ast.walk(node) if isinstance(r, ast.Return)]
+            if results and all(isinstance(r, ast.Dict) and None not in r.keys for r in results):
+                params = [a.arg for a in node.args.args if a.arg not in ("self", "cls")]
+                if node.name in returns:  # two functions of that name: not known which
+                    returns[node.name] = (params, [[ast.Constant(None)]])
+                else:
+                    returns[node.name] = (params, [r.keys for r in results])
             if param != "key":
                 continue
             for call in ast.walk(node):
@@ -92,7 +139,7 @@ def _message_functions(trees) -> Tuple[set, Dict[str, str]]:
                 if (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add) and isinstance(arg.left, ast.Constant)
                         and isinstance(arg.right, ast.Name) and arg.right.id == "key"):
                     prefixes[node.name] = arg.left.value
-    return {name for name, params in first.items() if params == {"key"}}, prefixes
+    return {name for name, params in first.items() if params == {"key"}}, prefixes, returns
 
 
 def _first_param(func: ast.FunctionDef) -> str:

@@ -25,9 +25,36 @@ def render_condition(condition, catalog) -> str:
     return Renderer(catalog).condition(condition)
 
 
+# Who carries out the statement being rendered, as the reader sees it: "you"
+# (the card's player, addressed in the imperative), "opponent" (your
+# opponent), "each" (each player) or "they" (each player, inside a "for each
+# player" block).  A statement handed to someone else is one sentence with
+# that subject, so its actor never leaks into the next sentence.
+ACTORS = ("you", "opponent", "each", "they")
+
+# A possessive in the rule ("your pool") is relative to the acting player;
+# rendered for the reader it depends on who acts.
+_WHOSE = {
+    "you": {"own": "own", "opponent": "opponent", "their": "their"},
+    "opponent": {"own": "their", "opponent": "own", "their": "their"},
+    "each": {"own": "their", "opponent": "their_opponent", "their": "their"},
+    "they": {"own": "their", "opponent": "their_opponent", "their": "their"},
+}
+# and so does a player in a condition ("you have ...")
+_WHO = {
+    "you": {"you": "you", "opponent": "opponent"},
+    "opponent": {"you": "opponent", "opponent": "you"},
+    "each": {"you": "they", "opponent": "their_opponent"},
+    "they": {"you": "they", "opponent": "their_opponent"},
+}
+
+
 class Renderer:
-    def __init__(self, catalog):
+    def __init__(self, catalog, actor: str = "you", mood: str = "plain"):
         self.c = catalog
+        self.actor = actor
+        self.mood = mood  # "where" inside a "where" clause (Spanish puts its verbs in the subjunctive there)
+        self.owner_kind = "own"  # whose tokens the statement being rendered moves
 
     def t(self, key: str, **params) -> str:
         return self.c.text("render." + key, **params)
@@ -38,14 +65,45 @@ class Renderer:
         return {param: shown, f"{param}_g": self.c.form(kind, name, "gender"),
                 f"{param}_pl": self.c.form(kind, name, "plural", shown)}
 
+    def acting(self, actor: str) -> "Renderer":
+        return Renderer(self.c, actor, self.mood)
+
+    def doer(self) -> dict:
+        """The subject of a statement: ``who`` selects the verb form, ``subject`` names the actor."""
+        return {"who": self.actor, "subject": self.t(f"subject.{self.actor}")}
+
+    def whose(self, possessive: str) -> str:
+        return _WHOSE[self.actor][possessive]
+
+    def owned(self, owner: A.Owner) -> "Renderer":
+        """This renderer, knowing whose tokens the statement moves ("their pool" is their owner's)."""
+        self.owner_kind = owner.kind
+        return self
+
     # ------------------------------------------------------------ statements
     def statement(self, node) -> str:
+        """One statement as a sentence."""
+        return self.sentence(self.clause(node))
+
+    def sentence(self, clause: str) -> str:
+        return self.t("sentence", clause=clause[:1].upper() + clause[1:])
+
+    def clause(self, node) -> str:
+        """One statement as a clause (no capital, no full stop), to stand in a sentence."""
         return getattr(self, "st_" + type(node).__name__)(node)
 
-    def _tokens(self, amount: A.Amount, owner: A.Owner):
+    def clauses(self, block: A.Block) -> str:
+        """A block inside one sentence: its statements one after the other."""
+        parts = [self.clause(s) for s in block.statements]
+        text = parts[0]
+        for part in parts[1:]:
+            text = self.t("statement.then", a=text, b=part)
+        return text
+
+    def _tokens(self, amount: A.Amount, owner: A.Owner, verb: str):
         n = amount.n if amount.kind != "all" else 2
         amount_text = self.t(f"amount.{amount.kind}", n=amount.n or 0)
-        params = {"n": n}
+        params = {"n": n, "actor": self.actor, "verb": verb}
         if owner.kind == "side":
             params.update(self.named("sides", owner.side.text, "side"))
         return amount_text, self.t(f"tokens.{owner.kind}", **params)
@@ -63,70 +121,79 @@ class Renderer:
         return "one" if amount.kind != "all" and amount.n == 1 else "many"
 
     def st_Place(self, node: A.Place) -> str:
-        amount, tokens = self._tokens(node.amount, node.owner)
+        self.owned(node.owner)
+        amount, tokens = self._tokens(node.amount, node.owner, "place")
         form = self._form(node.amount)
         if node.each:
             return self.t("statement.place_each", amount=amount, tokens=tokens,
-                          dest=self.locations(node.dest, form="each"))
+                          dest=self.locations(node.dest, form="each"), **self.doer())
         if node.source is not None:
             return self.t("statement.place_from", amount=amount, tokens=tokens, source=self.holder(node.source),
-                          dest=self.locations(node.dest, form), limit=self._limit(node))
+                          dest=self.locations(node.dest, form), limit=self._limit(node), **self.doer())
         return self.t("statement.place", amount=amount, tokens=tokens, dest=self.locations(node.dest, form),
-                      limit=self._limit(node))
+                      limit=self._limit(node), **self.doer())
 
     def st_Remove(self, node: A.Remove) -> str:
-        amount, tokens = self._tokens(node.amount, node.owner)
+        self.owned(node.owner)
+        amount, tokens = self._tokens(node.amount, node.owner, "remove")
         if node.each:
             return self.t("statement.remove_each", amount=amount, tokens=tokens,
-                          source=self.locations(node.source, form="each"))
+                          source=self.locations(node.source, form="each"), **self.doer())
         return self.t("statement.remove", amount=amount, tokens=tokens,
-                      source=self.locations(node.source, self._form(node.amount)), limit=self._limit(node))
+                      source=self.locations(node.source, self._form(node.amount)), limit=self._limit(node),
+                      **self.doer())
 
     def st_Move(self, node: A.Move) -> str:
-        amount, tokens = self._tokens(node.amount, node.owner)
+        self.owned(node.owner)
+        amount, tokens = self._tokens(node.amount, node.owner, "move")
         if node.within:
             return self.t("statement.move_within", amount=amount, tokens=tokens,
-                          source=self.locations(node.source), limit=self._limit(node))
+                          source=self.locations(node.source), limit=self._limit(node), **self.doer())
         if node.each:
             return self.t("statement.move_each", amount=amount, tokens=tokens, source=self.locations(node.source),
-                          dest=self.locations(node.dest, form="each"))
+                          dest=self.locations(node.dest, form="each"), **self.doer())
         form = self._form(node.amount)
         return self.t("statement.move", amount=amount, tokens=tokens, source=self.locations(node.source, form),
-                      dest=self.locations(node.dest, form), limit=self._limit(node))
+                      dest=self.locations(node.dest, form), limit=self._limit(node), **self.doer())
 
     def st_ChangeVP(self, node: A.ChangeVP) -> str:
         verb = "gain" if node.gain else "lose"
         if node.per is None:
-            return self.t(f"statement.{verb}", n=node.amount)
-        return self.t(f"statement.{verb}_per", n=node.amount, per=self.countable(node.per))
+            return self.t(f"statement.{verb}", n=node.amount, **self.doer())
+        return self.t(f"statement.{verb}_per", n=node.amount, per=self.countable(node.per), **self.doer())
 
     def st_PlaceMarker(self, node: A.PlaceMarker) -> str:
         key = "statement.move_marker" if node.verb == "move" else "statement.place_marker"
         return self.t(key, dest=self.locations(node.dest, form="one"),
-                      **self.named("markers", node.marker.text, "marker"))
+                      **self.named("markers", node.marker.text, "marker"), **self.doer())
 
     def st_RemoveMarker(self, node: A.RemoveMarker) -> str:
-        return self.t("statement.remove_marker", **self.named("markers", node.marker.text, "marker"))
+        return self.t("statement.remove_marker", **self.named("markers", node.marker.text, "marker"), **self.doer())
+
+    def when(self, condition) -> str:
+        """The opening of an "if": natural words for a round ("from round 2"), else "if ..."."""
+        if isinstance(condition, A.RoundIs):
+            return self.t("when.round", op=condition.comparison.op, n=condition.comparison.n)
+        return self.t("when.if", condition=self.condition(condition))
 
     def st_If(self, node: A.If) -> str:
-        condition = self.condition(node.condition)
-        then = render_block(node.then, self.c, inline=True)
+        when, then = self.when(node.condition), self.clauses(node.then)
         if node.otherwise is None:
-            return self.t("statement.if", condition=condition, then=then)
-        return self.t("statement.if_otherwise", condition=condition, then=then,
-                      otherwise=render_block(node.otherwise, self.c, inline=True))
+            return self.t("statement.if", when=when, then=then)
+        return self.t("statement.if_otherwise", when=when, then=then, otherwise=self.clauses(node.otherwise))
 
     def st_Either(self, node: A.Either) -> str:
-        options = [self.t("statement.either_option", n=i + 1, text=render_block(o, self.c, inline=True))
+        options = [self.t("statement.either_option", n=i + 1, text=self.clauses(o))
                    for i, o in enumerate(node.options)]
-        return self.t("statement.either", options=self.t("statement.either_separator").join(options))
+        return self.t("statement.either", options=self.t("statement.either_separator").join(options),
+                      **self.doer())
 
     def st_ForEachPlayer(self, node: A.ForEachPlayer) -> str:
-        return self.t("statement.for_each_player", body=render_block(node.body, self.c, inline=True))
+        # the whole block is one sentence, so where it ends is plain
+        return self.t("statement.for_each_player", body=self.acting("they").clauses(node.body))
 
     def st_Acting(self, node: A.Acting) -> str:
-        key = "statement.opponent" if node.actor == "opponent" else "statement.each_player"
-        return self.t(key, statement=self.statement(node.statement))
+        return self.acting("opponent" if node.actor == "opponent" else "each").clause(node.statement)
 
     # ------------------------------------------------------------- places
     def locations(self, locations: A.Locations, form: str = "many") -> str:
@@ -142,7 +209,12 @@ class Renderer:
         return self.t("list.two", a=text, b=parts[-1])
 
     def holder(self, node) -> str:
-        whose = node.possessive or "their"
+        possessive = node.possessive or "their"
+        if possessive == "their" and (self.owner_kind == "own" or (self.owner_kind == "opponent"
+                                                                  and self.actor != "you")):
+            # the tokens' owner's holder; "their pool" after "opponent tokens" already reads right
+            possessive = self.owner_kind
+        whose = self.whose(possessive)
         if isinstance(node, A.Pool):
             return self.t("holder.pool", whose=whose)
         if isinstance(node, A.CrisisTrack):
@@ -172,7 +244,8 @@ class Renderer:
             key = {"you": "you_control", "opponent": "opponent_controls", "nobody": "nobody_controls"}[filt.who]
             text = self.t(f"spaces.{key}", spaces=text)
         elif isinstance(filt, A.Where):
-            text = self.t("spaces.where", spaces=text, condition=self.condition(filt.condition))
+            inner = Renderer(self.c, self.actor, "where")
+            text = self.t("spaces.where", spaces=text, condition=inner.condition(filt.condition))
         return text
 
     def countable(self, node) -> str:
@@ -188,12 +261,11 @@ class Renderer:
         return getattr(self, "cond_" + type(node).__name__)(node)
 
     def player(self, player: A.Player) -> dict:
-        params = {"who": player.kind}
         if player.kind == "side":
-            params["player"] = self.t("player.side", **self.named("sides", player.side.text, "side"))
-        else:
-            params["player"] = self.t(f"player.{player.kind}")
-        return params
+            return {"who": "side", "mood": self.mood,
+                    "player": self.t("player.side", **self.named("sides", player.side.text, "side"))}
+        who = _WHO[self.actor][player.kind]
+        return {"who": who, "player": self.t(f"player.{who}"), "mood": self.mood}
 
     def other(self, player: A.Player) -> str:
         return self.player(player)["player"]
@@ -213,10 +285,12 @@ class Renderer:
             return self.holder(where)
         return self.spaces(where)
 
-    def comparison(self, comparison: A.Comparison) -> str:
-        if comparison.op == "==" and comparison.n == 0:
-            return self.t("comparison.none")
-        return self.t(f"comparison.{comparison.op}", n=comparison.n)
+    def comparison(self, comparison: A.Comparison) -> dict:
+        """The comparison in words, and ``cmp`` (its operator, or "none" for "no") for templates
+        that phrase "no tokens" their own way ("no tienes fichas")."""
+        none = comparison.op == "==" and comparison.n == 0
+        text = self.t("comparison.none") if none else self.t(f"comparison.{comparison.op}", n=comparison.n)
+        return {"comparison": text, "cmp": "none" if none else comparison.op, "n": comparison.n}
 
     def _chain(self, node, key: str) -> str:
         parts = [self.condition(i) for i in node.items]
@@ -238,18 +312,22 @@ class Renderer:
         return self.t("condition.controls", target=self.target(node.target), **self.player(node.player))
 
     def cond_NobodyControls(self, node):
-        return self.t("condition.nobody_controls", target=self.target(node.target))
+        return self.t("condition.nobody_controls", target=self.target(node.target), mood=self.mood)
+
+    def _at(self, where) -> dict:
+        """Where tokens are counted; ``at`` is "it" for the space a "where" clause tests (no need to name it)."""
+        return {"where": self.where(where), "at": "it" if isinstance(where, A.It) else "place"}
 
     def cond_HasTokens(self, node):
-        return self.t("condition.has_tokens", comparison=self.comparison(node.comparison), n=node.comparison.n,
-                      where=self.where(node.where), **self.player(node.player))
+        return self.t("condition.has_tokens", **self.comparison(node.comparison), **self._at(node.where),
+                      **self.player(node.player))
 
     def cond_HasMoreTokens(self, node):
-        return self.t("condition.has_more_tokens", other=self.other(node.other), where=self.where(node.where),
+        return self.t("condition.has_more_tokens", other=self.other(node.other), **self._at(node.where),
                       **self.player(node.player))
 
     def cond_HasVP(self, node):
-        return self.t("condition.has_vp", comparison=self.comparison(node.comparison), **self.player(node.player))
+        return self.t("condition.has_vp", **self.comparison(node.comparison), **self.player(node.player))
 
     def cond_HasMoreVP(self, node):
         return self.t("condition.has_more_vp", other=self.other(node.other), **self.player(node.player))
@@ -261,24 +339,24 @@ class Renderer:
         return self.t("condition.is_side", **self.named("sides", node.side.text, "side"), **self.player(node.player))
 
     def cond_RoundIs(self, node):
-        return self.t("condition.round_is", comparison=self.comparison(node.comparison))
+        return self.t("condition.round_is", op=node.comparison.op, n=node.comparison.n)
 
     def cond_ZoneBreached(self, node):
-        return self.t("condition.zone_breached", whose=node.possessive, **self.named("zones", node.zone.text, "zone"))
+        return self.t("condition.zone_breached", whose=self.whose(node.possessive),
+                      **self.named("zones", node.zone.text, "zone"))
 
     def cond_PoolHas(self, node):
-        return self.t("condition.pool_has", whose=node.possessive, comparison=self.comparison(node.comparison),
-                      n=node.comparison.n)
+        return self.t("condition.pool_has", whose=self.whose(node.possessive), **self.comparison(node.comparison))
 
     def cond_PoolLead(self, node):
-        return self.t("condition.pool_lead", whose=node.possessive, n=node.margin, other=node.other)
+        return self.t("condition.pool_lead", whose=self.whose(node.possessive), n=node.margin,
+                      other=self.whose(node.other))
 
     def cond_IsPivotal(self, node):
         return self.t("condition.is_pivotal", target=self.target(node.target))
 
     def cond_ControlsCount(self, node):
-        return self.t("condition.controls_count", comparison=self.comparison(node.comparison), n=node.comparison.n,
-                      **self.player(node.player))
+        return self.t("condition.controls_count", **self.comparison(node.comparison), **self.player(node.player))
 
     def cond_ControlsMore(self, node):
         return self.t("condition.controls_more", other=self.other(node.other), **self.player(node.player))

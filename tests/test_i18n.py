@@ -131,16 +131,16 @@ SPANISH = [
     ("place the Peace Commissioner in any space", "Coloca al Comisionado de Paz en cualquier casilla."),
     ("move the Peace Commissioner to a Political space", "Mueve al Comisionado de Paz a una casilla de Política."),
     ("remove the Peace Commissioner", "Retira al Comisionado de Paz del mapa."),
-    ("the opponent loses 1 VP", "Tu oponente: Pierde 1 PV."),
-    ("if you control Federal Arsenals: gain 1 VP", "Si controlas los Arsenales Federales: Gana 1 PV."),
+    ("the opponent loses 1 VP", "Tu oponente pierde 1 PV."),
+    ("if you control Federal Arsenals: gain 1 VP", "Si controlas los Arsenales Federales, gana 1 PV."),
     ("either:\n  gain 1 VP\nor:\n  place 2 in Newspapers",
-     "Elige una opción: (1) Gana 1 PV. (2) Coloca 2 fichas en los Periódicos."),
-    ("for each player:\n  gain 1 VP", "Cada jugador, empezando por el primer jugador: Gana 1 PV."),
+     "Elige una opción: (1) gana 1 PV; (2) coloca 2 fichas en los Periódicos."),
+    ("for each player:\n  gain 1 VP", "Cada jugador, empezando por el primer jugador: gana 1 PV."),
     ("place 1 in Secession spaces you control", "Coloca 1 ficha en una casilla de Secesión que controles."),
     ("place 2 in Secession spaces you control", "Coloca 2 fichas en casillas de Secesión que controles."),
     ("remove 1 opponent token from each Political space", "Retira 1 ficha del oponente de cada casilla de Política."),
     ("move 1 token from Texas to each Political space", "Mueve 1 ficha de Texas a cada casilla de Política."),
-    ("each player gains 1 VP", "Cada jugador: Gana 1 PV."),
+    ("each player gains 1 VP", "Cada jugador gana 1 PV."),
     ("gain 1 VP for each Armaments space you control", "Gana 1 PV por cada casilla de Armamento que controles."),
     ("gain 1 VP for each revealed objective space you control",
      "Gana 1 PV por cada casilla de objetivo revelada que controles."),
@@ -152,7 +152,7 @@ SPANISH = [
     ("place 1 in this space", "Coloca 1 ficha en esta casilla."),
     ("place up to 2 Unionist tokens in Texas", "Coloca hasta 2 fichas Unionistas en Texas."),
     ("place 1 in spaces where the opponent has no tokens there",
-     "Coloca 1 ficha en cualquier casilla donde tu oponente tiene 0 fichas en esa casilla."),
+     "Coloca 1 ficha en cualquier casilla donde tu oponente no tenga fichas."),
 ]
 
 
@@ -168,7 +168,7 @@ SPANISH_CONDITIONS = [
      "tu reserva tiene al menos 3 fichas más que la de tu oponente"),
     ("the opponent's Tension zone is breached", "tu oponente ha abierto brecha en su zona de Tensión"),
     ("you control more spaces than the opponent", "controlas más casillas que tu oponente"),
-    ("the round is at least 2", "la ronda es al menos 2"),
+    ("the round is at least 2", "es la ronda 2 o posterior"),
     ("nobody controls Newspapers", "nadie controla los Periódicos"),
     ("nobody controls Political", "nadie controla Política"),
     ("you have at least 2 tokens in Fort Sumter", "tienes al menos 2 fichas en Fort Sumter"),
@@ -241,3 +241,38 @@ def test_the_language_comes_from_the_locale_environment(tmp_path):
     assert "Comienza la Crisis Final." in result.stdout
     english = run_crisis("play", "--bots", "--seed", "3", env={"LANG": "de_DE.UTF-8"})
     assert "The Final Crisis begins." in english.stdout
+
+
+# ------------------------------------------- natural Spanish card texts (issue 10)
+SPANISH_CARDS = [
+    ("sam-houston", "Retira hasta 2 fichas del oponente de Texas. Si no tienes fichas en Texas, coloca 2 fichas en "
+                    "Texas; si no, coloca 1 ficha en Texas."),
+    ("texas-secession-convention", "Coloca 3 fichas en Texas. A partir de la ronda 2, coloca 1 ficha en Montgomery."),
+    ("buchanans-cabinet-crisis", "Tu oponente retira 2 fichas suyas de casillas de Política. Coloca 1 ficha en "
+                                 "Washington."),
+    ("baltimore-plot", "Si tu oponente tiene más PV que tú, tu oponente pierde 1 PV; si no, retira hasta 2 fichas "
+                       "del oponente de Casillas Cruciales que controle tu oponente, como máximo 1 por casilla."),
+    ("star-of-the-west", "Elige una opción: (1) coloca 3 fichas en Fort Sumter; (2) retira hasta 3 fichas del "
+                         "oponente de Fort Sumter."),
+]
+
+
+@pytest.mark.parametrize("card_id,text", SPANISH_CARDS, ids=[c[0] for c in SPANISH_CARDS])
+def test_spanish_card_texts_read_naturally(content, card_id, text):
+    card = content.strategy_card(card_id)
+    assert render_block(card.event.tree, content.catalog("es"), inline=True) == text
+
+
+def test_no_capital_after_a_colon_in_spanish_card_texts(content):
+    import re
+    catalog = content.catalog("es")
+    for card in content.strategy_cards + content.objective_cards:
+        if card.event:
+            text = render_block(card.event.tree, catalog, inline=True)
+            # names (Fort Sumter, Casillas Cruciales) may follow a colon; a verb never starts with a capital there
+            assert not re.search(r": (Coloca|Retira|Mueve|Gana|Pierde|Elige|Si) ", text), (card.id, text)
+            assert " 0 fichas" not in text, (card.id, text)
+
+
+def test_major_anderson_is_comandante_in_spanish(content):
+    assert content.catalog("es").text("cards.major-anderson.title") == "Comandante Anderson"
