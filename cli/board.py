@@ -1,28 +1,83 @@
 """Drawing the game for a person: the board, the crisis tracks, a player's
-private cards and the recent log.
+private cards, the feed, the end of a round and the final score.
 
 Everything here reads the engine's state and the content's names; every word
 comes from the locale catalog (keys ``cli.*``) through the Presenter.  There
 is no game logic: control is asked of the engine, never worked out here.
+Both front-ends draw with these blocks: the line mode prints them, the
+full-screen interface puts them in its panes.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
-from typing import List, Sequence
+from typing import Iterable, List, Optional, Sequence
 
 from crisis.interpreter.state import NOBODY
 
 from .terminal import Style
 from .text import Presenter
 
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible(text: str) -> int:
+    """Width of a line on screen, colour codes left out."""
+    return len(_ESCAPE.sub("", text))
+
 
 def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - len(text))
+    return text + " " * max(0, width - visible(text))
+
+
+def fit(line: str, width: int, indent: Optional[int] = None) -> List[str]:
+    """A (possibly coloured) line broken between words so that no piece is wider than ``width``;
+    pieces after the first are indented like the line, plus two (or by ``indent``)."""
+    if visible(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    hang = " " * min(width // 2, lead + 2 if indent is None else indent)
+    out: List[str] = []
+    current, size, empty = " " * lead, lead, True
+    for word in line[lead:].split(" "):
+        length = visible(word)
+        if not empty and size + 1 + length > width:
+            out.append(current)
+            current, size, empty = hang, len(hang), True
+        if not empty:
+            current += " "
+            size += 1
+        while length > width - size > 0 and not _ESCAPE.search(word):  # a word longer than a line is cut
+            room = width - size
+            out.append(current + word[:room])
+            word, length = word[room:], length - room
+            current, size = hang, len(hang)
+        current += word
+        size += length
+        empty = False
+    out.append(current)
+    return [piece.rstrip(" ") for piece in out]
+
+
+def fit_all(lines: Iterable[str], width: int) -> List[str]:
+    out: List[str] = []
+    for line in lines:
+        for part in line.split("\n"):
+            out.extend(fit(part, width))
+    return out
+
+
+def short_names(names: Sequence[str], least: int = 3) -> List[str]:
+    """The shortest starts of the names (at least ``least`` letters) that tell them apart."""
+    size = least
+    while size < max(len(n) for n in names) and len({n[:size].lower() for n in names}) < len(names):
+        size += 1
+    return [n[:size] for n in names]
 
 
 class Screen:
-    """Text blocks for one game, in one locale and style."""
+    """Text blocks for one game, in one locale and style, for a screen ``width`` columns wide."""
 
     def __init__(self, game, show: Presenter, style: Style, width: int = 100):
         self.game = game
@@ -31,10 +86,12 @@ class Screen:
         self.style = style
         self.width = width
         self.t = game.tables
+        self.side_names = [show.side(s) for s in self.t.sides]
+        self.shorts = short_names(self.side_names)
 
     # ---------------------------------------------------------------- names
     def side(self, index: int) -> str:
-        return self.style.side(index, self.show.side(self.t.sides[index]))
+        return self.style.side(index, self.side_names[index])
 
     def text(self, key: str, **params) -> str:
         return self.c.text(key, **params)
@@ -50,8 +107,8 @@ class Screen:
             text = self.text("cli.list.more", a=text, b=part)
         return self.text("cli.list.two", a=text, b=parts[-1])
 
-    def wrap(self, text: str, indent: int) -> List[str]:
-        width = max(30, self.width - indent)
+    def wrap(self, text: str, indent: int, width: Optional[int] = None) -> List[str]:
+        width = max(20, (width or self.width) - indent)
         lines: List[str] = []
         for paragraph in text.split("\n"):
             lines.extend(" " * indent + line for line in (textwrap.wrap(paragraph, width) or [""]))
@@ -65,87 +122,137 @@ class Screen:
         title = self.text("cli.board.header", game=self.text("cli.title"), round=st.round, rounds=board.rounds,
                           phase=phase, first=self.side(first))
         vp = "   ".join(self.text("cli.board.vp_side", side=self.side(i), vp=st.vp[i]) for i in (0, 1))
-        lines = [self.style.bold(title), vp]
-        facts = []
+        facts = [vp]
         if st.phase == "card_play":
             played = [self.text("cli.board.played_side", side=self.side(i), n=st.plays[i],
                                 of=board.cards_played_per_round) for i in (0, 1)]
             facts.append(self.text("cli.board.played", sides="   ".join(played)))
         facts.append(self.text("cli.board.deck", n=len(st.strategy_deck)))
-        lines.append("   ".join(facts))
-        return lines
+        return [self.style.bold(title), "   ".join(facts)]
 
     # ---------------------------------------------------------------- board
-    def board(self) -> List[str]:
-        st, t, ex, style = self.game.state, self.t, self.game.executor, self.style
+    def _controller(self, space: int) -> int:
+        ex = self.game.executor
+        return next((i for i in (0, 1) if ex.controls(i, space)), NOBODY)
+
+    def _dimension_block(self, d: int, changed) -> List[str]:
+        """One dimension: its name (and who controls it whole), then a row per space:
+        changed mark, pivotal mark, marker, name, each side's tokens, the controller."""
+        st, t, style, ex = self.game.state, self.t, self.style, self.game.executor
         names = [self.show.space(s) for s in t.spaces]
-        side_names = [self.show.side(s) for s in t.sides]
-        maximum = t.max_per_space
-        name_w = max(len(n) for n in names) + 2
-        col_w = [max(len(side_names[i]), maximum) + 3 for i in (0, 1)]
-        control_w = max(len(n) for n in side_names) + 3
+        name_w = max(len(n) for n in names)
+        pips_w = t.max_per_space
+        title = style.bold(self.c.name("dimensions", t.dimensions[d]))
+        owner = next((i for i in (0, 1) if ex.controls_dimension(i, d)), NOBODY)
+        if owner != NOBODY:
+            title += " " + self.text("cli.board.dimension_controlled", side=self.side(owner))
+        lines = [title]
+        for s in t.dimension_spaces[d]:
+            new = style.new if s in changed else " "
+            pivotal = style.pivotal if t.is_pivotal[s] else " "
+            marker = style.marker if any(where == s for where in st.markers) else " "
+            name = _pad(names[s], name_w)
+            if s in changed:
+                name = style.highlight(name)
+            row = f"{new}{pivotal}{marker} {name} "
+            for i in (0, 1):
+                n = st.tokens[i][s]
+                row += style.side(i, style.token * n) + style.empty * max(0, pips_w - n) + " "
+            controller = self._controller(s)
+            row += (style.side(controller, self.shorts[controller]) if controller != NOBODY
+                    else style.dim(self.text("cli.board.nobody")))
+            lines.append(row.rstrip())
+        return lines
+
+    def board(self, changed: Iterable[int] = ()) -> List[str]:
+        """The map, two dimensions side by side when the screen is wide enough, then the markers."""
+        changed = set(changed)
+        t, style = self.t, self.style
+        blocks = [self._dimension_block(d, changed) for d in range(len(t.dimensions))]
+        block_w = max(visible(line) for block in blocks for line in block)
+        head = self._column_head(block_w)
+        lines: List[str] = []
+        if self.width >= 2 * block_w + 3 and len(blocks) > 1:
+            lines.append(_pad(head, block_w + 3) + head)
+            for left in range(0, len(blocks), 2):
+                pair = blocks[left:left + 2]
+                height = max(len(b) for b in pair)
+                for row in range(height):
+                    cells = [b[row] if row < len(b) else "" for b in pair]
+                    lines.append((_pad(cells[0], block_w + 3) + (cells[1] if len(cells) > 1 else "")).rstrip())
+        else:
+            lines.append(head)
+            for block in blocks:
+                lines.extend(block)
+        lines += self.marker_lines()
+        keys = {"pivotal": style.pivotal, "token": style.token, "empty": style.empty, "marker": style.marker,
+                "new": style.new, "sides": "  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}")
+                                                     for i in (0, 1))}
+        lines.append(style.dim(self.text("cli.board.legend", **keys)))
+        return lines
+
+    def _column_head(self, block_w: int) -> str:
+        """The names over the token columns."""
+        t = self.t
+        names = [self.show.space(s) for s in t.spaces]
+        lead = 4 + max(len(n) for n in names) + 1
+        pips_w = t.max_per_space
+        head = " " * lead
+        for i in (0, 1):
+            head += self.style.side(i, _pad(self.shorts[i], pips_w)) + " "
+        return head.rstrip()
+
+    def marker_lines(self) -> List[str]:
+        st, t, style = self.game.state, self.t, self.style
         lines = []
-        head = (" " * (name_w + 3) + style.side(0, _pad(side_names[0], col_w[0]))
-                + style.side(1, _pad(side_names[1], col_w[1])) + self.text("cli.board.control"))
-        lines.append(head)
-        for d, spaces in enumerate(t.dimension_spaces):
-            title = style.bold(self.c.name("dimensions", t.dimensions[d]))
-            owner = next((i for i in (0, 1) if ex.controls_dimension(i, d)), NOBODY)
-            if owner != NOBODY:
-                title += "  " + self.text("cli.board.dimension_controlled", side=self.side(owner))
-            lines.append(title)
-            for s in spaces:
-                mark = style.pivotal if t.is_pivotal[s] else " "
-                row = f" {mark} " + _pad(names[s], name_w)
-                for i in (0, 1):
-                    n = st.tokens[i][s]
-                    pips = style.token * n + style.empty * max(0, maximum - n)
-                    row += style.side(i, pips) + " " * (col_w[i] - len(pips))
-                controller = next((i for i in (0, 1) if ex.controls(i, s)), NOBODY)
-                control = self.side(controller) if controller != NOBODY else style.dim(self.text("cli.board.nobody"))
-                visible = len(side_names[controller]) if controller != NOBODY else len(self.text("cli.board.nobody"))
-                row += control + " " * max(0, control_w - visible)
-                for m, where in enumerate(st.markers):
-                    if where == s:
-                        row += f"{style.marker} " + style.bold(self.c.name("markers", t.markers[m].name))
-                lines.append(row.rstrip())
+        from .session import _blocks
         for m, marker in enumerate(t.markers):
             name = self.c.name("markers", marker.name)
-            blocks = ("both" if marker.blocks_placement and marker.blocks_removal else
-                      "placement" if marker.blocks_placement else "removal" if marker.blocks_removal else "none")
+            blocks = _blocks(marker)
             if st.markers[m] == NOBODY:
-                lines.append(self.text("cli.board.marker_off", marker=name))
+                lines.append(self.text("cli.board.marker_off", marker=name, symbol=style.marker))
             else:
-                lines.append(self.text("cli.board.marker_on", marker=name, space=names[st.markers[m]],
+                lines.append(self.text("cli.board.marker_on", marker=name, space=self.show.space(t.spaces[st.markers[m]]),
                                        blocks=blocks, symbol=style.marker))
-        lines.append(style.dim(self.text("cli.board.legend", pivotal=style.pivotal, token=style.token,
-                                          empty=style.empty)))
         return lines
 
     # --------------------------------------------------------------- tracks
     def tracks(self) -> List[str]:
+        """Each side's crisis track by zone, its pool and the zones breached; a narrower form
+        when the table does not fit."""
         st, t, style = self.game.state, self.t, self.style
         zones = t.zones
-        side_names = [self.show.side(s) for s in t.sides]
         zone_names = [self.c.name("zones", z.name) for z in zones]
         label = self.text("cli.board.tracks")
-        name_w = max(len(label), *(len(n) for n in side_names)) + 2
         cells = [[self._zone_cell(i, z) for z in range(len(zones))] for i in (0, 1)]
-        zone_w = [max(len(zone_names[z]), len(cells[0][z][0]), len(cells[1][z][0])) + 2 for z in range(len(zones))]
         pool_label = self.text("cli.board.pool")
+        breached = [[zone_names[z] for z in range(len(zones)) if st.breached[i][z] and zones[z].box] for i in (0, 1)]
+        name_w = max(len(label), *(len(n) for n in self.side_names)) + 2
+        zone_w = [max(len(zone_names[z]), len(cells[0][z][0]), len(cells[1][z][0])) + 2 for z in range(len(zones))]
         pool_w = len(pool_label) + 2
-        head = _pad(label, name_w) + "".join(_pad(zone_names[z], zone_w[z]) for z in range(len(zones)))
-        head += _pad(pool_label, pool_w) + self.text("cli.board.breached")
-        lines = [style.bold(head)]
-        for i in (0, 1):
-            row = style.side(i, _pad(side_names[i], name_w))
-            for z in range(len(zones)):
-                plain, coloured = cells[i][z]
-                row += coloured + " " * (zone_w[z] - len(plain))
-            row += _pad(str(st.pool[i]).rjust(len(pool_label)), pool_w)
-            breached = [zone_names[z] for z in range(len(zones)) if st.breached[i][z] and zones[z].box]
-            row += self.join(breached) if breached else style.dim(self.text("cli.board.nothing"))
-            lines.append(row.rstrip())
+        table_w = name_w + sum(zone_w) + pool_w + max(len(self.text("cli.board.breached")),
+                                                      *(len(self.join(b)) for b in breached))
+        if table_w <= self.width:
+            head = _pad(label, name_w) + "".join(_pad(zone_names[z], zone_w[z]) for z in range(len(zones)))
+            head += _pad(pool_label, pool_w) + self.text("cli.board.breached")
+            lines = [style.bold(head)]
+            for i in (0, 1):
+                row = style.side(i, _pad(self.side_names[i], name_w))
+                for z in range(len(zones)):
+                    plain, coloured = cells[i][z]
+                    row += coloured + " " * (zone_w[z] - len(plain))
+                row += _pad(str(st.pool[i]).rjust(len(pool_label)), pool_w)
+                row += self.join(breached[i]) if breached[i] else style.dim(self.text("cli.board.nothing"))
+                lines.append(row.rstrip())
+        else:
+            lines = [style.bold(self.text("cli.board.tracks_short", label=label, zones=" | ".join(zone_names),
+                                          pool=pool_label))]
+            name_w = max(len(n) for n in self.side_names) + 2
+            for i in (0, 1):
+                row = style.side(i, _pad(self.side_names[i], name_w))
+                row += " ".join(coloured.replace(" +", "+") for _, coloured in cells[i])
+                row += f"  {st.pool[i]}"
+                lines.append(row)
         lines.append(style.dim(self.text("cli.board.tracks_legend", token=style.token, empty=style.empty)))
         return lines
 
@@ -160,29 +267,34 @@ class Screen:
         return pips + extra, self.style.side(side, pips) + self.style.dim(extra)
 
     # -------------------------------------------------------- private cards
-    def card_line(self, card: int, detailed: bool) -> List[str]:
+    def event_for(self, info) -> str:
         t = self.t
-        info = t.strategy_cards[card]
         if info.event is None:
-            event_for = self.text("cli.card.no_event")
-        elif len(info.event_for) == len(t.sides):
-            event_for = self.text("cli.card.event_for_all")
-        else:
-            event_for = self.join([self.style.side(t.side_index[s], self.show.side(s)) for s in info.event_for])
-        line = "   " + self.text("cli.card.summary", title=self.style.bold(self.show.card(info.id)), id=self.show.card_slug("cards", info.id),
-                                 value=info.value, event_for=event_for,
-                                 dimension=self.c.name("dimensions", info.final_crisis))
+            return self.text("cli.card.no_event")
+        if len(info.event_for) == len(t.sides):
+            return self.text("cli.card.event_for_all")
+        return self.join([self.style.side(t.side_index[s], self.show.side(s)) for s in info.event_for])
+
+    def card_line(self, card: int, detailed: bool, indent: int = 3) -> List[str]:
+        info = self.t.strategy_cards[card]
+        line = " " * indent + self.text("cli.card.summary", title=self.style.bold(self.show.card(info.id)),
+                                         id=self.show.card_slug("cards", info.id), value=info.value,
+                                         event_for=self.event_for(info),
+                                         dimension=self.c.name("dimensions", info.final_crisis))
         lines = [line]
         if detailed and info.event is not None:
-            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("cards", info, inline=True), 7))
+            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("cards", info, inline=True),
+                                                                indent + 4))
         return lines
 
-    def objective_line(self, card: int, key: str) -> List[str]:
+    def objective_line(self, card: int, key: str, indent: int = 3) -> List[str]:
         info = self.t.objective_cards[card]
-        lines = ["   " + self.text(key, title=self.style.bold(self.show.objective(info.id)), id=self.show.card_slug("objectives", info.id),
-                                   space=self.show.space(info.space))]
+        lines = [" " * indent + self.text(key, title=self.style.bold(self.show.objective(info.id)),
+                                          id=self.show.card_slug("objectives", info.id),
+                                          space=self.show.space(info.space))]
         if info.event is not None:
-            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("objectives", info, inline=True), 7))
+            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("objectives", info, inline=True),
+                                                                indent + 4))
         return lines
 
     def private(self, viewer: int, detailed: bool) -> List[str]:
@@ -219,20 +331,48 @@ class Screen:
                           kept=int(st.objectives[i] != NOBODY)) for i in sides]
 
     # ------------------------------------------------------------------ log
-    def log_lines(self, start: int, least: int = 4, most: int = 12) -> List[str]:
-        """Log entries since ``start`` (at least the last ``least``, at most ``most``)."""
-        log = self.game.log or []
-        begin = max(0, min(start, len(log) - least))
-        entries = log[begin:]
+    def feed(self, log, start: int, context: int = 3) -> List[str]:
+        """Every log entry from ``start`` on (no cap), marked new; when there is nothing new,
+        the last few entries, dimmed, so the screen still says where the game is."""
         lines = []
-        if len(entries) > most:
-            lines.append(self.style.dim("   " + self.text("cli.panel.earlier", n=len(entries) - most)))
-            entries = entries[-most:]
-        first = len(log) - len(entries)
-        for index, entry in enumerate(entries):
-            text = self.show.log_line(entry)
-            if first + index >= start:
-                lines.append(f" {self.style.new} " + text)
-            else:
-                lines.append(self.style.dim("   " + text))
+        if start >= len(log):
+            for entry in log[max(0, len(log) - context):]:
+                lines.append(self.style.dim("   " + self.show.log_line(entry)))
+            return lines
+        for entry in log[start:]:
+            lines.append(f" {self.style.new} " + self.show.log_line(entry))
+        return lines
+
+    def round_end(self, summary) -> List[str]:
+        """The end-of-round screen: every bonus, score and objective of the round's end, and VP."""
+        lines = [self.style.bold(self.text("cli.round_end.title", round=summary.round))]
+        lines += ["   " + self.show.log_line(entry) for entry in summary.entries]
+        for i in (0, 1):
+            lines.append(self.text("cli.round_end.vp", side=self.side(i), before=summary.vp_before[i],
+                                   after=summary.vp_after[i]))
+        return lines
+
+    def result(self, reveal_seed: Optional[int] = None) -> List[str]:
+        """The final score, the winner first: each side's VP before the final scoring, each final
+        scoring line, the tie-break in words if one decided."""
+        game, style, c = self.game, self.style, self.c
+        st, result = game.state, game.state.result
+        winner, loser = result.winner, 1 - result.winner
+        lines = [style.bold(c.text("result.title")),
+                 style.bold(self.text("cli.result.headline", winner=self.side(winner), vp=st.vp[winner],
+                                      other=self.side(loser), other_vp=st.vp[loser]))]
+        for side in (winner, loser):
+            lines.append(c.text("result.line", side=self.side(side), vp=st.vp[side]))
+            final = sum(n for _, n in result.breakdown[side])
+            lines.append(self.text("cli.result.before", n=st.vp[side] - final))
+            for label, n in result.breakdown[side]:
+                lines.append(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n))
+        if result.tie_break >= 0:
+            from crisis.ruleset.render import render_condition
+            rule = game.content.procedures.tie_breaks[result.tie_break]
+            lines.append(c.text("cli.result.tie_break", rule=render_condition(rule.tree, c),
+                                winner=self.side(winner)))
+        lines.append(style.bold(c.text("result.winner", side=self.side(winner))))
+        if reveal_seed is not None:
+            lines.append(self.text("cli.result.seed", seed=reveal_seed))
         return lines

@@ -60,22 +60,29 @@ def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optio
 
 
 def card_text(screen: Screen, kind: str, index: int) -> List[str]:
-    """The full text of a card, as a player reads it."""
+    """The full text of a card, as a player reads it, with the meaning of the map's names the
+    language keeps untranslated."""
     t, c, style = screen.t, screen.c, screen.style
     if kind == STRATEGY:
         card = t.strategy_cards[index]
         lines = screen.card_line(index, detailed=False)
         lines[0] = lines[0].strip()
+        text = ""
         if card.event is not None:
             lines.append("   " + c.text("cli.card.event_label"))
-            lines.extend(screen.wrap(screen.show.card_rule_text("cards", card), 5))
-        return lines
-    card = t.objective_cards[index]
-    lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)), id=screen.show.card_slug("objectives", card.id),
-                    space=screen.show.space(card.space))]
-    if card.event is not None:
-        lines.append("   " + c.text("cli.card.objective_event_label"))
-        lines.extend(screen.wrap(screen.show.card_rule_text("objectives", card), 5))
+            text = screen.show.card_rule_text("cards", card)
+            lines.extend(screen.wrap(text, 5))
+    else:
+        card = t.objective_cards[index]
+        text = screen.show.space(card.space)
+        lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)),
+                        id=screen.show.card_slug("objectives", card.id), space=text)]
+        if card.event is not None:
+            lines.append("   " + c.text("cli.card.objective_event_label"))
+            event = screen.show.card_rule_text("objectives", card)
+            lines.extend(screen.wrap(event, 5))
+            text += "\n" + event
+    lines.extend("     " + gloss for gloss in glosses(screen, text))
     return lines
 
 
@@ -144,3 +151,109 @@ def cause(log) -> Optional[object]:
         if entry.key in _CAUSES:
             return entry
     return None
+
+
+# ------------------------------------------------------------- commands
+
+
+def card_query(screen: Screen, query: str, decision: Optional[Decision], word: str = "card"):
+    """(cards, problem): the cards ``card QUERY`` asks for (a name, an id, the start of one, or a
+    choice number), or what to tell the player instead."""
+    c, t, show = screen.c, screen.t, screen.show
+    if not query:
+        return [], c.text("cli.card.usage", card=word)
+    if query.isdigit() and decision is not None:
+        number = int(query)
+        if not 1 <= number <= len(decision.actions):
+            return [], c.text("cli.input.out_of_range", number=number, n=len(decision.actions))
+        action = decision.actions[number - 1]
+        if action.kind in ("value", "event", "claim"):
+            return [(STRATEGY, action.a)], None
+        if action.kind == "keep":
+            return [(OBJECTIVE, action.a)], None
+        return [], c.text("cli.card.no_card_choice", number=number)
+    found, guess = find_cards(screen, query)
+    if not found:
+        return [], (c.text("cli.card.unknown_guess", name=query, guess=guess) if guess
+                    else c.text("cli.card.unknown", name=query))
+    if len(found) > 6:
+        names = [show.card(t.strategy_cards[i].id) if kind == STRATEGY else show.objective(t.objective_cards[i].id)
+                 for kind, i in found]
+        return [], c.text("cli.card.ambiguous", name=query, n=len(found), names=", ".join(names[:8]))
+    return found, None
+
+
+def rules_query(screen: Screen, query: str, word: str = "rules"):
+    """(lines, problem): the list of rules summaries, or the topics ``query`` names."""
+    c, style = screen.c, screen.style
+    if not query:
+        lines = [c.text("cli.rules_list.title", rules=word)]
+        for topic in rules_topics(c):
+            lines.append("  " + c.text("cli.rules_list.item", name=topic_title(c, topic),
+                                       summary=c.text(f"cli.rules.{topic}.summary")))
+        lines.append(c.text("cli.rules_list.usage"))
+        return lines, None
+    found, guess = find_topic(c, query)
+    if not found:
+        return [], (c.text("cli.rules_list.unknown_guess", name=query, guess=guess) if guess
+                    else c.text("cli.rules_list.unknown", name=query, rules=word))
+    lines = []
+    params = rules_params(screen)
+    for topic in found[:3]:
+        lines.append("")
+        lines.append(style.bold(c.text("cli.rules_list.item", name=topic_title(c, topic),
+                                       summary=c.text(f"cli.rules.{topic}.summary"))))
+        text = c.text(f"cli.rules.{topic}.text", **params)
+        lines += screen.wrap(text, 2)
+        lines += [f"  {line}" for line in glosses(screen, text)]
+    lines.append("")
+    return lines, None
+
+
+def glosses(screen: Screen, text: str) -> List[str]:
+    """Where a language keeps the map's printed names (the Spanish rulebook keeps Border States,
+    Newspapers ...), the meaning of each one the text uses: ``glosses.spaces.<name>`` entries."""
+    c, show = screen.c, screen.show
+    out = []
+    for space in screen.t.spaces:
+        meaning = c.raw(f"glosses.spaces.{space}")
+        name = show.space(space)
+        if meaning and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+            out.append(c.text("cli.card.gloss", name=name, meaning=meaning))
+    return out
+
+
+def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict) -> List[str]:
+    """What ``?`` says about the current decision: the rule, what it is part of, the commands."""
+    c = screen.c
+    lines = [""]
+    lines += screen.wrap(c.text(f"cli.help.{decision.kind}", **rules_params(screen)), 2)
+    found = cause(screen.game.log or [])
+    if found is not None:
+        lines += screen.wrap(c.text("cli.help.cause", line=screen.show.log_line(found)), 2)
+    rule = rule_text(screen, decision)
+    if rule:
+        lines += screen.wrap(c.text("cli.help.rule", rule=rule), 2)
+    if decision.optional:
+        lines += screen.wrap(c.text("cli.help.optional"), 2)
+    if decision.hidden and hotseat:
+        lines += screen.wrap(c.text("cli.help.hidden"), 2)
+    lines += screen.wrap(c.text("cli.help.commands", n=len(decision.actions), **words), 2)
+    lines += screen.wrap(c.text("cli.help.saved", file=str(path)), 2)
+    lines.append("")
+    return lines
+
+
+def why_lines(session) -> List[str]:
+    """The reasons a bot gave for its recent actions, for bots that keep them (``explain()``)."""
+    c = session.c
+    lines = []
+    for side, bot in enumerate(session.bots):
+        explain = getattr(bot, "explain", None)
+        if explain is None:
+            continue
+        reasons = explain(session.game)
+        if reasons:
+            lines.append(c.text("cli.why.title", side=session.show.side(session.tables.sides[side])))
+            lines += [f"  {line}" for line in reasons]
+    return lines or [c.text("cli.why.nothing")]

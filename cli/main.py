@@ -1,32 +1,36 @@
-"""The ``crisis`` command: play, simulate, check and test a game's content."""
+"""The ``crisis`` command: play, simulate, check and test a game's content.
+
+Only the argument parser is built at start-up (its words come from the
+command-line catalog alone, see ``words``): the engine and the content are
+imported by the commands that need them, so ``crisis --help`` and
+``crisis --version`` answer at once.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from crisis.content.loader import default_content_dir, load_content
-from crisis.content.model import Content
-from crisis.ruleset.diagnostics import UserError
-
-from .text import Presenter
+from . import words
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def choose_language(requested: Optional[str], content: Content) -> str:
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version as installed
+    try:
+        return installed("crisis-engine")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def choose_language(requested: Optional[str], content) -> str:
     """--lang, else the usual locale variables, else English."""
-    candidates = [requested] if requested else []
-    if not requested:
-        for variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
-            value = os.environ.get(variable)
-            if value:
-                candidates.extend(part.split("_")[0].split(".")[0].lower() for part in value.split(":"))
-                break
+    from crisis.ruleset.diagnostics import UserError
+    candidates = [requested] if requested else words.environment_languages()
     for lang in candidates:
         if lang in content.catalogs:
             return lang
@@ -35,11 +39,13 @@ def choose_language(requested: Optional[str], content: Content) -> str:
     return "en"
 
 
-def load(args) -> Content:
+def load(args):
+    from crisis.content.loader import load_content
     return load_content(args.content)
 
 
-def presenter(args, content: Content) -> Presenter:
+def presenter(args, content):
+    from .text import Presenter
     return Presenter(content, content.catalog(choose_language(getattr(args, "lang", None), content)))
 
 
@@ -47,6 +53,7 @@ def presenter(args, content: Content) -> Presenter:
 
 
 def cmd_check(args) -> int:
+    from crisis.ruleset.diagnostics import UserError
     started = time.perf_counter()
     content = load(args)
     from crisis.content.i18n import check_all
@@ -60,134 +67,127 @@ def cmd_check(args) -> int:
     elapsed = time.perf_counter() - started
     for warning in found:
         print(warning.format(), file=sys.stderr)
-    rules = (sum(1 for c in content.strategy_cards if c.event) + sum(1 for c in content.objective_cards if c.event))
-    warned = f", {len(found)} {'warning' if len(found) == 1 else 'warnings'}" if found else ""
-    print(f"{content.root}: OK -- {len(content.board.spaces)} spaces, {len(content.strategy_cards)} strategy cards, "
-          f"{len(content.objective_cards)} objective cards, {rules} card events, "
-          f"{len(content.catalogs)} {'locale' if len(content.catalogs) == 1 else 'locales'} "
-          f"({', '.join(sorted(content.catalogs))}){warned}; checked in {elapsed * 1000:.0f} ms")
+    c = presenter(args, content).catalog
+    rules = (sum(1 for card in content.strategy_cards if card.event)
+             + sum(1 for card in content.objective_cards if card.event))
+    print(c.text("cli.check.ok", root=str(content.root), spaces=len(content.board.spaces),
+                 strategy=len(content.strategy_cards), objectives=len(content.objective_cards), rules=rules,
+                 locales=len(content.catalogs), langs=", ".join(sorted(content.catalogs)), warnings=len(found),
+                 ms=f"{elapsed * 1000:.0f}"))
     return EXIT_FAILED if found and args.strict else EXIT_OK
 
 
 def cmd_test(args) -> int:
     from crisis.interpreter.scenario import FAILED, NOT_RUN, run_file, scenario_files
+    from crisis.ruleset.diagnostics import UserError
     content = load(args)
+    c = presenter(args, content).catalog
     paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        raise UserError(f"no such file or folder: {', '.join(missing)}")
+        raise UserError(c.text("cli.test.missing", paths=", ".join(missing)))
     files = scenario_files(paths)
     if not files:
-        raise UserError(f"no scenario files in {', '.join(map(str, paths))}")
+        raise UserError(c.text("cli.test.none", paths=", ".join(map(str, paths))))
     counts = {"passed": 0, FAILED: 0, NOT_RUN: 0}
     for path in files:
         for outcome in run_file(content, path):
             counts[outcome.status] += 1
             if outcome.status == NOT_RUN:
-                print(f"NOT RUN  {outcome.where}: {outcome.name}")
+                print(c.text("cli.test.not_run", where=str(outcome.where), name=outcome.name))
                 for diagnostic in outcome.diagnostics:
                     print("    " + diagnostic.format().replace("\n", "\n    "))
             elif outcome.status == FAILED:
-                print(f"FAIL  {outcome.where}: {outcome.name}")
+                print(c.text("cli.test.fail", where=str(outcome.where), name=outcome.name))
                 for problem in outcome.problems:
                     print(f"      {problem}")
             elif args.verbose:
-                print(f"PASS  {outcome.where}: {outcome.name}")
-    print(f"{counts['passed']} passed, {counts[FAILED]} failed, {counts[NOT_RUN]} not run "
-          f"({sum(counts.values())} scenarios in {len(files)} {'file' if len(files) == 1 else 'files'})")
+                print(c.text("cli.test.pass", where=str(outcome.where), name=outcome.name))
+    print(c.text("cli.test.summary", passed=counts["passed"], failed=counts[FAILED], not_run=counts[NOT_RUN],
+                 total=sum(counts.values()), files=len(files)))
     return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
 
 
-def print_result(game, show: Presenter, out=sys.stdout) -> None:
-    st, t, c = game.state, game.tables, show.catalog
-    result = st.result
-    print("", file=out)
-    print(c.text("result.title"), file=out)
-    for side in (0, 1):
-        print(c.text("result.line", side=show.side(t.sides[side]), vp=st.vp[side]), file=out)
-        for label, n in result.breakdown[side]:
-            print(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n), file=out)
-    winner = show.side(t.sides[result.winner])
-    if result.tie_break >= 0:
-        from crisis.ruleset.render import render_condition
-        rule = game.content.procedures.tie_breaks[result.tie_break]
-        print(c.text("result.tie_break", rule=render_condition(rule.tree, c)), file=out)
-    print(c.text("result.winner", side=winner), file=out)
-
-
 def cmd_play(args) -> int:
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game, Options
+    from crisis.interpreter.game import Options
     content = load(args)
     show = presenter(args, content)
     seed = args.seed if args.seed is not None else int(time.time()) % 100000
     options = Options(event_discard=args.event_discard)
     if not args.bots:
-        from .session import play_interactive
-        return play_interactive(args, content, show, seed, options)
+        from .play import cmd_play as play
+        return play(args, content, show, seed, options)
     if args.vs or args.side or args.save:
         from .errors import CliError
         raise CliError(show.catalog.text("cli.error.bots_alone"))
+    return play_bots(content, show, seed, options)
+
+
+def play_bots(content, show, seed: int, options) -> int:
+    """Two random bots play a whole game; its log and the final score are printed."""
+    from crisis.interpreter.controllers import RandomBot
+    from crisis.interpreter.game import Game
+    from .board import Screen, fit_all
+    from .terminal import Style
+    import shutil
+    width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
     game = Game(content, seed, options)
     bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+    print(show.catalog.text("cli.bots.seed", seed=seed))
     printed = 0
-    print(f"seed {seed}")
     while not game.over:
         decision = game.decision
         game.apply(bots[decision.player].choose(game, decision))
-        for line in show.log_lines(game.log[printed:]):
+        for line in fit_all(show.log_lines(game.log[printed:]), width):
             print(line)
         printed = len(game.log)
-    for line in show.log_lines(game.log[printed:]):
+    for line in fit_all(show.log_lines(game.log[printed:]), width):
         print(line)
-    print_result(game, show)
+    print("")
+    for line in fit_all(Screen(game, show, Style(False), width).result(), width):
+        print(line)
     return EXIT_OK
 
 
 def cmd_resume(args) -> int:
-    from .session import cmd_resume as resume
+    from .play import cmd_resume as resume
     content = load(args)
     return resume(args, content, presenter(args, content))
 
 
 def cmd_replay(args) -> int:
-    from .session import cmd_replay as replay
+    from .play import cmd_replay as replay
     content = load(args)
     return replay(args, content, presenter(args, content))
 
 
 def cmd_cards(args) -> int:
     """Every card as a player reads it, so a localizer can review a whole deck."""
-    import textwrap
+    import shutil
+    from crisis.interpreter.game import Game
+    from .board import Screen, fit_all
+    from .info import OBJECTIVE, STRATEGY, card_text
+    from .terminal import Style
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
-    print(c.text("cli.cards.strategy_heading", n=len(content.strategy_cards)))
-    for card in content.strategy_cards:
-        if card.event is None:
-            users = c.text("cli.card.no_event")
-        elif len(card.event_for) == len(content.board.sides):
-            users = c.text("cli.card.event_for_all")
-        else:
-            users = ", ".join(show.side(s) for s in card.event_for)
-        print("")
-        print(c.text("cli.card.summary", title=show.card(card.id), id=show.card_slug("cards", card.id), value=card.value,
-                     event_for=users, dimension=c.name("dimensions", card.final_crisis)))
-        for line in textwrap.wrap(show.card_rule_text("cards", card), 96):
-            print("    " + line)
-    print("")
-    print(c.text("cli.cards.objective_heading", n=len(content.objective_cards)))
-    for card in content.objective_cards:
-        print("")
-        print(c.text("cli.card.objective", title=show.objective(card.id), id=show.card_slug("objectives", card.id), space=show.space(card.space)))
-        for line in textwrap.wrap(show.card_rule_text("objectives", card), 96):
-            print("    " + line)
+    width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
+    screen = Screen(Game(content, 0, log=False), show, Style(False), width)
+    lines = [c.text("cli.cards.strategy_heading", n=len(content.strategy_cards))]
+    for index in range(len(content.strategy_cards)):
+        lines += [""] + card_text(screen, STRATEGY, index)
+    lines += ["", c.text("cli.cards.objective_heading", n=len(content.objective_cards))]
+    for index in range(len(content.objective_cards)):
+        lines += [""] + card_text(screen, OBJECTIVE, index)
+    for line in fit_all(lines, width):
+        print(line)
     return EXIT_OK
 
 
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
     from crisis.content.i18n import check_all
+    from crisis.ruleset.diagnostics import UserError
     content = load(args)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
     for lang in langs:
@@ -196,7 +196,8 @@ def cmd_i18n(args) -> int:
     problems = check_all(content, langs)
     for problem in problems:
         print(problem.format())
-    print(f"{', '.join(langs)}: {len(problems)} {'problem' if len(problems) == 1 else 'problems'}")
+    c = presenter(args, content).catalog
+    print(c.text("cli.i18n.summary", langs=", ".join(langs), n=len(problems)))
     return EXIT_FAILED if problems else EXIT_OK
 
 
@@ -219,94 +220,102 @@ def cmd_sim(args) -> int:
     c, t = show.catalog, game.tables
     for side in (0, 1):
         print(c.text("summary.sim_side", side=show.side(t.sides[side]), wins=wins[side],
-                     percent=f"{100 * wins[side] / args.games:.1f}", vp=f"{vp_total[side] / args.games:.2f}"))
-    print(c.text("summary.sim", games=args.games, seconds=f"{elapsed:.2f}", rate=f"{args.games / elapsed:.0f}"))
+                     percent=show.decimal(100 * wins[side] / args.games, 1),
+                     vp=show.decimal(vp_total[side] / args.games, 2)))
+    print(c.text("summary.sim", games=args.games, seconds=show.decimal(elapsed, 2),
+                 rate=f"{args.games / elapsed:.0f}"))
     return EXIT_OK
 
 
 # ------------------------------------------------------------------- parsing
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="crisis", description="A rules engine for card-driven board games, playing Fort Sumter.")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+def build_parser(catalog) -> argparse.ArgumentParser:
+    """The parser, every text from the command-line catalog (``cli.args.*``)."""
+    def say(key: str, **params) -> str:
+        return catalog.text(f"cli.args.{key}", **params).replace("%", "%%")
 
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("--content", metavar="DIR", help="play on this content directory "
-                                                         f"(default: the embedded {default_content_dir().name})")
-        sub.add_argument("--lang", metavar="LANG", help="language of texts (default: from the locale, else en)")
+    def metavar(key: str) -> str:
+        return catalog.text(f"cli.args.metavar.{key}")
+
+    parser = argparse.ArgumentParser(prog="crisis", description=say("description"))
+    parser.add_argument("--version", action="version", version=f"crisis {version()}")
+    commands = parser.add_subparsers(dest="command", metavar=metavar("command"), title=say("commands"))
+
+    def command(name: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=say(f"{name}.help"), description=say(f"{name}.help"))
+        sub.add_argument("--content", metavar=metavar("dir"), help=say("content", game=words.embedded_locale_dir().parent.name))
+        sub.add_argument("--lang", metavar=metavar("lang"), help=say("lang"))
         return sub
 
-    play = command("play", "play a game: two people at one terminal, one against a bot, or two bots")
-    play.add_argument("--bots", action="store_true", help="two random bots play a whole game and print its log")
-    play.add_argument("--seed", type=int, help="seed for shuffles and bots (default: from the clock)")
-    play.add_argument("--event-discard", action="store_true", help="use the optional Event Discard rule")
-    play.add_argument("--vs", metavar="BOT", help="play against a bot: 'bot' (for now a bot that picks random "
-                                                  "legal moves) or a controller's name")
-    play.add_argument("--side", help="your side against the bot: the start of a side's name, "
-                                     "such as union or secession (default: the first side)")
-    play.add_argument("--save", metavar="FILE", help="where to save the game (default: a new file in the current "
-                                                     "folder named from the date, time and seed)")
-    play.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set, or on a pipe)")
+    def no_color(sub, plain: bool = True) -> None:
+        sub.add_argument("--no-color", action="store_true", help=say("no_color"))
+        if plain:
+            sub.add_argument("--plain", action="store_true", help=say("plain"))
+
+    play = command("play")
+    play.add_argument("--bots", action="store_true", help=say("play.bots"))
+    play.add_argument("--seed", type=int, metavar=metavar("n"), help=say("play.seed"))
+    play.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    play.add_argument("--vs", metavar=metavar("bot"), help=say("play.vs"))
+    play.add_argument("--side", metavar=metavar("side"), help=say("play.side"))
+    play.add_argument("--save", metavar=metavar("file"), help=say("play.save"))
+    no_color(play)
     play.set_defaults(run=cmd_play)
 
-    resume = command("resume", "continue a saved game")
-    resume.add_argument("file", metavar="FILE", help="the saved game (written by crisis play)")
-    resume.add_argument("--no-color", action="store_true", help="no colours")
-    resume.add_argument("--allow-changed-content", action="store_true",
-                        help="resume even if the content files changed since the game was saved "
-                             "(the actions must still be legal; the game may not be the same)")
+    resume = command("resume")
+    resume.add_argument("file", metavar=metavar("file"), help=say("file"))
+    no_color(resume)
+    resume.add_argument("--allow-changed-content", action="store_true", help=say("resume.allow_changed"))
     resume.set_defaults(run=cmd_resume)
 
-    replay = command("replay", "show a saved game from the start")
-    replay.add_argument("file", metavar="FILE", help="the saved game (written by crisis play)")
-    replay.add_argument("--step", action="store_true", help="show the board and wait for Enter before each action")
-    replay.add_argument("--no-color", action="store_true", help="no colours")
-    replay.add_argument("--allow-changed-content", action="store_true",
-                        help="replay even if the content files changed since the game was saved")
+    replay = command("replay")
+    replay.add_argument("file", metavar=metavar("file"), help=say("file"))
+    replay.add_argument("--step", action="store_true", help=say("replay.step"))
+    replay.add_argument("--branch", type=int, metavar=metavar("n"), help=say("replay.branch"))
+    replay.add_argument("--save", metavar=metavar("file"), help=say("replay.save"))
+    no_color(replay)
+    replay.add_argument("--allow-changed-content", action="store_true", help=say("replay.allow_changed"))
     replay.set_defaults(run=cmd_replay)
 
-    sim = command("sim", "play many games between random bots and report win rates and speed")
-    sim.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    sim.add_argument("--event-discard", action="store_true", help="use the optional Event Discard rule")
+    sim = command("sim")
+    sim.add_argument("--games", type=int, default=1000, metavar=metavar("n"), help=say("sim.games"))
+    sim.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
+    sim.add_argument("--event-discard", action="store_true", help=say("event_discard"))
     sim.set_defaults(run=cmd_sim)
 
-    check = command("check", "load and check all content; report every problem")
-    check.add_argument("--strict", action="store_true", help="fail on warnings too (a bare 'spaces', a condition "
-                                                             "that always holds, an untranslated text...)")
+    check = command("check")
+    check.add_argument("--strict", action="store_true", help=say("check.strict"))
     check.set_defaults(run=cmd_check)
 
-    cards = command("cards", "print every card as a player reads it (title, value, side, Final Crisis "
-                             "dimension, text)")
+    cards = command("cards")
     cards.set_defaults(run=cmd_cards)
 
-    i18n = commands.add_parser("i18n", help="check the locale catalogs", description="check the locale catalogs")
-    i18n_commands = i18n.add_subparsers(dest="i18n_command", metavar="ACTION")
-    i18n_check = i18n_commands.add_parser(
-        "check", help="report keys missing or extra, placeholders that differ from English, glossary terms used "
-                      "inconsistently, and hand-written card texts that disagree with their rules")
-    i18n_check.add_argument("--content", metavar="DIR", help="content directory (default: the embedded game)")
-    i18n_check.add_argument("--lang", metavar="LANG", help="check only this language (default: all)")
+    i18n = commands.add_parser("i18n", help=say("i18n.help"), description=say("i18n.help"))
+    i18n_commands = i18n.add_subparsers(dest="i18n_command", metavar=metavar("action"))
+    i18n_check = i18n_commands.add_parser("check", help=say("i18n.check"), description=say("i18n.check"))
+    i18n_check.add_argument("--content", metavar=metavar("dir"), help=say("content", game=words.embedded_locale_dir().parent.name))
+    i18n_check.add_argument("--lang", metavar=metavar("lang"), help=say("i18n.lang"))
     i18n_check.set_defaults(run=cmd_i18n)
 
-    test = command("test", "run scenario files (default: the content's scenarios/)")
-    test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
-    test.add_argument("--verbose", "-v", action="store_true", help="also print a PASS line for each scenario "
-                                                                   "(by default only failures and the summary)")
-    test.add_argument("--quiet", "-q", action="store_true", help="print failures and the summary only (the default)")
+    test = command("test")
+    test.add_argument("paths", nargs="*", metavar=metavar("path"), help=say("test.paths"))
+    test.add_argument("--verbose", "-v", action="store_true", help=say("test.verbose"))
+    test.add_argument("--quiet", "-q", action="store_true", help=say("test.quiet"))
     test.set_defaults(run=cmd_test)
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    catalog = words.cli_catalog(argv)
+    words.translate_argparse(catalog)
+    parser = build_parser(catalog)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
     try:
         return args.run(args)

@@ -1,9 +1,10 @@
-"""Interactive play at a terminal: hot seat, or a person against a bot.
+"""A game being played or watched, whatever shows it: the layer both front-ends drive.
 
-The loop shows the engine's decision, reads a choice (a number or the action
-notation) and passes the chosen action back; it holds no game logic.  Each
-side has a controller: a person at this terminal, or a bot (any
-``crisis.interpreter.controllers.Controller``, found by its ``name``: see ``bots``).
+The line mode (``linemode``) and the full-screen interface (``tui``) show the
+same ``GameSession``: it holds the game, the controllers (a person at this
+terminal, or a bot: any ``crisis.interpreter.controllers.Controller``, found by
+its ``name``), the feed each player has seen, and reads what a player types.
+It holds no game logic: the engine decides what is legal and what happens.
 
 The game is saved after every action (seed, options, controllers, actions),
 so a crash, Ctrl-C or the end of input never loses it.  Undo and resume
@@ -14,27 +15,27 @@ game continues exactly as an uninterrupted one.
 
 from __future__ import annotations
 
-import os
 import shlex
-import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import attrs
 
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
 from crisis.interpreter.controllers import Controller, RandomBot
 from crisis.interpreter.game import Game, IllegalAction, Options
+from crisis.interpreter.state import NOBODY
 from crisis.interpreter.tables import tables_for
 
-from . import info, saves
-from .board import Screen
+from . import saves
 from .errors import CliError
-from .terminal import Terminal
-from .text import Presenter
+from .text import Presenter, fold
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 DEFAULT_BOT = RandomBot.name
+COMMANDS = ("help", "undo", "card", "log", "rules", "board", "quit", "why")
 
 
 def bots() -> Dict[str, Callable[[int, int], Controller]]:
@@ -68,30 +69,90 @@ def controller_text(catalog, name: str) -> str:
     return catalog.text(key) if catalog.raw(key) is not None else name
 
 
-class Quit(Exception):
-    pass
-
-
 def match_side(given: str, content: Content, show: Presenter) -> int:
     """The side whose name (as in game.yaml, or in the locale) starts with ``given``, case-insensitive."""
-    wanted = given.strip().lower()
+    wanted = fold(given)
     sides = content.board.sides
     found = [i for i, side in enumerate(sides)
-             if wanted and (side.lower().startswith(wanted) or show.side(side).lower().startswith(wanted))]
+             if wanted and (fold(side).startswith(wanted) or fold(show.side(side)).startswith(wanted))]
     if len(found) != 1:
         names = [show.side(s) for s in sides]
         raise CliError(show.catalog.text("cli.error.side", given=given, sides=", ".join(names)))
     return found[0]
 
 
-class Session:
-    def __init__(self, content: Content, show: Presenter, term: Terminal, seed: int, options: Options,
+# ------------------------------------------------------------------ reading input
+
+
+@attrs.frozen
+class Reading:
+    """What one typed line means at a decision."""
+
+    kind: str  # "action" | "command" | "problem" | "source" | "back"
+    action: Optional[Action] = None
+    command: str = ""
+    rest: str = ""
+    problem: str = ""  # the reason, in the player's language, when kind is "problem"
+    source: int = -1  # a move's source, chosen before its destination
+
+
+@attrs.frozen
+class Choice:
+    """One line of a menu: a legal action, or (for a move) the place tokens come from."""
+
+    notation: str
+    description: str
+    action: Optional[Action] = None
+    source: int = -1  # set for "from here" entries of the two-step move menu
+    back: bool = False  # "choose another source"
+
+
+# ------------------------------------------------------------------ the feed
+
+
+@attrs.frozen
+class RoundEnd:
+    """What the end of a round did, from the log: pivotal bonuses, scoring, objectives."""
+
+    round: int
+    entries: Tuple[object, ...]
+    vp_before: Tuple[int, int]
+    vp_after: Tuple[int, int]
+
+
+def vp_at(log, index: int, sides: Sequence[str]) -> Tuple[int, int]:
+    """Each side's VP after the first ``index`` log entries (a game starts at 0 VP)."""
+    vp = [0, 0]
+    for entry in log[:index]:
+        if entry.key in ("log.vp_gain", "log.vp_loss"):
+            side = sides.index(entry.params["side"])
+            vp[side] += entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
+    return vp[0], vp[1]
+
+
+def round_ends(log, start: int, sides: Sequence[str]) -> List[RoundEnd]:
+    """Every round end (from the engine's "card play over" entry to the next round or the
+    Final Crisis) whose start is at or after ``start``."""
+    out = []
+    for index in range(start, len(log)):
+        if log[index].key != "log.card_play_over":
+            continue
+        end = index + 1
+        while end < len(log) and log[end].key not in ("log.round", "log.final_crisis", "log.card_play_over"):
+            end += 1
+        out.append(RoundEnd(round=log[index].params.get("round", 0), entries=tuple(log[index + 1:end]),
+                            vp_before=vp_at(log, index, sides), vp_after=vp_at(log, end, sides)))
+    return out
+
+
+class GameSession:
+    """A game at a terminal: its controllers, its save file and what each player has seen."""
+
+    def __init__(self, content: Content, show: Presenter, seed: int, options: Options,
                  controllers: Sequence[str], path: Path, actions: Sequence[str] = (), created: str = ""):
         self.content = content
         self.show = show
         self.c = show.catalog
-        self.term = term
-        self.style = term.style
         self.seed = seed
         self.options = options
         self.tables = tables_for(content)
@@ -100,10 +161,10 @@ class Session:
         self.hotseat = all(self.humans)
         self.path = path
         self.created = created or saves.now_stamp()
-        self.holder: Optional[int] = None  # hot seat: the player who has the terminal now
-        self.seen = [0, 0]  # how much of the log each player has been shown
         self.save_failed = False
-        self.first_screen = True  # the introduction stays visible above the first screen
+        self.seen = [0, 0]  # log entries each side had been shown at its last turn
+        self.snapshot: List[Optional[List[List[int]]]] = [None, None]  # tokens each side saw then
+        self._marks: List[tuple] = []  # (actions taken, side, seen, snapshot) before each mark_seen, for undo
         self.rebuild(actions)
 
     # ------------------------------------------------------------ the game
@@ -134,11 +195,30 @@ class Session:
         size = len(game.log or [])
         self.seen = [min(s, size) for s in self.seen]
 
-    def apply(self, action: Action) -> None:
+    @property
+    def decision(self) -> Optional[Decision]:
+        return self.game.decision
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def bot_to_move(self) -> bool:
+        decision = self.game.decision
+        return decision is not None and self.bots[decision.player] is not None
+
+    def apply(self, action: Action) -> Optional[str]:
+        """Take a legal action and save; the save problem in words, if the file could not be written."""
         player = self.game.decision.player
         self.game.apply(action)
         self.actors.append(player)
-        self.save()
+        return self.save()
+
+    def bot_move(self) -> Tuple[int, Action, Optional[str]]:
+        """Let the bot whose decision it is choose and act: (side, action, save problem)."""
+        decision = self.game.decision
+        action = self.bots[decision.player].choose(self.game, decision)
+        return decision.player, action, self.apply(action)
 
     def saved_game(self) -> saves.SavedGame:
         return saves.SavedGame(game=self.content.board.game, digest=self.content.digest, seed=self.seed,
@@ -146,436 +226,251 @@ class Session:
                                controllers=dict(zip(self.tables.sides, self.controllers)),
                                actions=list(self.game.history), created=self.created)
 
-    def save(self) -> bool:
+    def save(self) -> Optional[str]:
+        """Write the save file atomically.  None when all is well, else what to tell the player:
+        that it could not be written (``save_failed`` is then set), or that it is written again."""
         try:
             saves.write_atomic(self.path, self.saved_game().to_json())
         except OSError as error:
             self.save_failed = True
             reason = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
-            self.term.write(self.style.error(self.c.text("cli.save.write_failed", file=str(self.path),
-                                                         error=self.show.system_reason(reason))))
-            self.term.flush()
-            return False
+            return self.c.text("cli.save.write_failed", file=str(self.path), error=self.show.system_reason(reason))
         if self.save_failed:
             self.save_failed = False
-            self.term.write(self.c.text("cli.save.write_ok_again", file=str(self.path)))
-        return True
-
-    # ------------------------------------------------------------- words
-    def words(self, command: str) -> List[str]:
-        return self.c.text(f"cli.command.{command}").lower().split()
-
-    def command_of(self, word: str) -> Optional[str]:
-        for command in ("help", "undo", "card", "log", "rules", "board", "quit"):
-            if word in self.words(command):
-                return command
+            return self.c.text("cli.save.write_ok_again", file=str(self.path))
         return None
-
-    def side(self, index: int) -> str:
-        return self.style.side(index, self.show.side(self.tables.sides[index]))
-
-    def say(self, key: str, **params) -> None:
-        self.term.write(self.c.text(key, **params))
-
-    def problem(self, key: str, **params) -> None:
-        """A one-line reason for input that cannot be taken."""
-        self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text(key, **params)))
 
     def resume_hint(self) -> str:
         return self.c.text("cli.resume_hint", command=f"crisis resume {shlex.quote(str(self.path))}")
 
-    # -------------------------------------------------------------- run
-    def run(self, intro: Sequence[str] = ()) -> int:
-        try:
-            self.term.lines(intro)
-            while not self.game.over:
-                decision = self.game.decision
-                bot = self.bots[decision.player]
-                if bot is not None:
-                    self.apply(bot.choose(self.game, decision))
-                    continue
-                self.human_turn(decision)
-            self.save()
-            self.finish()
-            return EXIT_OK
-        except EOFError:
-            return self.stop("cli.stop.eof", EXIT_STOPPED)
-        except KeyboardInterrupt:
-            return self.stop("cli.stop.interrupt", EXIT_INTERRUPTED)
-        except Quit:
-            return self.stop("cli.stop.quit", EXIT_OK)
-        except BrokenPipeError:
-            raise
-        except Exception as error:  # a bug: say so plainly; the game is saved up to the last action
-            try:
-                self.save()
-            except Exception:  # pragma: no cover - the file written after the last action stays
-                pass
-            print(self.c.text("cli.stop.crash", error=f"{type(error).__name__}: {error}", file=str(self.path)),
-                  file=sys.stderr)
-            print(self.resume_hint(), file=sys.stderr)
-            if os.environ.get("CRISIS_DEBUG"):
-                import traceback
-                traceback.print_exc()
-            return EXIT_FAILED
+    def replay_hint(self) -> str:
+        return self.c.text("cli.end.saved", file=str(self.path),
+                           command=f"crisis replay {shlex.quote(str(self.path))}")
 
-    def stop(self, key: str, code: int) -> int:
-        try:
-            saved = self.save()
-            self.term.write("")
-            self.say(key)
-            if saved:
-                self.say("cli.stop.saved", file=str(self.path))
-                self.term.write(self.resume_hint())
-            self.term.flush()
-        except KeyboardInterrupt:  # a second Ctrl-C: the file is saved after every action anyway
-            pass
-        return code
-
-    # ----------------------------------------------------------- a turn
-    def human_turn(self, decision: Decision) -> None:
-        player = decision.player
-        if self.hotseat and self.holder != player:
-            if not self.pass_terminal(player):
-                return  # the previous player took an action back: look at the decision again
-        self.holder = player
-        self.draw(decision)
-        prompt = self.c.text("cli.prompt.input", player=self.show.side(self.tables.sides[player]),
-                             n=len(decision.actions))
-        while True:
-            line = self.term.ask(prompt)
-            if self.handle(line, decision):
-                return
-
-    def pass_terminal(self, player: int) -> bool:
-        """Hide the screen and wait for the next player.  False if the previous player undid instead."""
-        other = self.holder
-        if other is not None:  # nothing private has been shown before the first turn
-            self.term.clear()
-        lines = [self.term.rule(), self.style.bold(self.c.text("cli.pass.title", side=self.side(player)))]
-        if other is not None:
-            lines.append(self.c.text("cli.pass.hint", side=self.side(player), other=self.side(other)))
-        lines.append(self.term.rule())
-        self.term.lines(lines)
-        prompt = self.c.text("cli.pass.prompt", side=self.show.side(self.tables.sides[player]))
-        while True:
-            line = self.term.ask(prompt)
-            word = line.strip().lower()
-            if not word:
-                break
-            command = self.command_of(word)
-            if command == "quit":
-                raise Quit
-            if command == "undo" and other is not None:
-                if self.undo(other):
-                    return False
-                continue
-            if command == "undo":
-                self.problem("cli.undo.nothing")
-                continue
-            self.problem("cli.pass.only_enter", side=self.show.side(self.tables.sides[player]))
-        if other is not None:
-            self.term.clear()
-        return True
-
-    def handle(self, line: str, decision: Decision) -> bool:
-        """Act on one input line; True when the decision is settled (an action taken or undone)."""
-        text = line.strip()
-        n = len(decision.actions)
-        if not text:
-            self.problem("cli.input.empty", n=n)
-            return False
-        word, _, rest = text.partition(" ")
-        rest = rest.strip()
-        command = self.command_of(word.lower())
-        if command == "help":
-            self.help(decision)
-            return False
-        if command == "board":
-            self.draw(decision)
-            return False
-        if command == "log":
-            self.full_log()
-            return False
-        if command == "card":
-            self.card(rest, decision)
-            return False
-        if command == "rules":
-            self.rules(rest)
-            return False
-        if command == "undo":
-            return self.undo(decision.player)
-        if command == "quit":
-            raise Quit
-        if text.isdigit():
-            number = int(text)
-            if not 1 <= number <= n:
-                self.problem("cli.input.out_of_range", number=number, n=n)
-                return False
-            self.apply(decision.actions[number - 1])
-            return True
-        action = self.show.find_action(self.game, decision, text)
-        if action is None:
-            self.illegal(text, decision)
-            return False
-        self.apply(action)
-        return True
-
-    def illegal(self, text: str, decision: Decision) -> None:
-        from crisis.interpreter.actions import normalize
-        from crisis.ruleset.diagnostics import did_you_mean
-        legal = [self.show.notation(self.game, a) for a in decision.actions]
-        guess = did_you_mean(normalize(text), [normalize(t) for t in legal], cutoff=0.6)
-        n = len(decision.actions)
-        if guess:
-            original = next(t for t in legal if normalize(t) == guess)
-            number = legal.index(original) + 1
-            self.problem("cli.input.illegal_guess", text=text, guess=original, number=number)
-        else:
-            self.problem("cli.input.illegal", text=text, n=n)
+    def seed_shown(self) -> bool:
+        """In hot seat the seed (which with the actions tells the deck) is kept for the end."""
+        return not self.hotseat or self.game.over
 
     # ------------------------------------------------------------ undo
-    def undo(self, player: int) -> bool:
+    def undo(self, player: int) -> Tuple[bool, str]:
         """Take back ``player``'s last action (and any bot actions after it) if nothing
-        hidden or random has been revealed since."""
+        hidden or random has been revealed since.  (done, what to say)."""
         game = self.game
         mine = [i for i, actor in enumerate(self.actors) if actor == player]
         if not mine:
-            self.problem("cli.undo.nothing")
-            return False
+            return False, self.c.text("cli.undo.nothing")
         k = mine[-1]
         later = self.actors[k + 1:]
         if any(self.bots[actor] is None for actor in later):
             other = next(actor for actor in later if self.bots[actor] is None)
-            self.problem("cli.undo.other_player", other=self.show.side(self.tables.sides[other]))
-            return False
+            return False, self.c.text("cli.undo.other_player", other=self.show.side(self.tables.sides[other]))
         if game.state.reveals != game.reveals_before[k]:
-            self.problem("cli.undo.revealed")
-            return False
+            return False, self.c.text("cli.undo.revealed")
         taken = game.history[k]
         self.rebuild(game.history[:k])
-        self.save()
+        while self._marks and self._marks[-1][0] >= k:  # what each player had seen back then
+            _, side, seen, snapshot = self._marks.pop()
+            self.seen[side], self.snapshot[side] = seen, snapshot
+        problem = self.save()
         decision = self.game.decision
         action = decision.find(taken) if decision is not None else None
         described = self.show.action(self.game, decision, action) if action is not None else taken
-        self.term.write(self.style.good(self.c.text("cli.undo.done", action=described, bot=len(later))))
-        return True
+        text = self.c.text("cli.undo.done", action=described, bot=len(later))
+        return True, text + (f"\n{problem}" if problem else "")
 
-    # ---------------------------------------------------------- screens
-    def screen(self) -> Screen:
-        return Screen(self.game, self.show, self.style, self.term.width)
+    # ------------------------------------------------------------ feed
+    def feed(self, viewer: int) -> Tuple[int, list]:
+        """(index of the first new entry, the whole log): everything since ``viewer``'s last turn."""
+        return self.seen[viewer], list(self.game.log or [])
 
-    def draw(self, decision: Decision) -> None:
-        scr = self.screen()
-        viewer = decision.player
-        self.term.new_screen(keep=self.first_screen)
-        self.first_screen = False
-        lines = scr.header() + [""] + scr.board() + [""] + scr.tracks() + [""]
-        lines += scr.public_cards([1 - viewer] if self.humans[viewer] else [0, 1])
-        detailed = decision.kind in ("play_card", "keep_objective")
-        lines += scr.private(viewer, detailed)
-        lines.append("")
-        lines.append(self.c.text("cli.panel.recent"))
-        lines += scr.log_lines(self.seen[viewer])
+    def round_ends_since(self, viewer: int) -> List[RoundEnd]:
+        return round_ends(self.game.log or [], self.seen[viewer], self.tables.sides)
+
+    def changed_spaces(self, viewer: int) -> set:
+        """Spaces whose tokens changed since ``viewer``'s last turn (highlighted on the board)."""
+        before = self.snapshot[viewer]
+        if before is None:
+            return set()
+        now = self.game.state.tokens
+        return {s for s in range(len(self.tables.spaces)) if any(before[i][s] != now[i][s] for i in (0, 1))}
+
+    def mark_seen(self, viewer: int) -> None:
+        self._marks.append((len(self.game.history), viewer, self.seen[viewer], self.snapshot[viewer]))
         self.seen[viewer] = len(self.game.log or [])
-        lines.append("")
-        lines += self.decision_lines(decision)
-        self.term.lines(lines)
+        self.snapshot[viewer] = [list(t) for t in self.game.state.tokens]
 
-    def decision_lines(self, decision: Decision) -> List[str]:
-        lines = [self.style.bold(self.show.prompt(self.game, decision))]
-        texts = [self.show.notation(self.game, a) for a in decision.actions]
-        width = max(len(t) for t in texts)
-        digits = len(str(len(texts)))
-        for i, action in enumerate(decision.actions, 1):
-            description = self.show.action(self.game, decision, action)
-            lines.append(f"  {str(i).rjust(digits)}  {texts[i - 1].ljust(width)}  {self.style.dim(description)}")
-        lines.append(self.style.dim(self.c.text("cli.prompt.commands")))
+    # ------------------------------------------------------------ words
+    def words(self, command: str) -> List[str]:
+        return fold(self.c.text(f"cli.command.{command}")).split()
+
+    def command_of(self, word: str) -> Optional[str]:
+        word = fold(word)
+        for command in COMMANDS:
+            if self.c.raw(f"cli.command.{command}") is not None and word in self.words(command):
+                return command
+        return None
+
+    def command_word(self, command: str) -> str:
+        """The word shown for a command: the first one of the language's own words."""
+        return self.c.text(f"cli.command.{command}").split()[0]
+
+    # ------------------------------------------------------------ choices
+    def two_step(self, decision: Decision) -> bool:
+        """A move with several sources, each with several destinations, is chosen as
+        *from* then *to* (rulebook: Final Crisis and pivotal moves can be long lists)."""
+        if decision is None or decision.kind != "move":
+            return False
+        sources: Dict[int, int] = {}
+        for action in decision.actions:
+            if action.kind == "move":
+                sources[(action.side, action.a)] = sources.get((action.side, action.a), 0) + 1
+        return len(sources) > 1 and max(sources.values()) > 1
+
+    def choices(self, decision: Decision, source: Optional[Tuple[int, int]] = None) -> List[Choice]:
+        """The menu for a decision; for a two-step move, the sources first, then one source's moves."""
+        game, show = self.game, self.show
+        if not self.two_step(decision):
+            return [Choice(show.notation(game, a), show.action(game, decision, a), action=a)
+                    for a in decision.actions]
+        out: List[Choice] = []
+        if source is None:
+            seen = []
+            for action in decision.actions:
+                if action.kind != "move":
+                    out.append(Choice(show.notation(game, action), show.action(game, decision, action),
+                                      action=action))
+                    continue
+                key = (action.side, action.a)
+                if key in seen:
+                    continue
+                seen.append(key)
+                count = sum(1 for a in decision.actions if a.kind == "move" and (a.side, a.a) == key)
+                out.insert(len(seen) - 1, Choice(show.move_source(game, action),
+                                                 show.move_source_text(game, decision, action, count),
+                                                 source=len(seen) - 1))
+            return out
+        for action in decision.actions:
+            if action.kind == "move" and (action.side, action.a) == source:
+                out.append(Choice(show.notation(game, action), show.action(game, decision, action), action=action))
+        out.append(Choice("", self.c.text("cli.move.back"), back=True))
+        return out
+
+    def sources(self, decision: Decision) -> List[Tuple[int, int]]:
+        keys: List[Tuple[int, int]] = []
+        for action in decision.actions:
+            if action.kind == "move" and (action.side, action.a) not in keys:
+                keys.append((action.side, action.a))
+        return keys
+
+    def read(self, line: str, decision: Decision, menu: Sequence[Choice]) -> Reading:
+        """What a typed line means: a number from the menu, an action in either notation or the
+        start of one, or a command word."""
+        text = line.strip()
+        n = len(menu)
+        if not text:
+            return Reading("problem", problem=self.c.text("cli.input.empty", n=n))
+        word, _, rest = text.partition(" ")
+        command = self.command_of(word)
+        if command is not None:
+            return Reading("command", command=command, rest=rest.strip())
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= n:
+                return Reading("problem", problem=self.c.text("cli.input.out_of_range", number=number, n=n))
+            return self._chosen(menu[number - 1])
+        action = self.show.find_action(self.game, decision, text)
+        if action is not None:
+            return Reading("action", action=action)
+        matches = self.show.prefix_matches(self.game, decision, text)
+        if len(matches) == 1:
+            return Reading("action", action=matches[0])
+        if matches:
+            names = [self.show.notation(self.game, a) for a in matches]
+            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            return Reading("problem", problem=self.c.text("cli.input.ambiguous", text=text, n=len(names),
+                                                           names=shown))
+        for choice in menu:  # a source typed by name ("from Washington", or just "Washington")
+            if choice.source >= 0 and fold(text) in (fold(choice.notation), fold(choice.notation.split(" ", 1)[-1])):
+                return self._chosen(choice)
+        return Reading("problem", problem=self.illegal(text, decision))
+
+    @staticmethod
+    def _chosen(choice: Choice) -> Reading:
+        if choice.back:
+            return Reading("back")
+        if choice.action is None:
+            return Reading("source", source=choice.source)
+        return Reading("action", action=choice.action)
+
+    def illegal(self, text: str, decision: Decision) -> str:
+        """Why a typed line is no legal action, with the closest legal action if one is near."""
+        from crisis.ruleset.diagnostics import did_you_mean
+        legal = [self.show.notation(self.game, a) for a in decision.actions]
+        guess = did_you_mean(fold(text), [fold(t) for t in legal], cutoff=0.5)
+        if guess:
+            original = next(t for t in legal if fold(t) == guess)
+            return self.c.text("cli.input.illegal_guess", text=text, guess=original, number=legal.index(original) + 1)
+        return self.c.text("cli.input.illegal", text=text, n=len(decision.actions))
+
+    # ------------------------------------------------------------ consequences
+    def consequences(self, decision: Decision, action: Optional[Action], short: bool = False) -> List[str]:
+        """What an action would do, in words, where the rules make it visible before it is taken:
+        a breach and its effect, control of spaces and dimensions, where a marker would block.
+        ``short`` leaves out the space's name (a menu line already says it)."""
+        from crisis.interpreter.preview import preview
+        if action is None:
+            return []
+        lines: List[str] = []
+        t, c, show = self.tables, self.c, self.show
+        me = decision.player
+
+        def sides(was: int, now: int) -> dict:
+            return {"side": show.side(t.sides[now]) if now != NOBODY else "",
+                    "was": show.side(t.sides[was]) if was != NOBODY else "",
+                    "gain": "yes" if now != NOBODY else "no",
+                    "you": "yes" if (now if now != NOBODY else was) == me else "no"}
+
+        if action.kind == "marker":
+            lines.append(c.text("cli.consequence.marker", space=show.space(t.spaces[action.a]),
+                                blocks=_blocks(t.markers[action.b])))
+        found = preview(self.game, decision, action)
+        if not found:
+            return lines
+        for side, zone, first in found.breaches:
+            effect = self.content.procedures.breach_effects.get(t.zones[zone].name)
+            text = ""
+            if effect is not None:
+                from crisis.ruleset.render import render_block
+                text = render_block((effect[0] if first else effect[1]).tree, c, inline=True)
+            lines.append(c.text("cli.consequence.breach", zone=c.name("zones", t.zones[zone].name),
+                                side=show.side(t.sides[side]), you="yes" if side == me else "no", effect=text))
+        for space, was, now in found.spaces:
+            key = "cli.consequence.space_short" if short else "cli.consequence.space"
+            lines.append(c.text(key, space=show.space(t.spaces[space]), **sides(was, now)))
+        for dimension, was, now in found.dimensions:
+            lines.append(c.text("cli.consequence.dimension",
+                                dimension=c.name("dimensions", t.dimensions[dimension]), **sides(was, now)))
         return lines
 
-    def help(self, decision: Decision) -> None:
-        scr = self.screen()
-        lines = [""]
-        lines += scr.wrap(self.c.text(f"cli.help.{decision.kind}", **info.rules_params(scr)), 2)
-        cause = info.cause(self.game.log or [])
-        if cause is not None:
-            lines += scr.wrap(self.c.text("cli.help.cause", line=self.show.log_line(cause)), 2)
-        rule = info.rule_text(scr, decision)
-        if rule:
-            lines += scr.wrap(self.c.text("cli.help.rule", rule=rule), 2)
-        if decision.optional:
-            lines += scr.wrap(self.c.text("cli.help.optional"), 2)
-        if decision.hidden and self.hotseat:
-            lines += scr.wrap(self.c.text("cli.help.hidden"), 2)
-        lines += scr.wrap(self.c.text("cli.help.commands", n=len(decision.actions)), 2)
-        lines += scr.wrap(self.c.text("cli.help.saved", file=str(self.path)), 2)
-        lines.append("")
-        self.term.lines(lines)
-
-    def full_log(self) -> None:
-        lines = [self.style.bold(self.c.text("cli.log.title"))]
-        lines += ["  " + line for line in self.show.log_lines(self.game.log or [])]
-        if len(lines) == 1:
-            lines.append("  " + self.c.text("cli.log.empty"))
-        self.term.lines(lines)
-
-    def card(self, query: str, decision: Optional[Decision]) -> None:
-        scr = self.screen()
-        if not query:
-            self.problem("cli.card.usage")
-            return
-        found = []
-        if query.isdigit() and decision is not None:
-            number = int(query)
-            if not 1 <= number <= len(decision.actions):
-                self.problem("cli.input.out_of_range", number=number, n=len(decision.actions))
-                return
-            action = decision.actions[number - 1]
-            if action.kind in ("value", "event", "claim"):
-                found = [(info.STRATEGY, action.a)]
-            elif action.kind == "keep":
-                found = [(info.OBJECTIVE, action.a)]
-            else:
-                self.problem("cli.card.no_card_choice", number=number)
-                return
-        else:
-            found, guess = info.find_cards(scr, query)
-            if not found:
-                self.not_found("cli.card", query, guess)
-                return
-        if len(found) > 6:
-            names = [self.show.card(self.tables.strategy_cards[i].id) if kind == info.STRATEGY
-                     else self.show.objective(self.tables.objective_cards[i].id) for kind, i in found]
-            self.problem("cli.card.ambiguous", name=query, n=len(found), names=", ".join(names[:8]))
-            return
-        lines = []
-        for kind, index in found:
-            lines.append("")
-            lines += info.card_text(scr, kind, index)
-        lines.append("")
-        self.term.lines(lines)
-
-    def not_found(self, prefix: str, query: str, guess) -> None:
-        """Nothing is called ``query``: say so, with the nearest name if there is one."""
-        if guess:
-            self.problem(f"{prefix}.unknown_guess", name=query, guess=guess)
-        else:
-            self.problem(f"{prefix}.unknown", name=query)
-
-    def rules(self, query: str) -> None:
-        scr = self.screen()
-        if not query:
-            topics = info.rules_topics(self.c)
-            lines = [self.c.text("cli.rules_list.title")]
-            for topic in topics:
-                lines.append("  " + self.c.text("cli.rules_list.item", name=info.topic_title(self.c, topic),
-                                                summary=self.c.text(f"cli.rules.{topic}.summary")))
-            lines.append(self.c.text("cli.rules_list.usage"))
-            self.term.lines(lines)
-            return
-        found, guess = info.find_topic(self.c, query)
-        if not found:
-            self.not_found("cli.rules_list", query, guess)
-            return
-        lines = []
-        params = info.rules_params(scr)
-        for topic in found[:3]:
-            lines.append("")
-            lines.append(self.style.bold(self.c.text("cli.rules_list.item", name=info.topic_title(self.c, topic),
-                                                     summary=self.c.text(f"cli.rules.{topic}.summary"))))
-            lines += scr.wrap(self.c.text(f"cli.rules.{topic}.text", **params), 2)
-        lines.append("")
-        self.term.lines(lines)
-
-    # ------------------------------------------------------------- end
-    def finish(self) -> None:
-        scr = self.screen()
-        self.term.new_screen()
-        lines = scr.header() + [""] + scr.board() + [""] + scr.tracks() + [""]
-        lines.append(self.c.text("cli.panel.recent"))
-        lines += scr.log_lines(min([self.seen[i] for i in (0, 1) if self.humans[i]] or [0]), least=6, most=20)
-        lines.append("")
-        lines += result_lines(self.game, self.show, self.style)
-        lines.append("")
-        lines.append(self.c.text("cli.end.saved", file=str(self.path),
-                                 command=f"crisis replay {shlex.quote(str(self.path))}"))
-        self.term.lines(lines)
+    def blocked_notes(self, decision: Decision) -> List[str]:
+        """Spaces a marker closes to this decision ("Peace Commissioner: no token may be placed here")."""
+        from crisis.interpreter.preview import blocked_spaces
+        t, c = self.tables, self.c
+        out = []
+        for space, m in blocked_spaces(self.game, decision):
+            out.append(c.text("cli.consequence.blocked", marker=c.name("markers", t.markers[m].name),
+                              space=self.show.space(t.spaces[space]), blocks=_blocks(t.markers[m])))
+        return out
 
 
-def result_lines(game, show: Presenter, style) -> List[str]:
-    """The final score broken down, the tie-break if one decided, and the winner."""
-    st, t, c = game.state, game.tables, show.catalog
-    result = st.result
-    lines = [style.bold(c.text("result.title"))]
-    for side in (0, 1):
-        name = style.side(side, show.side(t.sides[side]))
-        lines.append(c.text("result.line", side=name, vp=st.vp[side]))
-        final = sum(n for _, n in result.breakdown[side])
-        lines.append(c.text("cli.result.before", n=st.vp[side] - final))
-        for label, n in result.breakdown[side]:
-            lines.append(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n))
-    winner = style.side(result.winner, show.side(t.sides[result.winner]))
-    if result.tie_break >= 0:
-        from crisis.ruleset.render import render_condition
-        rule = game.content.procedures.tie_breaks[result.tie_break]
-        lines.append(c.text("result.tie_break", rule=render_condition(rule.tree, c)))
-    lines.append(style.bold(c.text("result.winner", side=winner)))
-    return lines
+def _blocks(marker) -> str:
+    """What a marker forbids in its space, as the catalogs' choice word."""
+    if marker.blocks_placement and marker.blocks_removal:
+        return "both"
+    return "placement" if marker.blocks_placement else "removal" if marker.blocks_removal else "none"
 
 
-# ------------------------------------------------------------- commands
-
-
-def _terminal(args) -> Terminal:
-    return Terminal(no_color=getattr(args, "no_color", False))
-
-
-def play_interactive(args, content: Content, show: Presenter, seed: int, options: Options) -> int:
-    """``crisis play`` (hot seat) and ``crisis play --vs bot --side S``."""
-    c = show.catalog
-    sides = content.board.sides
-    if args.side and not args.vs:
-        raise CliError(c.text("cli.error.side_without_vs"))
-    if args.vs:
-        human = match_side(args.side, content, show) if args.side else 0
-        registry = bots()
-        bot = default_bot() if args.vs == "bot" else args.vs
-        if bot not in registry:
-            raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(["bot"] + sorted(registry))))
-        controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]
-    else:
-        human = -1
-        controllers = [saves.HUMAN] * len(sides)
-    if args.save:
-        path = Path(args.save)
-        if path.exists():
-            raise CliError(c.text("cli.error.save_exists", file=str(path),
-                                  command=f"crisis resume {shlex.quote(str(path))}"))
-    else:
-        path = saves.default_path(Path.cwd(), content.board.game, seed)
-    problem = saves.check_writable(path)
-    if problem:
-        raise CliError(c.text("cli.save.cannot_write", file=str(path), error=problem))
-    term = _terminal(args)
-    session = Session(content, show, term, seed, options, controllers, path)
-    if not session.save():
-        return EXIT_FAILED
-    style = term.style
-    intro = [style.bold(c.text("cli.intro.title", game=c.text("cli.title")))]
-    if human < 0:
-        intro.append(c.text("cli.intro.hotseat", seed=seed))
-    else:
-        intro.append(c.text("cli.intro.vs", side=style.side(human, show.side(sides[human])),
-                            other=style.side(1 - human, show.side(sides[1 - human])),
-                            bot=controller_text(c, controllers[1 - human]), seed=seed))
-        if not args.side:
-            intro.append(c.text("cli.intro.side_hint"))
-    if options.event_discard:
-        intro.append(c.text("cli.intro.event_discard"))
-    intro.append(c.text("cli.intro.saving", file=str(path)))
-    intro.append(c.text("cli.intro.help"))
-    intro.append("")
-    return session.run(intro)
+# ------------------------------------------------------------- opening games
 
 
 def open_saved(content: Content, show: Presenter, path: Path, allow_changed_content: bool = False) -> saves.SavedGame:
@@ -587,11 +482,11 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
         raise CliError(show.catalog.text(problem.key, **params)) from None
 
 
-def session_for(content, show, term, path: Path, saved: saves.SavedGame) -> Session:
+def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSession:
     controllers = [saved.controllers[s] for s in content.board.sides]
     try:
-        return Session(content, show, term, saved.seed, Options.from_dict(saved.options), controllers, path,
-                       saved.actions, saved.created)
+        return GameSession(content, show, saved.seed, Options.from_dict(saved.options), controllers, path,
+                           saved.actions, saved.created)
     except IllegalAction:
         pass
     # find the first action that does not replay, for the message
@@ -607,88 +502,130 @@ def session_for(content, show, term, path: Path, saved: saves.SavedGame) -> Sess
     raise CliError(show.catalog.text("cli.save.damaged", file=str(path), field="actions"))  # pragma: no cover
 
 
-def _reopen(args, content: Content, show: Presenter):
+def new_session(args, content: Content, show: Presenter, seed: int, options: Options) -> GameSession:
+    """The session ``crisis play`` starts: hot seat, or a person against a bot (``--vs``, ``--side``)."""
+    c = show.catalog
+    sides = content.board.sides
+    if args.side and not args.vs:
+        raise CliError(c.text("cli.error.side_without_vs"))
+    if args.vs:
+        human = match_side(args.side, content, show) if args.side else 0
+        registry = bots()
+        bot = default_bot() if args.vs == "bot" else args.vs
+        if bot not in registry:
+            raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(["bot"] + sorted(registry))))
+        controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]
+    else:
+        controllers = [saves.HUMAN] * len(sides)
+    path = new_save_path(args, content, show, seed)
+    session = GameSession(content, show, seed, options, controllers, path)
+    problem = session.save()
+    if session.save_failed:
+        raise CliError(problem)
+    return session
+
+
+def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
+    c = show.catalog
+    if getattr(args, "save", None):
+        path = Path(args.save)
+        if path.exists():
+            raise CliError(c.text("cli.error.save_exists", file=str(path),
+                                  command=f"crisis resume {shlex.quote(str(path))}"))
+    else:
+        path = saves.default_path(Path.cwd(), content.board.game, seed)
+    problem = saves.check_writable(path)
+    if problem:
+        raise CliError(c.text("cli.save.cannot_write", file=str(path), error=problem))
+    return path
+
+
+def reopen(args, content: Content, show: Presenter) -> Tuple[Path, saves.SavedGame, GameSession]:
     """The saved game named on the command line, checked and replayed into a session."""
     path = Path(args.file)
     saved = open_saved(content, show, path, args.allow_changed_content)
-    term = _terminal(args)
-    return path, saved, term, session_for(content, show, term, path, saved)
+    return path, saved, session_for(content, show, path, saved)
 
 
-def cmd_resume(args, content: Content, show: Presenter) -> int:
-    c = show.catalog
-    path, saved, term, session = _reopen(args, content, show)
-    style = term.style
-    intro = [style.bold(c.text("cli.intro.resume", file=str(path), n=len(saved.actions), seed=saved.seed))]
-    humans = [i for i, name in enumerate(session.controllers) if name == saves.HUMAN]
-    if len(humans) == 1:
-        h = humans[0]
-        intro.append(c.text("cli.intro.vs", side=session.side(h), other=session.side(1 - h),
-                            bot=controller_text(c, session.controllers[1 - h]), seed=saved.seed))
-    if session.game.over:
-        term.lines(intro)
-        session.finish()
-        return EXIT_OK
-    intro.append(c.text("cli.intro.saving", file=str(path)))
-    intro.append(c.text("cli.intro.help"))
-    intro.append("")
-    return session.run(intro)
+# ------------------------------------------------------------- watching a game
 
 
-def cmd_replay(args, content: Content, show: Presenter) -> int:
-    """Show a saved game from the start, action by action (``--step``: wait for Enter after each)."""
-    c = show.catalog
-    # the whole action list is replayed first: a damaged file is refused before anything is shown
-    path, saved, term, session = _reopen(args, content, show)
-    over = session.game.over
-    actions = session.game.history  # one action per decision, even from an older save
-    options = Options.from_dict(saved.options)
-    game = Game(content, saved.seed, options)
-    style = term.style
-    names = [style.side(i, show.side(s)) for i, s in enumerate(content.board.sides)]
-    who = [controller_text(c, name) for name in session.controllers]
-    lines = [style.bold(c.text("cli.replay.title", file=str(path), seed=saved.seed, n=len(actions))),
-             c.text("cli.replay.players", side0=names[0], who0=who[0], side1=names[1], who1=who[1])]
-    if not over:
-        lines.append(c.text("cli.replay.unfinished"))
-    term.lines(lines)
-    printed = 0
-    step = getattr(args, "step", False)
-    try:
-        for index, text in enumerate(actions):
-            decision = game.decision
-            entries = (game.log or [])[printed:]
-            term.lines("   " + line for line in show.log_lines(entries))
-            printed = len(game.log or [])
-            action = decision.find(text)
-            if decision.hidden and not over:
-                line = c.text("cli.replay.action_hidden", n=index + 1, side=names[decision.player])
-            else:
-                line = c.text("cli.replay.action", n=index + 1, side=names[decision.player],
-                              text=show.notation(game, action),
-                              description=show.action(game, decision, action))
-            if step:
-                scr = Screen(game, show, style, term.width)
-                board = [""] + scr.header() + [""] + scr.board() + [""] + scr.tracks()
-                if over:
-                    for side in (0, 1):
-                        board += scr.private(side, detailed=False)
-                term.lines(board + ["", style.bold(line)])
-                answer = term.ask(c.text("cli.replay.step_prompt")).strip().lower()
-                if answer and answer in session.words("quit"):
-                    return EXIT_OK
-            else:
-                term.lines([style.bold(line)])
-            game.apply(action)
-        term.lines("   " + line for line in show.log_lines((game.log or [])[printed:]))
-    except EOFError:
-        return EXIT_OK
-    except KeyboardInterrupt:
-        term.write("")
-        return EXIT_INTERRUPTED
-    if game.over:
-        term.lines([""] + result_lines(game, show, style))
-    else:
-        term.lines(["", c.text("cli.replay.end_unfinished", n=len(actions)),
-                    session.resume_hint()])
-    return EXIT_OK
+class Replay:
+    """A saved game watched action by action: forward, back, to an action number or a round,
+    and a new game branched off at any point (saved as a new file)."""
+
+    def __init__(self, content: Content, show: Presenter, saved: saves.SavedGame, path: Path):
+        self.content, self.show, self.saved, self.path = content, show, saved, path
+        self.options = Options.from_dict(saved.options)
+        # the round and phase before each action, and whether the game ends (one quick pass, no log);
+        # one action per decision, even from an older save that wrote a Final Crisis order at once
+        game = Game(content, saved.seed, self.options, log=False)
+        self.actions: List[str] = []
+        self.rounds: List[Tuple[int, str]] = []
+        for text in saved.actions:
+            for step in game.expand(text) or ():
+                self.rounds.append((game.state.round, game.state.phase))
+                self.actions.append(step.text)
+                game.apply(step)
+        self.finished = game.over
+        self.game = Game(content, saved.seed, self.options)
+        self.position = 0  # actions taken so far
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    def go(self, position: int) -> None:
+        """Show the game after ``position`` actions (rebuilt from the seed when going back)."""
+        position = max(0, min(position, self.size))
+        if position < self.position:
+            self.game = Game(self.content, self.saved.seed, self.options)
+            self.position = 0
+        while self.position < position:
+            self.game.apply(self.actions[self.position])
+            self.position += 1
+
+    def round_start(self, round_number: int) -> Optional[int]:
+        """The position where round ``round_number`` begins (its first action), if the game got there."""
+        return next((i for i, (r, _) in enumerate(self.rounds) if r == round_number), None)
+
+    def final_crisis_start(self) -> Optional[int]:
+        return next((i for i, (_, phase) in enumerate(self.rounds) if phase.startswith("final")), None)
+
+    def private_shown(self) -> bool:
+        """Private choices and hands are shown only once the game is over."""
+        return self.finished
+
+    def next_action(self):
+        """(decision, action) about to be taken at the current position, or None at the end."""
+        if self.position >= self.size or self.game.decision is None:
+            return None
+        decision = self.game.decision
+        return decision, decision.find(self.actions[self.position])
+
+    def branch(self, position: int, path: Optional[Path] = None) -> GameSession:
+        """A new game that continues from ``position`` with the same players, in a new file."""
+        position = max(0, min(position, self.size))
+        if path is None:
+            path = branch_path(self.path, position)
+        elif path.exists():
+            raise CliError(self.show.catalog.text("cli.error.save_exists", file=str(path),
+                                                  command=f"crisis resume {shlex.quote(str(path))}"))
+        controllers = [self.saved.controllers[s] for s in self.content.board.sides]
+        session = GameSession(self.content, self.show, self.saved.seed, self.options, controllers, path,
+                              self.actions[:position])
+        problem = session.save()
+        if session.save_failed:
+            raise CliError(problem)
+        return session
+
+
+def branch_path(original: Path, position: int) -> Path:
+    """``game-branch12.json`` beside the original (``-2``, ``-3`` ... if taken)."""
+    base = f"{original.stem}-branch{position}"
+    path = original.with_name(base + ".json")
+    n = 2
+    while path.exists():
+        path = original.with_name(f"{base}-{n}.json")
+        n += 1
+    return path

@@ -1,10 +1,13 @@
 """The terminal a person plays at: output with optional colours, input lines.
 
-Colours (blue for the first side, gray for the second) are used only when
-stdout is a terminal, ``NO_COLOR`` is unset and ``--no-color`` was not given.
-Clearing the screen (to hide a hand before the terminal is passed on) uses
-ANSI codes on a terminal and prints a separator line on a pipe.  This module
-holds no words: every text it prints is given to it.
+Colours (blue for the first side, red for the second: both readable on dark
+and light backgrounds) are used only when stdout is a terminal, ``NO_COLOR``
+is unset, ``TERM`` is not ``dumb`` and ``--no-color`` was not given.  Every
+line is broken between words to the terminal's width (``COLUMNS`` on a pipe,
+else 100).  The screen is cleared only to hide a hand before the terminal is
+passed on (ANSI codes on a terminal, a separator line on a pipe), so nothing
+printed is ever wiped by the next screen.  This module holds no words: every
+text it prints is given to it.
 """
 
 from __future__ import annotations
@@ -15,15 +18,14 @@ import sys
 from typing import Iterable, Optional, TextIO
 
 _RESET = "\x1b[0m"
-_SIDE_COLOURS = ("\x1b[34m", "\x1b[90m")  # blue, gray
-_BOLD, _DIM, _RED, _GREEN = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m"
+_SIDE_COLOURS = ("\x1b[34m", "\x1b[31m")  # blue, red: never dark gray, which vanishes on a dark background
+_BOLD, _DIM, _RED, _GREEN, _REVERSE = "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[32m", "\x1b[7m"
 # clear the screen and the scrollback (so the next player cannot scroll up to a hand), cursor home
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
-_HOME_CLEAR = "\x1b[H\x1b[2J"
 
 
 def colour_wanted(stream: TextIO, no_color_flag: bool = False) -> bool:
-    if no_color_flag or os.environ.get("NO_COLOR"):
+    if no_color_flag or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     try:
         return stream.isatty()
@@ -56,6 +58,10 @@ class Style:
 
     def dim(self, text: str) -> str:
         return self._wrap(_DIM, text)
+
+    def highlight(self, text: str) -> str:
+        """What changed since the player's last turn."""
+        return self._wrap(_REVERSE, text)
 
     def error(self, text: str) -> str:
         return self._wrap(_RED, text)
@@ -93,17 +99,16 @@ class Terminal:
 
     @property
     def width(self) -> int:
-        if self.out_tty:
-            return max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
-        return 100
+        """Columns to fill: the terminal's (or ``COLUMNS``), 100 on a pipe, within 40..160."""
+        return max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
 
     def write(self, text: str = "") -> None:
-        self._cleared = False
-        self.out.write(text + "\n")
+        self.lines([text])
 
     def lines(self, lines: Iterable[str]) -> None:
+        from .board import fit_all
         self._cleared = False
-        for line in lines:
+        for line in fit_all(lines, self.width):
             self.out.write(line + "\n")
         self.out.flush()
 
@@ -122,14 +127,10 @@ class Terminal:
         self.out.flush()
         self._cleared = True
 
-    def new_screen(self, keep: bool = False) -> None:
-        """Start a new screen: the visible screen is cleared on a terminal (scrollback kept;
-        ``keep`` leaves what is there), a blank line and a rule are printed on a pipe."""
-        if self.out_tty and keep:
-            self.out.write("\n")
-        elif self.out_tty:
-            self.out.write(_HOME_CLEAR)
-        elif not self._cleared:
+    def new_screen(self) -> None:
+        """Start a new screen below the last one: a blank line and a rule (nothing is wiped,
+        so a message printed before it stays readable above it)."""
+        if not self._cleared:
             self.out.write("\n" + self.rule() + "\n")
         self._cleared = False
 

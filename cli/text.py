@@ -209,6 +209,39 @@ class Presenter:
                 return candidate
         return None
 
+    def prefix_matches(self, game, decision: Decision, text: str) -> List[Action]:
+        """Legal actions that ``text`` starts, word by word, in either notation: ``value fox``
+        for ``value fox-...``, ``place fort s`` for ``place Fort Sumter``; failing that, typed
+        words after the first may skip words (``place sumter``)."""
+        typed = _words(text)
+        if not typed:
+            return []
+        forms = [(action, [_words(action.text), _words(self.notation(game, action))]) for action in decision.actions]
+        for test in (_aligned, _skipping):
+            found = [action for action, words in forms if any(test(typed, w) for w in words)]
+            if found:
+                return found
+        return []
+
+    def move_source(self, game, action: Action) -> str:
+        """How the source of a move is typed and shown on its own ("from Washington")."""
+        t = game.tables
+        who = f"{self.side(t.sides[action.side])} " if action.side >= 0 else ""
+        return self.catalog.text("cli.move.source", source=who + self.location(t.locations.names[action.a]))
+
+    def move_source_text(self, game, decision: Decision, action: Action, count: int) -> str:
+        t = game.tables
+        owner = action.side if action.side >= 0 else decision.owner
+        token = self.token(t.sides[owner], t.sides[decision.player])
+        params = self.params({"source": t.locations.names[action.a]})
+        return self.catalog.text("cli.move.source_text", token=token, n=count, **params)
+
+    def decimal(self, value: float, digits: int) -> str:
+        """A number with decimals, written as the language writes them (decimal comma in Spanish)."""
+        text = f"{value:.{digits}f}"
+        mark = self.catalog.raw("cli.number.decimal")
+        return text.replace(".", mark) if mark else text
+
     # ----------------------------------------------------------------- log
     def log_line(self, entry: LogEntry) -> str:
         key = entry.key
@@ -278,6 +311,21 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return " ".join(text.lower().split())
+
+
+def _words(text: str) -> List[str]:
+    return fold(text).replace("-", " ").split()
+
+
+def _aligned(typed: List[str], words: List[str]) -> bool:
+    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+
+
+def _skipping(typed: List[str], words: List[str]) -> bool:
+    if not words or not words[0].startswith(typed[0]):
+        return False
+    rest = iter(words[1:])
+    return all(any(w.startswith(t) for w in rest) for t in typed[1:])
 
 
 def slugify(title: str) -> str:

@@ -132,7 +132,7 @@ def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
         problems.extend(check_reference(content))
     else:
         for key in reference.messages:
-            if key.startswith(("forms.", "grammar.")):
+            if key.startswith(("forms.", "grammar.", "glosses.")):
                 continue  # grammar is each language's own business
             if key not in catalog.messages:
                 path, line, _ = reference.positions[key]
@@ -142,7 +142,7 @@ def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
                     hint=f"the {REFERENCE_LANG} text is at {path}:{line}: {reference.messages[key]!r}",
                     severity="warning"))
         for key in catalog.messages:
-            if key.startswith(("forms.", "grammar.")):
+            if key.startswith(("forms.", "grammar.", "glosses.")):
                 continue
             if key not in reference.messages and not _optional(key):
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
@@ -188,7 +188,7 @@ def check_glossary(content: Content, lang: str) -> List[Diagnostic]:
         reference_forms = term.forms.get(REFERENCE_LANG, ())
         wanted = term.forms.get(lang, ())
         for key, text in catalog.messages.items():
-            if key.startswith(("forms.", "grammar.")):
+            if key.startswith(("forms.", "grammar.", "glosses.")):
                 continue
             for form in term.avoid.get(lang, ()):
                 if _contains(text, form):

@@ -113,6 +113,8 @@ def card_play(ex: Executor, options):
         action = yield from ask(Decision(side, "play_card", actions, hidden=True))
         yield from play_card(ex, side, action)
         st.plays[side] += 1
+    # marks where the round's end begins in the log (front-ends show it as one screen)
+    ex.emit("log.card_play_over", round=st.round)
     for side in (0, 1):
         st.set_aside[side].extend(st.hands[side])
         if st.hands[side]:

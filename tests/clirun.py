@@ -135,9 +135,19 @@ def decision_kind(screen: str) -> str:
     raise AssertionError("no choices on this screen:\n" + screen[-2000:])
 
 
+# the second step of a move chosen as "from" then "to" (English catalog)
+MOVE_DESTINATIONS = "Back: choose where the token comes from"
+
+
+def board_of(screen: str) -> str:
+    """The map part of a screen: from the first dimension to the crisis tracks."""
+    return screen[screen.index("Political"):screen.index("Crisis track")]
+
+
 def answer_all(session: Session, decide=None, limit: int = 3000):
     """Answer every prompt (Enter at a pass screen, `decide(screen)` or "1" at a decision)
-    until the command ends.  Returns the list of (kind, screen) of the decisions answered."""
+    until the command ends.  Returns the list of (kind, screen) of the decisions answered
+    (a move's destination menu belongs to the decision whose sources it follows)."""
     import re
     answered = []
     for _ in range(limit):
@@ -148,7 +158,8 @@ def answer_all(session: Session, decide=None, limit: int = 3000):
         if re.match(PASS_PROMPT, line):
             session.send("")
         elif re.match(DECISION_PROMPT, line):
-            answered.append((decision_kind(out), out))
+            if MOVE_DESTINATIONS not in out:
+                answered.append((decision_kind(out), out))
             session.send(decide(out) if decide else "1")
         else:
             raise AssertionError(f"unexpected prompt {line!r}")

@@ -8,7 +8,7 @@ import subprocess
 
 from clirun import crisis_command, run_crisis
 
-BLUE, GRAY = "\x1b[34m", "\x1b[90m"
+BLUE, RED = "\x1b[34m", "\x1b[31m"
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -38,17 +38,18 @@ def on_a_terminal(args, cwd, env_extra=None, answers="quit\n"):
 
 
 def test_the_first_screen_shows_the_board_tracks_hand_log_and_choices(tmp_path):
-    result = run_crisis("play", "--vs", "bot", "--seed", "1", "--save", "g.json", input="quit\n", cwd=tmp_path)
+    result = run_crisis("play", "--vs", "bot", "--seed", "1", "--save", "g.json", input="quit\n", cwd=tmp_path,
+                        env={"COLUMNS": "80"})
     out = result.stdout
     assert re.search(r"^Fort Sumter  ·  Round 1 of 3  ·  Choosing objectives  ·  First player: Unionist$", out, re.M)
-    assert re.search(r"^Unionist: 0 VP   Secessionist: 0 VP$", out, re.M)
-    assert re.search(r"^ +Unionist +Secessionist +Control$", out, re.M)
-    for dimension in ("Political", "Secession", "Armaments", "Public Opinion"):
-        assert re.search(rf"^{dimension}$", out, re.M)
-    for pivotal in ("Washington", "Border States", "Federal Arsenals", "Newspapers"):
-        assert re.search(rf"^ ◆ {pivotal} +···· +···· +-$", out, re.M)
-    assert re.search(r"^   Fort Sumter +···· +···· +-$", out, re.M)
-    assert "Peace Commissioner: not on the map." in out
+    assert re.search(r"^Unionist: 0 VP   Secessionist: 0 VP   Strategy deck: 32 cards$", out, re.M)
+    # the map in 80 columns: two dimensions side by side, each side's tokens, who controls each space
+    assert re.search(r"^ +Uni  Sec +Uni  Sec$", out, re.M)
+    assert re.search(r"^Political +Secession$", out, re.M) and re.search(r"^Armaments +Public Opinion$", out, re.M)
+    assert re.search(r"^ ◆  Washington +···· ···· - + ◆  Border States +···· ···· -$", out, re.M)
+    assert re.search(r"^ ◆  Federal Arsenals ···· ···· - + ◆  Newspapers +···· ···· -$", out, re.M)
+    assert re.search(r"^    Fort Sumter +···· ···· - +    Fire-Eaters +···· ···· -$", out, re.M)
+    assert "▲ Peace Commissioner: not on the map." in out
     assert re.search(r"^Crisis track +Starting +Escalation +Tension +Final Crisis +Pool +Breached$", out, re.M)
     assert re.search(r"^Unionist +■■■■■ +■■■ \+2 +■■ \+3 +■■■■■■ \+4 +0  -$", out, re.M)
     assert re.search(r"^Secessionist: 4 cards in hand, 0 set aside for the Final Crisis\.$", out, re.M)
@@ -57,6 +58,7 @@ def test_the_first_screen_shows_the_board_tracks_hand_log_and_choices(tmp_path):
     assert "Since your last turn:" in out and "Round 1 begins" in out
     assert re.search(r"^Unionist: choose the objective card to keep\.\n  1  keep \S+ +Keep .+ \(.+\)$", out, re.M)
     assert out.rstrip().endswith("Continue it with:  crisis resume g.json")
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_a_pipe_or_no_color_gives_plain_text_without_escape_codes(tmp_path):
@@ -69,12 +71,14 @@ def test_a_pipe_or_no_color_gives_plain_text_without_escape_codes(tmp_path):
     assert "=" * 72 in hot.stdout  # the screen is "cleared" with a separator line
 
 
-def test_colours_on_a_terminal_blue_and_gray_unless_no_color(tmp_path):
+def test_colours_on_a_terminal_blue_and_red_unless_no_color_or_a_dumb_terminal(tmp_path):
     coloured = on_a_terminal(["play", "--vs", "bot", "--seed", "2", "--save", "c.json"], tmp_path,
                              answers="1\nquit\n")
-    assert BLUE + "Unionist" in coloured and GRAY + "Secessionist" in coloured
-    assert "\x1b[H\x1b[2J" in coloured  # the next screen clears the terminal
-    for extra, flags in (({"NO_COLOR": "1"}, []), ({}, ["--no-color"])):
+    # readable on dark and light backgrounds: no side is drawn in dark gray
+    assert BLUE + "Unionist" in coloured and RED + "Secessionist" in coloured and "\x1b[90m" not in coloured
+    # the next screen is printed below the last one: nothing already said is wiped
+    assert "\x1b[2J" not in coloured
+    for extra, flags in (({"NO_COLOR": "1"}, []), ({}, ["--no-color"]), ({"TERM": "dumb"}, [])):
         (tmp_path / "d.json").unlink(missing_ok=True)
         plain = on_a_terminal(["play", "--vs", "bot", "--seed", "2", "--save", "d.json"] + flags, tmp_path, extra)
         assert "Unionist" in plain and not COLOUR.search(plain), (extra, flags)

@@ -1,0 +1,129 @@
+"""``crisis play``, ``resume`` and ``replay``: choose the front-end and start it.
+
+The full-screen interface (``crisis.cli.tui``, on Textual) opens when both
+standard input and output are terminals, ``TERM`` is not ``dumb``, ``--plain``
+was not given and Textual is installed (the ``tui`` extra); otherwise the line
+mode runs.  Both drive the same ``GameSession``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import List, Sequence
+
+from crisis.content.model import Content
+from crisis.interpreter.game import Options
+
+from .session import EXIT_OK, GameSession, Replay, controller_text, new_session, reopen
+from .terminal import Terminal
+from .text import Presenter
+
+
+def tui_installed() -> bool:
+    return importlib.util.find_spec("textual") is not None
+
+
+def on_a_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def wants_tui(args) -> bool:
+    if getattr(args, "plain", False) or os.environ.get("TERM") == "dumb" or not on_a_terminal():
+        return False
+    return tui_installed()
+
+
+def terminal(args) -> Terminal:
+    return Terminal(no_color=getattr(args, "no_color", False))
+
+
+def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]:
+    """Who plays whom, the options, where the game is saved, how to get help."""
+    c, show = session.c, session.show
+    sides = session.tables.sides
+    names = [style.side(i, show.side(s)) for i, s in enumerate(sides)]
+    humans = [i for i in (0, 1) if session.humans[i]]
+    lines = []
+    if resumed:
+        lines.append(style.bold(c.text("cli.intro.resume", file=str(session.path), n=len(session.game.history),
+                                       seed=session.seed if session.seed_shown() else "?")))
+    else:
+        lines.append(style.bold(c.text("cli.intro.title", game=c.text("cli.title"))))
+    if len(humans) == 2 and not resumed:
+        lines.append(c.text("cli.intro.hotseat"))
+    elif len(humans) == 1:
+        h = humans[0]
+        lines.append(c.text("cli.intro.vs", side=names[h], other=names[1 - h],
+                            bot=controller_text(c, session.controllers[1 - h]), seed=session.seed))
+    if session.options.event_discard:
+        lines.append(c.text("cli.intro.event_discard"))
+    if not session.over:
+        lines.append(c.text("cli.intro.saving", file=str(session.path)))
+        lines.append(c.text("cli.intro.help", help="?", rules=session.command_word("rules"),
+                            quit=session.command_word("quit")))
+    if on_a_terminal() and not tui_installed():
+        lines.append(style.dim(c.text("cli.intro.no_tui")))
+    return lines
+
+
+def run_session(session: GameSession, term: Terminal, intro: Sequence[str] = ()) -> int:
+    from .linemode import LineMode
+    mode = LineMode(session, term)
+    if session.over:
+        term.lines(intro)
+        mode.finish()
+        return EXIT_OK
+    return mode.run(list(intro) + [""])
+
+
+def run_tui(session: GameSession = None, replay: Replay = None, args=None) -> int:
+    from .tui.app import run_app
+    return run_app(session=session, replay=replay, no_color=getattr(args, "no_color", False))
+
+
+def cmd_play(args, content: Content, show: Presenter, seed: int, options: Options) -> int:
+    """``crisis play`` (hot seat) and ``crisis play --vs bot --side S``."""
+    session = new_session(args, content, show, seed, options)
+    if wants_tui(args):
+        return run_tui(session=session, args=args)
+    term = terminal(args)
+    intro = intro_lines(session, term.style)
+    if session.humans.count(True) == 1 and not args.side:
+        intro.insert(2, show.catalog.text("cli.intro.side_hint"))
+    return run_session(session, term, intro)
+
+
+def cmd_resume(args, content: Content, show: Presenter) -> int:
+    path, saved, session = reopen(args, content, show)
+    if wants_tui(args):
+        return run_tui(session=session, args=args)
+    term = terminal(args)
+    return run_session(session, term, intro_lines(session, term.style, resumed=True))
+
+
+def cmd_replay(args, content: Content, show: Presenter) -> int:
+    """Show a saved game (``--step``: one action at a time, back and forth); ``--branch N``
+    starts a new game from action N of it, in a new file."""
+    from .linemode import LineReplay
+    path, saved, session = reopen(args, content, show)  # a damaged file is refused before anything is shown
+    replay = Replay(content, show, saved, path)
+    if args.branch is not None:
+        if not 0 <= args.branch <= replay.size:
+            from .errors import CliError
+            raise CliError(show.catalog.text("cli.replay.no_action", number=args.branch, n=replay.size))
+        branched = replay.branch(args.branch, Path(args.save) if args.save else None)
+        if wants_tui(args):
+            return run_tui(session=branched, args=args)
+        term = terminal(args)
+        intro = [term.style.bold(show.catalog.text("cli.replay.branched", file=str(branched.path), n=args.branch))]
+        return run_session(branched, term, intro + intro_lines(branched, term.style)[1:])
+    if args.step and wants_tui(args):
+        return run_tui(replay=replay, args=args)
+    term = terminal(args)
+    return LineReplay(replay, term, session).run(step=args.step)

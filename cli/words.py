@@ -1,0 +1,108 @@
+"""The command line's own words, read without loading the game.
+
+``crisis --help`` must answer at once, so the argument parser's texts come
+from the embedded content's ``cli.yaml`` catalogs alone (the language's, with
+English behind it): no rules are parsed and the engine is not imported.
+Python's argparse asks gettext for its own words ("usage:", "options" ...);
+they are looked up in the catalog (``cli.argparse.*``) too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+REFERENCE = "en"
+
+# argparse's own messages (the gettext ids it uses) -> catalog keys under cli.argparse
+ARGPARSE_KEYS = {
+    "usage: ": "usage",
+    "%(prog)s: error: %(message)s\n": "error",
+    "positional arguments": "positional",
+    "options": "options",
+    "show this help message and exit": "help",
+    "show program's version number and exit": "version",
+    "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized",
+    "invalid choice: %(value)r (choose from %(choices)s)": "invalid_choice",
+    "argument %(argument_name)s: %(message)s": "argument",
+    "expected one argument": "expected_one",
+    "invalid %(type)s value: %(value)r": "invalid_value",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
+    "not allowed with argument %s": "not_allowed",
+}
+
+
+def embedded_locale_dir() -> Path:
+    import crisis.content
+    return Path(crisis.content.__file__).parent / "fort-sumter" / "locale"
+
+
+def requested_language(argv: Sequence[str]) -> Optional[str]:
+    """``--lang X`` or ``--lang=X`` from the command line, if given."""
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def environment_languages() -> list:
+    """Languages asked for by the usual locale variables, first the strongest."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
+        value = os.environ.get(variable)
+        if value:
+            return [part.split("_")[0].split(".")[0].lower() for part in value.split(":")]
+    return []
+
+
+def _read(path: Path) -> Dict[str, str]:
+    import yaml
+    safe = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # plain data only; libyaml's when present (fast)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            loader = safe(handle)
+            try:
+                tree = loader.get_single_data()
+            finally:
+                loader.dispose()
+    except (OSError, yaml.YAMLError):
+        return {}
+    messages: Dict[str, str] = {}
+
+    def walk(node, prefix):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{prefix}{key}.")
+        elif isinstance(node, (str, int, float)):
+            messages[prefix[:-1]] = str(node)
+
+    walk(tree, "")
+    return messages
+
+
+def cli_catalog(argv: Sequence[str]):
+    """The command-line catalog for the language the command line or the environment asks for."""
+    from crisis.content.locale import Catalog
+    folder = embedded_locale_dir()
+    reference = Catalog(REFERENCE, _read(folder / REFERENCE / "cli.yaml"))
+    wanted = requested_language(argv)
+    for lang in ([wanted] if wanted else environment_languages()):
+        if lang and lang != REFERENCE and (folder / lang / "cli.yaml").is_file():
+            return Catalog(lang, _read(folder / lang / "cli.yaml"), fallback=reference)
+        if lang == REFERENCE:
+            break
+    return reference
+
+
+def translate_argparse(catalog) -> None:
+    """Make argparse's own words those of ``catalog``."""
+    def gettext(message: str) -> str:
+        key = ARGPARSE_KEYS.get(message)
+        text = catalog.raw(f"cli.argparse.{key}") if key else None
+        return text if text is not None else message
+
+    argparse._ = gettext

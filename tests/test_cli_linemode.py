@@ -1,0 +1,211 @@
+"""The line mode (pipes, scripts, screen readers): the whole feed since your last turn, the
+end of each round, lines broken between words at any width, names typed by their start,
+messages that stay readable, and the command line's own details."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from clirun import Session, last_line, run_crisis
+from crisis.cli.text import Presenter
+from crisis.interpreter.game import Options, replay
+
+NEW = " • "
+
+
+def saved(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def screens(output: str):
+    """The decision screens of a transcript (each ends with the prompt line answered)."""
+    return re.split(r"^\S+ \[1-\d+\]> .*$", output, flags=re.M)[:-1]
+
+
+def big_card(screen: str) -> str:
+    """A card of the hand worth 2 or more, played for its value (to place more than one token)."""
+    return re.search(r"^ +\d+  value (\S+) +Play .* for its value \([2-9]\)", screen, re.M).group(1)
+
+
+@pytest.fixture(scope="module")
+def wide_bot_game(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("feed")
+    result = run_crisis("play", "--vs", "bot", "--seed", "13", "--save", "g.json", input="1\n" * 600, cwd=folder,
+                        env={"COLUMNS": "160"})
+    assert result.returncode == 0, result.stderr
+    return result.stdout, saved(folder / "g.json")
+
+
+def test_the_feed_holds_everything_since_your_last_turn_and_nothing_twice(wide_bot_game, content):
+    out, data = wide_bot_game
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    every = Presenter(content, content.catalog("en")).log_lines(game.log)
+    fed = []
+    for screen in screens(out):
+        if "Since your last turn:" not in screen:
+            continue  # the second step of a move: the same decision
+        feed = screen.split("Since your last turn:\n", 1)[1]
+        fed += [line[len(NEW):] for line in feed.splitlines() if line.startswith(NEW)]
+    final = out[out.rindex("Since your last turn:"):]
+    fed += [line[len(NEW):] for line in final.splitlines() if line.startswith(NEW)]
+    assert "earlier line" not in out  # no cap
+    assert fed == every  # the whole log, in order, each line once: own card effects and the bot's alike
+
+
+def test_the_end_of_each_round_gets_its_own_summary_with_vp_before_and_after(wide_bot_game, content):
+    out, data = wide_bot_game
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    for round_number in (1, 2, 3):
+        if f"Round {round_number}: all cards are played" not in "\n".join(
+                Presenter(content, content.catalog("en")).log_lines(game.log)):
+            continue
+        block = out[out.index(f"End of round {round_number}\n"):]
+        block = block[:block.index("\n\n")]
+        assert "gains" in block or "bonus" in block or "reveals" in block
+        for side in ("Unionist", "Secessionist"):
+            assert re.search(rf"^{side}: \d+ VP before, \d+ VP now$", block, re.M)
+    assert "End of round 1" in out
+
+
+def test_the_final_result_names_the_winner_and_his_vp_first(wide_bot_game, content):
+    out, data = wide_bot_game
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    sides = ("Unionist", "Secessionist")
+    w = game.result.winner
+    headline = f"{sides[w]} wins, {game.state.vp[w]} VP to {game.state.vp[1 - w]}."
+    block = out[out.rindex("Final score"):]
+    assert block.splitlines()[1] == headline
+    assert block.index(f"{sides[w]}: ") < block.index(f"{sides[1 - w]}: ")
+
+
+# ----------------------------------------------------------------- widths
+
+
+def first_screens(columns: int, lang: str, tmp_path):
+    result = run_crisis("play", "--vs", "bot", "--seed", "3", "--save", f"w{columns}{lang}.json", "--lang", lang,
+                        input="1\nvalue\n1\n1\nquit\n", cwd=tmp_path, env={"COLUMNS": str(columns)})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def parts(out: str):
+    """The hand, the feed and the choices of each screen, with spacing made plain."""
+    found = []
+    for screen in screens(out):
+        for start, end in (("Your hand", "Since your last turn"), ("Since your last turn", None),
+                           ("Tu mano", "Desde tu último turno"), ("Desde tu último turno", None)):
+            if start in screen:
+                piece = screen[screen.index(start):screen.index(end) if end and end in screen else None]
+                found.append(" ".join(piece.split()))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_line_fits_60_80_and_120_columns_without_breaking_a_word(tmp_path, lang):
+    reference = parts(first_screens(160, lang, tmp_path))
+    assert len(reference) >= 4
+    for columns in (60, 80, 120):
+        out = first_screens(columns, lang, tmp_path)
+        too_long = [line for line in out.splitlines() if len(line) > columns]
+        assert not too_long, (columns, too_long[:3])
+        # broken only between words: the same words in the same order as on a wide screen
+        assert parts(out) == reference, columns
+
+
+def test_the_board_takes_two_columns_at_80_and_one_at_60(tmp_path):
+    wide = first_screens(80, "en", tmp_path)
+    narrow = first_screens(60, "en", tmp_path)
+    assert re.search(r"^Political +Secession$", wide, re.M)
+    assert re.search(r"^Political$", narrow, re.M) and re.search(r"^Secession$", narrow, re.M)
+    board = wide[wide.index("Political"):wide.index("Crisis track")]
+    assert len(board.splitlines()) <= 12  # with the header, tracks and choices it fits 80x24 and more
+
+
+# ----------------------------------------------------------------- typing
+
+
+def test_a_card_or_a_space_may_be_typed_by_the_start_of_its_name(tmp_path, content):
+    session = Session("play", "--vs", "bot", "--seed", "3", "--save", "g.json", cwd=tmp_path, env={"COLUMNS": "160"})
+    out = session.prompt()
+    session.send("keep fir")  # keep fire-eaters
+    out = session.prompt()
+    assert saved(tmp_path / "g.json")["actions"][0] == "keep fire-eaters"
+    card = big_card(out)
+    session.send("value " + card[:4])
+    out = session.prompt()
+    assert saved(tmp_path / "g.json")["actions"][-1] == f"value {card}"
+    assert "place a token" in out
+    session.send("place fort")  # Fort Pickens or Fort Sumter: ask for more
+    reply = session.prompt()
+    assert "is the start of 2 choices (place Fort Pickens, place Fort Sumter)" in reply
+    session.send("place fort s")
+    session.prompt()
+    assert saved(tmp_path / "g.json")["actions"][-1] == "place Fort Sumter"
+    session.send("plase springfeld")
+    reply = session.prompt()
+    assert "Did you mean 'place Springfield'" in reply
+    session.send("quit")
+    assert session.wait() == 0
+
+
+def test_a_message_is_repeated_at_the_bottom_of_the_next_screen(tmp_path, content):
+    session = Session("play", "--vs", "bot", "--seed", "3", "--save", "g.json", cwd=tmp_path)
+    session.prompt()
+    session.send("1")
+    out = session.prompt()
+    session.send(f"value {big_card(out)}")
+    session.prompt()
+    session.send("1")
+    session.prompt()
+    session.send("undo")
+    reply = session.prompt()
+    bottom = reply[reply.rindex("Since your last turn:"):]
+    assert "Taken back: Place a token in" in bottom  # just above the choices, not above the board
+    session.send("quit")
+    assert session.wait() == 0
+
+
+def test_spanish_command_words_are_shown_and_both_languages_understood(tmp_path):
+    session = Session("play", "--vs", "bot", "--lang", "es", "--seed", "3", "--save", "g.json", cwd=tmp_path,
+                      env={"COLUMNS": "160"})
+    out = session.prompt()
+    assert "? ayuda   carta NOMBRE   registro   reglas   tablero   deshacer   salir" in out
+    for word, answer in (("ayuda", "Conserva una de las cartas de objetivo"), ("reglas", "Resúmenes de las reglas"),
+                         ("registro", "El registro completo"), ("rules", "Resúmenes de las reglas")):
+        session.send(word)
+        assert answer in session.prompt(), word
+    session.send("salir")
+    assert session.prompt() is not None
+    assert session.wait() == 0
+
+
+# ------------------------------------------------------------ the command
+
+
+def test_version_and_help_in_english_and_spanish():
+    version = run_crisis("--version")
+    assert version.returncode == 0 and re.fullmatch(r"crisis \d+\.\d+\.\d+\S*\n", version.stdout)
+    english = run_crisis("--help")
+    assert english.returncode == 0 and "usage: crisis" in english.stdout and "continue a saved game" in english.stdout
+    spanish = run_crisis("--help", env={"LANG": "es_ES.UTF-8"})
+    assert "uso: crisis" in spanish.stdout and "continuar una partida guardada" in spanish.stdout
+    assert "mostrar esta ayuda y salir" in spanish.stdout and "show this" not in spanish.stdout
+    bad = run_crisis("play", "--seed", "x", "--lang", "es")
+    assert bad.returncode == 2 and "valor int no válido: 'x'" in bad.stderr
+
+
+def test_help_does_not_load_the_engine():
+    code = ("import sys\nfrom crisis.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('crisis.interpreter', 'crisis.ruleset', "
+            "'crisis.content.loader', 'lark'))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_spanish_numbers_have_a_decimal_comma(tmp_path):
+    result = run_crisis("sim", "--games", "20", "--lang", "es")
+    assert re.search(r"\(\d+,\d%\), PV finales de media \d+,\d\d", result.stdout)
+    assert re.search(r"20 partidas en \d+,\d\d s", result.stdout)
