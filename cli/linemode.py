@@ -18,7 +18,8 @@ from crisis.interpreter.actions import Decision
 
 from . import info
 from .board import Screen, fit
-from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, GameSession, Replay, controller_text)
+from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
+                      controller_text)
 from .terminal import Terminal
 
 
@@ -460,10 +461,10 @@ class LineReplay:
                 return "quit"
             r.go(r.position + 1)
             return "next"
-        command = s.command_of(word)
+        command = s.command_of(word, REPLAY_COMMANDS)
         if command == "quit":
             return "quit"
-        if command == "back" or word == "-":
+        if command == "back":
             r.go(r.position - 1)
             return "moved"
         if command == "branch":
@@ -472,7 +473,7 @@ class LineReplay:
             target = rest.strip()
             if target.isdigit():
                 start = r.round_start(int(target))
-            elif s.command_of(target) == "final":
+            elif s.command_of(target, REPLAY_COMMANDS) == "final":
                 start = r.final_crisis_start()
             else:
                 start = None

@@ -36,6 +36,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 1
 
 DEFAULT_BOT = RandomBot.name
 COMMANDS = ("help", "undo", "card", "log", "rules", "board", "quit", "why")
+REPLAY_COMMANDS = ("quit", "back", "round", "branch", "final", "help")
 
 
 def bots() -> Dict[str, Callable[[int, int], Controller]]:
@@ -303,9 +304,9 @@ class GameSession:
     def words(self, command: str) -> List[str]:
         return fold(self.c.text(f"cli.command.{command}")).split()
 
-    def command_of(self, word: str) -> Optional[str]:
+    def command_of(self, word: str, commands: Sequence[str] = COMMANDS) -> Optional[str]:
         word = fold(word)
-        for command in COMMANDS:
+        for command in commands:
             if self.c.raw(f"cli.command.{command}") is not None and word in self.words(command):
                 return command
         return None

@@ -260,3 +260,42 @@ def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finish
     result = run_crisis("replay", path, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert final_block(result.stdout + "The whole game is saved") == final_block(finished["out"])
+
+
+def test_replay_step_goes_back_to_an_action_and_to_a_round(finished, content):
+    data = finished["data"]
+    from crisis.interpreter.game import Game, Options
+    game = Game(content, data["seed"], Options.from_dict(data["options"]), log=False)
+    round_two = None
+    for index, action in enumerate(data["actions"]):
+        if game.state.round == 2 and round_two is None:
+            round_two = index
+        game.apply(action)
+    result = run_crisis("replay", finished["file"].name, "--step", input="\n\nback\n7\nround 2\n-\nround 9\nq\n",
+                        cwd=finished["file"].parent)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    positions = [int(n) for n in re.findall(r"^\[(\d+)/\d+\] Enter: next", out, re.M)]
+    assert positions == [0, 1, 2, 1, 6, round_two, round_two - 1, round_two - 1]
+    assert "The game has no round '9'." in out
+    assert re.findall(r"^#(\d+) ", out, re.M)[:5] == ["1", "2", "3", "2", "7"]
+
+
+def test_a_new_game_branches_off_a_replay_in_a_new_file(finished, tmp_path):
+    data = finished["data"]
+    original = tmp_path / "game.json"
+    original.write_text(json.dumps(data), encoding="utf-8")
+    result = run_crisis("replay", original, "--branch", "10", "--save", tmp_path / "other.json", input="quit\n",
+                        cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "A new game branched off after action 10" in result.stdout
+    branch = saved(tmp_path / "other.json")
+    assert branch["actions"] == data["actions"][:10] and branch["seed"] == data["seed"]
+    assert branch["controllers"] == data["controllers"]
+    assert saved(original) == data  # the replayed game is untouched
+    # from the step mode: "branch" at the current action, in a file named after the original
+    stepped = run_crisis("replay", original, "--step", input="\n\n\nbranch\nquit\n", cwd=tmp_path)
+    assert stepped.returncode == 0, stepped.stderr
+    assert saved(tmp_path / "game-branch3.json")["actions"] == data["actions"][:3]
+    too_far = run_crisis("replay", original, "--branch", "9999", cwd=tmp_path)
+    assert too_far.returncode == 2 and "There is no action 9999" in too_far.stderr
