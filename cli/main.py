@@ -233,10 +233,10 @@ def cmd_sim(args) -> int:
 def build_parser(catalog) -> argparse.ArgumentParser:
     """The parser, every text from the command-line catalog (``cli.args.*``)."""
     def say(key: str, **params) -> str:
-        return catalog.text(f"cli.args.{key}", **params).replace("%", "%%")
+        return catalog.text("cli.args." + key, **params).replace("%", "%%")
 
     def metavar(key: str) -> str:
-        return catalog.text(f"cli.args.metavar.{key}")
+        return catalog.text("cli.args.metavar." + key)
 
     parser = argparse.ArgumentParser(prog="crisis", description=say("description"))
     parser.add_argument("--version", action="version", version=f"crisis {version()}")
