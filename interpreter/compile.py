@@ -35,6 +35,9 @@ class Ctx:
     revealed: Tuple[int, ...] = ()
     value: int = 0  # the card's value, for a value play
     reason: str = ""  # what this effect is part of (card, breach, scoring line)
+    # [space] chosen by the latest token or marker step of this effect, for "that space"
+    # (only effects that say "that space" carry one: see Compiler.block)
+    chosen: Optional[list] = None
 
 
 @attrs.frozen(slots=True)
@@ -205,6 +208,19 @@ class BlockOp(Op):
         return any(op.can_act(ex, ctx) for op in self.ops)
 
 
+class EffectOp(Op):
+    """A whole effect that says "that space": it remembers the space each step chooses."""
+
+    def __init__(self, block: BlockOp):
+        self.block, self.node = block, block.node
+
+    def run(self, ex, ctx):
+        yield from self.block.run(ex, attrs.evolve(ctx, chosen=[NOBODY]))
+
+    def can_act(self, ex, ctx):
+        return self.block.can_act(ex, attrs.evolve(ctx, chosen=[NOBODY]))
+
+
 class IfOp(Op):
     def __init__(self, condition, then: BlockOp, otherwise: Optional[BlockOp], node=None):
         self.condition, self.then, self.otherwise, self.node = condition, then, otherwise, node
@@ -296,6 +312,8 @@ class PlaceMarkerOp(Op):
         actions = [table.marker(self.marker, s) for s in spaces]
         action = yield from ask(Decision(ctx.me, "marker", actions, rule=self.node))
         ex.state.markers[self.marker] = action.a
+        if ctx.chosen is not None:
+            ctx.chosen[0] = action.a
         ex.emit("log.marker", side=ex.tables.sides[ctx.me], marker=ex.tables.markers[self.marker].name,
                 space=ex.tables.spaces[action.a])
 
@@ -326,6 +344,8 @@ class TransferOp(Op):
     player may stop ("done") after any step.  All: until none is legal.
     Each: n tokens into every destination space in turn.
     """
+
+    remember = False  # set in effects that say "that space": each step records its space
 
     def __init__(self, verb: str, amount: str, n: int, owners, sources, dests, each: bool,
                  limit: Optional[int], node=None, one_space: bool = False):
@@ -431,6 +451,10 @@ class TransferOp(Op):
         ex.put(owner, dest)
         key = source if self.limit_on_source else dest
         counts[key] = counts.get(key, 0) + 1
+        if self.remember:
+            n = ex.locations.n
+            # the space the step is about: where a token arrives, else where it left
+            ctx.chosen[0] = dest if dest < n else source if source < n else ctx.chosen[0]
         if ex.log is not None:
             names = ex.locations.names
             ex.emit("log." + self.verb, side=ex.tables.sides[owner], actor=ex.tables.sides[ctx.me],
@@ -482,6 +506,13 @@ def _union(parts: List[Callable]) -> Callable:
     return union
 
 
+def _that_space_chosen(target, condition: Callable) -> Callable:
+    """A condition on "that space" is false while no space has been chosen (an option skipped it)."""
+    if not isinstance(target, A.ThatSpace):
+        return condition
+    return lambda ex, ctx, it: bool(ctx.chosen) and ctx.chosen[0] != NOBODY and condition(ex, ctx, it)
+
+
 _COMPARE = {"==": operator.eq, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
 
 
@@ -492,8 +523,21 @@ class Compiler:
         self.t = tables
 
     # -------------------------------------------------------- statements
-    def block(self, block: A.Block) -> BlockOp:
-        return BlockOp([self.statement(s) for s in block.statements], block)
+    def block(self, block: A.Block) -> Op:
+        if getattr(self, "_in_effect", False) or not any(isinstance(n, A.ThatSpace) for n in block.walk()):
+            return BlockOp([self.statement(s) for s in block.statements], block)
+        # an effect that says "that space" (rare): its steps record the space they choose;
+        # other effects compile exactly as before, at no cost
+        self._in_effect = True
+        try:
+            return EffectOp(BlockOp([self.statement(s) for s in block.statements], block))
+        finally:
+            self._in_effect = False
+
+    def _remembering(self, op: Op) -> Op:
+        if getattr(self, "_in_effect", False):
+            op.remember = True
+        return op
 
     def statement(self, node) -> Op:
         return getattr(self, "op_" + type(node).__name__)(node)
@@ -501,19 +545,21 @@ class Compiler:
     def op_Place(self, node: A.Place) -> Op:
         loc = self.t.locations
         source = self.holder(node.source) if node.source is not None else (lambda ex, ctx, owner: (loc.SUPPLY,))
-        return TransferOp("place", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
-                          source, self.locations(node.dest), node.each, node.limit, node, node.one_space)
+        return self._remembering(TransferOp("place", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
+                                            source, self.locations(node.dest), node.each, node.limit, node,
+                                            node.one_space))
 
     def op_Remove(self, node: A.Remove) -> Op:
         loc = self.t.locations
-        return TransferOp("remove", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
-                          self.locations(node.source), lambda ex, ctx, owner: (loc.POOL,), node.each,
-                          node.limit, node, node.one_space)
+        return self._remembering(TransferOp("remove", node.amount.kind, node.amount.n or 0,
+                                            self.owners(node.owner), self.locations(node.source),
+                                            lambda ex, ctx, owner: (loc.POOL,), node.each, node.limit, node,
+                                            node.one_space))
 
     def op_Move(self, node: A.Move) -> Op:
-        return TransferOp("move", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
-                          self.locations(node.source), self.locations(node.dest), node.each, node.limit, node,
-                          node.one_space)
+        return self._remembering(TransferOp("move", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
+                                            self.locations(node.source), self.locations(node.dest), node.each,
+                                            node.limit, node, node.one_space))
 
     def op_ChangeVP(self, node: A.ChangeVP) -> Op:
         return VpOp(node.gain, node.amount, self.countable(node.per) if node.per else None, node)
@@ -618,6 +664,8 @@ class Compiler:
             return lambda ex, ctx, it: (it,)
         elif isinstance(base, A.RevealedObjectiveSpaces):
             return lambda ex, ctx, it: ctx.revealed
+        elif isinstance(base, A.ThatSpace):
+            return lambda ex, ctx, it: (ctx.chosen[0],) if ctx.chosen and ctx.chosen[0] != NOBODY else ()
         else:  # pragma: no cover - the checker admits no other node
             raise TypeError(type(base).__name__)
         return lambda ex, ctx, it: const
@@ -672,6 +720,8 @@ class Compiler:
             return "dimension", lambda ex, ctx, it: ctx.dimension
         if isinstance(target, A.ThisSpace):
             return "space", lambda ex, ctx, it: ctx.space
+        if isinstance(target, A.ThatSpace):
+            return "space", lambda ex, ctx, it: ctx.chosen[0] if ctx.chosen else NOBODY
         return "space", lambda ex, ctx, it: it
 
     def cond_AnyOf(self, node):
@@ -687,6 +737,9 @@ class Compiler:
         return lambda ex, ctx, it: not item(ex, ctx, it)
 
     def cond_Controls(self, node):
+        return _that_space_chosen(node.target, self._cond_Controls(node))
+
+    def _cond_Controls(self, node):
         player = self.player(node.player)
         kind, target = self.target(node.target)
         if kind == "space":
@@ -694,6 +747,9 @@ class Compiler:
         return lambda ex, ctx, it: ex.controls_dimension(player(ctx), target(ex, ctx, it))
 
     def cond_NobodyControls(self, node):
+        return _that_space_chosen(node.target, self._cond_NobodyControls(node))
+
+    def _cond_NobodyControls(self, node):
         kind, target = self.target(node.target)
         if kind == "space":
             return lambda ex, ctx, it: (not ex.controls(0, target(ex, ctx, it))
@@ -756,6 +812,9 @@ class Compiler:
         return lambda ex, ctx, it: ex.state.pool[side(ctx)] - ex.state.pool[other(ctx)] >= margin
 
     def cond_IsPivotal(self, node):
+        return _that_space_chosen(node.target, self._cond_IsPivotal(node))
+
+    def _cond_IsPivotal(self, node):
         _, target = self.target(node.target)
         pivotal = self.t.is_pivotal
         return lambda ex, ctx, it: pivotal[target(ex, ctx, it)]
@@ -764,6 +823,18 @@ class Compiler:
         player, test = self.player(node.player), self.compare(node.comparison)
         spaces = self.t.all_spaces
         return lambda ex, ctx, it: test(sum(1 for s in spaces if ex.controls(player(ctx), s)))
+
+    def cond_HasFewerVP(self, node):
+        player, other = self.player(node.player), self.player(node.other)
+        return lambda ex, ctx, it: ex.state.vp[player(ctx)] < ex.state.vp[other(ctx)]
+
+    def cond_MarkerAt(self, node):
+        marker = self.t.marker_index[node.marker.text]
+        if node.where is None:
+            off = node.off
+            return lambda ex, ctx, it: (ex.state.markers[marker] == NOBODY) == off
+        spaces = self.spaces(node.where)
+        return lambda ex, ctx, it: ex.state.markers[marker] in spaces(ex, ctx, it)
 
     def cond_ControlsMore(self, node):
         player, other = self.player(node.player), self.player(node.other)

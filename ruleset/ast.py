@@ -150,6 +150,12 @@ class It(Node):
 
 
 @attrs.frozen
+class ThatSpace(Node):
+    """The space chosen by the latest token or marker step earlier in the same effect
+    ("place 1 in Texas or Fort Pickens / move the Peace Commissioner to that space")."""
+
+
+@attrs.frozen
 class RevealedObjectiveSpaces(Node):
     pass
 
@@ -168,7 +174,7 @@ class Where(Node):
 
 SpaceBase = Union[
     Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension, ThisSpace, It,
-    RevealedObjectiveSpaces,
+    RevealedObjectiveSpaces, ThatSpace,
 ]
 
 
@@ -316,7 +322,7 @@ class Not(Node):
     item: "Condition"
 
 
-Target = Union[Named, It, ThisSpace, ThisDimension]
+Target = Union[Named, It, ThisSpace, ThisDimension, ThatSpace]
 
 
 @attrs.frozen
@@ -412,15 +418,31 @@ class ControlsMore(Node):
     other: Player
 
 
+@attrs.frozen
+class HasFewerVP(Node):
+    player: Player
+    other: Player
+
+
+@attrs.frozen
+class MarkerAt(Node):
+    """Where a marker is: "the Peace Commissioner is in Political spaces", "... is on the map",
+    "... is off the map" (``where`` None: anywhere on the map)."""
+
+    marker: Name
+    where: Optional["Location"] = None
+    off: bool = False
+
+
 Condition = Union[AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
                   HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
-                  IsPivotal, ControlsCount, ControlsMore]
+                  IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt]
 
 STATEMENT_TYPES = (Place, Remove, Move, ChangeVP, PlaceMarker, RemoveMarker, If, Either,
                    ForEachPlayer, Acting)
 CONDITION_TYPES = (AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
                    HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
-                   IsPivotal, ControlsCount, ControlsMore)
+                   IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt)
 SPACE_BASE_TYPES = (Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension,
-                    ThisSpace, It, RevealedObjectiveSpaces)
+                    ThisSpace, It, RevealedObjectiveSpaces, ThatSpace)
 HOLDER_TYPES = (Pool, CrisisTrack, BonusBox)

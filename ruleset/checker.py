@@ -92,6 +92,7 @@ class _Run:
         self.slot = slot
         self.source = source
         self.diagnostics: List[Diagnostic] = []
+        self.chosen = False  # an earlier statement of this effect chooses a space ("that space" refers to it)
 
     # ---------------------------------------------------------------- report
     def error(self, node: A.Node, message: str, *, expected: Optional[str] = None,
@@ -159,6 +160,7 @@ class _Run:
         self.locations(node.dest, map_only=True, verb="placed", owner=node.owner)
         self.limit(node)
         self.capacity(node, "placed in", node.dest)
+        self.choose(node.dest)
 
     def stmt_Remove(self, node: A.Remove) -> None:
         self.amount(node.amount, node.each)
@@ -166,6 +168,7 @@ class _Run:
         self.locations(node.source, map_only=True, verb="removed", owner=node.owner)
         self.limit(node)
         self.capacity(node, "removed from", node.source)
+        self.choose(node.source)
 
     def stmt_Move(self, node: A.Move) -> None:
         self.amount(node.amount, node.each)
@@ -179,6 +182,8 @@ class _Run:
         self.capacity(node, "moved from", node.source)
         if not node.within:
             self.capacity(node, "moved to", node.dest)
+        self.choose(node.source)
+        self.choose(node.dest)
 
     def stmt_ChangeVP(self, node: A.ChangeVP) -> None:
         if node.amount < 1:
@@ -196,6 +201,12 @@ class _Run:
     def stmt_PlaceMarker(self, node: A.PlaceMarker) -> None:
         self.resolve(node.marker, ("marker",))
         self.locations(node.dest, map_only=True, verb="placed", owner=None)
+        self.choose(node.dest)
+
+    def choose(self, locations: A.Locations) -> None:
+        """After this statement, "that space" names the space it chose."""
+        if any(isinstance(item, A.Spaces) for item in locations.items):
+            self.chosen = True
 
     def stmt_RemoveMarker(self, node: A.RemoveMarker) -> None:
         self.resolve(node.marker, ("marker",))
@@ -358,6 +369,10 @@ class _Run:
         elif isinstance(node, A.It) and not in_where:
             self.error(node, "'it' and 'there' refer to the space tested in a 'where' clause",
                        hint="name the space instead")
+        elif isinstance(node, A.ThatSpace) and not self.chosen:
+            self.error(node, "'that space' is the space chosen by an earlier statement of the same effect, "
+                             "and no statement before this one chooses a space",
+                       hint="name the space, or place, remove or move tokens (or a marker) first")
         elif isinstance(node, A.RevealedObjectiveSpaces) and not slot.revealed_objectives:
             self.error(node, f"no objectives are revealed during {slot.description}",
                        hint="revealed objective spaces are known only in objective scoring")
@@ -495,6 +510,17 @@ class _Run:
     def cond_ControlsMore(self, node: A.ControlsMore, in_where: bool) -> None:
         self.player(node.player)
         self.player(node.other)
+
+    def cond_HasFewerVP(self, node: A.HasFewerVP, in_where: bool) -> None:
+        self.player(node.player)
+        self.player(node.other)
+
+    def cond_MarkerAt(self, node: A.MarkerAt, in_where: bool) -> None:
+        self.resolve(node.marker, ("marker",))
+        if isinstance(node.where, A.HOLDER_TYPES):
+            self.error(node.where, "a marker is only ever on a map space, never in a pool, track or box")
+        elif node.where is not None:
+            self.spaces(node.where, in_where)
 
     def comparison(self, comparison: A.Comparison) -> None:
         if comparison.n < 0:  # pragma: no cover - the grammar has no negative numbers

@@ -237,6 +237,8 @@ class Renderer:
             text = self.t("spaces.this_space")
         elif isinstance(base, A.It):
             text = self.t("spaces.it")
+        elif isinstance(base, A.ThatSpace):
+            text = self.t("spaces.that_space")
         else:
             text = self.t("spaces.revealed", form=form)
         filt = node.filter
@@ -275,7 +277,8 @@ class Renderer:
             name = target.name.text
             kind = "dimensions" if self.c.raw(f"dimensions.{name}") is not None else "spaces"
             return self.t(f"target.{kind}", **self.named(kind, name, "name"))
-        key = {A.ThisDimension: "this_dimension", A.ThisSpace: "this_space", A.It: "it"}[type(target)]
+        key = {A.ThisDimension: "this_dimension", A.ThisSpace: "this_space", A.It: "it",
+               A.ThatSpace: "that_space"}[type(target)]
         return self.t(f"target.{key}")
 
     def where(self, where) -> str:
@@ -357,6 +360,15 @@ class Renderer:
 
     def cond_ControlsCount(self, node):
         return self.t("condition.controls_count", **self.comparison(node.comparison), **self.player(node.player))
+
+    def cond_HasFewerVP(self, node):
+        return self.t("condition.has_fewer_vp", other=self.other(node.other), **self.player(node.player))
+
+    def cond_MarkerAt(self, node):
+        place = "off" if node.off else "map" if node.where is None else "at"
+        where = self.spaces(node.where, form="one") if isinstance(node.where, A.Spaces) else ""
+        return self.t("condition.marker_at", place=place, where=where, mood=self.mood,
+                      **self.named("markers", node.marker.text, "marker"))
 
     def cond_ControlsMore(self, node):
         return self.t("condition.controls_more", other=self.other(node.other), **self.player(node.player))

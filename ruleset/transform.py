@@ -206,6 +206,9 @@ class ToAst(Transformer):
     def it(self, meta, children):
         return A.It(pos=_pos(meta))
 
+    def that_space(self, meta, children):
+        return A.ThatSpace(pos=_pos(meta))
+
     def revealed_objective_spaces(self, meta, children):
         return A.RevealedObjectiveSpaces(pos=_pos(meta))
 
@@ -284,6 +287,22 @@ class ToAst(Transformer):
     def controls_more(self, meta, children):
         return A.ControlsMore(children[0], children[1], pos=_pos(meta))
 
+    def has_fewer_vp(self, meta, children):
+        return A.HasFewerVP(children[0], children[1], pos=_pos(meta))
+
+    def marker_at(self, meta, children):
+        # a pool or a box is kept: the checker says a marker is only ever on a map space
+        return A.MarkerAt(_marker(children[0]), children[1], pos=_pos(meta))
+
+    def marker_there(self, meta, children):
+        return A.MarkerAt(_marker(children[0]), A.Spaces(A.It(pos=_pos(meta)), pos=_pos(meta)), pos=_pos(meta))
+
+    def marker_on_map(self, meta, children):
+        return A.MarkerAt(_marker(children[0]), pos=_pos(meta))
+
+    def marker_off_map(self, meta, children):
+        return A.MarkerAt(_marker(children[0]), off=True, pos=_pos(meta))
+
     def cmp_eq(self, meta, children):
         return A.Comparison("==", int(children[0]), pos=_pos(meta))
 
@@ -320,6 +339,13 @@ class ToAst(Transformer):
 
     def opponent_possessive(self, meta, children):
         return "opponent"
+
+
+def _marker(player: A.Player) -> A.Name:
+    """The marker named where the grammar read a player ("the Peace Commissioner is ...")."""
+    if player.side is not None:
+        return player.side
+    return A.Name({"you": "you", "opponent": "the opponent"}[player.kind], pos=player.pos)
 
 
 class _FromHolder:

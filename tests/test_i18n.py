@@ -250,7 +250,7 @@ SPANISH_CARDS = [
     ("texas-secession-convention", "Coloca 3 fichas en Texas. A partir de la ronda 2, coloca 1 ficha en Montgomery."),
     ("buchanans-cabinet-crisis", "Tu oponente retira 2 fichas suyas de casillas de Política. Coloca 1 ficha en "
                                  "Washington."),
-    ("baltimore-plot", "Si tu oponente tiene más PV que tú, tu oponente pierde 1 PV; si no, retira hasta 2 fichas "
+    ("baltimore-plot", "Si tienes menos PV que tu oponente, tu oponente pierde 1 PV; si no, retira hasta 2 fichas "
                        "del oponente de Casillas Cruciales que controle tu oponente, como máximo 1 por casilla."),
     ("star-of-the-west", "Elige una opción: (1) coloca 3 fichas en Fort Sumter; (2) retira hasta 3 fichas del "
                          "oponente de Fort Sumter."),

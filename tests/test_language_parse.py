@@ -123,6 +123,13 @@ CONDITIONS = [
     ("you control more spaces than the opponent", A.ControlsMore(A.Player("you"), A.Player("opponent"))),
     ("you control fewer than 3 spaces", A.ControlsCount(A.Player("you"), A.Comparison("<", 3))),
     ("not you control Texas", A.Not(A.Controls(A.Player("you"), A.Named(A.Name("Texas"))))),
+    ("you have fewer VP than the opponent", A.HasFewerVP(A.Player("you"), A.Player("opponent"))),
+    ("the Peace Commissioner is in Political spaces",
+     A.MarkerAt(A.Name("Peace Commissioner"), A.Spaces(A.DimensionSpaces(A.Name("Political"))))),
+    ("the Peace Commissioner is on the map", A.MarkerAt(A.Name("Peace Commissioner"))),
+    ("the Peace Commissioner is off the map", A.MarkerAt(A.Name("Peace Commissioner"), off=True)),
+    ("the Peace Commissioner is there", A.MarkerAt(A.Name("Peace Commissioner"), A.Spaces(A.It()))),
+    ("you control that space", A.Controls(A.Player("you"), A.ThatSpace())),
 ]
 
 

@@ -98,7 +98,7 @@ CARDS = [
                          "States. Place the Peace Commissioner in Washington or Border States."),
     ("buchanans-cabinet-crisis", "Your opponent removes 2 of their tokens from Political spaces. Place 1 token in "
                                  "Washington."),
-    ("baltimore-plot", "If your opponent has more VP than you, your opponent loses 1 VP; otherwise, remove up to 2 "
+    ("baltimore-plot", "If you have fewer VP than your opponent, your opponent loses 1 VP; otherwise, remove up to 2 "
                        "opponent tokens from pivotal spaces your opponent controls, at most 1 per space."),
     # an if and its otherwise are one sentence, so what follows is plainly outside them
     ("guarding-the-capital", "If your opponent controls Washington, remove 2 opponent tokens from Washington; "

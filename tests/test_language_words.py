@@ -1,0 +1,112 @@
+"""Words the content needed: "that space" (a space chosen earlier in the same effect), where a marker
+is, and "fewer VP than" -- checked, run and rendered."""
+
+import pytest
+
+from crisis.interpreter.scenario import run_file
+from crisis.content.loader import load_content
+from crisis.ruleset.checker import STRATEGY_EVENT, Checker
+from crisis.ruleset.parser import parse_block
+from crisis.ruleset.render import render_block
+from helpers import copy_content, replace_in
+
+
+@pytest.fixture(scope="module")
+def check(content):
+    checker = Checker(content.vocabulary)
+    return lambda text: [d.message for d in checker.check_block(parse_block(text), STRATEGY_EVENT)]
+
+
+def test_that_space_needs_an_earlier_choice_in_the_same_effect(check):
+    assert check("place 1 in Texas or Deep South\nmove the Peace Commissioner to that space") == []
+    assert check("if you control Texas: place 1 in that space") == [
+        "'that space' is the space chosen by an earlier statement of the same effect, and no statement "
+        "before this one chooses a space"]
+    assert check("gain 1 VP\nremove 1 opponent token from that space") != []
+
+
+def test_marker_conditions_are_checked(check):
+    assert check("if the Peace Commissioner is in Political spaces: gain 1 VP") == []
+    assert check("if the Peace Comissioner is on the map: gain 1 VP") == ["unknown marker 'Peace Comissioner'"]
+    assert check("if the Unionist is in Texas: gain 1 VP") == ["'Unionist' is a side, not a marker"]
+    assert check("if the Peace Commissioner is in your pool: gain 1 VP") == [
+        "a marker is only ever on a map space, never in a pool, track or box"]
+
+
+@pytest.mark.parametrize("rule, english, spanish", [
+    ("place 1 in Fort Sumter or Fort Pickens\nmove the Peace Commissioner to that space",
+     "Place 1 token in Fort Sumter or Fort Pickens. Move the Peace Commissioner to that same space.",
+     "Coloca 1 ficha en Fort Sumter o Fort Pickens. Mueve al Comisionado de Paz a esa misma casilla."),
+    ("if you have fewer VP than the opponent: gain 1 VP", "If you have fewer VP than your opponent, gain 1 VP.",
+     "Si tienes menos PV que tu oponente, gana 1 PV."),
+    ("if the Peace Commissioner is in Political spaces: gain 1 VP",
+     "If the Peace Commissioner is in a Political space, gain 1 VP.",
+     "Si el Comisionado de Paz está en una casilla de Política, gana 1 PV."),
+    ("if the Peace Commissioner is off the map: place the Peace Commissioner in Texas",
+     "If the Peace Commissioner is off the map, place the Peace Commissioner in Texas.",
+     "Si el Comisionado de Paz está fuera del mapa, coloca al Comisionado de Paz en Texas."),
+    ("place 1 in Political spaces where the Peace Commissioner is on the map",
+     "Place 1 token in a Political space where the Peace Commissioner is on the map.",
+     "Coloca 1 ficha en una casilla de Política donde el Comisionado de Paz esté en el mapa."),
+])
+def test_the_new_words_render_in_english_and_spanish(content, rule, english, spanish):
+    block = parse_block(rule)
+    assert render_block(block, content.catalog("en"), inline=True) == english
+    assert render_block(block, content.catalog("es"), inline=True) == spanish
+
+
+CARD = """\
+strategy_cards:
+  - id: designer-truce
+    value: 2
+    event_for: both
+    final_crisis: Armaments
+    provenance: authored
+    event: |
+      place 1 in Fort Sumter or Fort Pickens
+      move the Peace Commissioner to that space
+      if the Peace Commissioner is in Armaments spaces and you have fewer VP than the opponent: gain 1 VP
+      otherwise: place 1 in that space
+"""
+
+SCENARIOS = """\
+scenarios:
+  - name: that space is the fort chosen; behind on VP, the marker condition pays 1 VP
+    position:
+      phase: card_play
+      vp: {Secessionist: 2}
+      leader: Unionist
+      hands: {Unionist: [designer-truce, lincoln], Secessionist: [florida-secedes]}
+    actions:
+      - event designer-truce
+      - place Fort Pickens
+    expect:
+      markers: {Peace Commissioner: Fort Pickens}
+      tokens: {Fort Pickens: {Unionist: 1}}
+      vp: {Unionist: 1}
+  - name: not behind on VP -- the otherwise branch places in that same space (the marker blocks it)
+    position:
+      phase: card_play
+      hands: {Unionist: [designer-truce, lincoln], Secessionist: [florida-secedes]}
+    actions:
+      - event designer-truce
+      - place Fort Sumter
+    expect:
+      markers: {Peace Commissioner: Fort Sumter}
+      tokens: {Fort Sumter: {Unionist: 1}}
+      vp: {Unionist: 0}
+"""
+
+
+def test_the_new_words_run_in_a_designers_card(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-designer.yaml").write_text(CARD, encoding="utf-8")
+    for lang in ("en", "es"):
+        (root / "locale" / lang / "zz-designer.yaml").write_text(
+            "cards:\n  designer-truce:\n    title: Truce\n", encoding="utf-8")
+    content = load_content(root)
+    path = tmp_path / "truce.yaml"
+    path.write_text(SCENARIOS, encoding="utf-8")
+    outcomes = run_file(content, path)
+    assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[], []]
+    assert all(o.passed for o in outcomes)
