@@ -81,7 +81,8 @@ def cmd_test(args) -> int:
     from crisis.interpreter.scenario import FAILED, NOT_RUN, run_file, scenario_files
     from crisis.ruleset.diagnostics import UserError
     content = load(args)
-    c = presenter(args, content).catalog
+    show = presenter(args, content)
+    c = show.catalog
     paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -90,8 +91,13 @@ def cmd_test(args) -> int:
     if not files:
         raise UserError(c.text("cli.test.none", paths=", ".join(map(str, paths))))
     counts = {"passed": 0, FAILED: 0, NOT_RUN: 0}
+    coverage = None
+    if args.coverage:
+        from crisis.interpreter.coverage import Coverage
+        coverage = Coverage(content)
     for path in files:
-        for outcome in run_file(content, path):
+        outcomes = (run_file(coverage.content, path, coverage.start) if coverage else run_file(content, path))
+        for outcome in outcomes:
             counts[outcome.status] += 1
             if outcome.status == NOT_RUN:
                 print(c.text("cli.test.not_run", where=str(outcome.where), name=outcome.name))
@@ -103,9 +109,47 @@ def cmd_test(args) -> int:
                     print(f"      {problem}")
             elif args.verbose:
                 print(c.text("cli.test.pass", where=str(outcome.where), name=outcome.name))
+    if coverage is not None:
+        print_coverage(coverage, show, args.verbose)
     print(c.text("cli.test.summary", passed=counts["passed"], failed=counts[FAILED], not_run=counts[NOT_RUN],
                  total=sum(counts.values()), files=len(files)))
     return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
+
+
+def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
+    """Per kind of item, how many were exercised; then each one never exercised, at its file:line."""
+    out = out or sys.stdout
+    c = show.catalog
+
+    def kind(item_kind: str) -> str:
+        shown = c.raw(f"cli.coverage.kind.{item_kind}")
+        return shown if shown is not None else item_kind  # a kind of rule this catalog does not know yet
+
+    def label(item) -> str:
+        if not item.branch:
+            return item.label
+        if item.branch.isdigit():
+            return c.text("cli.coverage.branch.option", label=item.label, n=int(item.branch))
+        return c.text(f"cli.coverage.branch.{item.branch}", label=item.label)
+
+    print(c.text("cli.coverage.title"), file=out)
+    for item_kind, hit, total in coverage.summary():
+        percent = show.decimal(100.0 * hit / total if total else 100.0, 1)
+        print(c.text("cli.coverage.line", kind=kind(item_kind), hit=hit, total=total, percent=percent), file=out)
+    missed = coverage.missed()
+    if missed:
+        print(c.text("cli.coverage.missed", n=len(missed)), file=out)
+        for item in missed:
+            print(c.text("cli.coverage.item", where=item.where, kind=kind(item.kind), label=label(item)), file=out)
+    if verbose:
+        print(c.text("cli.coverage.by"), file=out)
+        for item, runs in coverage.by_item():
+            if runs:
+                shown = ", ".join(runs[:5])
+                if len(runs) > 5:
+                    shown = c.text("cli.coverage.more", runs=shown, n=len(runs) - 5)
+                print(c.text("cli.coverage.exercised", where=item.where, kind=kind(item.kind), label=label(item),
+                             runs=shown), file=out)
 
 
 def cmd_play(args) -> int:
@@ -207,6 +251,12 @@ def cmd_sim(args) -> int:
     content = load(args)
     show = presenter(args, content)
     options = Options(event_discard=args.event_discard)
+    coverage = None
+    if getattr(args, "coverage", False):
+        from crisis.interpreter.coverage import Coverage
+        coverage = Coverage(content)
+        coverage.start("sim")
+        content = coverage.content  # the same rules, compiled to record what runs
     wins, vp_total = [0, 0], [0, 0]
     started = time.perf_counter()
     for index in range(args.games):
@@ -224,6 +274,8 @@ def cmd_sim(args) -> int:
                      vp=show.decimal(vp_total[side] / args.games, 2)))
     print(c.text("summary.sim", games=args.games, seconds=show.decimal(elapsed, 2),
                  rate=f"{args.games / elapsed:.0f}"))
+    if coverage is not None:
+        print_coverage(coverage, show)
     return EXIT_OK
 
 
@@ -282,6 +334,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=1000, metavar=metavar("n"), help=say("sim.games"))
     sim.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
     sim.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    sim.add_argument("--coverage", action="store_true", help=say("sim.coverage"))
     sim.set_defaults(run=cmd_sim)
 
     check = command("check")
@@ -302,6 +355,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     test.add_argument("paths", nargs="*", metavar=metavar("path"), help=say("test.paths"))
     test.add_argument("--verbose", "-v", action="store_true", help=say("test.verbose"))
     test.add_argument("--quiet", "-q", action="store_true", help=say("test.quiet"))
+    test.add_argument("--coverage", action="store_true", help=say("test.coverage"))
     test.set_defaults(run=cmd_test)
     return parser
 

@@ -640,12 +640,15 @@ def _run_check(game: Game, check: Check, problems: List[str]) -> None:
 
 
 def run_scenario(content: Content, file: YamlFile, spec: Map, name: str,
-                 on_game: Optional[Callable[[Game], None]] = None) -> Outcome:
+                 on_start: Optional[Callable[[str], None]] = None) -> Outcome:
     """Run one scenario; an unreadable one comes back NOT_RUN with its diagnostics.
 
-    ``on_game`` sees the game before its first action (coverage uses it).
+    ``on_start`` is told the scenario's label (file:line) before its game is set
+    up (coverage records which scenario exercises what).
     """
     outcome = Outcome(file.path, name, NOT_RUN, line=spec.line)
+    if on_start is not None:
+        on_start(outcome.where)
     reader = _Reader(file, content)
     reader.keys(spec, SCENARIO_KEYS, "a scenario")
     steps = reader.steps(spec)
@@ -663,8 +666,6 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str,
         outcome.diagnostics = [file.diagnostic((spec.line, spec.column), f"the starting position is impossible: {v}")
                                for v in violations]
         return outcome
-    if on_game is not None:
-        on_game(game)
     problems = outcome.problems
     stopped = False
     for where, step in steps:
@@ -723,8 +724,7 @@ def read_file(path: Path) -> Tuple[YamlFile, Any]:
         raise ScenarioError(error.diagnostics) from None
 
 
-def run_file(content: Content, path: Path, on_game: Optional[Callable[[str, Game], None]] = None
-             ) -> List[Outcome]:
+def run_file(content: Content, path: Path, on_start: Optional[Callable[[str], None]] = None) -> List[Outcome]:
     """Every scenario of a file; one that cannot be read comes back NOT_RUN, the others still run."""
     shown = display_path(path)
     try:
@@ -752,6 +752,5 @@ def run_file(content: Content, path: Path, on_game: Optional[Callable[[str, Game
                                      f"{shown} #{index + 1}", position[0]))
             continue
         name = str(spec.get("name") or f"{shown} #{index + 1}")
-        hook = (lambda game, label=f"{shown}:{spec.line}": on_game(label, game)) if on_game else None
-        outcomes.append(run_scenario(content, file, spec, name, hook))
+        outcomes.append(run_scenario(content, file, spec, name, on_start))
     return outcomes

@@ -12,7 +12,8 @@ from .actions import Action, ActionTable, Locations
 
 
 class Tables:
-    def __init__(self, content: Content):
+    def __init__(self, content: Content, compiler=None):
+        """``compiler``: a Compiler class to use instead of the plain one (coverage instruments the rules)."""
         from .compile import Compiler  # compile needs the tables' indices
 
         board = content.board
@@ -68,7 +69,7 @@ class Tables:
         self.card_rank = tuple(rank[i] for i in range(len(self.strategy_cards)))
         self.bonus_actions = tuple(Action("bonus", f"bonus {self.spaces[p]}", a=p) for p in self.pivotal)
 
-        compiler = Compiler(self)
+        compiler = (compiler or Compiler)(self)
         procedures = content.procedures
         self.card_events = tuple(compiler.block(c.event.tree) if c.event else None for c in self.strategy_cards)
         self.objective_events = tuple(compiler.block(c.event.tree) if c.event else None
