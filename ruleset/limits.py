@@ -1,0 +1,60 @@
+"""Limits on untrusted input: content folders and saved games.
+
+Content and saves are shared between people, so each is read as if hostile:
+every limit here is checked before the work it bounds is done (a file's size
+before it is read, a number's length before it is converted, a rule's nesting
+before anything recurses over it, a game's numbers before a game is set up).
+
+Each limit is far above what a real game needs; docs/limits.md gives each
+number with Fort Sumter's own figure beside it, and a test keeps that page and
+this module in step.
+"""
+
+from __future__ import annotations
+
+KIB = 1024
+MIB = 1024 * KIB
+
+# ------------------------------------------------------------------ files
+MAX_FILE_BYTES = 1 * MIB        # one content file (Fort Sumter's largest: 22 KB)
+MAX_CONTENT_BYTES = 8 * MIB     # every file of one content folder together (Fort Sumter: 0.2 MB)
+MAX_FILES = 1000                # files read from one content folder (Fort Sumter: 18)
+
+# ------------------------------------------------------------------ YAML
+MAX_YAML_DEPTH = 40             # mappings and lists inside each other (Fort Sumter: 5)
+MAX_YAML_NODES = 100_000        # values in one file, aliases expanded (Fort Sumter's largest: 1,600)
+MAX_NUMBER_DIGITS = 9           # digits of any number in content, rules or saves (999,999,999)
+
+# ------------------------------------------------------------------ rules
+MAX_RULE_DEPTH = 100            # levels of the rule's syntax tree (Fort Sumter's deepest: 14)
+MAX_RULE_CHARS = 1 * MIB        # rule text in one content folder (Fort Sumter: 9 KB)
+MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (Fort Sumter's most: 12)
+
+# ------------------------------------------------------------------ game.yaml
+GAME_NUMBERS = {                # Fort Sumter's own numbers in docs/limits.md
+    "tokens_per_side": 1000,
+    "max_tokens_per_space": 100,
+    "rounds": 50,
+    "strategy_cards_dealt": 30,
+    "cards_played_per_round": 30,
+    "objective_cards_dealt": 10,
+    "final_crisis_hand": 10,
+}
+MAX_TRACK_TOP = 999             # highest space of the crisis track
+MAX_SPACES = 100                # map spaces, all dimensions together
+MAX_DIMENSIONS = 20
+MAX_ZONES = 20
+MAX_MARKERS = 20
+MAX_BOX = 100                   # bonus tokens in one zone's box
+MAX_STRATEGY_CARDS = 1000
+MAX_OBJECTIVE_CARDS = 200
+MAX_CARD_VALUE = 99
+MAX_NAME_CHARS = 60             # a name in game.yaml, a card id, the game's name
+
+# ------------------------------------------------------------------ saves
+MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: about 6 KB)
+MAX_SAVE_DEPTH = 8              # JSON nesting in a saved game (the format itself uses 2)
+
+# ------------------------------------------------------------------ messages
+MAX_SHOWN_CHARS = 60            # of a name or word quoted in an error message
+MAX_SHOWN_LINE = 160            # of a source line quoted under an error

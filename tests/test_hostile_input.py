@@ -1,0 +1,527 @@
+"""Hostile content and saved games: each case of issue 12 ends in a clear,
+located error (or a bounded game), quickly, never a traceback, a hang or a
+read outside the content folder.
+
+Every test here runs under ``bounded()``: a case that hangs or loops fails
+after a few seconds instead of stopping the suite.
+"""
+
+import contextlib
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crisis.cli import saves
+from crisis.content.loader import load_content
+from crisis.content.yamlfile import ContentError
+from crisis.ruleset import limits
+
+from clirun import run_crisis
+from helpers import copy_content, replace_in
+
+
+@contextlib.contextmanager
+def bounded(seconds=10):
+    """Fail instead of hanging: the alarm interrupts Python loops and blocking opens."""
+    def stop(signum, frame):
+        raise TimeoutError(f"took more than {seconds} s")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def problems(root):
+    with bounded():
+        with pytest.raises(ContentError) as caught:
+            load_content(root)
+    return caught.value.diagnostics
+
+
+def report(root):
+    with bounded():
+        with pytest.raises(ContentError) as caught:
+            load_content(root)
+    return caught.value.report()
+
+
+def one(diagnostics, words):
+    found = [d for d in diagnostics if words in d.message]
+    assert found, f"no problem says {words!r}: {[d.message for d in diagnostics]}"
+    return found[0]
+
+
+CARD = """\
+strategy_cards:
+  - id: designer-card
+    value: 2
+    event_for: both
+    final_crisis: Armaments
+    provenance: authored
+    event: {event}
+"""
+
+
+def add_card(root, event, name="zz-hostile.yaml"):
+    path = root / "cards" / name
+    path.write_text(CARD.format(event=event), encoding="utf-8")
+    return path
+
+
+def block(text, indent=6):
+    return "|\n" + "".join(" " * indent + line + "\n" for line in text.splitlines())
+
+
+# ------------------------------------------------------------ YAML and files
+
+
+def test_a_control_character_is_a_located_error_not_a_traceback(tmp_path):
+    root = copy_content(tmp_path)
+    path = add_card(root, "gain 1 VP  # a bell \x07 here")
+    d = one(problems(root), "control character")
+    assert "U+0007" in d.message
+    assert (d.line, d.column) == where(path.read_text(encoding="utf-8"), "\x07") == (7, 32)
+    assert "\x07" not in d.format()
+
+
+def test_a_number_of_5000_digits_in_yaml_is_refused_before_conversion(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "rounds: 3 ", "rounds: " + "9" * 5000 + " ")
+    d = one(problems(root), "too many digits")
+    assert (d.line, d.column) == (10, 9)
+    assert len(d.format()) < 1000
+
+
+def test_a_number_of_5000_digits_in_a_rule_is_refused_before_conversion(tmp_path):
+    root = copy_content(tmp_path)
+    add_card(root, "gain " + "7" * 5000 + " VP")
+    d = one(problems(root), "too many digits")
+    assert (d.line, d.column) == (7, 17)
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("1,000 brackets", "if " + "(" * 1000 + "you control Texas" + ")" * 1000 + ": gain 1 VP"),
+    ("490 and", "if " + " and ".join(["you control Texas"] * 491) + ": gain 1 VP"),
+    ("490 or", "if " + " or ".join(["you control Texas"] * 491) + ": gain 1 VP"),
+    ("489 not", "if " + "not " * 489 + "you control Texas: gain 1 VP"),
+    ("246 nested if", block("\n".join("  " * i + "if you control Texas:" for i in range(246))
+                            + "\n" + "  " * 246 + "gain 1 VP")),
+])
+def test_deeply_nested_rules_are_refused_before_recursion(tmp_path, name, rule):
+    root = copy_content(tmp_path)
+    add_card(root, rule if rule.startswith("|") else json.dumps(rule))
+    d = one(problems(root), "nested too deeply")
+    assert d.path.endswith("zz-hostile.yaml") and d.line >= 7
+
+
+def test_deeply_nested_yaml_is_refused_before_recursion(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-deep.yaml").write_text("strategy_cards: " + "[" * 5000 + "]" * 5000 + "\n")
+    d = one(problems(root), "nested too deeply")
+    assert d.line == 1
+
+
+def test_alias_expansion_is_bounded(tmp_path):
+    root = copy_content(tmp_path)
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    (root / "cards" / "zz-laughs.yaml").write_text("\n".join(lines) + "\n")
+    with bounded(5):
+        d = one(problems(root), "aliases")
+    assert d.path.endswith("zz-laughs.yaml")
+
+
+def test_a_self_referring_alias_is_an_error(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-loop.yaml").write_text("strategy_cards: &x [*x]\n")
+    one(problems(root), "nested too deeply")
+
+
+def test_a_content_folder_that_is_a_symlink_loop_is_a_clean_error(tmp_path):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    d = one(problems(loop), "loop of symbolic links")
+    assert d.path.endswith("loop")
+
+
+def test_a_content_file_that_is_a_symlink_loop_is_a_clean_error(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-loop.yaml").symlink_to(root / "cards" / "zz-loop.yaml")
+    one(problems(root), "loop of symbolic links")
+
+
+def test_a_link_to_the_zero_device_is_not_read(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-zero.yaml").symlink_to("/dev/zero")
+    with bounded(5):
+        d = one(problems(root), "outside the content folder")
+    assert d.path.endswith("zz-zero.yaml")
+
+
+def test_a_fifo_content_file_is_refused_without_waiting(tmp_path):
+    root = copy_content(tmp_path)
+    os.mkfifo(root / "cards" / "zz-fifo.yaml")
+    with bounded(5):
+        d = one(problems(root), "not a regular file")
+    assert d.path.endswith("zz-fifo.yaml")
+
+
+def test_a_link_to_a_system_file_is_neither_read_nor_quoted(tmp_path):
+    secret = tmp_path / "outside" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-passwd.yaml").symlink_to(secret)
+    (root / "cards" / "zz-etc.yaml").symlink_to("/etc/passwd")
+    text = report(root)
+    assert "outside the content folder" in text
+    assert "root:" not in text and "/bin/" not in text
+
+
+def test_a_symlink_inside_the_folder_is_followed(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "objectives.yaml").rename(root / "objective-cards.txt")
+    (root / "cards" / "objectives.yaml").symlink_to(root / "objective-cards.txt")
+    assert len(load_content(root).objective_cards) == 12
+
+
+def test_a_cards_folder_linked_outside_is_not_followed(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards").rename(tmp_path / "elsewhere")
+    (root / "cards").symlink_to(tmp_path / "elsewhere")
+    one(problems(root), "outside the content folder")
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-big.yaml").write_text("# x\n" * (limits.MAX_FILE_BYTES // 4 + 1))
+    with bounded(5):
+        d = one(problems(root), "larger than")
+    assert d.path.endswith("zz-big.yaml")
+
+
+def test_the_content_as_a_whole_has_a_size_limit(tmp_path):
+    root = copy_content(tmp_path)
+    chunk = "# x\n" * (limits.MAX_FILE_BYTES // 4 - 16)
+    for n in range(limits.MAX_CONTENT_BYTES // limits.MAX_FILE_BYTES + 1):
+        (root / "cards" / f"zz-{n:02}.yaml").write_text(chunk)
+    with bounded(20):
+        one(problems(root), "add up to more than")
+
+
+# ------------------------------------------------------------ game.yaml numbers
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ("top: 15", "top: 1000000000", "top"),
+    ("strategy_cards_dealt: 4 ", "strategy_cards_dealt: 1000000000 ", "strategy_cards_dealt"),
+    ("final_crisis_hand: 3 ", "final_crisis_hand: 12 ", "final_crisis_hand"),
+    ("rounds: 3 ", "rounds: 100000 ", "rounds"),
+    ("tokens_per_side: 25 ", "tokens_per_side: 100000000 ", "tokens_per_side"),
+])
+def test_game_numbers_have_limits_checked_before_play(tmp_path, old, new, key):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", old, new)
+    d = one(problems(root), "at most")
+    assert f"'{key}'" in d.message and d.line is not None
+
+
+def test_nested_for_each_player_is_bounded_by_the_work_of_one_effect(tmp_path):
+    root = copy_content(tmp_path)
+    text = "\n".join("  " * i + "for each player:" for i in range(16)) + "\n" + "  " * 16 + "place 1 in any space"
+    add_card(root, block(text))
+    d = one(problems(root), "decisions")
+    assert d.path.endswith("zz-hostile.yaml") and d.line == 8
+
+
+# ------------------------------------------------------------ messages
+
+
+def test_positions_after_a_yaml_error_in_game_yaml_do_not_claim_it_is_empty(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "rounds: 3 ", "rounds: [3 ")
+    found = problems(root)
+    assert not any("empty" in d.message for d in found)
+    assert any("not valid YAML" in d.message for d in found)
+
+
+def test_an_empty_rules_yaml_names_its_path_and_reason(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "rules.yaml").write_text("# nothing yet\n")
+    d = one(problems(root), "empty")
+    assert d.path.endswith("rules.yaml")
+
+
+def test_name_errors_in_game_yaml_have_a_line(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "sides: [Unionist, Secessionist]", "sides: [unionist, Secessionist]")
+    d = one(problems(root), "cannot be a side name")
+    assert (d.line, d.column) == (6, 9)
+
+
+def test_an_unreadable_locale_folder_is_an_error_not_an_empty_catalog(tmp_path, monkeypatch):
+    root = copy_content(tmp_path)
+    spanish = root / "locale" / "es"
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if Path(path) == spanish:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+    monkeypatch.setattr(os, "scandir", scandir)
+    d = one(problems(root), "cannot read this folder")
+    assert d.path.endswith("locale/es")
+
+
+def test_a_megabyte_name_is_not_echoed_in_full(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "sides: [Unionist, Secessionist]", "sides: [U" + "x" * 1_000_000 + ", Secessionist]")
+    text = report(root)
+    assert len(text) < 2000 and "…" in text
+
+
+def test_text_from_content_prints_no_control_characters(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "locale" / "en" / "messages.yaml", '"The Final Crisis begins."',
+               '"The Final Crisis \\e]0;pwned\\a begins."')
+    d = one(problems(root), "control character")
+    assert "\x1b" not in d.format() and d.path.endswith("messages.yaml")
+
+
+# ------------------------------------------------------------ positions in YAML
+
+
+def where(text, word):
+    index = text.index(word)
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+POSITION_CASES = {
+    "folded block": ">\n      place 1 in Texas\n\n      place 1 in Texsa\n",
+    "folded block, more indented": ">\n      place 1 in Texas\n        # note\n      place 1 in Texsa\n",
+    "literal block with an indentation indicator": "|2\n        # an indented comment\n      place 1 in Texsa\n",
+    "multi-line plain scalar": "place 1 in Texas\n      or Fort Sumter or Texsa\n",
+    "double quoted with escapes": '"gain 1 VP\\n\\x70lace 1 in \\u0054exas or Texsa"\n',
+    "double quoted over lines": '"gain 1 VP\n\n      place 1 in Texas \\\n      or Texsa"\n',
+    "single quoted over lines": "'gain 1 VP # it''s\n\n      place 1 in Texsa'\n",
+}
+
+
+@pytest.mark.parametrize("style", list(POSITION_CASES))
+def test_rule_positions_are_right_in_every_yaml_scalar_style(tmp_path, style):
+    root = copy_content(tmp_path)
+    path = add_card(root, POSITION_CASES[style])
+    d = one(problems(root), "unknown space")
+    text = path.read_text(encoding="utf-8")
+    assert (d.line, d.column) == where(text, "Texsa"), style
+    assert d.source_line[d.column - 1:].startswith("Texsa")
+
+
+@pytest.mark.parametrize("separator", ["\u0085", "\u2028", "\u2029"])
+def test_positions_are_right_after_unicode_line_separators(tmp_path, separator):
+    root = copy_content(tmp_path)
+    path = root / "cards" / "zz-hostile.yaml"
+    path.write_text(f"# one{separator}two{separator}three\n" + CARD.format(event="place 1 in Texsa"), encoding="utf-8")
+    d = one(problems(root), "unknown space")
+    assert (d.line, d.column) == where(path.read_text(encoding="utf-8"), "Texsa")
+    yaml_error = root / "cards" / "zz-broken.yaml"
+    yaml_error.write_text(f"# a{separator}b\nstrategy_cards: [\n", encoding="utf-8")
+    d = one(problems(root), "not valid YAML")
+    assert d.path.endswith("zz-broken.yaml") and d.line == 3
+
+
+# ------------------------------------------------------------ saves
+
+
+@pytest.fixture
+def save_data(content):
+    return saves.SavedGame(game=content.board.game, digest=content.digest, seed=1,
+                           options={"event_discard": False},
+                           controllers={side: "human" for side in content.board.sides}).to_json()
+
+
+def read_save(path, content):
+    with bounded(5):
+        return saves.read(path, content, known_controllers={"random"})
+
+
+def refused(path, content):
+    with pytest.raises(saves.SaveProblem) as caught:
+        read_save(path, content)
+    return caught.value
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"options": {"event_discard": "yes"}}, "options"),
+    ({"options": {"event_discard": 1}}, "options"),
+    ({"options": {"event_discard": False, "house_rule": True}}, "options"),
+    ({"version": 0}, "version"),
+    ({"version": -1}, "version"),
+    ({"version": True}, "version"),
+])
+def test_save_options_and_version_are_validated(tmp_path, content, save_data, change, field):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dict(save_data, **change)))
+    problem = refused(path, content)
+    assert problem.key == "cli.save.damaged" and problem.params["field"] == field
+
+
+def test_an_old_save_without_newer_options_still_loads(tmp_path, content, save_data):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dict(save_data, options={})))
+    assert read_save(path, content).options == {}
+
+
+@pytest.mark.parametrize("name, text", [
+    ("nested 2000 deep", '{"format": "crisis-saved-game", "x": ' + "[" * 2000 + "]" * 2000 + "}"),
+    ("5000-digit number", '{"format": "crisis-saved-game", "version": 1, "seed": ' + "9" * 5000 + "}"),
+    ("not a number", '{"format": "crisis-saved-game", "version": NaN}'),
+])
+def test_a_hostile_save_is_a_clean_error(tmp_path, content, name, text):
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    problem = refused(path, content)
+    assert problem.key in ("cli.save.not_json", "cli.save.damaged"), name
+
+
+def test_a_fifo_save_is_refused_without_waiting(tmp_path, content):
+    path = tmp_path / "game.json"
+    os.mkfifo(path)
+    assert refused(path, content).key == "cli.save.unreadable"
+
+
+def test_a_save_over_the_size_limit_is_refused(tmp_path, content, save_data):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dict(save_data, created="x" * limits.MAX_SAVE_BYTES)))
+    assert refused(path, content).key == "cli.save.unreadable"
+
+
+def test_control_characters_from_a_save_are_printed_escaped(tmp_path, save_data):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dict(save_data, actions=["\x1b]0;pwned\x07\x1b[2J"])))
+    result = run_crisis("resume", path, cwd=tmp_path, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "\\x1b]0;pwned\\x07" in result.stderr
+
+
+def test_the_default_save_name_is_a_safe_slug_of_the_game_name(tmp_path):
+    folder = tmp_path / "here"
+    folder.mkdir()
+    path = saves.default_path(folder, "../../x\x1b/ é", 7)
+    assert path.parent == folder
+    assert path.name.startswith("x-e-") and path.name.endswith("-seed7.json")
+    assert saves.default_path(folder, "...", 7).name.startswith("game-")
+
+
+def test_a_content_game_name_cannot_place_a_save_elsewhere(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "game: fort-sumter", 'game: "../../escaped"')
+    play = tmp_path / "a" / "b"
+    play.mkdir(parents=True)
+    result = run_crisis("play", "--content", root, "--seed", "3", input="", cwd=play, timeout=60)
+    assert result.returncode == 3, result.stderr
+    (saved,) = play.iterdir()
+    assert saved.name.startswith("escaped-")
+    assert not list(tmp_path.glob("escaped*"))
+
+
+def test_a_temporary_file_left_by_a_killed_write_is_cleaned_up_by_the_next_save(tmp_path, save_data):
+    path = tmp_path / "game.json"
+    script = ("import os, signal, sys; from pathlib import Path; from crisis.cli import saves; "
+              "saves.os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL); "
+              "saves.write_atomic(Path(sys.argv[1]), {'a': 1})")
+    killed = subprocess.run([sys.executable, "-c", script, str(path)], timeout=60)
+    assert killed.returncode == -signal.SIGKILL
+    stale = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert stale, "the killed write left no temporary file (the test needs one)"
+    saves.write_atomic(path, save_data)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+# ------------------------------------------------------------ the grammar cache
+
+
+class _Planted:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (self.marker,))
+
+
+def test_a_planted_grammar_cache_cannot_run_code(tmp_path):
+    cache = tmp_path / "cache"
+    folder = cache / "crisis"
+    folder.mkdir(parents=True, mode=0o700)
+    marker = tmp_path / "code-ran"
+    payload = pickle.dumps(_Planted(str(marker)))
+    for name in ("grammar.lark-cache", "grammar-cache.json"):
+        (folder / name).write_bytes(b"0" * 64 + b"\n" + payload)
+    result = run_crisis("check", env={"XDG_CACHE_HOME": str(cache)}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()
+
+
+def test_the_grammar_cache_is_private_and_checked(tmp_path):
+    cache = tmp_path / "cache"
+    first = run_crisis("check", env={"XDG_CACHE_HOME": str(cache)}, timeout=120)
+    assert first.returncode == 0, first.stderr
+    (written,) = (cache / "crisis").iterdir()
+    assert (cache / "crisis").stat().st_mode & 0o777 == 0o700
+    assert written.stat().st_mode & 0o777 == 0o600
+    head, _, body = written.read_bytes().partition(b"\n")
+    json.loads(body)  # data, not code
+    written.write_bytes(head + b"\n" + body.replace(b'"', b"'", 1))  # damaged: the digest no longer matches
+    damaged = written.read_bytes()
+    again = run_crisis("check", env={"XDG_CACHE_HOME": str(cache)}, timeout=120)
+    assert again.returncode == 0, again.stderr
+    rebuilt = written.read_bytes()
+    assert rebuilt != damaged
+    json.loads(rebuilt.partition(b"\n")[2])
+
+
+def test_a_cache_folder_others_can_write_is_not_used(tmp_path):
+    cache = tmp_path / "cache"
+    (cache / "crisis").mkdir(parents=True)
+    os.chmod(cache / "crisis", 0o777)
+    result = run_crisis("check", env={"XDG_CACHE_HOME": str(cache)}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert not list((cache / "crisis").iterdir())
+
+
+# ------------------------------------------------------------ the command line
+
+
+@pytest.mark.parametrize("setup", ["control character", "deep brackets", "fifo", "loop"])
+def test_check_reports_hostile_content_in_words_with_status_1(tmp_path, setup):
+    root = copy_content(tmp_path)
+    if setup == "control character":
+        add_card(root, "gain 1 VP \x01")
+    elif setup == "deep brackets":
+        add_card(root, json.dumps("if " + "(" * 1000 + "you control Texas" + ")" * 1000 + ": gain 1 VP"))
+    elif setup == "fifo":
+        os.mkfifo(root / "cards" / "zz-fifo.yaml")
+    else:
+        (root / "cards" / "zz-loop.yaml").symlink_to(root / "cards" / "zz-loop.yaml")
+    result = run_crisis("check", "--content", root, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert ": error: " in result.stderr.splitlines()[0]
+
+
+def test_playing_on_broken_content_is_status_1_not_a_usage_error(tmp_path):
+    root = copy_content(tmp_path)
+    add_card(root, "gain 1 VP \x01")
+    result = run_crisis("play", "--bots", "--content", root, timeout=60)
+    assert result.returncode == 1 and "control character" in result.stderr
