@@ -369,16 +369,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
-    from crisis.ruleset.diagnostics import UserError
+    from crisis.content.loader import NotContent
+    from crisis.content.yamlfile import ContentError
+    from crisis.ruleset.diagnostics import RulesError, UserError, printable
     from .errors import CliError
     try:
         return args.run(args)
     except CliError as error:
-        print(str(error), file=sys.stderr)
-        return EXIT_USAGE
+        # messages may quote a saved game or content: printed with control characters escaped
+        print(printable(str(error), keep="\n\t"), file=sys.stderr)
+        return error.code
     except UserError as error:
-        print(error.report(), file=sys.stderr)
-        return EXIT_USAGE if args.command != "check" else EXIT_FAILED
+        print(printable(error.report(), keep="\n\t"), file=sys.stderr)
+        failed = (isinstance(error, (ContentError, RulesError)) and not isinstance(error, NotContent)
+                  or args.command == "check")
+        return EXIT_FAILED if failed else EXIT_USAGE
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         return 130

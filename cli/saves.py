@@ -12,17 +12,22 @@ the key into words from the locale catalog.
 from __future__ import annotations
 
 import datetime
-import json
 import errno
+import json
 import os
+import re
 import tempfile
+import typing
+import unicodedata
 from pathlib import Path
 from typing import Dict, List, Optional
 
 import attrs
 
 from crisis.content.model import Content
-from crisis.ruleset.diagnostics import UserError
+from crisis.content.yamlfile import read_regular
+from crisis.ruleset import limits
+from crisis.ruleset.diagnostics import shown
 
 FORMAT = "crisis-saved-game"
 VERSION = 1
@@ -43,7 +48,11 @@ class SystemReason(str):
 
 
 class SaveProblem(Exception):
-    """A saved game that cannot be used; ``key`` names the catalog message."""
+    """A saved game that cannot be used; ``key`` names the catalog message.
+
+    Values read from the file are passed through ``shown`` (escaped and
+    shortened) before they become parameters.
+    """
 
     def __init__(self, key: str, **params):
         super().__init__(key)
@@ -79,23 +88,49 @@ def now_stamp() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+def slug(name: str) -> str:
+    """A file-name-safe form of a game's name: lowercase ASCII letters, digits and '-'.
+
+    The name comes from content, which may be anyone's: never a path, a dot
+    file or a control character, whatever it holds.
+    """
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:40].strip("-") or "game"
+
+
 def default_path(folder: Path, game: str, seed: int) -> Path:
     """A new file in ``folder`` named from the game, the date and time and the seed."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = f"{game}-{stamp}-seed{seed}"
+    base = f"{slug(game)}-{stamp}-seed{seed}"
     path = folder / f"{base}.json"
     n = 2
-    while path.exists():
+    while os.path.lexists(path):
         path = folder / f"{base}-{n}.json"
         n += 1
     return path
 
 
+def _temporary_files(path: Path, folder: Path):
+    """Temporary files of earlier writes of ``path`` (left behind if a write was killed)."""
+    pattern = re.compile(re.escape(f".{path.name}.") + r"[A-Za-z0-9_]{6,12}\.tmp")
+    try:
+        with os.scandir(folder) as entries:
+            return [folder / e.name for e in entries if pattern.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
 def write_atomic(path: Path, data: dict) -> None:
     """Write JSON so that the file is always either the old or the new version:
-    a temporary file in the same folder, flushed to disk, then renamed over."""
+    a temporary file in the same folder, flushed to disk, then renamed over.
+    Temporary files a killed earlier write left behind are removed first."""
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
+    for stale in _temporary_files(path, folder):
+        try:
+            os.unlink(stale)
+        except OSError:
+            pass
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         os.chmod(tmp, _file_mode(path))
@@ -142,63 +177,132 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The saved game's entries and their JSON types (docs/notation.md, "Saved games").
+SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "seed": int, "options": dict,
+          "controllers": dict, "created": str, "actions": list}
+OPTIONAL = {"created"}
+
+
+def _scan(raw: bytes):
+    """Nesting and numbers checked before JSON is decoded: (problem key, line) or None.
+
+    Python's decoder recurses once per level and converts a number of any
+    length, so a hostile file could exhaust the stack or the CPU.
+    """
+    depth = 0
+    for match in re.finditer(rb'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|-?[0-9][0-9.eE+-]*|NaN|-?Infinity', raw):
+        token = match.group()
+        if token in (b"NaN", b"Infinity", b"-Infinity"):  # Python's extension, not JSON
+            return "cli.save.not_json", raw.count(b"\n", 0, match.start()) + 1
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > limits.MAX_SAVE_DEPTH:
+                return "cli.save.too_deep", raw.count(b"\n", 0, match.start()) + 1
+        elif token in (b"]", b"}"):
+            depth -= 1
+        elif token[:1] != b'"' and len(token.lstrip(b"-")) > limits.MAX_NUMBER_DIGITS:
+            return "cli.save.long_number", raw.count(b"\n", 0, match.start()) + 1
+    return None
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not a number a saved game holds")
+
+
+def options_valid(options: dict) -> bool:
+    """The options' names and types, as declared on ``Options`` (a new option needs no code here)."""
+    from crisis.interpreter.game import Options
+    fields = attrs.fields_dict(attrs.resolve_types(Options))
+    for name, value in options.items():
+        field = fields.get(name)
+        if field is None or not _has_type(value, field.type):
+            return False
+    try:
+        Options(**options)  # the class's own validators, if it has any
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _has_type(value, kind) -> bool:
+    origin = typing.get_origin(kind)
+    if origin is typing.Union:
+        return any(_has_type(value, k) for k in typing.get_args(kind))
+    if origin is typing.Literal:
+        return any(value == v and type(value) is type(v) for v in typing.get_args(kind))
+    if kind is type(None):
+        return value is None
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is int:
+        return _is_int(value)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is str:
+        return isinstance(value, str)
+    return False  # a type a saved game cannot hold
+
+
 def read(path: Path, content: Content, known_controllers, allow_changed_content: bool = False) -> SavedGame:
     """Read and check a saved game against this content (the actions are replayed elsewhere)."""
+    where = str(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, limits.MAX_SAVE_BYTES)
     except FileNotFoundError:
-        raise SaveProblem("cli.save.missing", file=str(path)) from None
-    except IsADirectoryError:
-        raise SaveProblem("cli.save.unreadable", file=str(path), error=SystemReason.of(errno.EISDIR)) from None
+        raise SaveProblem("cli.save.missing", file=where) from None
     except OSError as error:
-        raise SaveProblem("cli.save.unreadable", file=str(path), error=SystemReason.of(error.errno or 0, error.strerror or str(error))) from None
+        reason = SystemReason(error.strerror or str(error))
+        reason.code = getattr(error, "code", None) or errno.errorcode.get(error.errno or 0, "")
+        raise SaveProblem("cli.save.unreadable", file=where, error=reason) from None
+    scanned = _scan(raw)
+    if scanned:
+        raise SaveProblem(scanned[0], file=where, line=scanned[1],
+                          limit=limits.MAX_SAVE_DEPTH if scanned[0] == "cli.save.too_deep" else limits.MAX_NUMBER_DIGITS)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
-        raise SaveProblem("cli.save.not_json", file=str(path), line=1) from None
+        raise SaveProblem("cli.save.not_json", file=where, line=1) from None
     except json.JSONDecodeError as error:
-        raise SaveProblem("cli.save.not_json", file=str(path), line=error.lineno) from None
+        raise SaveProblem("cli.save.not_json", file=where, line=error.lineno) from None
+    except (ValueError, RecursionError):
+        raise SaveProblem("cli.save.not_json", file=where, line=1) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveProblem("cli.save.foreign", file=str(path))
+        raise SaveProblem("cli.save.foreign", file=where)
     version = data.get("version")
-    if not _is_int(version):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="version")
+    if not _is_int(version) or version < 1:
+        raise SaveProblem("cli.save.damaged", file=where, field="version")
     if version > VERSION:
-        raise SaveProblem("cli.save.newer", file=str(path), version=version, supported=VERSION)
-    game = data.get("game")
-    if not isinstance(game, str):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="game")
+        raise SaveProblem("cli.save.newer", file=where, version=version, supported=VERSION)
+    for key in data:
+        if key not in SCHEMA:
+            raise SaveProblem("cli.save.damaged", file=where, field=shown(key))
+    for key, kind in SCHEMA.items():
+        if key not in data and key in OPTIONAL:
+            continue
+        if key not in data or not (_is_int(data[key]) if kind is int else isinstance(data[key], kind)):
+            raise SaveProblem("cli.save.damaged", file=where, field=key)
+    game = data["game"]
     if game != content.board.game:
-        raise SaveProblem("cli.save.other_game", file=str(path), saved=game, game=content.board.game)
-    digest = data.get("content_digest")
-    if not isinstance(digest, str):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="content_digest")
+        raise SaveProblem("cli.save.other_game", file=where, saved=shown(game), game=content.board.game)
+    digest = data["content_digest"]
     if digest != content.digest and not allow_changed_content:
-        raise SaveProblem("cli.save.other_content", file=str(path), saved=digest, digest=content.digest,
+        raise SaveProblem("cli.save.other_content", file=where, saved=shown(digest), digest=content.digest,
                           content=content.root)
-    seed = data.get("seed")
-    if not _is_int(seed):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="seed")
-    options = data.get("options")
-    if not isinstance(options, dict):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="options")
-    from crisis.interpreter.game import Options
-    try:
-        Options.from_dict(options)
-    except (UserError, TypeError):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="options") from None
-    controllers = data.get("controllers")
+    seed = data["seed"]
+    options = data["options"]
+    if not options_valid(options):
+        raise SaveProblem("cli.save.damaged", file=where, field="options")
+    controllers = data["controllers"]
     sides = content.board.sides
-    if (not isinstance(controllers, dict) or set(controllers) != set(sides)
-            or not all(isinstance(v, str) for v in controllers.values())):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="controllers")
+    if set(controllers) != set(sides) or not all(isinstance(v, str) for v in controllers.values()):
+        raise SaveProblem("cli.save.damaged", file=where, field="controllers")
     for value in controllers.values():
         if value != HUMAN and value not in known_controllers:
-            raise SaveProblem("cli.save.unknown_controller", file=str(path), name=value)
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise SaveProblem("cli.save.damaged", file=str(path), field="actions")
-    created = data.get("created") if isinstance(data.get("created"), str) else ""
+            raise SaveProblem("cli.save.unknown_controller", file=where, name=shown(value))
+    actions = data["actions"]
+    if not all(isinstance(a, str) for a in actions):
+        raise SaveProblem("cli.save.damaged", file=where, field="actions")
+    created = data.get("created", "")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
                      controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created)
 

@@ -27,6 +27,7 @@ from crisis.interpreter.controllers import Controller, RandomBot
 from crisis.interpreter.game import Game, IllegalAction, Options
 from crisis.interpreter.state import NOBODY
 from crisis.interpreter.tables import tables_for
+from crisis.ruleset.diagnostics import shown
 
 from . import saves
 from .errors import CliError
@@ -480,7 +481,8 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
     except saves.SaveProblem as problem:
         params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason) else v
                   for k, v in problem.params.items()}
-        raise CliError(show.catalog.text(problem.key, **params)) from None
+        usage = problem.key == "cli.save.missing"  # a mistyped name; anything else is the file's fault
+        raise CliError(show.catalog.text(problem.key, **params), code=2 if usage else 1) from None
 
 
 def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSession:
@@ -494,13 +496,13 @@ def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSessio
     game = Game(content, saved.seed, Options.from_dict(saved.options), log=False)
     for index, text in enumerate(saved.actions):
         if game.over:
-            raise CliError(show.catalog.text("cli.save.too_many", file=str(path), n=index + 1)) from None
+            raise CliError(show.catalog.text("cli.save.too_many", file=str(path), n=index + 1), code=1) from None
         try:
             game.apply(text)
         except IllegalAction:
             raise CliError(show.catalog.text("cli.save.bad_action", file=str(path), n=index + 1,
-                                             text=text)) from None
-    raise CliError(show.catalog.text("cli.save.damaged", file=str(path), field="actions"))  # pragma: no cover
+                                             text=shown(text)), code=1) from None
+    raise CliError(show.catalog.text("cli.save.damaged", file=str(path), field="actions"), code=1)  # pragma: no cover
 
 
 def new_session(args, content: Content, show: Presenter, seed: int, options: Options) -> GameSession:

@@ -7,6 +7,7 @@ Every problem is located at a file and line.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -19,7 +20,7 @@ from .loader import REFERENCE_LANG, display_path
 from .locale import Catalog, placeholders
 from .messages import allowed_placeholders, closest, used_messages
 from .model import Content
-from .yamlfile import ContentError, Map, Seq, YamlFile
+from .yamlfile import ContentError, Map, Seq, YamlFile, read_text
 
 GLOSSARY = "glossary.yaml"
 
@@ -83,10 +84,10 @@ def _expected_placeholders(content: Content, key: str) -> Optional[set]:
 def load_glossary(root: str) -> Tuple[List[Term], List[Diagnostic]]:
     from pathlib import Path
     path = Path(root) / "locale" / GLOSSARY
-    if not path.exists():
+    if not os.path.lexists(path):
         return [], []
-    file = YamlFile(display_path(path), path.read_text(encoding="utf-8"))
     try:
+        file = YamlFile(display_path(path), read_text(path, Path(root))[0])
         data = file.load()
     except ContentError as error:
         return [], error.diagnostics

@@ -22,14 +22,16 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from crisis.ruleset import checker as C
+from crisis.ruleset import limits
 from crisis.ruleset.checker import Checker, Slot
-from crisis.ruleset.diagnostics import Diagnostic, RulesError, did_you_mean, one_of
+from crisis.ruleset.diagnostics import Diagnostic, RulesError, diagnostic_at, did_you_mean, one_of, shown
 from crisis.ruleset.parser import parse_block, parse_condition
+from crisis.ruleset.work import Work
 
 from .locale import Catalog, MessageError, flatten, format_message, placeholders
 from .model import (Board, Content, Dimension, Marker, ObjectiveCard, Procedures, Rule,
                     StrategyCard, Zone)
-from .yamlfile import ContentError, Map, Text, YamlFile
+from .yamlfile import Budget, ContentError, Map, Text, YamlFile, display_path, list_folder, read_text, real_inside
 
 GAME_DIR = "fort-sumter"
 REFERENCE_LANG = "en"  # the catalog every other language is checked against
@@ -42,13 +44,8 @@ def default_content_dir() -> Path:
     return Path(str(resources.files("crisis.content") / GAME_DIR))
 
 
-def display_path(path: Path) -> str:
-    """A path as a designer would type it: relative to the working directory when inside it."""
-    path = Path(path).absolute()
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+class NotContent(ContentError):
+    """The folder named is not a content folder at all (a mistake on the command line, usually)."""
 
 
 class _Problems:
@@ -69,27 +66,32 @@ class _Loader:
         self.problems = _Problems()
         self.warnings: List[Diagnostic] = []
         self.files: Dict[str, bytes] = {}
+        self.budget = Budget()
+        self.rule_chars = 0
 
     # ------------------------------------------------------------- reading
     def read(self, path: Path) -> Tuple[Optional[YamlFile], Any]:
-        shown = display_path(path)
+        """The file and its value; (None, None) when it could not be read (the problem is reported),
+        (file, None) when it is empty."""
         try:
-            raw = path.read_bytes()
-        except OSError as error:
-            self.problems.add(Diagnostic(message=f"cannot read this file: {error.strerror}", path=shown))
-            return None, None
-        self.files[str(path.relative_to(self.root))] = raw
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            self.problems.add(Diagnostic(message=f"this file is not UTF-8 text ({error.reason})", path=shown))
-            return None, None
-        file = YamlFile(shown, text)
-        try:
-            return file, file.load()
+            text, raw = read_text(path, self.root, self.budget)
+            file = YamlFile(display_path(path), text)
+            data = file.load()
         except ContentError as error:
             self.problems.extend(error.diagnostics)
-            return file, None
+            return None, None
+        self.files[str(path.relative_to(self.root))] = raw
+        return file, data
+
+    def listing(self, folder: Path, suffix: str = "", folders: bool = False) -> Optional[List[Path]]:
+        """A folder's entries; [] if it does not exist, None if it cannot be read (the problem is reported)."""
+        if not os.path.lexists(folder):
+            return []
+        try:
+            return list_folder(folder, self.root, suffix, folders)
+        except ContentError as error:
+            self.problems.extend(error.diagnostics)
+            return None
 
     # ------------------------------------------------------------ validation
     def fields(self, file: YamlFile, value: Any, what: str, required: Dict[str, type],
@@ -112,8 +114,8 @@ class _Loader:
         for key in value:
             if key not in known:
                 guess = did_you_mean(str(key), known)
-                self.problems.add(file.diagnostic(value.key_positions[key], f"unknown key '{key}' in {what}",
-                                                  width=len(str(key)), expected=one_of(list(known)),
+                self.problems.add(file.diagnostic(value.key_positions[key], f"unknown key '{shown(key)}' in {what}",
+                                                  width=_width(key), expected=one_of(list(known)),
                                                   hint=f"did you mean '{guess}'?" if guess else None))
                 ok = False
             elif not _is(value[key], known[key]):
@@ -142,6 +144,13 @@ class _Loader:
                                               hint="write it as a string; use '|' for several lines"))
             return None
         source = value.source(label)
+        self.rule_chars += len(value)
+        if self.rule_chars > limits.MAX_RULE_CHARS:
+            if self.rule_chars - len(value) <= limits.MAX_RULE_CHARS:  # said once
+                self.problems.add(file.diagnostic(position, f"the content's rules add up to more than "
+                                                            f"{limits.MAX_RULE_CHARS:,} characters",
+                                                  hint="docs/limits.md lists the limits on content"))
+            return None
         try:
             tree = (parse_condition if condition else parse_block)(str(value), source)
         except RulesError as error:
@@ -151,15 +160,31 @@ class _Loader:
         found = (checker.check_condition(tree, slot, source) if condition
                  else checker.check_block(tree, slot, source))
         errors = [d for d in found if d.severity == "error"]
+        if not errors and not condition:
+            errors = self.work(tree, source)
         self.problems.extend(errors)
         self.warnings.extend(d for d in found if d.severity != "error")
         return None if errors else Rule(str(value), tree, source)
+
+    def work(self, tree, source) -> List[Diagnostic]:
+        """A rule that could ask for more decisions in one run than the limit is refused (docs/limits.md)."""
+        work = Work(self.vocabulary)
+        costs = [work.statement(statement) for statement in tree.statements]
+        if sum(costs) <= limits.MAX_EFFECT_DECISIONS:
+            return []
+        heaviest = tree.statements[costs.index(max(costs))]
+        line, column = (heaviest.pos.line, heaviest.pos.column) if heaviest.pos else (1, 1)
+        return [diagnostic_at(source, line, column,
+                              f"this rule can ask for up to {sum(costs):,} decisions in one run; "
+                              f"the limit is {limits.MAX_EFFECT_DECISIONS:,}",
+                              hint="each 'for each player' doubles the work inside it, and 'each' multiplies "
+                                   "it by the spaces")]
 
     def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str) -> bool:
         if isinstance(value, str) and value in kinds:
             return True
         guess = did_you_mean(str(value), kinds) if isinstance(value, str) else None
-        self.problems.add(file.diagnostic(position, f"unknown {kind} '{value}'", width=len(str(value)),
+        self.problems.add(file.diagnostic(position, f"unknown {kind} '{shown(value)}'", width=_width(value),
                                           expected=f"a {kind}: {one_of(list(kinds))}",
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return False
@@ -167,12 +192,13 @@ class _Loader:
     # ----------------------------------------------------------------- game
     def read_board(self) -> Optional[Board]:
         file, data = self.read(self.root / "game.yaml")
-        if file is None or data is None:
-            if file is not None:
-                self.problems.add(file.diagnostic(None, "game.yaml is empty"))
+        if file is None:
             return None
-        counts = ("tokens_per_side", "max_tokens_per_space", "rounds", "strategy_cards_dealt",
-                  "cards_played_per_round", "objective_cards_dealt", "final_crisis_hand")
+        if data is None:
+            self.problems.add(file.diagnostic(None, "game.yaml is empty",
+                                              expected="the game's name, sides, numbers, dimensions and crisis track"))
+            return None
+        counts = tuple(limits.GAME_NUMBERS)
         spec, ok = self.fields(file, data, "game.yaml",
                                {"game": str, "sides": list, "dimensions": list, "crisis_track": dict,
                                 **{c: int for c in counts}},
@@ -180,51 +206,62 @@ class _Loader:
         if not ok:
             return None
         for key in counts:
-            if spec[key] < 1:
-                self.problems.add(file.diagnostic(spec.value_positions[key], f"'{key}' must be at least 1"))
-                ok = False
+            ok &= self.number(file, spec, key, 1, limits.GAME_NUMBERS[key])
+        ok &= self.length(file, spec, "game", "the game's name")
+        names: List[Tuple[str, str, Any]] = []  # (kind, name, position) for the checks below
         sides = spec["sides"]
         if len(sides) != 2 or not all(isinstance(s, str) for s in sides):
             self.problems.add(file.diagnostic(spec.value_positions["sides"], "a game has exactly two sides",
                                               expected="a list of two side names"))
             return None
+        names += [("side", side, sides.positions[i]) for i, side in enumerate(sides)]
         dimensions = []
         seen_spaces: Dict[str, Tuple[int, int]] = {}
-        for index, entry in enumerate(spec["dimensions"]):
+        ok &= self.count(file, spec, "dimensions", limits.MAX_DIMENSIONS)
+        for index, entry in enumerate(spec["dimensions"][:limits.MAX_DIMENSIONS]):
             d, good = self.fields(file, entry, "a dimension", {"name": str, "spaces": list}, {},
                                   at=spec["dimensions"].positions[index])
             if not good:
                 ok = False
                 continue
+            names.append(("dimension", d["name"], d.value_positions["name"]))
             for i, space in enumerate(d["spaces"]):
                 where = d["spaces"].positions[i]
                 if not isinstance(space, str) or not _is_name(space):
-                    self.problems.add(file.diagnostic(where, f"'{space}' cannot be a space name",
-                                                      hint="names start with a capital letter and use letters, spaces, ' and -"))
+                    self.problems.add(file.diagnostic(where, f"'{shown(space)}' cannot be a space name",
+                                                      hint=_NAME_HINT))
                     ok = False
                 elif space in seen_spaces:
-                    self.problems.add(file.diagnostic(where, f"space '{space}' is listed twice",
+                    self.problems.add(file.diagnostic(where, f"space '{shown(space)}' is listed twice",
                                                       hint=f"first listed on line {seen_spaces[space][0]}"))
                     ok = False
                 else:
                     seen_spaces[space] = where
+                    names.append(("space", space, where))
             if not d["spaces"]:
                 self.problems.add(file.diagnostic(spec["dimensions"].positions[index], "a dimension needs spaces"))
                 ok = False
             dimensions.append(Dimension(str(d["name"]), tuple(str(s) for s in d["spaces"])))
+        if len(seen_spaces) > limits.MAX_SPACES:
+            self.problems.add(file.diagnostic(spec.value_positions["dimensions"],
+                                              f"the map has {len(seen_spaces)} spaces; the limit is {limits.MAX_SPACES}"))
+            ok = False
         track, good = self.fields(file, spec["crisis_track"], "crisis_track", {"top": int, "zones": list}, {},
                                   at=spec.value_positions["crisis_track"])
         zones = []
-        if not good:
+        if not good or not self.number(file, track, "top", 0, limits.MAX_TRACK_TOP, "crisis_track"):
+            ok = False
+        elif not self.count(file, track, "zones", limits.MAX_ZONES):
             ok = False
         else:
             expected_top = track["top"]
             for index, entry in enumerate(track["zones"]):
                 z, good = self.fields(file, entry, "a zone", {"name": str, "from": int, "to": int}, {"box": int},
                                       at=track["zones"].positions[index])
-                if not good:
+                if not good or ("box" in z and not self.number(file, z, "box", 0, limits.MAX_BOX, "a zone")):
                     ok = False
                     continue
+                names.append(("zone", z["name"], z.value_positions["name"]))
                 if z["from"] != expected_top or z["to"] > z["from"]:
                     self.problems.add(file.diagnostic(track["zones"].positions[index],
                                                       "zones must cover the track from the top down, without gaps",
@@ -237,18 +274,22 @@ class _Loader:
                                                   "the zones must reach space 0 of the track"))
                 ok = False
         markers = []
-        for name, entry in (spec.get("markers") or {}).items():
-            m, good = self.fields(file, entry, f"marker '{name}'", {"blocks": list}, {},
+        if "markers" in spec and not self.count(file, spec, "markers", limits.MAX_MARKERS):
+            ok = False
+        for name, entry in list((spec.get("markers") or {}).items())[:limits.MAX_MARKERS]:
+            m, good = self.fields(file, entry, f"marker '{shown(name)}'", {"blocks": list}, {},
                                   at=spec["markers"].value_positions[name])
             if not good:
                 ok = False
                 continue
+            names.append(("marker", name, spec["markers"].key_positions[name]))
             unknown = [b for b in m["blocks"] if b not in ("placement", "removal")]
             if unknown:
                 self.problems.add(file.diagnostic(spec["markers"].value_positions[name],
-                                                  f"a marker can block placement or removal, not {unknown[0]}"))
+                                                  f"a marker can block placement or removal, not {shown(unknown[0])}"))
                 ok = False
             markers.append(Marker(str(name), "placement" in m["blocks"], "removal" in m["blocks"]))
+        ok &= self.names(file, names)
         if not ok:
             return None
         board = Board(
@@ -265,26 +306,58 @@ class _Loader:
                                               f"bonus boxes hold {on_track}",
                                               hint="every token starts on the crisis track or in a bonus box"))
             return None
-        names = {}
-        for kind, group in (("side", board.sides), ("space", board.spaces),
-                            ("dimension", [d.name for d in board.dimensions]),
-                            ("zone", [z.name for z in board.zones]), ("marker", [m.name for m in board.markers])):
-            for name in group:
-                if not _is_name(name):
-                    self.problems.add(file.diagnostic(None, f"'{name}' cannot be a {kind} name",
-                                                      hint="names start with a capital letter and use letters, spaces, ' and -"))
-                    return None
-                if name in names and names[name] != kind:
-                    self.problems.add(file.diagnostic(None, f"'{name}' names both a {names[name]} and a {kind}",
-                                                      hint="rules refer to things by name, so names must differ"))
-                    return None
-                names[name] = kind
         return board
+
+    def names(self, file: YamlFile, names: Sequence[Tuple[str, Any, Any]]) -> bool:
+        """Names of sides, dimensions, zones and markers: well formed, and each naming one thing."""
+        ok = True
+        kinds: Dict[str, str] = {}
+        for kind, name, position in names:
+            if not isinstance(name, str) or not _is_name(name):
+                self.problems.add(file.diagnostic(position, f"'{shown(name)}' cannot be a {kind} name",
+                                                  width=_width(name), hint=_NAME_HINT))
+                ok = False
+                continue
+            if name in kinds and kinds[name] != kind:
+                self.problems.add(file.diagnostic(position, f"'{shown(name)}' names both a {kinds[name]} and a {kind}",
+                                                  width=_width(name),
+                                                  hint="rules refer to things by name, so names must differ"))
+                ok = False
+            kinds[name] = kind
+        return ok
+
+    def number(self, file: YamlFile, spec: Map, key: str, low: int, high: int, what: str = "game.yaml") -> bool:
+        value = spec[key]
+        if low <= value <= high:
+            return True
+        bound = f"at least {low}" if value < low else f"at most {high:,}"
+        self.problems.add(file.diagnostic(spec.value_positions[key], f"'{key}' in {what} must be {bound}",
+                          hint=None if value < low else "docs/limits.md gives the limits and why they are there"))
+        return False
+
+    def count(self, file: YamlFile, spec: Map, key: str, most: int) -> bool:
+        if len(spec[key]) <= most:
+            return True
+        self.problems.add(file.diagnostic(spec.value_positions[key], f"'{key}' has {len(spec[key])} entries; "
+                                                                     f"at most {most} are allowed"))
+        return False
+
+    def length(self, file: YamlFile, spec: Map, key: str, what: str) -> bool:
+        if 0 < len(spec[key]) <= limits.MAX_NAME_CHARS:
+            return True
+        self.problems.add(file.diagnostic(spec.value_positions[key],
+                                          f"{what} must have 1 to {limits.MAX_NAME_CHARS} characters"))
+        return False
 
     # ---------------------------------------------------------- procedures
     def procedures(self) -> Optional[Procedures]:
         file, data = self.read(self.root / "rules.yaml")
-        if file is None or data is None:
+        if file is None:
+            return None
+        if data is None:
+            self.problems.add(file.diagnostic(None, "rules.yaml is empty",
+                                              expected="the procedures of play: first_player, breach_effects, "
+                                                       "pivotal_bonus, scoring, final_crisis, tie_breaks"))
             return None
         spec, ok = self.fields(file, data, "rules.yaml",
                                {"first_player": list, "breach_effects": dict, "pivotal_bonus": str,
@@ -357,25 +430,28 @@ class _Loader:
         objectives: List[ObjectiveCard] = []
         ids: Dict[str, str] = {}
         folder = self.root / "cards"
-        files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-        if not files:
+        files = self.listing(folder, ".yaml")
+        if files == []:
             self.problems.add(Diagnostic(message="no card files", path=display_path(folder),
                                          expected="cards/*.yaml files with strategy_cards: or objective_cards:"))
-        for path in files:
+        for path in files or ():
             file, data = self.read(path)
             if file is None or data is None:
                 continue
             spec, _ = self.fields(file, data, "a card file", {}, {"strategy_cards": list, "objective_cards": list})
             if spec is None:
                 continue
-            for index, entry in enumerate(spec.get("strategy_cards", [])):
-                card = self.strategy_card(file, entry, spec["strategy_cards"].positions[index], ids)
-                if card:
-                    strategy.append(card)
-            for index, entry in enumerate(spec.get("objective_cards", [])):
-                card = self.objective_card(file, entry, spec["objective_cards"].positions[index], ids)
-                if card:
-                    objectives.append(card)
+            for key, read, cards, most in (("strategy_cards", self.strategy_card, strategy, limits.MAX_STRATEGY_CARDS),
+                                           ("objective_cards", self.objective_card, objectives,
+                                            limits.MAX_OBJECTIVE_CARDS)):
+                for index, entry in enumerate(spec.get(key, [])):
+                    if len(cards) >= most:
+                        self.problems.add(file.diagnostic(spec[key].positions[index],
+                                                          f"more than {most} {key.replace('_', ' ')}: the limit"))
+                        break
+                    card = read(file, entry, spec[key].positions[index], ids)
+                    if card:
+                        cards.append(card)
         return strategy, objectives
 
     def card_id(self, file: YamlFile, card: Map, ids: Dict[str, str], kind: str) -> bool:
@@ -383,8 +459,8 @@ class _Loader:
             return False
         card_id = card["id"]
         position = card.value_positions["id"]
-        if not CARD_ID.match(card_id):
-            self.problems.add(file.diagnostic(position, f"'{card_id}' cannot be a card id",
+        if len(card_id) > limits.MAX_NAME_CHARS or not CARD_ID.match(card_id):
+            self.problems.add(file.diagnostic(position, f"'{shown(card_id)}' cannot be a card id",
                                               expected="lowercase words joined by '-', like 'major-anderson'"))
             return False
         key = f"{kind}:{card_id}"
@@ -406,6 +482,10 @@ class _Loader:
         label = f"card '{card.get('id', '?')}'"
         if "value" in card and card["value"] < 1:
             self.problems.add(file.diagnostic(card.value_positions["value"], "a card's value is at least 1"))
+            ok = False
+        elif "value" in card and card["value"] > limits.MAX_CARD_VALUE:
+            self.problems.add(file.diagnostic(card.value_positions["value"],
+                                              f"a card's value is at most {limits.MAX_CARD_VALUE}"))
             ok = False
         sides = self.board.sides
         users: Tuple[str, ...] = ()
@@ -454,7 +534,9 @@ class _Loader:
     # -------------------------------------------------------------- locales
     def catalogs(self, strategy: Sequence[StrategyCard], objectives: Sequence[ObjectiveCard]) -> Dict[str, Catalog]:
         folder = self.root / "locale"
-        langs = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        langs = self.listing(folder, folders=True)
+        if langs is None:
+            return {}
         if not langs:
             self.problems.add(Diagnostic(message="no locale catalogs", path=display_path(folder),
                                          expected="a folder per language, such as locale/en/"))
@@ -466,7 +548,7 @@ class _Loader:
             messages: Dict[str, str] = {}
             positions: Dict[str, Tuple[str, int, int]] = {}
             files_of[lang] = []
-            for path in sorted(lang_dir.glob("*.yaml")):
+            for path in self.listing(lang_dir, ".yaml") or ():
                 file, data = self.read(path)
                 if file is None or data is None:
                     continue
@@ -535,8 +617,10 @@ class _Loader:
 
     # ---------------------------------------------------------------- all
     def load(self) -> Content:
-        if not (self.root / "game.yaml").is_file():
-            raise ContentError([Diagnostic(message="this is not a content directory: it has no game.yaml",
+        if os.path.lexists(self.root):
+            real_inside(self.root, None)  # a folder that is a loop of links is refused here
+        if not os.path.lexists(self.root / "game.yaml"):
+            raise NotContent([Diagnostic(message="this is not a content directory: it has no game.yaml",
                                            path=display_path(self.root),
                                            expected="a folder with game.yaml, rules.yaml, cards/ and locale/")])
         self.board = self.read_board()
@@ -549,7 +633,8 @@ class _Loader:
         strategy, objectives = self.cards()
         catalogs = self.catalogs(strategy, objectives)
         if self.problems.items or procedures is None:
-            raise ContentError(self.problems.items or [Diagnostic(message="rules.yaml could not be loaded")])
+            raise ContentError(self.problems.items or [Diagnostic(message="the procedures of play could not be loaded",
+                                                                  path=display_path(self.root / "rules.yaml"))])
         # The digest names the game as played: board, procedures and cards.
         # Locale files are left out, so fixing a translation never makes a
         # saved game refuse to resume.
@@ -605,13 +690,19 @@ def _kind_name(kind) -> str:
 
 
 _NAME = re.compile(r"^[A-Z][A-Za-z'\-]*( [A-Z][A-Za-z'\-]*)*$")
+_NAME_HINT = "names start with a capital letter and use letters, spaces, ' and -"
 
 
 def _is_name(text: str) -> bool:
-    return bool(_NAME.match(text))
+    return len(text) <= limits.MAX_NAME_CHARS and bool(_NAME.match(text))
+
+
+def _width(value) -> int:
+    """How much of a quoted value a caret underlines."""
+    return max(1, min(len(str(value)), limits.MAX_SHOWN_CHARS))
 
 
 def load_content(path: Optional[os.PathLike | str] = None, required_messages: Iterable[str] = ()) -> Content:
     """Load and check the content in ``path`` (the embedded game if None)."""
-    root = Path(path) if path is not None else default_content_dir()
-    return _Loader(root.resolve() if path is not None else root, required_messages).load()
+    root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
+    return _Loader(root, required_messages).load()

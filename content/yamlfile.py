@@ -1,18 +1,38 @@
-"""YAML that remembers where each value came from.
+"""Reading content files safely, and YAML that remembers where each value came from.
 
-Built on PyYAML's ``SafeLoader`` (no Python objects can be constructed), it
-returns plain dicts, lists and scalars, where dicts and lists also know the
-line and column of each entry, and strings know how to locate rule text
-inside themselves.  Duplicate keys, which PyYAML silently accepts, are errors.
+Content folders are shared between people, so every file is read as if it
+were hostile (docs/limits.md): only regular files, never through a link that
+leads out of the content folder, never more than the size limits, and a
+FIFO or a device is refused without being opened for reading.
+
+The YAML is read with PyYAML's ``SafeLoader`` (no Python objects can be
+constructed), nesting and alias expansion bounded, numbers' lengths checked
+before they are converted.  It returns plain dicts, lists and scalars, where
+dicts and lists also know the line and column of each entry, and strings know
+how to locate rule text inside themselves, whatever the scalar's style (plain,
+quoted with escapes, literal or folded blocks).  Duplicate keys, which PyYAML
+silently accepts, are errors.
+
+Lines and columns are counted as editors and ``grep -n`` count them: a line
+ends at ``\\n`` only (PyYAML also ends lines at U+0085, U+2028 and U+2029, so
+its own line numbers are not used).
 """
 
 from __future__ import annotations
 
+import bisect
+import errno
+import os
+import re
+import stat
+import unicodedata
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import yaml
 
-from crisis.ruleset.diagnostics import Diagnostic, Source, UserError
+from crisis.ruleset import limits
+from crisis.ruleset.diagnostics import Diagnostic, Source, UserError, shown
 
 
 class ContentError(UserError):
@@ -20,6 +40,163 @@ class ContentError(UserError):
 
 
 Position = Tuple[int, int]  # 1-based line and column
+
+
+def display_path(path) -> str:
+    """A path as a designer would type it: relative to the working directory when inside it."""
+    path = Path(os.path.abspath(path))
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def size_text(n: int) -> str:
+    return f"{n // limits.MIB} MiB" if n % limits.MIB == 0 else f"{n // limits.KIB} KiB"
+
+
+# ------------------------------------------------------------------ files
+
+
+class Budget:
+    """What one content folder may cost in all: bytes and files read."""
+
+    def __init__(self, max_bytes: int = limits.MAX_CONTENT_BYTES, max_files: int = limits.MAX_FILES):
+        self.max_bytes, self.max_files = max_bytes, max_files
+        self.bytes = self.files = 0
+
+
+def real_inside(path: Path, root: Optional[Path]) -> str:
+    """The real path of ``path`` (links resolved), refused if it leads out of ``root``.
+
+    Raises ContentError naming ``path`` (never the link's target, never its content).
+    """
+    where = display_path(path)
+    try:
+        real = os.path.realpath(path, strict=True)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ContentError(Diagnostic(message="a loop of symbolic links: this path never reaches a file",
+                                          path=where)) from None
+        raise ContentError(Diagnostic(message=f"cannot read this path: {error.strerror}", path=where)) from None
+    if root is not None:
+        root_real = os.path.realpath(root)
+        if real != root_real and not real.startswith(root_real.rstrip(os.sep) + os.sep):
+            raise ContentError(Diagnostic(
+                message="this is a link to a place outside the content folder, which is never read",
+                path=where, hint="copy the file into the content folder instead of linking to it"))
+    return real
+
+
+class NotRegularFile(OSError):
+    """A path that is a FIFO, a device, a socket or a folder: never opened for reading."""
+
+    code = "NOTREG"
+
+
+class TooLarge(OSError):
+    code = "EFBIG"
+
+
+def read_regular(path, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``.
+
+    The path is checked with ``stat`` before it is opened, and opened
+    non-blocking, so a FIFO or a device never makes the command wait or read
+    without end.  Raises OSError (NotRegularFile and TooLarge among them).
+    """
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)", str(path))
+    if info.st_size > max_bytes:
+        raise TooLarge(errno.EFBIG, f"larger than the limit of {size_text(max_bytes)}", str(path))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since the check above
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 16, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > max_bytes:  # it grew
+        raise TooLarge(errno.EFBIG, f"larger than the limit of {size_text(max_bytes)}", str(path))
+    return b"".join(chunks)
+
+
+def read_text(path: Path, root: Optional[Path] = None, budget: Optional[Budget] = None,
+              max_bytes: int = limits.MAX_FILE_BYTES) -> Tuple[str, bytes]:
+    """A content file's text (and its bytes, for digests), read within the limits; ContentError otherwise.
+
+    With ``root``, a path whose links lead out of that folder is refused before anything is read.
+    """
+    where = display_path(path)
+    real = real_inside(path, root)
+
+    def refuse(message, hint=None):
+        return ContentError(Diagnostic(message=message, path=where, hint=hint))
+
+    if budget is not None:
+        budget.files += 1
+        if budget.files > budget.max_files:
+            raise refuse(f"the content has more than {budget.max_files} files")
+    try:
+        raw = read_regular(real, max_bytes)
+    except NotRegularFile:
+        raise refuse("this is not a regular file (a FIFO, a device or a socket): content files are regular files") from None
+    except TooLarge:
+        raise refuse(f"this file is larger than the limit of {size_text(max_bytes)} per file",
+                     hint="docs/limits.md lists the limits on content") from None
+    except OSError as error:
+        raise refuse(f"cannot read this file: {error.strerror}") from None
+    if budget is not None:
+        budget.bytes += len(raw)
+        if budget.bytes > budget.max_bytes:
+            raise refuse(f"the content's files add up to more than the limit of {size_text(budget.max_bytes)}",
+                         hint="docs/limits.md lists the limits on content")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = raw[:error.start].decode("utf-8", "replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        raise ContentError(Diagnostic(message=f"this file is not UTF-8 text ({error.reason})", path=where,
+                                      line=line, column=column)) from None
+    return text, raw
+
+
+def list_folder(folder: Path, root: Optional[Path], suffix: str = "", folders: bool = False) -> List[Path]:
+    """The entries of a content folder (files ending in ``suffix``, or sub-folders), sorted.
+
+    A folder that cannot be read is an error, never an empty list.
+    """
+    real_inside(folder, root)
+    try:
+        with os.scandir(folder) as entries:
+            names = []
+            for entry in entries:
+                if len(names) > limits.MAX_FILES:
+                    raise ContentError(Diagnostic(message=f"this folder has more than {limits.MAX_FILES} entries",
+                                                  path=display_path(folder)))
+                try:
+                    is_dir: Optional[bool] = entry.is_dir()
+                except OSError:  # a loop of links, say: listed, so that reading it says what is wrong
+                    is_dir = None
+                if (folders and is_dir is not False) or (not folders and not is_dir and entry.name.endswith(suffix)):
+                    names.append(entry.name)
+    except OSError as error:
+        raise ContentError(Diagnostic(message=f"cannot read this folder: {error.strerror}",
+                                      path=display_path(folder))) from None
+    return [folder / name for name in sorted(names)]
+
+
+# ------------------------------------------------------------------ positions
 
 
 class Text(str):
@@ -30,12 +207,98 @@ class Text(str):
     column: int
     style: Optional[str]
     file_lines: Tuple[str, ...]
-    _offsets: Tuple[int, Tuple[int, ...]]
+    _file: "YamlFile"
+    _span: Tuple[int, int]
+    _map: Optional[List[int]] = None
 
     def source(self, label: Optional[str] = None) -> Source:
-        line_offset, column_offsets = self._offsets
-        return Source(text=str(self), path=self.path, file_lines=self.file_lines,
-                      line_offset=line_offset, column_offsets=column_offsets, label=label)
+        return Source(text=str(self), path=self.path, file_lines=self.file_lines, locator=self.locate, label=label)
+
+    def locate(self, line: int, column: int) -> Position:
+        """The file's line and column of a line and column of this string's value."""
+        if self._map is None:
+            self._map = _scalar_map(str(self), self._file.text, self._span[0], self._span[1], self.style)
+        index = 0
+        for _ in range(max(line - 1, 0)):
+            found = self.find("\n", index)
+            if found < 0:
+                index = len(self)
+                break
+            index = found + 1
+        index = min(index + max(column - 1, 0), len(self))
+        return self._file.position(self._map[index])
+
+
+_SPACE = " \t\r\n\x85\u2028\u2029"
+_ESCAPES = {"0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "\t": "\t", "n": "\n", "v": "\x0b", "f": "\x0c",
+            "r": "\r", "e": "\x1b", " ": " ", '"': '"', "\\": "\\", "/": "/", "N": "\x85", "_": "\xa0",
+            "L": "\u2028", "P": "\u2029"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _scalar_map(value: str, text: str, start: int, end: int, style: Optional[str]) -> List[int]:
+    """For each character of a scalar's value (and its end), the index in the file it came from.
+
+    The value's characters appear in the file in order; what differs is
+    whitespace (indentation, folded line breaks) and, in quoted scalars,
+    escapes.  Walking both together, a character is matched across
+    whitespace only, so a folded or normalised break can never pull the
+    match past real text.
+    """
+    i = start
+    if style in ('"', "'"):
+        i += 1
+    elif style in ("|", ">"):
+        newline = text.find("\n", start, end)
+        i = newline + 1 if newline >= 0 else end
+    out: List[int] = []
+    for ch in value:
+        if style == '"' and i < end and text[i] == "\\":
+            produced, width = _escape(text, i)
+            while produced == "" and width:  # an escaped line break joins lines
+                i += width
+                while i < end and text[i] in " \t":
+                    i += 1
+                if i < end and text[i] == "\\":
+                    produced, width = _escape(text, i)
+                else:
+                    produced, width = None, 0
+            if produced == ch:
+                out.append(i)
+                i += width
+                continue
+        if style == "'" and ch == "'" and text.startswith("''", i):
+            out.append(i)
+            i += 2
+            continue
+        j = i
+        while j < end and text[j] != ch and text[j] in _SPACE:
+            j += 1
+        if j < end and text[j] == ch:
+            out.append(j)
+            i = j + 1
+        else:
+            out.append(min(i, end))
+    out.append(min(i, end))
+    return out
+
+
+def _escape(text: str, i: int) -> Tuple[Optional[str], int]:
+    """The character a double-quoted escape at ``i`` stands for and its width ("" for an escaped break)."""
+    code = text[i + 1:i + 2]
+    if code in _ESCAPES:
+        return _ESCAPES[code], 2
+    if code in _HEX:
+        digits = text[i + 2:i + 2 + _HEX[code]]
+        try:
+            return chr(int(digits, 16)), 2 + _HEX[code]
+        except (ValueError, OverflowError):
+            return None, 0
+    if code == "\r" and text[i + 2:i + 3] == "\n":
+        return "", 3
+    if code and code in "\n\x85\u2028\u2029\r":
+        return "", 2
+    return None, 0
 
 
 class Map(dict):
@@ -55,6 +318,37 @@ class Seq(list):
     positions: List[Position]
 
 
+# ------------------------------------------------------------------ YAML
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting deeper than the limit before it recurses."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > limits.MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.composer.ComposerError(None, None, _too_deep(), mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _too_deep() -> str:
+    return f"values are nested too deeply (more than {limits.MAX_YAML_DEPTH} levels)"
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+# control characters: in a file (line breaks and tabs allowed), in a value (newlines and tabs allowed)
+_FILE_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 class YamlFile:
     """One parsed YAML file, its lines kept for quoting in diagnostics."""
 
@@ -62,6 +356,12 @@ class YamlFile:
         self.path = path
         self.text = text
         self.lines = tuple(text.split("\n"))
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def position(self, index: int) -> Position:
+        """Line and column (1-based, lines ended by ``\\n``) of a character index."""
+        line = bisect.bisect_right(self._starts, index)
+        return line, index - self._starts[line - 1] + 1
 
     def diagnostic(self, position: Optional[Position], message: str, *, width: int = 1,
                    expected: Optional[str] = None, hint: Optional[str] = None) -> Diagnostic:
@@ -72,19 +372,35 @@ class YamlFile:
         return Diagnostic(message=message, path=self.path, line=line, column=column,
                           width=width, source_line=source_line, expected=expected, hint=hint)
 
+    def _at(self, mark) -> Optional[Position]:
+        return self.position(mark.index) if mark is not None else None
+
     def load(self) -> Any:
-        loader = yaml.SafeLoader(self.text)
+        """The file's value (None for an empty file); ContentError with every problem otherwise."""
+        control = _FILE_CONTROL.search(self.text)
+        if control:
+            raise ContentError([self.diagnostic(self.position(control.start()), _control_message(control.group()),
+                                                hint="content files hold text; write the character out in words")])
+        try:
+            loader = _BoundedLoader(self.text)
+        except yaml.reader.ReaderError as error:  # characters YAML does not allow
+            raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
+        self._nodes = 0
         try:
             node = loader.get_single_node()
             if node is None:
                 return None
             errors: List[Diagnostic] = []
-            value = self._convert(node, loader, errors)
+            value = self._convert(node, loader, errors, 0)
+        except yaml.reader.ReaderError as error:
+            raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
-            position = (mark.line + 1, mark.column + 1) if mark else None
-            raise ContentError([self.diagnostic(position, f"this is not valid YAML: {error.problem}",
-                                                hint=error.context)]) from None
+            problem = error.problem or ""
+            message = problem if problem == _too_deep() else f"this is not valid YAML: {problem}"
+            raise ContentError([self.diagnostic(self._at(mark), message, hint=error.context)]) from None
+        except _Stop as stop:
+            raise ContentError([stop.diagnostic]) from None
         finally:
             loader.dispose()
         if errors:
@@ -92,61 +408,85 @@ class YamlFile:
         return value
 
     # ------------------------------------------------------------- nodes
-    def _convert(self, node, loader, errors):
+    def _convert(self, node, loader, errors, depth):
+        self._nodes += 1
+        if self._nodes > limits.MAX_YAML_NODES:
+            raise _Stop(self.diagnostic(self._at(node.start_mark),
+                                        f"aliases expand this file beyond {limits.MAX_YAML_NODES:,} values",
+                                        hint="write the values out, or use fewer aliases (*name)"))
+        if depth > limits.MAX_YAML_DEPTH:
+            raise _Stop(self.diagnostic(self._at(node.start_mark), _too_deep(),
+                                        hint="an alias (*name) may not refer to a value that contains it"))
         expected_tag = {yaml.MappingNode: "map", yaml.SequenceNode: "seq"}.get(type(node))
         if expected_tag and node.tag != f"tag:yaml.org,2002:{expected_tag}":
             # collections are built here, not by PyYAML: refuse tags that ask for objects
-            errors.append(self.diagnostic(_pos(node), f"the YAML tag '{node.tag}' is not allowed",
+            errors.append(self.diagnostic(self._at(node.start_mark), f"the YAML tag '{shown(node.tag)}' is not allowed",
                                           hint="content files hold plain mappings, lists, text and numbers"))
             return Map() if expected_tag == "map" else Seq()
         if isinstance(node, yaml.MappingNode):
             result = Map()
-            result.path, result.line, result.column = self.path, node.start_mark.line + 1, node.start_mark.column + 1
+            result.path = self.path
+            result.line, result.column = self._at(node.start_mark)
             result.key_positions, result.value_positions = {}, {}
             for key_node, value_node in node.value:
-                key = self._convert(key_node, loader, errors)
+                key = self._convert(key_node, loader, errors, depth + 1)
                 if isinstance(key, (dict, list)):
-                    errors.append(self.diagnostic(_pos(key_node), "a key must be a plain word or number"))
+                    errors.append(self.diagnostic(self._at(key_node.start_mark), "a key must be a plain word or number"))
                     continue
                 key = str(key) if isinstance(key, Text) else key
                 if key in result:
                     first = result.key_positions[key]
-                    errors.append(self.diagnostic(_pos(key_node), f"'{key}' is given twice",
-                                                  width=len(str(key)),
+                    errors.append(self.diagnostic(self._at(key_node.start_mark), f"'{shown(key)}' is given twice",
+                                                  width=min(len(str(key)), limits.MAX_SHOWN_CHARS),
                                                   hint=f"it was first given on line {first[0]}"))
                     continue
-                result[key] = self._convert(value_node, loader, errors)
-                result.key_positions[key] = _pos(key_node)
-                result.value_positions[key] = _pos(value_node)
+                result[key] = self._convert(value_node, loader, errors, depth + 1)
+                result.key_positions[key] = self._at(key_node.start_mark)
+                result.value_positions[key] = self._at(value_node.start_mark)
             return result
         if isinstance(node, yaml.SequenceNode):
-            result = Seq(self._convert(item, loader, errors) for item in node.value)
-            result.path, result.line, result.column = self.path, node.start_mark.line + 1, node.start_mark.column + 1
-            result.positions = [_pos(item) for item in node.value]
+            result = Seq(self._convert(item, loader, errors, depth + 1) for item in node.value)
+            result.path = self.path
+            result.line, result.column = self._at(node.start_mark)
+            result.positions = [self._at(item.start_mark) for item in node.value]
             return result
-        value = loader.construct_object(node, deep=True)
-        if isinstance(value, str):
-            return self._text(value, node)
-        return value
+        return self._scalar(node, loader, errors)
 
-    def _text(self, value: str, node) -> Text:
+    def _scalar(self, node, loader, errors):
+        at = self._at(node.start_mark)
+        if node.tag == _INT_TAG and len(node.value.lstrip("+-").replace("_", "")) > limits.MAX_NUMBER_DIGITS:
+            errors.append(self.diagnostic(at, f"this number has too many digits (at most {limits.MAX_NUMBER_DIGITS})",
+                                          width=min(len(node.value), limits.MAX_SHOWN_CHARS)))
+            return None
+        try:
+            value = loader.construct_object(node, deep=True)
+        except yaml.MarkedYAMLError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError):  # an explicit tag that does not fit
+            errors.append(self.diagnostic(at, f"this value cannot be read as '{shown(node.tag)}'"))
+            return None
+        if not isinstance(value, str):
+            return value
+        control = _CONTROL.search(value)
+        if control:
+            errors.append(self.diagnostic(at, _control_message(control.group()),
+                                          hint="an escape such as \\e or \\x1b in a quoted text is one too"))
+            return None
         text = Text(value)
         text.path, text.file_lines, text.style = self.path, self.lines, node.style
-        text.line, text.column = node.start_mark.line + 1, node.start_mark.column + 1
-        if node.style in ("|", ">"):
-            # the text starts on the line after the indicator, at the block's indentation
-            first = node.start_mark.line + 1
-            indent = 0
-            for line in self.lines[first:node.end_mark.line + 1]:
-                if line.strip():
-                    indent = len(line) - len(line.lstrip(" "))
-                    break
-            text._offsets = (first, (indent,))
-        else:
-            quote = 1 if node.style in ("'", '"') else 0
-            text._offsets = (node.start_mark.line, (node.start_mark.column + quote,))
+        text.line, text.column = at
+        text._file, text._span = self, (node.start_mark.index, node.end_mark.index)
         return text
 
 
-def _pos(node) -> Position:
-    return node.start_mark.line + 1, node.start_mark.column + 1
+class _Stop(Exception):
+    """A problem after which the rest of the file is not worth reading."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+def _control_message(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return (f"this file holds a control character (U+{ord(char):04X}{', ' + name if name else ''}), "
+            "which content cannot hold")

@@ -8,9 +8,12 @@ that line and puts a caret under the problem.
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, List, Optional, Sequence, Tuple
+import re
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 import attrs
+
+from . import limits
 
 
 @attrs.frozen
@@ -28,8 +31,12 @@ class Source:
     line_offset: int = 0
     column_offsets: Tuple[int, ...] = ()
     label: Optional[str] = None  # e.g. "card 'major-anderson', event"
+    # exact translation, when the text's origin knows it (a YAML scalar of any style)
+    locator: Optional[Callable[[int, int], Tuple[int, int]]] = attrs.field(default=None, eq=False, repr=False)
 
     def locate(self, line: int, column: int) -> Tuple[int, int]:
+        if self.locator is not None:
+            return self.locator(line, column)
         offset = 0
         if self.column_offsets:
             index = min(max(line - 1, 0), len(self.column_offsets) - 1)
@@ -73,21 +80,28 @@ class Diagnostic:
         return ":".join(parts)
 
     def format(self) -> str:
-        head = f"{self.location}: {self.severity}: {self.message}"
+        """The problem for a terminal: one line, then the source line with a caret, then what was expected.
+
+        Everything is printed with control characters escaped and long texts
+        shortened, since names and lines can come from untrusted files.
+        """
+        head = f"{printable(self.location)}: {self.severity}: {_clip(self.message)}"
         if self.label:
-            head += f" (in {self.label})"
+            head += f" (in {_clip(self.label)})"
         out = [head]
         if self.source_line is not None and self.line is not None:
             gutter = f"{self.line:>5} | "
-            out.append(gutter + self.source_line.rstrip("\n"))
+            line, column = _window(self.source_line.rstrip("\r\n"), self.column or 1)
+            out.append(gutter + line)
             if self.column is not None:
                 # keep tabs so the caret lines up under tabbed text
-                lead = "".join(c if c == "\t" else " " for c in self.source_line[: self.column - 1])
-                out.append(" " * (len(gutter) - 2) + "| " + lead + "^" + "~" * max(self.width - 1, 0))
+                lead = "".join(c if c == "\t" else " " for c in line[: column - 1])
+                width = min(max(self.width, 1), len(line) - column + 1) if len(line) >= column else 1
+                out.append(" " * (len(gutter) - 2) + "| " + lead + "^" + "~" * max(width - 1, 0))
         if self.expected:
-            out.append(f"  expected: {self.expected}")
+            out.append(f"  expected: {_clip(self.expected)}")
         if self.hint:
-            out.append(f"  {self.hint}")
+            out.append(f"  {_clip(self.hint)}")
         return "\n".join(out)
 
     def __str__(self) -> str:  # pragma: no cover - convenience
@@ -108,6 +122,49 @@ def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optiona
     return Diagnostic(message=message, path=source.path, line=file_line, column=file_column,
                       width=max(width, 1), source_line=source.quote(file_line),
                       expected=expected, hint=hint, label=source.label, severity=severity)
+
+
+# Characters a terminal may act on: C0/C1 controls, line and paragraph
+# separators, and the bidirectional overrides that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, keep: str = "") -> str:
+    """Text with every control character written as an escape (``\\x1b``), except those in ``keep``."""
+    def escape(match):
+        char = match.group()
+        if char in keep:
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return _UNPRINTABLE.sub(escape, str(text))
+
+
+def shown(value, limit: int = limits.MAX_SHOWN_CHARS) -> str:
+    """A name or word from a file, as quoted in a message: escaped, and shortened when long."""
+    text = printable(str(value))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip(text: str, limit: int = 4 * limits.MAX_SHOWN_LINE) -> str:
+    text = printable(text, keep="\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _window(line: str, column: int) -> Tuple[str, int]:
+    """A source line as shown under a message: long lines cut around ``column``,
+    controls escaped; and the column within what is shown."""
+    width = limits.MAX_SHOWN_LINE
+    if len(line) > width:
+        start = max(0, min(column - 1 - width // 3, len(line) - width))
+        part = line[start:start + width]
+        if start > 0:
+            part = "…" + part[1:]
+        if start + width < len(line):
+            part = part[:-1] + "…"
+        line, column = part, column - start
+    before = printable(line[: column - 1], keep="\t")
+    return before + printable(line[column - 1:], keep="\t"), len(before) + 1
 
 
 class UserError(Exception):
@@ -132,6 +189,8 @@ class RulesError(UserError):
 def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> Optional[str]:
     """The closest candidate to a misspelt word, if one is close enough."""
     candidates = list(dict.fromkeys(candidates))
+    if len(word) > limits.MAX_SHOWN_CHARS:  # nothing that long is a typo of a name; difflib would be slow
+        return None
     by_lower = {c.lower(): c for c in candidates}
     if word.lower() in by_lower and by_lower[word.lower()] != word:
         return by_lower[word.lower()]

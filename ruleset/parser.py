@@ -7,17 +7,23 @@ as in Lark's Python example.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
+import stat
+import tempfile
 from functools import lru_cache
+from importlib import resources
 from typing import Iterable, List, Optional
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from . import ast as A
+from . import limits
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of
 from .transform import ToAst
 
@@ -54,37 +60,150 @@ class _RulesIndenter(Indenter):
                 raise _IndentationError(token)
 
 
-def _cache_file() -> Optional[str]:
-    """Where Lark may keep its grammar analysis between runs (a start-up saving).
+# ------------------------------------------------------------ grammar cache
+#
+# Building the LALR tables takes most of a second; loading them takes a few
+# milliseconds.  The tables are kept in the user's own cache folder as JSON
+# (Lark's serialised form, as its standalone generator embeds it): data, never
+# code, so even a planted file cannot run anything.  The folder must be the
+# user's own and closed to others, the file is written private, and its digest
+# and grammar key are checked before it is decoded; anything amiss and the
+# tables are simply built again.  CRISIS_NO_CACHE=1 does without the cache.
 
-    The cache is a pickle, so it lives in the user's own cache folder, never in
-    a shared temporary folder; set CRISIS_NO_CACHE=1 to do without it.
-    """
+_CACHE_NAME = "grammar-cache.json"
+_CACHE_FORMAT = "crisis-grammar-cache/1"
+_CACHE_MAX_BYTES = 8 * 1024 * 1024
+_OPTIONS = dict(parser="lalr", start=["block", "condition_rule"], propagate_positions=True,
+                maybe_placeholders=False)
+
+
+def _cache_folder() -> Optional[str]:
+    """The cache folder, if it is safe to use: a real folder, the user's own, writable by nobody else."""
     if os.environ.get("CRISIS_NO_CACHE"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "crisis")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
     except OSError:
         return None
-    if not os.access(folder, os.W_OK):
+    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022 or info.st_uid != _uid():
         return None
-    return os.path.join(folder, "grammar.lark-cache")
+    return folder
+
+
+def _uid() -> int:
+    return os.getuid() if hasattr(os, "getuid") else 0
+
+
+def _grammar_key(grammar: str) -> str:
+    """Names the tables: the grammar, the options and the Lark version that built them."""
+    import lark
+    text = "\0".join([_CACHE_FORMAT, lark.__version__, repr(sorted(_OPTIONS.items())), grammar])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _encode(value):
+    """Lark's serialised tables as JSON: dicts (whose keys may be numbers) and tuples are tagged."""
+    if isinstance(value, dict):
+        return {"d": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"t": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(type(value).__name__)
+
+
+def _decode(value):
+    if isinstance(value, dict):
+        if "d" in value:
+            return {_decode(k): _decode(v) for k, v in value["d"]}
+        return tuple(_decode(v) for v in value["t"])
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def _read_cache(path: str, key: str) -> Optional[dict]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != _uid()
+                or info.st_size > _CACHE_MAX_BYTES):
+            return None
+        raw = os.read(fd, _CACHE_MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    head, _, body = raw.partition(b"\n")
+    if head.split(b" ") != [_CACHE_FORMAT.encode(), key.encode(), hashlib.sha256(body).hexdigest().encode()]:
+        return None
+    try:
+        return _decode(json.loads(body))
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None
+
+
+def _write_cache(folder: str, key: str, parser: Lark) -> None:
+    from lark.grammar import Rule
+    from lark.lark import _LOAD_ALLOWED_OPTIONS
+    from lark.lexer import TerminalDef
+    try:
+        data, memo = parser.memo_serialize([TerminalDef, Rule])
+        options = {}
+        for name, value in data["options"].items():
+            if name not in _LOAD_ALLOWED_OPTIONS:
+                try:
+                    options[name] = _encode(value)
+                except TypeError:  # loaders and paths: not needed to load the tables
+                    continue
+        data["options"] = {name: _decode(value) for name, value in options.items()}
+        body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return
+    head = " ".join([_CACHE_FORMAT, key, hashlib.sha256(body).hexdigest()]).encode()
+    try:  # earlier versions kept a pickle here; it is never read, and better gone
+        os.unlink(os.path.join(folder, "grammar.lark-cache"))
+    except OSError:
+        pass
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".grammar-", suffix=".tmp", dir=folder)  # created 0600
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(head + b"\n" + body)
+        os.replace(tmp, os.path.join(folder, _CACHE_NAME))
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    options = dict(parser="lalr", postlex=_RulesIndenter(), start=["block", "condition_rule"],
-                   propagate_positions=True, maybe_placeholders=False)
-    cache = _cache_file()
-    if cache:
-        try:
-            # Lark keys the cache on the grammar text and options, and rebuilds when they change
-            return Lark.open_from_package("crisis.ruleset", "grammar.lark", ("",), cache=cache, **options)
-        except Exception:  # an unreadable or stale cache must never stop the game
-            pass
-    return Lark.open_from_package("crisis.ruleset", "grammar.lark", ("",), **options)
+    grammar = resources.files("crisis.ruleset").joinpath("grammar.lark").read_text(encoding="utf-8")
+    key = _grammar_key(grammar)
+    folder = _cache_folder()
+    if folder:
+        data = _read_cache(os.path.join(folder, _CACHE_NAME), key)
+        if data is not None:
+            try:
+                return Lark.__new__(Lark)._load(data, postlex=_RulesIndenter(), propagate_positions=True)
+            except Exception:  # tables from another Lark: build them again
+                pass
+    parser = Lark(grammar, postlex=_RulesIndenter(), **_OPTIONS)
+    if folder:
+        _write_cache(folder, key, parser)
+    return parser
 
 
 # What to call terminals in messages.  Anonymous keyword terminals are shown
@@ -248,6 +367,9 @@ def _last_position(text: str):
 def _parse(text: str, source: Optional[Source], start: str):
     source = source or Source(text=text)
     body = text if text.endswith("\n") else text + "\n"
+    brackets = _bracket_depth(body)
+    if brackets:
+        raise RulesError([_too_deep(source, *brackets)])
     try:
         tree = _lark().parse(body, start=start)
     except _IndentationError as error:
@@ -259,7 +381,53 @@ def _parse(text: str, source: Optional[Source], start: str):
                                         expected="the indentation of an earlier line")]) from None
     except UnexpectedInput as error:
         raise RulesError([_syntax_diagnostic(error, source, body)]) from None
+    problems = _bounds(tree, source)
+    if problems:
+        raise RulesError(problems)
     return ToAst().transform(tree)
+
+
+def _too_deep(source: Source, line: int, column: int):
+    return diagnostic_at(source, line, column,
+                         f"this rule is nested too deeply (more than {limits.MAX_RULE_DEPTH} levels)",
+                         hint="brackets, 'and'/'or' chains, 'not' and if/either/for each blocks each add a "
+                              "level; split the rule")
+
+
+def _bracket_depth(text: str):
+    """The position of the first bracket nested deeper than the limit, if any (comments skipped)."""
+    depth, line, start = 0, 1, 0
+    for match in re.finditer(r"[()\n]|#[^\n]*", text):
+        char = match.group()
+        if char == "\n":
+            line, start = line + 1, match.end()
+        elif char == "(":
+            depth += 1
+            if depth > limits.MAX_RULE_DEPTH:
+                return line, match.start() - start + 1
+        elif char == ")":
+            depth -= 1
+    return None
+
+
+def _bounds(tree: Tree, source: Source):
+    """Depth and numbers' lengths, checked without recursion before anything recurses over the tree."""
+    problems = []
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.MAX_RULE_DEPTH:
+            while isinstance(node, Tree) and node.children:  # down to its first token, without recursion
+                node = node.children[0]
+            return [_too_deep(source, getattr(node, "line", 1), getattr(node, "column", 1))]
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif isinstance(child, Token) and child.type == "NUMBER" and len(child) > limits.MAX_NUMBER_DIGITS:
+                problems.append(diagnostic_at(source, child.line, child.column,
+                                              f"this number has too many digits (at most {limits.MAX_NUMBER_DIGITS})",
+                                              width=min(len(child), limits.MAX_SHOWN_CHARS)))
+    return problems
 
 
 def parse_block(text: str, source: Optional[Source] = None) -> A.Block:

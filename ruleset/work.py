@@ -1,0 +1,69 @@
+"""How many decisions one run of a rule can ask for, read from its text.
+
+A rule is data from a shared content folder, so ``crisis check`` must not
+accept one that would keep a game busy without end: nested ``for each
+player`` doubles the work at each level, ``each`` multiplies it by the
+spaces.  The loader compares this bound with ``limits.MAX_EFFECT_DECISIONS``
+(docs/limits.md); conditions never ask anything, so only statements count.
+
+The bound is an upper one: every token step is counted as a decision, and
+"all" as every token of both sides.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .checker import Vocabulary
+
+SIDES = 2  # "for each player" and "each player" run once per side
+
+
+class Work:
+    def __init__(self, vocabulary: Vocabulary):
+        self.tokens = vocabulary.tokens_per_side
+        self.spaces = max(len(vocabulary.spaces), 1)
+
+    def block(self, block: A.Block) -> int:
+        return sum(self.statement(s) for s in block.statements)
+
+    def statement(self, node) -> int:
+        handler = getattr(self, "st_" + type(node).__name__, None)
+        if handler is None:  # pragma: no cover - guarded by a test over all statement types
+            raise TypeError(f"no work bound for {type(node).__name__}")
+        return handler(node)
+
+    # ------------------------------------------------------------ statements
+    def _steps(self, node) -> int:
+        """Token steps: each asks a decision (or "done" for "up to")."""
+        n = SIDES * self.tokens if node.amount.kind == "all" else (node.amount.n or 0)
+        return n * (self.spaces if node.each else 1)
+
+    def st_Place(self, node: A.Place) -> int:
+        return self._steps(node)
+
+    def st_Remove(self, node: A.Remove) -> int:
+        return self._steps(node)
+
+    def st_Move(self, node: A.Move) -> int:
+        return self._steps(node)
+
+    def st_ChangeVP(self, node: A.ChangeVP) -> int:
+        return 0
+
+    def st_PlaceMarker(self, node: A.PlaceMarker) -> int:
+        return 1
+
+    def st_RemoveMarker(self, node: A.RemoveMarker) -> int:
+        return 1
+
+    def st_If(self, node: A.If) -> int:
+        return max(self.block(node.then), self.block(node.otherwise) if node.otherwise else 0)
+
+    def st_Either(self, node: A.Either) -> int:
+        return 1 + max(self.block(option) for option in node.options)
+
+    def st_ForEachPlayer(self, node: A.ForEachPlayer) -> int:
+        return SIDES * self.block(node.body)
+
+    def st_Acting(self, node: A.Acting) -> int:
+        return (SIDES if node.actor == "each_player" else 1) * self.statement(node.statement)
