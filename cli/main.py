@@ -181,7 +181,15 @@ def play_bots(content, show, seed: int, options) -> int:
     printed = 0
     while not game.over:
         decision = game.decision
-        game.apply(bots[decision.player].choose(game, decision))
+        action = bots[decision.player].choose(game, decision)
+        if args.check:
+            from crisis.interpreter.invariants import apply_checked, broken_message
+            problems = apply_checked(game, action)
+            if problems:
+                print(f"crisis: seed {seed}: {broken_message(game, problems)}", file=sys.stderr)
+                return EXIT_FAILED
+        else:
+            game.apply(action)
         for line in fit_all(show.log_lines(game.log[printed:]), width):
             print(line)
         printed = len(game.log)
@@ -313,11 +321,13 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     play.add_argument("--side", metavar=metavar("side"), help=say("play.side"))
     play.add_argument("--save", metavar=metavar("file"), help=say("play.save"))
     no_color(play)
+    play.add_argument("--check", action="store_true", help=say("check_invariants"))
     play.set_defaults(run=cmd_play)
 
     resume = command("resume")
     resume.add_argument("file", metavar=metavar("file"), help=say("file"))
     no_color(resume)
+    resume.add_argument("--check", action="store_true", help=say("check_invariants"))
     resume.add_argument("--allow-changed-content", action="store_true", help=say("resume.allow_changed"))
     resume.set_defaults(run=cmd_resume)
 

@@ -90,7 +90,7 @@ def run_tui(session: GameSession = None, replay: Replay = None, args=None) -> in
 def cmd_play(args, content: Content, show: Presenter, seed: int, options: Options) -> int:
     """``crisis play`` (hot seat) and ``crisis play --vs bot --side S``."""
     session = new_session(args, content, show, seed, options)
-    if wants_tui(args):
+    if wants_tui(args) and not session.check:  # --check reports in the line mode, which prints what broke
         return run_tui(session=session, args=args)
     term = terminal(args)
     intro = intro_lines(session, term.style)
@@ -101,7 +101,7 @@ def cmd_play(args, content: Content, show: Presenter, seed: int, options: Option
 
 def cmd_resume(args, content: Content, show: Presenter) -> int:
     path, saved, session = reopen(args, content, show)
-    if wants_tui(args):
+    if wants_tui(args) and not session.check:
         return run_tui(session=session, args=args)
     term = terminal(args)
     return run_session(session, term, intro_lines(session, term.style, resumed=True))

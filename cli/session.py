@@ -25,6 +25,7 @@ from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
 from crisis.interpreter.controllers import Controller, RandomBot
 from crisis.interpreter.game import Game, IllegalAction, Options
+from crisis.interpreter.invariants import InvariantBroken, apply_checked, broken_message
 from crisis.interpreter.state import NOBODY
 from crisis.interpreter.tables import tables_for
 from crisis.ruleset.diagnostics import shown
@@ -167,6 +168,7 @@ class GameSession:
         self.seen = [0, 0]  # log entries each side had been shown at its last turn
         self.snapshot: List[Optional[List[List[int]]]] = [None, None]  # tokens each side saw then
         self._marks: List[tuple] = []  # (actions taken, side, seen, snapshot) before each mark_seen, for undo
+        self.check = False  # crisis play --check: the rules' invariants after every action
         self.rebuild(actions)
 
     # ------------------------------------------------------------ the game
@@ -210,11 +212,22 @@ class GameSession:
         return decision is not None and self.bots[decision.player] is not None
 
     def apply(self, action: Action) -> Optional[str]:
-        """Take a legal action and save; the save problem in words, if the file could not be written."""
+        """Take a legal action and save; the save problem in words, if the file could not be written.
+
+        With ``check``, an action that breaks the rules' invariants raises
+        InvariantBroken once the game is saved (so that the file reproduces it).
+        """
         player = self.game.decision.player
-        self.game.apply(action)
+        problems: List[str] = []
+        if self.check:
+            problems = apply_checked(self.game, action)
+        else:
+            self.game.apply(action)
         self.actors.append(player)
-        return self.save()
+        problem = self.save()
+        if problems:
+            raise InvariantBroken(broken_message(self.game, problems))
+        return problem
 
     def bot_move(self) -> Tuple[int, Action, Optional[str]]:
         """Let the bot whose decision it is choose and act: (side, action, save problem)."""
@@ -522,6 +535,7 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
         controllers = [saves.HUMAN] * len(sides)
     path = new_save_path(args, content, show, seed)
     session = GameSession(content, show, seed, options, controllers, path)
+    session.check = getattr(args, "check", False)
     problem = session.save()
     if session.save_failed:
         raise CliError(problem)
@@ -547,7 +561,9 @@ def reopen(args, content: Content, show: Presenter) -> Tuple[Path, saves.SavedGa
     """The saved game named on the command line, checked and replayed into a session."""
     path = Path(args.file)
     saved = open_saved(content, show, path, args.allow_changed_content)
-    return path, saved, session_for(content, show, path, saved)
+    session = session_for(content, show, path, saved)
+    session.check = getattr(args, "check", False)
+    return path, saved, session
 
 
 # ------------------------------------------------------------- watching a game

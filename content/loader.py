@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -31,7 +32,8 @@ from crisis.ruleset.work import Work
 from .locale import Catalog, MessageError, flatten, format_message, placeholders
 from .model import (Board, Content, Dimension, Marker, ObjectiveCard, Procedures, Rule,
                     StrategyCard, Zone)
-from .yamlfile import Budget, ContentError, Map, Text, YamlFile, display_path, list_folder, read_text, real_inside
+from .yamlfile import (Budget, ContentError, Map, Text, YamlFile, display_path, list_folder, read_text, real_inside,
+                       size_text)
 
 GAME_DIR = "fort-sumter"
 REFERENCE_LANG = "en"  # the catalog every other language is checked against
@@ -616,6 +618,36 @@ class _Loader:
         yield from self.required_messages
 
     # ---------------------------------------------------------------- all
+    def measure(self) -> None:
+        """The size of the whole content, from the folders' listings, before any file is parsed.
+
+        Problems with single files are left to the reading that follows, which reports them in place.
+        """
+        root = self.root
+        paths = [root / "game.yaml", root / "rules.yaml", root / "locale" / "glossary.yaml"]
+        folders = [root / "cards"]
+        try:
+            folders += list_folder(root / "locale", root, folders=True)
+        except ContentError:
+            pass
+        for folder in folders:
+            try:
+                paths += list_folder(folder, root, ".yaml")
+            except ContentError:
+                continue
+        total = 0
+        for path in paths:
+            try:
+                info = os.stat(real_inside(path, root))
+            except (ContentError, OSError):
+                continue
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+        if total > self.budget.max_bytes:
+            raise ContentError(Diagnostic(message=f"the content's files add up to more than the limit of "
+                                                  f"{size_text(self.budget.max_bytes)}",
+                                          path=display_path(root), hint="docs/limits.md lists the limits on content"))
+
     def load(self) -> Content:
         if os.path.lexists(self.root):
             real_inside(self.root, None)  # a folder that is a loop of links is refused here
@@ -623,6 +655,7 @@ class _Loader:
             raise NotContent([Diagnostic(message="this is not a content directory: it has no game.yaml",
                                            path=display_path(self.root),
                                            expected="a folder with game.yaml, rules.yaml, cards/ and locale/")])
+        self.measure()
         self.board = self.read_board()
         if self.board is None:
             raise ContentError(self.problems.items)

@@ -321,12 +321,16 @@ class Seq(list):
 # ------------------------------------------------------------------ YAML
 
 
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing nesting deeper than the limit before it recurses."""
+try:  # libyaml scans and parses twenty times faster; composing stays in Python, where it is bounded
+    from yaml.cyaml import CParser as _FastParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _FastParser = None
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.depth = 0
+
+class _Bounded:
+    """Composition (PyYAML's own), refusing nesting deeper than the limit before it recurses."""
+
+    depth = 0
 
     def compose_node(self, parent, index):
         self.depth += 1
@@ -334,9 +338,27 @@ class _BoundedLoader(yaml.SafeLoader):
             if self.depth > limits.MAX_YAML_DEPTH:
                 mark = self.peek_event().start_mark
                 raise yaml.composer.ComposerError(None, None, _too_deep(), mark)
-            return super().compose_node(parent, index)
+            return yaml.composer.Composer.compose_node(self, parent, index)
         finally:
             self.depth -= 1
+
+
+if _FastParser is not None:
+    class _BoundedLoader(_Bounded, _FastParser, yaml.composer.Composer, yaml.constructor.SafeConstructor,
+                         yaml.resolver.Resolver):
+        """libyaml's parser, PyYAML's composer (bounded) and safe constructor."""
+
+        get_single_node = yaml.composer.Composer.get_single_node
+        compose_document = yaml.composer.Composer.compose_document
+
+        def __init__(self, stream):
+            _FastParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+else:  # pragma: no cover
+    class _BoundedLoader(_Bounded, yaml.SafeLoader):
+        pass
 
 
 def _too_deep() -> str:
@@ -385,11 +407,11 @@ class YamlFile:
             loader = _BoundedLoader(self.text)
         except yaml.reader.ReaderError as error:  # characters YAML does not allow
             raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
-        self._nodes = 0
         try:
             node = loader.get_single_node()
             if node is None:
                 return None
+            self._expanded(node, {}, 0)
             errors: List[Diagnostic] = []
             value = self._convert(node, loader, errors, 0)
         except yaml.reader.ReaderError as error:
@@ -408,12 +430,28 @@ class YamlFile:
         return value
 
     # ------------------------------------------------------------- nodes
-    def _convert(self, node, loader, errors, depth):
-        self._nodes += 1
-        if self._nodes > limits.MAX_YAML_NODES:
+    def _expanded(self, node, sizes: Dict[int, int], depth: int) -> int:
+        """How many values the file holds once aliases are expanded, counted on the node
+        graph (each shared node once) before anything is expanded; refused over the limit."""
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        if depth > limits.MAX_YAML_DEPTH:
+            raise _Stop(self.diagnostic(self._at(node.start_mark), _too_deep(),
+                                        hint="an alias (*name) may not refer to a value that contains it"))
+        size = 1
+        if isinstance(node, yaml.MappingNode):
+            size += sum(self._expanded(k, sizes, depth + 1) + self._expanded(v, sizes, depth + 1) for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            size += sum(self._expanded(item, sizes, depth + 1) for item in node.value)
+        if size > limits.MAX_YAML_NODES:
             raise _Stop(self.diagnostic(self._at(node.start_mark),
                                         f"aliases expand this file beyond {limits.MAX_YAML_NODES:,} values",
                                         hint="write the values out, or use fewer aliases (*name)"))
+        sizes[id(node)] = size
+        return size
+
+    def _convert(self, node, loader, errors, depth):
         if depth > limits.MAX_YAML_DEPTH:
             raise _Stop(self.diagnostic(self._at(node.start_mark), _too_deep(),
                                         hint="an alias (*name) may not refer to a value that contains it"))

@@ -1,5 +1,10 @@
-"""What must hold after every action (used by scenarios, property tests and
-``crisis play --check``)."""
+"""What must hold after every action.
+
+Used by scenario files (after each step), the property tests over random
+games, and ``crisis play --check`` / ``crisis resume --check``, which check
+every action of a game as it is played and stop at the first one that breaks
+a rule of the game (an engine or content bug, never a player's mistake).
+"""
 
 from __future__ import annotations
 
@@ -52,3 +57,36 @@ def check_transition(tables, before: GameState, after: GameState, vp_logged: Seq
             problems.append(f"{tables.sides[side]} VP went from {before.vp[side]} to {after.vp[side]} "
                             f"but the rules logged {vp_logged[side]:+d}")
     return problems
+
+
+class InvariantBroken(Exception):
+    """An action left the game in a position the rules forbid."""
+
+
+def vp_logged(game, since: int) -> List[int]:
+    """The VP change per side that the game's log recorded from entry ``since`` on."""
+    change = [0, 0]
+    for entry in game.log[since:]:
+        if entry.key in ("log.vp_gain", "log.vp_loss"):
+            side = game.tables.side_index[entry.params["side"]]
+            change[side] += entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
+    return change
+
+
+def apply_checked(game, action) -> List[str]:
+    """Apply an action to a game; the invariants it broke (none, normally).
+
+    With a log, the transition rules are checked too (VP change only as logged,
+    nothing changes under a blocking marker); without one, the position alone.
+    """
+    before = game.state.copy()
+    start = len(game.log) if game.log is not None else None
+    game.apply(action)
+    if start is None:
+        return check_state(game.tables, game.state)
+    return check_transition(game.tables, before, game.state, vp_logged(game, start))
+
+
+def broken_message(game, problems: Sequence[str]) -> str:
+    n = len(game.history)
+    return f"after action {n} ('{game.history[-1]}'), the rules were broken: " + "; ".join(problems)

@@ -17,18 +17,18 @@ MIB = 1024 * KIB
 
 # ------------------------------------------------------------------ files
 MAX_FILE_BYTES = 1 * MIB        # one content file (Fort Sumter's largest: 22 KB)
-MAX_CONTENT_BYTES = 8 * MIB     # every file of one content folder together (Fort Sumter: 0.2 MB)
-MAX_FILES = 1000                # files read from one content folder (Fort Sumter: 18)
+MAX_CONTENT_BYTES = 4 * MIB     # every file of one content folder together (Fort Sumter: 93 KB)
+MAX_FILES = 1000                # files read from one content folder (Fort Sumter: 19)
 
 # ------------------------------------------------------------------ YAML
 MAX_YAML_DEPTH = 40             # mappings and lists inside each other (Fort Sumter: 5)
-MAX_YAML_NODES = 100_000        # values in one file, aliases expanded (Fort Sumter's largest: 1,600)
+MAX_YAML_NODES = 100_000        # values in one file, aliases expanded (Fort Sumter's largest: 441)
 MAX_NUMBER_DIGITS = 9           # digits of any number in content, rules or saves (999,999,999)
 
 # ------------------------------------------------------------------ rules
-MAX_RULE_DEPTH = 100            # levels of the rule's syntax tree (Fort Sumter's deepest: 14)
-MAX_RULE_CHARS = 1 * MIB        # rule text in one content folder (Fort Sumter: 9 KB)
-MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (Fort Sumter's most: 12)
+MAX_RULE_DEPTH = 100            # levels of a rule's parse tree (Fort Sumter's deepest: 10)
+MAX_RULE_CHARS = 256 * KIB      # rule text in one content folder (Fort Sumter: 6 KB)
+MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (Fort Sumter's most: 52)
 
 # ------------------------------------------------------------------ game.yaml
 GAME_NUMBERS = {                # Fort Sumter's own numbers in docs/limits.md

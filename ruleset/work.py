@@ -67,3 +67,38 @@ class Work:
 
     def st_Acting(self, node: A.Acting) -> int:
         return (SIDES if node.actor == "each_player" else 1) * self.statement(node.statement)
+
+
+def game_decisions(content) -> int:
+    """An upper bound on the decisions of a whole game on ``content`` (docs/limits.md).
+
+    Every number in it is bounded by a limit checked at load time, so a game
+    on content that ``crisis check`` accepts always ends: this is what the
+    tests hold a game played on hostile content to.
+    """
+    board, procedures = content.board, content.procedures
+    work = Work(board.vocabulary())
+
+    def rule(r) -> int:
+        return work.block(r.tree) if r is not None else 0
+
+    events = [rule(c.event) for c in content.strategy_cards] or [0]
+    objective_events = [rule(c.event) for c in content.objective_cards] or [0]
+    max_value = max((c.value for c in content.strategy_cards), default=0)
+    dimensions = len(board.dimensions)
+    play = 1 + max(max(events), max_value)  # a card choice, then its event or its value
+    per_round = (SIDES  # the objective kept
+                 + SIDES * board.cards_played_per_round * play
+                 + SIDES * dimensions * (1 + rule(procedures.pivotal_bonus))
+                 + SIDES * (rule(procedures.dimension_scoring) + rule(procedures.objective_scoring)
+                            + max(objective_events)))
+    # a side breaches each zone at most once in a game
+    breaches = SIDES * sum(max(rule(first), rule(second)) for first, second in procedures.breach_effects.values())
+    # the Final Crisis hand: the cards set aside each round, topped up to final_crisis_hand
+    set_aside = board.rounds * max(0, board.strategy_cards_dealt - board.cards_played_per_round)
+    hand = min(max(board.final_crisis_hand, set_aside), len(content.strategy_cards))
+    final = (rule(procedures.final_crisis_start)
+             + SIDES * hand  # the order, a card at a time (at most one decision per card)
+             + hand * SIDES * max(rule(procedures.final_crisis_matching), rule(procedures.final_crisis_not_matching))
+             + SIDES * sum(rule(r) for _, r in procedures.final_scoring))
+    return board.rounds * per_round + breaches + final

@@ -10,18 +10,9 @@
 from hypothesis import given, strategies as st
 
 from crisis.interpreter.game import Game, Options
-from crisis.interpreter.invariants import check_transition
+from crisis.interpreter.invariants import check_transition, vp_logged
 
 MAX_ACTIONS = 2000
-
-
-def vp_logged(game, since):
-    change = [0, 0]
-    for entry in game.log[since:]:
-        if entry.key in ("log.vp_gain", "log.vp_loss"):
-            side = game.tables.side_index[entry.params["side"]]
-            change[side] += entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
-    return change
 
 
 @given(seed=st.integers(0, 2**31), event_discard=st.booleans(), data=st.data())
