@@ -21,7 +21,7 @@ MAX_CONTENT_BYTES = 4 * MIB     # every file of one content folder together (For
 MAX_FILES = 1000                # files read from one content folder (Fort Sumter: 19)
 
 # ------------------------------------------------------------------ YAML
-MAX_YAML_DEPTH = 40             # mappings and lists inside each other (Fort Sumter: 5)
+MAX_YAML_DEPTH = 40             # mappings and lists inside each other (Fort Sumter: 6)
 MAX_YAML_NODES = 100_000        # values in one file, aliases expanded (Fort Sumter's largest: 441)
 MAX_NUMBER_DIGITS = 9           # digits of any number in content, rules or saves (999,999,999)
 
@@ -52,7 +52,7 @@ MAX_CARD_VALUE = 99
 MAX_NAME_CHARS = 60             # a name in game.yaml, a card id, the game's name
 
 # ------------------------------------------------------------------ saves
-MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: about 6 KB)
+MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: 3.4 KB at most)
 MAX_SAVE_DEPTH = 8              # JSON nesting in a saved game (the format itself uses 2)
 
 # ------------------------------------------------------------------ messages

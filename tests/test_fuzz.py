@@ -1,0 +1,84 @@
+"""Fuzzing in the suite: random damage to the content and to a saved game ends in
+a clean error or a valid load (and, for content, a game played to its end),
+never an exception.  Few examples per run, so the suite stays quick; the long
+run is tools/fuzz_inputs.py (docs/limits.md gives its figures)."""
+
+import json
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crisis.cli import saves
+from crisis.content.loader import default_content_dir
+
+from mutations import content_outcome, mutate_content, mutate_save, save_outcome
+
+EXAMPLES = max(10, settings().max_examples // 2)
+
+
+class _Alarm:
+    """A case that runs for more than ``seconds`` fails as a hang instead of stopping the suite."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def __enter__(self):
+        def stop(signum, frame):
+            raise TimeoutError(f"a case ran for more than {self.seconds} s")
+        self.previous = signal.signal(signal.SIGALRM, stop)
+        signal.alarm(self.seconds)
+
+    def __exit__(self, *exc):
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, self.previous)
+
+
+def content_copy(folder: Path) -> Path:
+    root = folder / "content"
+    shutil.copytree(default_content_dir(), root, ignore=shutil.ignore_patterns("scenarios"))
+    return root
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False))
+def test_damaged_content_loads_or_is_refused_cleanly(rng):
+    with tempfile.TemporaryDirectory() as folder:
+        root = content_copy(Path(folder))
+        what = mutate_content(rng, root)
+        with _Alarm(30):
+            assert content_outcome(root) in ("error", "valid"), what
+
+
+@settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False), actions=st.integers(0, 40))
+def test_damaged_saves_load_or_are_refused_cleanly(content, rng, actions):
+    from crisis.interpreter.controllers import RandomBot
+    from crisis.interpreter.game import Game
+    game = Game(content, 3, log=False)
+    bots = [RandomBot(3, 0), RandomBot(3, 1)]
+    for _ in range(actions):
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3, options={"event_discard": False},
+                           controllers={side: "human" for side in content.board.sides},
+                           actions=list(game.history)).to_json()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.json"
+        what = mutate_save(rng, data, path)
+        with _Alarm(10):
+            assert save_outcome(path, content) in ("error", "valid"), what
+
+
+def test_an_undamaged_save_is_valid(content, tmp_path):
+    data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3, options={},
+                           controllers={side: "human" for side in content.board.sides}).to_json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    assert save_outcome(path, content) == "valid"
+
+
+def test_undamaged_content_is_valid(tmp_path):
+    assert content_outcome(content_copy(tmp_path)) == "valid"
