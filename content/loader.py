@@ -481,7 +481,7 @@ class _Loader:
         if card is None:
             return None
         ok &= self.card_id(file, card, ids, "strategy")
-        label = f"card '{card.get('id', '?')}'"
+        label = f"card '{shown(card.get('id', '?'))}'"
         if "value" in card and card["value"] < 1:
             self.problems.add(file.diagnostic(card.value_positions["value"], "a card's value is at least 1"))
             ok = False
@@ -526,7 +526,7 @@ class _Loader:
             ok &= self.name(file, card["provenance"], card.value_positions["provenance"], PROVENANCE, "provenance")
         event = None
         if "event" in card:
-            event = self.rule(file, card, "event", C.OBJECTIVE_EVENT, f"objective '{card.get('id', '?')}', event")
+            event = self.rule(file, card, "event", C.OBJECTIVE_EVENT, f"objective '{shown(card.get('id', '?'))}', event")
             ok &= event is not None
         if not ok:
             return None
@@ -562,17 +562,17 @@ class _Loader:
                     position = parent.value_positions[leaf]
                     if key in messages:
                         first = positions[key]
-                        self.problems.add(file.diagnostic(parent.key_positions[leaf], f"message '{key}' is given twice",
+                        self.problems.add(file.diagnostic(parent.key_positions[leaf], f"message '{shown(key)}' is given twice",
                                                           hint=f"also at {first[0]}:{first[1]}"))
                         continue
                     if not isinstance(value, str):
-                        self.problems.add(file.diagnostic(position, f"message '{key}' should be text",
+                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
                                                           hint="quote it if it looks like a number or yes/no"))
                         continue
                     try:
                         format_message(value, _sample_params(value))
                     except MessageError as error:
-                        self.problems.add(file.diagnostic(position, f"message '{key}': {error}"))
+                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
                         continue
                     messages[key] = str(value)
                     positions[key] = (file.path, position[0], position[1])

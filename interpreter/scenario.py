@@ -13,6 +13,7 @@ cannot be read is "not run" and reported alone; the others in its file run.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -21,7 +22,7 @@ import attrs
 
 from crisis.content.loader import display_path
 from crisis.content.model import Content
-from crisis.content.yamlfile import ContentError, Map, Seq, YamlFile
+from crisis.content.yamlfile import ContentError, Map, Seq, YamlFile, read_text
 from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
 
 from .game import Game, IllegalAction, Options
@@ -710,15 +711,15 @@ def _not_run(shown: str, diagnostics: List[Diagnostic], name: Optional[str] = No
     return Outcome(shown, name or shown, NOT_RUN, diagnostics=list(diagnostics), line=line)
 
 
-def read_file(path: Path) -> Tuple[YamlFile, Any]:
-    """The scenario file's YAML; raises ScenarioError if it cannot be read."""
-    shown = display_path(path)
+def read_file(path: Path, root: Optional[Path] = None) -> Tuple[YamlFile, Any]:
+    """The scenario file's YAML; raises ScenarioError if it cannot be read.
+
+    Read like any content file (docs/limits.md); inside a content folder
+    (``root``), a link leading out of it is not followed.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError([Diagnostic(message=f"cannot read this scenario: {error}", path=shown)])
-    file = YamlFile(shown, text)
-    try:
+        text, _ = read_text(path, root)
+        file = YamlFile(display_path(path), text)
         return file, file.load()
     except ContentError as error:
         raise ScenarioError(error.diagnostics) from None
@@ -727,8 +728,10 @@ def read_file(path: Path) -> Tuple[YamlFile, Any]:
 def run_file(content: Content, path: Path, on_start: Optional[Callable[[str], None]] = None) -> List[Outcome]:
     """Every scenario of a file; one that cannot be read comes back NOT_RUN, the others still run."""
     shown = display_path(path)
+    root = Path(os.path.abspath(content.root))
+    inside = os.path.abspath(path).startswith(str(root) + os.sep)
     try:
-        file, data = read_file(path)
+        file, data = read_file(path, root if inside else None)
     except ScenarioError as error:
         return [_not_run(shown, error.diagnostics)]
     if isinstance(data, Map) and "scenarios" in data:

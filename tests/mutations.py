@@ -139,6 +139,8 @@ def game_numbers(rng: random.Random, root: Path) -> str:
     path = root / "game.yaml"
     text = _text(path)
     keys = re.findall(r"^\s*(\w+): \d+", text, re.M)
+    if not keys:
+        return "game.yaml has no numbers left to change"
     key = rng.choice(keys)
     value = rng.choice([0, 1, 2, 9, 12, 30, 31, 99, 100, 999, 1000, 10**6, 10**9 - 1, 10**9, 10**12, -5])
     path.write_text(re.sub(rf"^(\s*{key}): \d+", rf"\g<1>: {value}", text, count=1, flags=re.M), encoding="utf-8")
@@ -170,7 +172,11 @@ def filesystem(rng: random.Random, root: Path) -> str:
 
 
 def new_file(rng: random.Random, root: Path) -> str:
+    if not (root / "cards").is_dir() or (root / "cards").is_symlink():
+        return "no cards folder to add a file to"
     path = root / "cards" / f"zz-{rng.randrange(1000)}.yaml"
+    if path.exists() or path.is_symlink():
+        return "that file is there already"
     body = rng.choice([
         "strategy_cards:\n  - id: zz\n    value: {v}\n    event_for: both\n    final_crisis: Armaments\n"
         "    provenance: authored\n    event: {r}\n",
@@ -190,6 +196,8 @@ def mutate_content(rng: random.Random, root: Path) -> str:
     done = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         if rng.random() < 0.25:
+            if not (root / "game.yaml").is_file():
+                break
             done.append(rng.choice(ROOT_MUTATIONS)(rng, root))
         else:
             files = _files(root)

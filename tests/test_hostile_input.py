@@ -545,3 +545,18 @@ def test_playing_on_broken_content_is_status_1_not_a_usage_error(tmp_path):
     add_card(root, "gain 1 VP \x01")
     result = run_crisis("play", "--bots", "--content", root, timeout=60)
     assert result.returncode == 1 and "control character" in result.stderr
+
+
+def test_scenario_files_of_the_content_are_read_like_content(tmp_path, content):
+    from crisis.interpreter.scenario import run_file
+    root = copy_content(tmp_path)
+    fifo, passwd = root / "scenarios" / "zz-fifo.yaml", root / "scenarios" / "zz-passwd.yaml"
+    os.mkfifo(fifo)
+    passwd.symlink_to("/etc/passwd")
+    loaded = load_content(root)
+    with bounded(5):
+        (waiting,) = run_file(loaded, fifo)
+        (outside,) = run_file(loaded, passwd)
+    assert "not a regular file" in waiting.diagnostics[0].message
+    assert "outside the content folder" in outside.diagnostics[0].message
+    assert "root:" not in outside.diagnostics[0].format()

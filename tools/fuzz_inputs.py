@@ -56,20 +56,23 @@ def _worker(conn, memory_mb: int) -> None:
         rng = random.Random(seed)
         what = ""
         with tempfile.TemporaryDirectory() as folder:
-            try:
+            try:  # damage first: a failure here is the harness's, not crisis's
                 if kind == "content":
-                    root = Path(folder) / "content"
-                    shutil.copytree(pristine, root, ignore=shutil.ignore_patterns("scenarios"))
-                    what = mutate_content(rng, root)
-                    outcome = content_outcome(root)
+                    target = Path(folder) / "content"
+                    shutil.copytree(pristine, target, ignore=shutil.ignore_patterns("scenarios"))
+                    what = mutate_content(rng, target)
                 else:
                     data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3,
                                            options={"event_discard": False},
                                            controllers={side: "human" for side in content.board.sides},
                                            actions=whole[:rng.randrange(len(whole) + 1)]).to_json()
-                    path = Path(folder) / "game.json"
-                    what = mutate_save(rng, data, path)
-                    outcome = save_outcome(path, content)
+                    target = Path(folder) / "game.json"
+                    what = mutate_save(rng, data, target)
+            except Exception as error:
+                conn.send(("harness", what, "".join(traceback.format_exception(error))[-3000:], 0))
+                continue
+            try:
+                outcome = content_outcome(target) if kind == "content" else save_outcome(target, content)
                 result = (outcome, what, "")
             except MemoryError:
                 result = ("memory", what, "MemoryError")
@@ -129,7 +132,8 @@ def main(argv=None) -> int:
 
     jobs = [("content", args.seed * 1_000_003 + i) for i in range(args.content)]
     jobs += [("save", args.seed * 1_000_003 + 500_000 + i) for i in range(args.saves)]
-    counts = {kind: {"cases": 0, "error": 0, "valid": 0, "traceback": 0, "hang": 0, "memory": 0, "crash": 0}
+    counts = {kind: {"cases": 0, "error": 0, "valid": 0, "traceback": 0, "hang": 0, "memory": 0, "crash": 0,
+                     "harness": 0}
               for kind in ("content", "save")}
     peak = 0
     slowest = 0.0
@@ -175,10 +179,11 @@ def main(argv=None) -> int:
         for kind in ("content", "save"):
             c = counts[kind]
             print(f"{kind} mutations: {c['cases']} tried: {c['error']} clean errors, {c['valid']} valid loads, "
-                  f"{c['traceback']} tracebacks, {c['hang']} hangs, {c['memory']} out of memory, {c['crash']} crashes")
+                  f"{c['traceback']} tracebacks, {c['hang']} hangs, {c['memory']} out of memory, {c['crash']} crashes"
+                  + (f" ({c['harness']} cases the harness could not damage)" if c["harness"] else ""))
         print(f"memory peak {peak} MB (cap {args.memory} MiB per worker); slowest case {slowest:.1f} s "
               f"(limit {args.timeout:.0f} s); {summary['seconds']} s in all")
-    bad = sum(c[k] for c in counts.values() for k in ("traceback", "hang", "memory", "crash"))
+    bad = sum(c[k] for c in counts.values() for k in ("traceback", "hang", "memory", "crash", "harness"))
     return 1 if bad else 0
 
 
