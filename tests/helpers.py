@@ -17,3 +17,9 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not found in {path}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def designer_card(event: str) -> str:
+    """A card file holding one designer's card, whose event is ``event`` (YAML written after 'event: ')."""
+    return ("strategy_cards:\n  - id: designer-card\n    value: 2\n    event_for: both\n"
+            "    final_crisis: Armaments\n    provenance: authored\n    event: " + event + "\n")

@@ -5,7 +5,7 @@ import pytest
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
 
-from helpers import copy_content, replace_in
+from helpers import copy_content, designer_card, replace_in
 
 
 def add_card_file(root, text):
@@ -20,17 +20,7 @@ def problems(root):
     return caught.value.diagnostics
 
 
-CARD = """\
-strategy_cards:
-  - id: designer-card
-    value: 2
-    event_for: both
-    final_crisis: Armaments
-    provenance: authored
-    event: |
-      place 2 in Fort Sumter
-      {line}
-"""
+CARD = designer_card("|\n      place 2 in Fort Sumter\n      {line}")
 
 
 def test_shipped_content_loads(content):

@@ -19,7 +19,7 @@ from crisis.ruleset.diagnostics import RulesError
 from crisis.ruleset.parser import _lark, parse_block
 from crisis.ruleset.transform import ToAst
 
-from helpers import copy_content
+from helpers import copy_content, designer_card
 
 
 def subclasses(cls):
@@ -40,8 +40,6 @@ def raw_json(text):
     return lambda: json.loads(text)
 
 
-CARD = ("strategy_cards:\n  - id: designer-card\n    value: 2\n    event_for: both\n"
-        "    final_crisis: Armaments\n    provenance: authored\n    event: {}\n")
 DEEP_AND = "if " + " and ".join(["you control Texas"] * 491) + ": gain 1 VP"
 
 # (exception type, what raises it in the library, the content file written, the line of the error)
@@ -103,7 +101,7 @@ def test_every_rule_failure_is_a_clean_error(tmp_path, kind, rule):
         parse_block(rule)
     assert caught.value.diagnostics[0].line == 1
     root = copy_content(tmp_path)
-    (root / "cards" / "zz-bad.yaml").write_text(CARD.format(json.dumps(rule)), encoding="utf-8")
+    (root / "cards" / "zz-bad.yaml").write_text(designer_card(json.dumps(rule)), encoding="utf-8")
     with pytest.raises(ContentError) as caught:
         load_content(root)
     assert any(d.path.endswith("zz-bad.yaml") and d.line == 7 for d in caught.value.diagnostics)

@@ -24,7 +24,7 @@ from crisis.content.yamlfile import ContentError
 from crisis.ruleset import limits, parser
 
 from clirun import run_crisis
-from helpers import copy_content, replace_in
+from helpers import copy_content, designer_card, replace_in
 
 
 @contextlib.contextmanager
@@ -61,20 +61,9 @@ def one(diagnostics, words):
     return found[0]
 
 
-CARD = """\
-strategy_cards:
-  - id: designer-card
-    value: 2
-    event_for: both
-    final_crisis: Armaments
-    provenance: authored
-    event: {event}
-"""
-
-
 def add_card(root, event, name="zz-hostile.yaml"):
     path = root / "cards" / name
-    path.write_text(CARD.format(event=event), encoding="utf-8")
+    path.write_text(designer_card(event), encoding="utf-8")
     return path
 
 
@@ -334,7 +323,7 @@ def test_rule_positions_are_right_in_every_yaml_scalar_style(tmp_path, style):
 def test_positions_are_right_after_unicode_line_separators(tmp_path, separator):
     root = copy_content(tmp_path)
     path = root / "cards" / "zz-hostile.yaml"
-    card = CARD.format(event="place 1 in Texsa").replace("    value: 2\n", f'    note: "one{separator}two"\n    value: 2\n')
+    card = designer_card("place 1 in Texsa").replace("    value: 2\n", f'    note: "one{separator}two"\n    value: 2\n')
     path.write_text(f"# one{separator}\n# two{separator}\n" + card, encoding="utf-8")
     d = one(problems(root), "unknown space")
     assert (d.line, d.column) == where(path.read_text(encoding="utf-8"), "Texsa")
