@@ -569,6 +569,11 @@ class _Loader:
                         self.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
                                                           hint="quote it if it looks like a number or yes/no"))
                         continue
+                    depth = _brace_depth(value)
+                    if depth > limits.MAX_MESSAGE_DEPTH:  # formatting recurses once per level
+                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}' nests placeholders "
+                                                                    f"{depth} deep; at most {limits.MAX_MESSAGE_DEPTH}"))
+                        continue
                     try:
                         format_message(value, _sample_params(value))
                     except MessageError as error:
@@ -695,6 +700,22 @@ def _file_for_key(files: List[YamlFile], catalog: Catalog, key: str) -> Optional
                 if file is not None and file.path == path:
                     return file
     return files[0]
+
+
+def _brace_depth(message: str) -> int:
+    """How deep a message's placeholders nest ('{{' and '}}' outside them are plain braces)."""
+    depth = deepest = i = 0
+    while i < len(message):
+        if depth == 0 and message.startswith(("{{", "}}"), i):
+            i += 2
+            continue
+        if message[i] == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif message[i] == "}" and depth:
+            depth -= 1
+        i += 1
+    return deepest
 
 
 def _sample_params(message: str) -> Dict[str, object]:

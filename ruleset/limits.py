@@ -30,6 +30,9 @@ MAX_RULE_DEPTH = 100            # levels of a rule's parse tree (Fort Sumter's d
 MAX_RULE_CHARS = 256 * KIB      # rule text in one content folder (Fort Sumter: 6 KB)
 MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (Fort Sumter's most: 52)
 
+# ------------------------------------------------------------------ catalogs
+MAX_MESSAGE_DEPTH = 8           # placeholders nested in plural or choice forms (Fort Sumter: 3)
+
 # ------------------------------------------------------------------ game.yaml
 GAME_NUMBERS = {                # Fort Sumter's own numbers in docs/limits.md
     "tokens_per_side": 1000,

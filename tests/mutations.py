@@ -23,7 +23,7 @@ HOSTILE_SCALARS = [
     "!!python/object/apply:os.system ['true']", "!!set {a}", "*nothing", "&a [*a]", "[" * 300, "{" * 300,
     "[" * 50 + "]" * 50, '"\\e]0;pwned\\a"', '"\\x9b2J"', '"\\u202e"', '"\\N\\L\\P"', "'it''s'", "x" * 100_000,
     "U" + "x" * 2_000, "|\n  place 1 in Texas", ">\n  place 1\n\n  in Texas", "|2\n    gain 1 VP",
-    "[Unionist, Unionist]", "{top: 15}", "[]", "{}", "Texas", "unionist", "Fort Sumpter",
+    "[Unionist, Unionist]", "{top: 15}", '"' + "{n|" * 300 + "x" + "|y}" * 300 + '"', '"{n|a|{n|b|c}}"', "[]", "{}", "Texas", "unionist", "Fort Sumpter",
 ]
 
 RULE_PIECES = [

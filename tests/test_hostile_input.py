@@ -289,6 +289,14 @@ def test_text_from_content_prints_no_control_characters(tmp_path):
     assert "\x1b" not in d.format() and d.path.endswith("messages.yaml")
 
 
+def test_a_deeply_nested_message_is_refused_before_it_is_formatted(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "locale" / "en" / "messages.yaml", '"The Final Crisis begins."',
+               '"' + "{n|" * 2000 + "x" + "|y}" * 2000 + '"')
+    d = one(problems(root), "nests placeholders 2000 deep")
+    assert d.path.endswith("messages.yaml")
+
+
 # ------------------------------------------------------------ positions in YAML
 
 
