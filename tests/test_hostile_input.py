@@ -377,6 +377,27 @@ def test_save_options_and_version_are_validated(tmp_path, content, save_data, ch
     assert problem.key == "cli.save.damaged" and problem.params["field"] == field
 
 
+def test_options_added_later_are_validated_from_their_declared_types(monkeypatch):
+    import typing
+
+    import attrs
+
+    from crisis.interpreter import game
+
+    @attrs.frozen
+    class Options:  # as other issues will extend it: a solo side, a difficulty
+        event_discard: bool = False
+        solo_side: typing.Optional[str] = None
+        difficulty: typing.Literal["easy", "hard"] = "easy"
+        bots: int = attrs.field(default=1, validator=attrs.validators.in_([1, 2]))
+    monkeypatch.setattr(game, "Options", Options)
+    assert saves.options_valid({"event_discard": True, "solo_side": "Unionist", "difficulty": "hard", "bots": 2})
+    assert saves.options_valid({"solo_side": None})
+    for bad in ({"solo_side": 1}, {"difficulty": "medium"}, {"difficulty": True}, {"bots": 3}, {"bots": 1.0},
+                {"event_discard": 0}):
+        assert not saves.options_valid(bad), bad
+
+
 def test_an_old_save_without_newer_options_still_loads(tmp_path, content, save_data):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(dict(save_data, options={})))
