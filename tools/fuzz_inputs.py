@@ -49,7 +49,10 @@ def _worker(conn, memory_mb: int) -> None:
         game.apply(bots[game.decision.player].choose(game, game.decision))
     whole = list(game.history)
     while True:
-        job = conn.recv()
+        try:
+            job = conn.recv()
+        except EOFError:  # the run was stopped
+            return
         if job is None:
             return
         kind, seed = job
