@@ -164,11 +164,14 @@ def cmd_play(args) -> int:
     if args.vs or args.side or args.save:
         from .errors import CliError
         raise CliError(show.catalog.text("cli.error.bots_alone"))
-    return play_bots(content, show, seed, options)
+    return play_bots(content, show, seed, options, check=args.check)
 
 
-def play_bots(content, show, seed: int, options) -> int:
-    """Two random bots play a whole game; its log and the final score are printed."""
+def play_bots(content, show, seed: int, options, check: bool = False) -> int:
+    """Two random bots play a whole game; its log and the final score are printed.
+
+    With ``check``, the rules' invariants after every action: the first one broken ends the game.
+    """
     from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.game import Game
     from .board import Screen, fit_all
@@ -182,7 +185,7 @@ def play_bots(content, show, seed: int, options) -> int:
     while not game.over:
         decision = game.decision
         action = bots[decision.player].choose(game, decision)
-        if args.check:
+        if check:
             from crisis.interpreter.invariants import apply_checked, broken_message
             problems = apply_checked(game, action)
             if problems:

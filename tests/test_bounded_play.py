@@ -15,6 +15,7 @@ from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.controllers import RandomBot
 from crisis.interpreter.game import Game
+from crisis.ruleset import ast as A
 from crisis.ruleset import limits
 from crisis.ruleset.parser import parse_block
 from crisis.ruleset.work import Work, game_decisions
@@ -32,6 +33,11 @@ HEAVY = [
     "move 25 tokens of either side from any space to any space",  # moves can go round in circles
     "either:\n  place 4 in each space\nor:\n  remove all tokens of either side from any space",
 ]
+
+
+@pytest.mark.parametrize("node", A.STATEMENT_TYPES, ids=lambda n: n.__name__)
+def test_every_statement_has_a_work_bound(node):
+    assert hasattr(Work, "st_" + node.__name__)
 
 
 def test_the_work_of_an_effect_doubles_with_each_for_each_player(content):
