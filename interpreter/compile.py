@@ -13,7 +13,7 @@ Names were resolved by the checker; here they become indices, once.
 from __future__ import annotations
 
 import operator
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import attrs
 
@@ -25,9 +25,12 @@ from .state import NOBODY
 # --------------------------------------------------------------- run context
 
 
-@attrs.frozen(slots=True)
-class Ctx:
-    """Who is acting, and what the rule is running for."""
+class Ctx(NamedTuple):
+    """Who is acting, and what the rule is running for.
+
+    Immutable; a named tuple because effects make many of them and a tuple is
+    the cheapest immutable record to build.
+    """
 
     me: int
     dimension: int = -1
@@ -38,6 +41,14 @@ class Ctx:
     # [space] chosen by the latest token or marker step of this effect, for "that space"
     # (only effects that say "that space" carry one: see Compiler.block)
     chosen: Optional[list] = None
+
+    def as_side(self, me: int) -> "Ctx":
+        """The same context for another player."""
+        return Ctx(me, self.dimension, self.space, self.revealed, self.value, self.reason, self.chosen)
+
+
+# a bare context per side, for conditions asked about each player (Ctx is immutable)
+SIDE_CTX = (Ctx(0), Ctx(1))
 
 
 @attrs.frozen(slots=True)
@@ -61,6 +72,8 @@ class Executor:
         self._block_remove = tables.blocks_removal
 
     def emit(self, key: str, **params) -> None:
+        """Log an event.  Code run often tests ``log is not None`` first: the
+        parameters cost something to build even when no log is kept."""
         if self.log is not None:
             self.log.append(LogEntry(key, params))
 
@@ -68,9 +81,8 @@ class Executor:
     def first_player(self) -> int:
         """rulebook: First Player.  Evaluated each time the rules ask."""
         for rule in self.tables.first_player_rules:
-            holds0 = rule(self, Ctx(0), NOBODY)
-            holds1 = rule(self, Ctx(1), NOBODY)
-            if holds0 != holds1:
+            holds0 = rule(self, SIDE_CTX[0], NOBODY)
+            if holds0 != rule(self, SIDE_CTX[1], NOBODY):
                 return 0 if holds0 else 1
         return 0
 
@@ -98,6 +110,14 @@ class Executor:
     def removal_blocked(self, space: int) -> bool:
         """... nor removed from it."""
         return self._marker_in(space, self._block_remove)
+
+    def blocked_spaces(self, markers) -> Tuple[int, ...]:
+        """The spaces where these markers are (those on the map)."""
+        where = self.state.markers
+        if len(markers) == 1:
+            space = where[markers[0]]
+            return () if space == NOBODY else (space,)
+        return tuple(where[m] for m in markers if where[m] != NOBODY)
 
     def _marker_in(self, space: int, markers) -> bool:
         where = self.state.markers
@@ -166,41 +186,52 @@ class Executor:
             delta = -min(-delta, st.vp[side])
         if delta:
             st.vp[side] += delta
-            self.emit("log.vp_gain" if delta > 0 else "log.vp_loss", side=self.tables.sides[side],
-                      n=abs(delta), reason=reason)
+            if self.log is not None:
+                self.emit("log.vp_gain" if delta > 0 else "log.vp_loss", side=self.tables.sides[side],
+                          n=abs(delta), reason=reason)
         return delta
 
 
-def ask(decision: Decision):
-    """Yield a decision unless it has a single option; return the chosen action."""
-    if len(decision.actions) == 1:
-        return decision.actions[0]
-    action = yield decision
-    return action
-
-
 # --------------------------------------------------------------- operations
+#
+# ``run(ex, ctx)`` returns an iterator of the decisions the operation asks,
+# to drive with ``yield from``: a generator when the operation may ask a
+# player, else the empty tuple once its effect is done.  Not making a
+# generator where nothing is ever asked (and passing a branch's iterator
+# through rather than wrapping it) keeps a random game fast; the effect and
+# its order are the same either way.
+
+NO_DECISIONS = ()
 
 
 class Op:
     node: Optional[A.Node] = None
+    asks = True  # whether running it may ask a player to choose (known when compiled)
 
     def run(self, ex: Executor, ctx: Ctx):  # pragma: no cover - abstract
         raise NotImplementedError
-        yield
 
     def can_act(self, ex: Executor, ctx: Ctx) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
 class BlockOp(Op):
-    __slots__ = ("ops", "node")
-
     def __init__(self, ops: Sequence[Op], node=None):
         self.ops = tuple(ops)
         self.node = node
+        self.asks = any(op.asks for op in self.ops)
+        if len(self.ops) == 1:  # nothing to sequence: no iterator of its own
+            self.run = self.ops[0].run
+            self.can_act = self.ops[0].can_act
 
     def run(self, ex, ctx):
+        if self.asks:
+            return self._sequence(ex, ctx)
+        for op in self.ops:
+            op.run(ex, ctx)
+        return NO_DECISIONS
+
+    def _sequence(self, ex, ctx):
         for op in self.ops:
             yield from op.run(ex, ctx)
 
@@ -213,25 +244,26 @@ class EffectOp(Op):
 
     def __init__(self, block: BlockOp):
         self.block, self.node = block, block.node
+        self.asks = block.asks
 
     def run(self, ex, ctx):
-        yield from self.block.run(ex, attrs.evolve(ctx, chosen=[NOBODY]))
+        return self.block.run(ex, ctx._replace(chosen=[NOBODY]))
 
     def can_act(self, ex, ctx):
-        return self.block.can_act(ex, attrs.evolve(ctx, chosen=[NOBODY]))
+        return self.block.can_act(ex, ctx._replace(chosen=[NOBODY]))
 
 
 class IfOp(Op):
     def __init__(self, condition, then: BlockOp, otherwise: Optional[BlockOp], node=None):
         self.condition, self.then, self.otherwise, self.node = condition, then, otherwise, node
+        self.asks = then.asks or (otherwise is not None and otherwise.asks)
 
     def _branch(self, ex, ctx):
         return self.then if self.condition(ex, ctx, NOBODY) else self.otherwise
 
     def run(self, ex, ctx):
-        branch = self._branch(ex, ctx)
-        if branch is not None:
-            yield from branch.run(ex, ctx)
+        branch = self.then if self.condition(ex, ctx, NOBODY) else self.otherwise
+        return NO_DECISIONS if branch is None else branch.run(ex, ctx)
 
     def can_act(self, ex, ctx):
         branch = self._branch(ex, ctx)
@@ -248,9 +280,14 @@ class EitherOp(Op):
     def run(self, ex, ctx):
         possible = [i for i, option in enumerate(self.options) if option.can_act(ex, ctx)]
         if not possible:
-            return
-        actions = [ex.tables.actions.option(i) for i in possible]
-        action = yield from ask(Decision(ctx.me, "option", actions, rule=self.node))
+            return NO_DECISIONS
+        if len(possible) == 1:
+            return self.options[possible[0]].run(ex, ctx)
+        return self._choose(ex, ctx, possible)
+
+    def _choose(self, ex, ctx, possible):
+        option = ex.tables.actions.option
+        action = yield Decision(ctx.me, "option", [option(i) for i in possible], False, 0, False, self.node)
         yield from self.options[action.a].run(ex, ctx)
 
     def can_act(self, ex, ctx):
@@ -262,27 +299,39 @@ class EachPlayerOp(Op):
 
     def __init__(self, body: Op, node=None):
         self.body, self.node = body, node
+        self.asks = body.asks
 
     def run(self, ex, ctx):
+        if self.asks:
+            return self._both(ex, ctx)
+        first = ex.first_player()
+        self.body.run(ex, ctx.as_side(first))
+        self.body.run(ex, ctx.as_side(1 - first))
+        return NO_DECISIONS
+
+    def _both(self, ex, ctx):
         for side in ex.order():
-            yield from self.body.run(ex, attrs.evolve(ctx, me=side))
+            yield from self.body.run(ex, ctx.as_side(side))
 
     def can_act(self, ex, ctx):
-        return any(self.body.can_act(ex, attrs.evolve(ctx, me=side)) for side in (0, 1))
+        return any(self.body.can_act(ex, ctx.as_side(side)) for side in (0, 1))
 
 
 class OpponentOp(Op):
     def __init__(self, body: Op, node=None):
         self.body, self.node = body, node
+        self.asks = body.asks
 
     def run(self, ex, ctx):
-        yield from self.body.run(ex, attrs.evolve(ctx, me=1 - ctx.me))
+        return self.body.run(ex, ctx.as_side(1 - ctx.me))
 
     def can_act(self, ex, ctx):
-        return self.body.can_act(ex, attrs.evolve(ctx, me=1 - ctx.me))
+        return self.body.can_act(ex, ctx.as_side(1 - ctx.me))
 
 
 class VpOp(Op):
+    asks = False
+
     def __init__(self, gain: bool, amount: int, per, node=None):
         self.gain, self.amount, self.per, self.node = gain, amount, per, node
 
@@ -292,8 +341,7 @@ class VpOp(Op):
 
     def run(self, ex, ctx):
         ex.change_vp(ctx.me, self._delta(ex, ctx), ctx.reason)
-        return
-        yield
+        return NO_DECISIONS
 
     def can_act(self, ex, ctx):
         delta = self._delta(ex, ctx)
@@ -306,22 +354,28 @@ class PlaceMarkerOp(Op):
 
     def run(self, ex, ctx):
         spaces = self.spaces(ex, ctx, NOBODY)
-        if not spaces:
-            return
-        table = ex.tables.actions
-        actions = [table.marker(self.marker, s) for s in spaces]
-        action = yield from ask(Decision(ctx.me, "marker", actions, rule=self.node))
-        ex.state.markers[self.marker] = action.a
+        return self._place(ex, ctx, spaces) if spaces else NO_DECISIONS
+
+    def _place(self, ex, ctx, spaces):
+        if len(spaces) == 1:
+            space = spaces[0]
+        else:
+            marker = ex.tables.actions.marker
+            action = yield Decision(ctx.me, "marker", [marker(self.marker, s) for s in spaces], rule=self.node)
+            space = action.a
+        ex.state.markers[self.marker] = space
         if ctx.chosen is not None:
-            ctx.chosen[0] = action.a
+            ctx.chosen[0] = space
         ex.emit("log.marker", side=ex.tables.sides[ctx.me], marker=ex.tables.markers[self.marker].name,
-                space=ex.tables.spaces[action.a])
+                space=ex.tables.spaces[space])
 
     def can_act(self, ex, ctx):
         return bool(self.spaces(ex, ctx, NOBODY))
 
 
 class RemoveMarkerOp(Op):
+    asks = False
+
     def __init__(self, marker: int, node=None):
         self.marker, self.node = marker, node
 
@@ -329,8 +383,7 @@ class RemoveMarkerOp(Op):
         if ex.state.markers[self.marker] != NOBODY:
             ex.state.markers[self.marker] = NOBODY
             ex.emit("log.marker_removed", marker=ex.tables.markers[self.marker].name)
-        return
-        yield
+        return NO_DECISIONS
 
     def can_act(self, ex, ctx):
         return ex.state.markers[self.marker] != NOBODY
@@ -356,66 +409,186 @@ class TransferOp(Op):
         # limits, "each" and "one space" are about the spaces tokens leave for a
         # removal, and the spaces they arrive in otherwise
         self.limit_on_source = verb == "remove"
+        self.by_value = amount == "value"
+        # where the tokens went matters only to limits, "each" and "one space"
+        self.counts_steps = limit is not None or each or one_space
+        # places that do not depend on the position are resolved once, here
+        self.fixed_sources = getattr(sources, "codes", None)
+        self.fixed_dests = getattr(dests, "codes", None)
+        self._grids = None  # this verb's interned steps: anyone's, then per owner (at the first listing)
+        self._source = self._dest = -1
+        self.sources_are_spaces = getattr(sources, "spaces_only", False)
+        self.dests_are_spaces = getattr(dests, "spaces_only", False)
 
     def _count(self, ctx) -> int:
-        return ctx.value if self.amount == "value" else self.n
+        return ctx.value if self.by_value else self.n
 
     def legal(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
         """Legal one-token steps; ``only`` restricts the limited side to one space.
 
-        The hot path of every game: space checks are inlined, and actions come
-        from grids built once per game definition.
+        The hot path of every game.  At the first call the statement picks, once,
+        the way to list its steps that fits its shape (below); each way gives
+        the same steps in the same order: by destination, then by source.  The
+        order is part of what a seed means, since a random bot picks by position.
         """
         n = ex.locations.n
         table = ex.tables.actions
+        self._grids = (table.steps(self.verb, -1), table.steps(self.verb, 0), table.steps(self.verb, 1))
+        sources, dests = self.fixed_sources, self.fixed_dests
+        plain = self.limit is None and not self.each and not self.one_space
+        from_spaces = self.sources_are_spaces or (sources is not None and all(c < n for c in sources))
+        to_spaces = self.dests_are_spaces or (dests is not None and all(c < n for c in dests))
+        one_holder = sources is not None and len(sources) == 1 and sources[0] >= n
+        if plain and one_holder and dests is not None and to_spaces:
+            self._source = sources[0]
+            self.legal = self._from_holder_to_spaces
+        elif plain and one_holder and dests is not None and len(dests) == 1 and n <= dests[0] != sources[0]:
+            self._source, self._dest = sources[0], dests[0]
+            self.legal = self._between_holders
+        elif plain and from_spaces and dests is not None and len(dests) == 1 and dests[0] >= n:
+            dest = dests[0]
+            self._dest = dest
+            self._columns = tuple([grid[s][dest] for s in range(n)] for grid in self._grids)
+            self.legal = self._from_spaces_to_holder
+        elif plain and from_spaces and to_spaces:
+            self._pairs = {}
+            self.legal = self._from_spaces_to_spaces
+        else:
+            self.legal = self._any_shape
+        return self.legal(ex, ctx, owners, counts, only)
+
+    def _from_holder_to_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from one holder (the supply, the pool, a box) into fixed spaces: a value play."""
+        source, dests = self._source, self.fixed_dests
+        st = ex.state
+        maximum = ex.max_per_space
+        where = st.markers
+        blocked = [where[m] for m in ex._block_place] if ex._block_place else None
+        out = []
+        for owner in owners:
+            if not ex.can_take(owner, source):
+                continue
+            mine = st.tokens[owner]
+            row = (self._grids[owner + 1] if len(owners) > 1 else self._grids[0])[source]
+            if blocked:
+                out += [row[d] for d in dests if mine[d] < maximum and d not in blocked]
+            else:
+                out += [row[d] for d in dests if mine[d] < maximum]
+        return out
+
+    def _between_holders(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from one holder to another (a bonus box to the pool)."""
+        source, dest = self._source, self._dest
+        grids = self._grids
+        return [(grids[owner + 1] if len(owners) > 1 else grids[0])[source][dest] for owner in owners
+                if ex.can_take(owner, source) and ex.can_put(owner, dest)]
+
+    def _from_spaces_to_holder(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from spaces to one holder (the pool): a removal."""
+        candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
+        st = ex.state
+        where = st.markers
+        blocked = [where[m] for m in ex._block_remove] if ex._block_remove else None
+        out = []
+        for owner in owners:
+            if not ex.can_put(owner, self._dest):
+                continue
+            mine = st.tokens[owner]
+            column = self._columns[owner + 1] if len(owners) > 1 else self._columns[0]
+            if blocked:
+                out += [column[s] for s in candidates if mine[s] > 0 and s not in blocked]
+            else:
+                out += [column[s] for s in candidates if mine[s] > 0]
+        return out
+
+    def _from_spaces_to_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens between spaces: the (source, destination) pairs of these places are
+        listed once and kept (places come from the content: few different ones)."""
+        candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
+        all_dests = self.fixed_dests or self.dests(ex, ctx, NOBODY)
+        if type(candidates) is not tuple or type(all_dests) is not tuple:  # filtered by the position
+            return self._any_shape(ex, ctx, owners, counts, only)
+        named = len(owners) > 1
+        key = (candidates, all_dests, named)
+        pairs = self._pairs.get(key)
+        if pairs is None:
+            grids = self._grids[1:] if named else self._grids[:1] * 2
+            pairs = tuple([(s, d, grid[s][d]) for d in all_dests for s in candidates if s != d] for grid in grids)
+            if len(self._pairs) < 256:
+                self._pairs[key] = pairs
+        st = ex.state
+        where = st.markers
+        no_remove = [where[m] for m in ex._block_remove if where[m] != NOBODY]
+        no_place = [where[m] for m in ex._block_place if where[m] != NOBODY]
+        maximum = ex.max_per_space
+        out = []
+        for owner in owners:
+            mine = st.tokens[owner]
+            if no_remove or no_place:
+                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum
+                        and s not in no_remove and d not in no_place]
+            else:
+                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum]
+        return out
+
+    def _any_shape(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        n = ex.locations.n
         limit = self.limit
         on_source = self.limit_on_source
         if self.one_space and counts:
             only = next(iter(counts))
         st = ex.state
-        markers = st.markers
-        no_place = [markers[m] for m in ex._block_place]
-        no_remove = [markers[m] for m in ex._block_remove]
+        where = st.markers
+        # a marker off the map is at NOBODY, which is no location: harmless in these lists
+        no_place = [where[m] for m in ex._block_place]
+        no_remove = [where[m] for m in ex._block_remove]
         maximum = ex.max_per_space
+        grids = self._grids
         named = len(owners) > 1
+        # places never depend on whose tokens move: resolved once for every owner
+        if on_source and only >= 0:
+            candidates = (only,)
+        else:
+            candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
+        if only >= 0 and not on_source:
+            all_dests = (only,)
+        else:
+            all_dests = self.fixed_dests or self.dests(ex, ctx, NOBODY)
+        if limit is not None and counts:
+            if on_source:
+                candidates = [s for s in candidates if counts.get(s, 0) < limit]
+            else:
+                all_dests = [d for d in all_dests if d >= n or counts.get(d, 0) < limit]
         out = []
         for owner in owners:
             mine = st.tokens[owner]
-            if on_source and only >= 0:
-                candidates = (only,)
-            else:
-                candidates = self.sources(ex, ctx, owner)
             sources = [s for s in candidates
-                       if (mine[s] > 0 and s not in no_remove if s < n else ex.can_take(owner, s))]
-            if limit is not None and on_source:
-                sources = [s for s in sources if counts.get(s, 0) < limit]
+                       if ((mine[s] > 0 and s not in no_remove) if s < n else ex.can_take(owner, s))]
             if not sources:
                 continue
-            dests = (only,) if only >= 0 and not on_source else self.dests(ex, ctx, owner)
-            grid = table.steps(self.verb, owner if named else -1)
-            for d in dests:
-                if d < n:
-                    if mine[d] >= maximum or d in no_place:
-                        continue
-                    if limit is not None and not on_source and counts.get(d, 0) >= limit:
-                        continue
-                elif not ex.can_put(owner, d):
-                    continue
-                for s in sources:
-                    if s != d:
-                        out.append(grid[s][d])
+            dests = [d for d in all_dests
+                     if ((mine[d] < maximum and d not in no_place) if d < n else ex.can_put(owner, d))]
+            grid = grids[owner + 1] if named else grids[0]
+            if len(sources) == 1:
+                source = sources[0]
+                row = grid[source]
+                out += [row[d] for d in dests if d != source]
+            else:
+                out += [grid[s][d] for d in dests for s in sources if s != d]
         return out
 
     def run(self, ex, ctx):
         owners = self.owners(ctx)
         counts = {}
+        verb, node, owner = self.verb, self.node, owners[0]
         if self.each:
             for space in list(self._each_spaces(ex, ctx, owners)):
                 for _ in range(self._count(ctx)):
                     legal = self.legal(ex, ctx, owners, counts, only=space)
                     if not legal:
                         break
-                    action = yield from ask(Decision(ctx.me, self.verb, legal, rule=self.node, owner=owners[0]))
+                    action = legal[0] if len(legal) == 1 else (
+                        yield Decision(ctx.me, verb, legal, False, 0, False, node, owner))
                     self.apply(ex, ctx, owners, action, counts)
             return
         if self.amount == "all":
@@ -425,10 +598,11 @@ class TransferOp(Op):
                 legal = self.legal(ex, ctx, owners, counts)
                 if not legal:
                     return
-                if self.verb == "remove" or all(a.b == legal[0].b for a in legal) and legal[0].b >= ex.locations.n:
+                if (len(legal) == 1 or self.verb == "remove"
+                        or all(a.b == legal[0].b for a in legal) and legal[0].b >= ex.locations.n):
                     action = legal[0]  # order cannot matter: every token ends in its pool
                 else:
-                    action = yield from ask(Decision(ctx.me, self.verb, legal, rule=self.node, owner=owners[0]))
+                    action = yield Decision(ctx.me, verb, legal, False, 0, False, node, owner)
                 self.apply(ex, ctx, owners, action, counts)
         total = self._count(ctx)
         optional = self.amount != "exactly"
@@ -438,8 +612,10 @@ class TransferOp(Op):
                 return
             if optional:
                 legal.append(DONE)
-            action = yield from ask(Decision(ctx.me, self.verb, legal, optional=optional,
-                                             remaining=total - step, rule=self.node, owner=owners[0]))
+            elif len(legal) == 1:
+                self.apply(ex, ctx, owners, legal[0], counts)
+                continue
+            action = yield Decision(ctx.me, verb, legal, optional, total - step, False, node, owner)
             if action is DONE:
                 return
             self.apply(ex, ctx, owners, action, counts)
@@ -447,12 +623,20 @@ class TransferOp(Op):
     def apply(self, ex, ctx, owners, action: Action, counts) -> None:
         owner = action.side if action.side >= 0 else owners[0]
         source, dest = action.a, action.b
-        ex.take(owner, source)
-        ex.put(owner, dest)
-        key = source if self.limit_on_source else dest
-        counts[key] = counts.get(key, 0) + 1
+        n = ex.locations.n
+        mine = ex.state.tokens[owner]
+        if source < n:
+            mine[source] -= 1
+        else:
+            ex.take(owner, source)
+        if dest < n:
+            mine[dest] += 1
+        else:
+            ex.put(owner, dest)
+        if self.counts_steps:
+            key = source if self.limit_on_source else dest
+            counts[key] = counts.get(key, 0) + 1
         if self.remember:
-            n = ex.locations.n
             # the space the step is about: where a token arrives, else where it left
             ctx.chosen[0] = dest if dest < n else source if source < n else ctx.chosen[0]
         if ex.log is not None:
@@ -491,10 +675,27 @@ class TransferOp(Op):
 # ----------------------------------------------------------------- compiler
 
 
+def fixed(codes: Tuple[int, ...]) -> Callable:
+    """A resolver ``(ex, ctx, x) -> codes`` that does not depend on the position;
+    it carries its codes so that operations can read them once, when compiled."""
+    def resolver(ex, ctx, x):
+        return codes
+    resolver.codes = codes
+    return resolver
+
+
+def _spaces_only(resolver: Callable) -> Callable:
+    """Mark a resolver that only ever gives map spaces (never a pool, track or box)."""
+    resolver.spaces_only = True
+    return resolver
+
+
 def _union(parts: List[Callable]) -> Callable:
     """Resolvers ``(ex, ctx, x) -> codes`` joined in order, without repeats."""
     if len(parts) == 1:
         return parts[0]
+    if all(hasattr(part, "codes") for part in parts):
+        return fixed(tuple(dict.fromkeys(code for part in parts for code in part.codes)))
 
     def union(ex, ctx, x):
         seen = []
@@ -544,7 +745,7 @@ class Compiler:
 
     def op_Place(self, node: A.Place) -> Op:
         loc = self.t.locations
-        source = self.holder(node.source) if node.source is not None else (lambda ex, ctx, owner: (loc.SUPPLY,))
+        source = self.holder(node.source) if node.source is not None else fixed((loc.SUPPLY,))
         return self._remembering(TransferOp("place", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
                                             source, self.locations(node.dest), node.each, node.limit, node,
                                             node.one_space))
@@ -553,8 +754,7 @@ class Compiler:
         loc = self.t.locations
         return self._remembering(TransferOp("remove", node.amount.kind, node.amount.n or 0,
                                             self.owners(node.owner), self.locations(node.source),
-                                            lambda ex, ctx, owner: (loc.POOL,), node.each, node.limit, node,
-                                            node.one_space))
+                                            fixed((loc.POOL,)), node.each, node.limit, node, node.one_space))
 
     def op_Move(self, node: A.Move) -> Op:
         return self._remembering(TransferOp("move", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
@@ -588,8 +788,8 @@ class Compiler:
         """rulebook: Playing Strategy Cards, Value -- up to the card's value of your tokens, anywhere."""
         loc = self.t.locations
         every = self.t.all_spaces
-        return TransferOp("place", "value", 0, lambda ctx: (ctx.me,), lambda ex, ctx, owner: (loc.SUPPLY,),
-                          lambda ex, ctx, owner: every, False, None, None)
+        return TransferOp("place", "value", 0, lambda ctx: (ctx.me,), fixed((loc.SUPPLY,)), fixed(every),
+                          False, None, None)
 
     # ------------------------------------------------------------ pieces
     def owners(self, owner: A.Owner) -> Callable:
@@ -610,8 +810,7 @@ class Compiler:
             code = loc.TRACK
         else:
             code = loc.box(self.t.zone_index[holder.zone.text])
-        codes = (code,)
-        return lambda ex, ctx, owner: codes
+        return fixed((code,))
 
     def locations(self, locations: A.Locations) -> Callable:
         """A resolver ``(ex, ctx, owner)`` giving the location codes of a union, in order."""
@@ -621,14 +820,23 @@ class Compiler:
                 parts.append(self.holder(item))
             else:
                 spaces = self.spaces(item)
-                parts.append(lambda ex, ctx, owner, spaces=spaces: spaces(ex, ctx, NOBODY))
-        return _union(parts)
+                if isinstance(item.base, A.It):
+                    parts.append(_spaces_only(lambda ex, ctx, owner, spaces=spaces: spaces(ex, ctx, NOBODY)))
+                else:  # the third argument only matters to "it": the resolver serves as it is
+                    parts.append(spaces)
+        union = _union(parts)
+        if all(getattr(part, "spaces_only", False) for part in parts):
+            _spaces_only(union)
+        return union
 
     def spaces_of(self, locations: A.Locations) -> Callable:
         """A resolver ``(ex, ctx, it)`` giving the spaces of a union, in order."""
         return _union([self.spaces(item) for item in locations.items])
 
     def spaces(self, spaces: A.Spaces) -> Callable:
+        return _spaces_only(self._spaces(spaces))
+
+    def _spaces(self, spaces: A.Spaces) -> Callable:
         base = self.space_base(spaces.base)
         filt = spaces.filter
         if filt is None:
@@ -668,7 +876,7 @@ class Compiler:
             return lambda ex, ctx, it: (ctx.chosen[0],) if ctx.chosen and ctx.chosen[0] != NOBODY else ()
         else:  # pragma: no cover - the checker admits no other node
             raise TypeError(type(base).__name__)
-        return lambda ex, ctx, it: const
+        return fixed(const)
 
     def countable(self, per) -> Callable:
         if isinstance(per, A.Dimensions):
@@ -688,6 +896,10 @@ class Compiler:
     # -------------------------------------------------------- conditions
     def condition(self, node) -> Callable:
         return getattr(self, "cond_" + type(node).__name__)(node)
+
+    def relative(self, player: A.Player) -> Optional[int]:
+        """0 for "you", 1 for "the opponent" (the side is ``ctx.me ^ relative``); None for a named side."""
+        return {"you": 0, "opponent": 1}.get(player.kind)
 
     def player(self, player: A.Player) -> Callable:
         if player.kind == "you":
@@ -784,6 +996,9 @@ class Compiler:
         return lambda ex, ctx, it: test(ex.state.vp[player(ctx)])
 
     def cond_HasMoreVP(self, node):
+        a, b = self.relative(node.player), self.relative(node.other)
+        if a is not None and b is not None:  # the usual form, asked at every first-player check
+            return lambda ex, ctx, it: ex.state.vp[ctx.me ^ a] > ex.state.vp[ctx.me ^ b]
         player, other = self.player(node.player), self.player(node.other)
         return lambda ex, ctx, it: ex.state.vp[player(ctx)] > ex.state.vp[other(ctx)]
 
@@ -792,7 +1007,10 @@ class Compiler:
         return lambda ex, ctx, it: ex.first_player() == player(ctx)
 
     def cond_IsSide(self, node):
-        player, side = self.player(node.player), self.t.side_index[node.side.text]
+        side, relative = self.t.side_index[node.side.text], self.relative(node.player)
+        if relative is not None:
+            return lambda ex, ctx, it: ctx.me ^ relative == side
+        player = self.player(node.player)
         return lambda ex, ctx, it: player(ctx) == side
 
     def cond_RoundIs(self, node):

@@ -9,7 +9,7 @@ replaying the recorded actions gives the same game without the bots.
 from __future__ import annotations
 
 import random
-from typing import Optional
+from typing import Callable, Dict, Optional
 
 from .actions import Action, Decision
 
@@ -29,10 +29,12 @@ class RandomBot(Controller):
     def __init__(self, seed: Optional[int] = None, side: int = 0):
         # a different stream per side, fixed by the game seed
         self.rng = random.Random(f"random-bot/{seed}/{side}")
+        # pick(n): what rng.randrange(n) calls for n > 0, without its argument checks: the same draws
+        self.pick = self.rng._randbelow
 
     def choose(self, game, decision: Decision) -> Action:
         actions = decision.actions
-        return actions[self.rng.randrange(len(actions))]
+        return actions[self.pick(len(actions))]
 
 
 def play_out(game, controllers) -> None:
@@ -40,3 +42,32 @@ def play_out(game, controllers) -> None:
     while game.decision is not None:
         decision = game.decision
         game.apply(controllers[decision.player].choose(game, decision))
+
+
+def controller_factories() -> Dict[str, Callable[[int, int], Controller]]:
+    """Every controller by its ``name``, built as ``factory(seed, side)``.
+
+    A controller class is found by subclassing ``Controller`` and giving it a
+    ``name`` (the name saved in game files and given on the command line); a
+    factory that is not a class can be added with ``register``.
+    """
+    found: Dict[str, Callable[[int, int], Controller]] = {}
+
+    def walk(cls) -> None:
+        for sub in cls.__subclasses__():
+            name = getattr(sub, "name", None)
+            if name and name != Controller.name:
+                found[name] = sub
+            walk(sub)
+
+    walk(Controller)
+    found.update(_REGISTERED)
+    return found
+
+
+_REGISTERED: Dict[str, Callable[[int, int], Controller]] = {}
+
+
+def register(name: str, factory: Callable[[int, int], Controller]) -> None:
+    """Make ``factory(seed, side)`` available by ``name`` to batch jobs and the command line."""
+    _REGISTERED[name] = factory

@@ -10,7 +10,7 @@ because every phase reads where it is from the state.
 from __future__ import annotations
 
 from .actions import Action, Decision
-from .compile import Ctx, Executor, ask
+from .compile import Ctx, Executor
 from .state import NOBODY, LastPlay, Result
 
 
@@ -65,14 +65,18 @@ def choose_objectives(ex: Executor, options):
         offer = st.objective_offer[side]
         if not offer:
             continue
-        actions = [t.keep_actions[card] for card in offer]
-        action = yield from ask(Decision(side, "keep_objective", actions, hidden=True))
-        st.objectives[side] = action.a
-        offer.remove(action.a)
+        if len(offer) == 1:
+            kept = offer[0]
+        else:
+            action = yield Decision(side, "keep_objective", [t.keep_actions[card] for card in offer], hidden=True)
+            kept = action.a
+        st.objectives[side] = kept
+        offer.remove(kept)
         st.objective_deck.extend(offer)
         offer.clear()
         st.rng.shuffle(st.objective_deck)
-        ex.emit("log.objective_kept", side=t.sides[side])
+        if ex.log is not None:
+            ex.emit("log.objective_kept", side=t.sides[side])
     st.phase = "card_play"
     st.plays = [0, 0]
     st.leader = ex.first_player()
@@ -82,10 +86,9 @@ def choose_objectives(ex: Executor, options):
 def play_actions(ex: Executor, side: int, options) -> list:
     st, t = ex.state, ex.tables
     actions = []
+    choices = t.play_choices[side]
     for card in st.hands[side]:
-        actions.append(t.value_actions[card])
-        if t.usable_by[card][side] and t.card_events[card] is not None:
-            actions.append(t.event_actions[card])
+        actions += choices[card]
     last = st.last_play
     if options.event_discard and last is not None and last.side != side:
         claimed = last.card
@@ -110,11 +113,12 @@ def card_play(ex: Executor, options):
             if st.plays[side] >= per_side or not st.hands[side]:
                 break  # neither side can play (only with a short deck)
         actions = play_actions(ex, side, options)
-        action = yield from ask(Decision(side, "play_card", actions, hidden=True))
+        action = actions[0] if len(actions) == 1 else (yield Decision(side, "play_card", actions, False, 0, True))
         yield from play_card(ex, side, action)
         st.plays[side] += 1
     # marks where the round's end begins in the log (front-ends show it as one screen)
-    ex.emit("log.card_play_over", round=st.round)
+    if ex.log is not None:
+        ex.emit("log.card_play_over", round=st.round)
     for side in (0, 1):
         st.set_aside[side].extend(st.hands[side])
         if st.hands[side]:
@@ -135,17 +139,20 @@ def play_card(ex: Executor, side: int, action: Action):
     else:
         st.hands[side].remove(card)
     st.reveals += 1
-    reason = t.strategy_cards[card].id
-    ctx = Ctx(side, reason=reason, value=t.card_value[card])
+    ctx = t.play_ctx[side][card]
     if action.kind == "value":
-        ex.emit("log.play_value", side=t.sides[side], card=reason, n=t.card_value[card])
+        if ex.log is not None:
+            ex.emit("log.play_value", side=t.sides[side], card=ctx.reason, n=t.card_value[card])
         yield from t.value_play.run(ex, ctx)
     else:
-        ex.emit("log.play_event", side=t.sides[side], card=reason)
+        if ex.log is not None:
+            ex.emit("log.play_event", side=t.sides[side], card=ctx.reason)
         yield from t.card_events[card].run(ex, ctx)
     st.discard.append(card)
     st.last_play = LastPlay(side, card, action.kind)
-    yield from resolve_breaches(ex, side)
+    st.played.append(st.last_play)
+    if st.pending_breaches[0] or st.pending_breaches[1]:
+        yield from resolve_breaches(ex, side)
 
 
 def resolve_breaches(ex: Executor, active: int):
@@ -160,12 +167,13 @@ def resolve_breaches(ex: Executor, active: int):
             order = st.breach_order[zone]
             first = not order
             order.append(side)
-            ex.emit("log.breach", side=t.sides[side], zone=t.zones[zone].name,
-                    nth="first" if first else "second")
+            if ex.log is not None:
+                ex.emit("log.breach", side=t.sides[side], zone=t.zones[zone].name,
+                        nth="first" if first else "second")
             effects = t.breach_effects.get(zone)
             if effects is not None:
                 effect = effects[0] if first else effects[1]
-                yield from effect.run(ex, Ctx(side, reason=f"breach:{t.zones[zone].name}"))
+                yield from effect.run(ex, t.breach_ctx[side][zone])
 
 
 def pivotal(ex: Executor, options):
@@ -179,13 +187,17 @@ def pivotal(ex: Executor, options):
                     if d not in used and ex.controls(side, t.pivotal[d])]
             if not dims:
                 break
-            action = yield from ask(Decision(side, "bonus", [t.bonus_actions[d] for d in dims]))
-            dim = t.dimension_of[action.a]
+            if len(dims) == 1:
+                dim = dims[0]
+            else:
+                action = yield Decision(side, "bonus", [t.bonus_actions[d] for d in dims], False, 0)
+                dim = t.dimension_of[action.a]
             used.add(dim)
-            ex.emit("log.bonus", side=t.sides[side], space=t.spaces[action.a])
-            ctx = Ctx(side, dimension=dim, space=action.a, reason="pivotal_bonus")
-            yield from t.pivotal_bonus.run(ex, ctx)
-            yield from resolve_breaches(ex, side)
+            if ex.log is not None:
+                ex.emit("log.bonus", side=t.sides[side], space=t.spaces[t.pivotal[dim]])
+            yield from t.pivotal_bonus.run(ex, t.bonus_ctx[side][dim])
+            if st.pending_breaches[0] or st.pending_breaches[1]:
+                yield from resolve_breaches(ex, side)
     st.phase = "scoring"
 
 
@@ -215,7 +227,8 @@ def scoring(ex: Executor, options):
         ctx = Ctx(side, space=t.objective_space[card], revealed=revealed,
                   reason=f"objective:{t.objective_cards[card].id}")
         yield from event.run(ex, ctx)
-        yield from resolve_breaches(ex, side)
+        if st.pending_breaches[0] or st.pending_breaches[1]:
+            yield from resolve_breaches(ex, side)
     for side, card in kept:
         st.removed_objectives.append(card)
         st.objectives[side] = NOBODY
@@ -289,15 +302,16 @@ def final_crisis_reveal(ex: Executor, options):
         cards = (st.final_crisis_order[0][k], st.final_crisis_order[1][k])
         dims = (t.card_dimension[cards[0]], t.card_dimension[cards[1]])
         st.reveals += 1
-        ex.emit("log.final_crisis_reveal", step=k + 1,
-                card0=t.strategy_cards[cards[0]].id, dimension0=t.dimensions[dims[0]],
-                card1=t.strategy_cards[cards[1]].id, dimension1=t.dimensions[dims[1]])
+        if ex.log is not None:
+            ex.emit("log.final_crisis_reveal", step=k + 1,
+                    card0=t.strategy_cards[cards[0]].id, dimension0=t.dimensions[dims[0]],
+                    card1=t.strategy_cards[cards[1]].id, dimension1=t.dimensions[dims[1]])
         matching = dims[0] == dims[1]
         procedure = t.final_crisis_matching if matching else t.final_crisis_not_matching
         for side in ex.order():
-            ctx = Ctx(side, dimension=dims[side], reason="final_crisis")
-            yield from procedure.run(ex, ctx)
-            yield from resolve_breaches(ex, side)
+            yield from procedure.run(ex, t.final_crisis_ctx[side][dims[side]])
+            if st.pending_breaches[0] or st.pending_breaches[1]:
+                yield from resolve_breaches(ex, side)
         st.final_crisis_step = k + 1
     st.phase = "final_scoring"
 
@@ -306,10 +320,10 @@ def final_scoring(ex: Executor, options):
     """rulebook: Final Crisis Scoring, and the tie-breaks."""
     st, t = ex.state, ex.tables
     result = Result(winner=NOBODY)
-    for label, rule in t.final_scoring:
+    for index, (label, rule) in enumerate(t.final_scoring):
         for side in ex.order():
             before = st.vp[side]
-            yield from rule.run(ex, Ctx(side, reason=f"scoring:{label}"))
+            yield from rule.run(ex, t.final_scoring_ctx[side][index])
             result.breakdown[side].append((label, st.vp[side] - before))
     if st.vp[0] != st.vp[1]:
         result.winner = 0 if st.vp[0] > st.vp[1] else 1

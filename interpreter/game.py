@@ -89,8 +89,10 @@ class Game:
                     chosen = self.apply(step)
                 return chosen
         else:
-            chosen = next((a for a in decision.actions if a is action), None)
-            if chosen is None:
+            for chosen in decision.actions:
+                if chosen is action:
+                    break
+            else:  # an equal action made elsewhere (not one of this decision's objects)
                 chosen = decision.find(action.text)
                 if chosen is None:
                     raise IllegalAction(self._illegal_message(action.text))
@@ -98,6 +100,20 @@ class Game:
         self.reveals_before.append(self.state.reveals)
         self._advance(chosen)
         return chosen
+
+    def advance(self, action: Action) -> None:
+        """Carry out one of the current decision's own actions (the very object a
+        controller picked from ``decision.actions``).  The fast path of batch play:
+        no text lookup and no history, so no undo and no replay of this game."""
+        for candidate in self.decision.actions:
+            if candidate is action:
+                break
+        else:
+            raise IllegalAction(self._illegal_message(getattr(action, "text", str(action))))
+        try:
+            self.decision = self._flow.send(action)
+        except StopIteration:
+            self.decision = None
 
     def expand(self, text: str) -> Optional[List[Action]]:
         """The actions ``text`` stands for at this decision, or None if it is not legal.

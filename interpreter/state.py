@@ -70,6 +70,8 @@ class GameState:
     rng: random.Random
     # count of random draws and reveals so far: undo may not cross one
     reveals: int = 0
+    # every card play of the game, in order (for records of many games)
+    played: List[LastPlay] = attrs.field(factory=list)
 
     def copy(self) -> "GameState":
         rng = random.Random()
@@ -87,7 +89,8 @@ class GameState:
             round=self.round, phase=self.phase, plays=list(self.plays), leader=self.leader,
             last_play=attrs.evolve(self.last_play) if self.last_play else None,
             final_crisis_step=self.final_crisis_step,
-            result=attrs.evolve(self.result) if self.result else None, rng=rng, reveals=self.reveals)
+            result=attrs.evolve(self.result) if self.result else None, rng=rng, reveals=self.reveals,
+            played=list(self.played))
 
 
 def initial_state(tables, seed: int) -> GameState:

@@ -14,7 +14,7 @@ from .actions import Action, ActionTable, Locations
 class Tables:
     def __init__(self, content: Content, compiler=None):
         """``compiler``: a Compiler class to use instead of the plain one (coverage instruments the rules)."""
-        from .compile import Compiler  # compile needs the tables' indices
+        from .compile import Compiler, Ctx  # compile needs the tables' indices
 
         board = content.board
         self.content = content
@@ -69,6 +69,21 @@ class Tables:
         self.card_rank = tuple(rank[i] for i in range(len(self.strategy_cards)))
         self.bonus_actions = tuple(Action("bonus", f"bonus {self.spaces[p]}", a=p) for p in self.pivotal)
 
+        # the cards a player may play, per side and card: its value, then its event if his colour allows
+        self.play_choices = tuple(
+            tuple((self.value_actions[i], self.event_actions[i]) if self.usable_by[i][side] and c.event
+                  else (self.value_actions[i],) for i, c in enumerate(self.strategy_cards))
+            for side in range(len(self.sides)))
+        # contexts the sequence of play runs rules in, built once (a context is immutable)
+        sides = range(len(self.sides))
+        self.play_ctx = tuple(tuple(Ctx(side, -1, -1, (), c.value, c.id) for c in self.strategy_cards)
+                              for side in sides)
+        self.bonus_ctx = tuple(tuple(Ctx(side, d, p, (), 0, "pivotal_bonus") for d, p in enumerate(self.pivotal))
+                               for side in sides)
+        self.final_crisis_ctx = tuple(tuple(Ctx(side, d, -1, (), 0, "final_crisis") for d in range(len(self.dimensions)))
+                                      for side in sides)
+        self.breach_ctx = tuple(tuple(Ctx(side, reason=f"breach:{z.name}") for z in self.zones) for side in sides)
+
         compiler = (compiler or Compiler)(self)
         procedures = content.procedures
         self.card_events = tuple(compiler.block(c.event.tree) if c.event else None for c in self.strategy_cards)
@@ -88,6 +103,8 @@ class Tables:
         self.final_crisis_matching = compiler.block(procedures.final_crisis_matching.tree)
         self.final_crisis_not_matching = compiler.block(procedures.final_crisis_not_matching.tree)
         self.final_scoring = tuple((label, compiler.block(rule.tree)) for label, rule in procedures.final_scoring)
+        self.final_scoring_ctx = tuple(tuple(Ctx(side, reason=f"scoring:{label}") for label, _ in self.final_scoring)
+                                       for side in sides)
         self.value_play = compiler.value_play()
 
 

@@ -75,3 +75,20 @@ if __name__ == "__main__" and "--record" in sys.argv:
     from crisis.content.loader import load_content
     PINNED.write_text(json.dumps(plain(all_games(load_content())), indent=1) + "\n", encoding="utf-8")
     print(f"recorded {PINNED}")
+
+
+def test_batch_play_gives_the_pinned_games(content):
+    """The batch API (crisis sim) plays exactly the games Game + play_out plays."""
+    from crisis.interpreter.batch import Job
+    pinned = json.loads(PINNED.read_text(encoding="utf-8"))
+    for event_discard in (False, True):
+        expected = [g for g in pinned if g["event_discard"] == event_discard]
+        for check in (False, True):
+            job = Job(content, Options(event_discard=event_discard), check=check)
+            records = list(job.play(SEEDS))
+            assert [r.seed for r in records] == list(SEEDS)
+            assert [list(r.vp) for r in records] == [g["vp"] for g in expected]
+            assert [content.board.sides[r.winner] for r in records] == [g["winner"] for g in expected]
+            assert [r.actions for r in records] == [g["actions"] for g in expected]
+            assert [r.tie_break for r in records] == [g["tie_break"] for g in expected]
+            assert all(not r.problems for r in records)
