@@ -257,8 +257,8 @@ def cmd_i18n(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from crisis.interpreter.controllers import RandomBot, play_out
-    from crisis.interpreter.game import Game, Options
+    from crisis.interpreter.batch import Job
+    from crisis.interpreter.game import Options
     content = load(args)
     show = presenter(args, content)
     options = Options(event_discard=args.event_discard)
@@ -270,15 +270,12 @@ def cmd_sim(args) -> int:
         content = coverage.content  # the same rules, compiled to record what runs
     wins, vp_total = [0, 0], [0, 0]
     started = time.perf_counter()
-    for index in range(args.games):
-        seed = args.seed + index
-        game = Game(content, seed, options, log=False)
-        play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
-        wins[game.result.winner] += 1
+    for record in Job(content, options).play(range(args.seed, args.seed + args.games)):
+        wins[record.winner] += 1
         for side in (0, 1):
-            vp_total[side] += game.state.vp[side]
+            vp_total[side] += record.vp[side]
     elapsed = time.perf_counter() - started
-    c, t = show.catalog, game.tables
+    c, t = show.catalog, content.board
     for side in (0, 1):
         print(c.text("summary.sim_side", side=show.side(t.sides[side]), wins=wins[side],
                      percent=show.decimal(100 * wins[side] / args.games, 1),

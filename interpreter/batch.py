@@ -17,9 +17,12 @@ import attrs
 
 from crisis.content.model import Content
 
+from . import flow
+from .compile import Executor
 from .controllers import RandomBot, controller_factories
 from .game import Game, Options
 from .invariants import check_state
+from .state import SAME_DRAWS, initial_state
 from .tables import tables_for
 
 
@@ -57,54 +60,63 @@ class Job:
 
 
 def play_game(content, tables, options, factories, seed: int, check: bool = False) -> GameRecord:
-    game = Game(content, seed, options, log=False)
     controllers = [factory(seed, side) for side, factory in enumerate(factories)]
+    if not check and SAME_DRAWS and all(type(c) is RandomBot for c in controllers):
+        state = initial_state(tables, seed)
+        actions = _random_play(tables, options, state, controllers)
+        return record_of(tables, state, seed, actions, [])
+    game = Game(content, seed, options, log=False)
     problems: List[str] = []
-    if not check and all(type(c) is RandomBot for c in controllers):
-        actions = _random_play(game, controllers)
-    else:
-        actions = 0
-        choose = [c.choose for c in controllers]
-        decision = game.decision
-        while decision is not None:
-            game.advance(choose[decision.player](game, decision))
-            actions += 1
-            decision = game.decision
-            if check:
-                found = check_state(tables, game.state)
-                if found:
-                    problems.extend(f"after action {actions}: {p}" for p in found)
-                    break
-    return record_of(game, seed, actions, problems)
-
-
-def _random_play(game: Game, bots) -> int:
-    """Two random bots to the end: what ``RandomBot.choose`` and ``Game.advance``
-    do, in one loop (a random bot's pick is always one of the decision's actions).
-    The same draws from the same generators, so the same game."""
-    below = [bot.pick for bot in bots]
-    send = game._flow.send
-    decision = game.decision
     actions = 0
-    try:
-        while decision is not None:
-            options = decision.actions
-            decision = send(options[below[decision.player](len(options))])
-            actions += 1
-    except StopIteration:
+    choose = [c.choose for c in controllers]
+    decision = game.decision
+    while decision is not None:
+        game.advance(choose[decision.player](game, decision))
         actions += 1
-    game.decision = None
+        decision = game.decision
+        if check:
+            found = check_state(tables, game.state)
+            if found:
+                problems.extend(f"after action {actions}: {p}" for p in found)
+                break
+    return record_of(tables, game.state, seed, actions, problems)
+
+
+def _random_play(tables, options, state, bots) -> int:
+    """Two random bots play a game to its end: what ``Game`` with ``RandomBot``
+    controllers does, in one loop (a random bot's pick is always one of the
+    decision's actions; no log, no history).  The same draws from the same
+    generators, so the same game."""
+    ex = Executor(tables, state, None)
+    bits = [bot.rng.getrandbits for bot in bots]
+    actions = 0
+    while state.phase != "game_over":
+        phase = flow.PHASES[state.phase](ex, options)
+        try:
+            decision = next(phase)
+            while True:
+                choices = decision.actions
+                n = len(choices)
+                # ``below`` written in: one draw per decision of every game
+                getrandbits = bits[decision.player]
+                k = n.bit_length()
+                pick = getrandbits(k)
+                while pick >= n:
+                    pick = getrandbits(k)
+                actions += 1
+                decision = phase.send(choices[pick])
+        except StopIteration:
+            pass
     return actions
 
 
-def record_of(game: Game, seed: int, actions: int, problems: List[str]) -> GameRecord:
-    st, t = game.state, game.tables
+def record_of(tables, st, seed: int, actions: int, problems: List[str]) -> GameRecord:
     result = st.result
     breaches = tuple((zone, side, nth + 1) for zone, order in enumerate(st.breach_order)
                      for nth, side in enumerate(order))
     return GameRecord(
         seed=seed, winner=result.winner if result else -1, vp=(st.vp[0], st.vp[1]),
         tie_break=result.tie_break if result else -1, rounds=st.round,
-        final_crisis_early=st.round < t.board.rounds,
-        played=tuple((p.side, p.card, p.mode) for p in st.played), breaches=breaches,
+        final_crisis_early=st.round < tables.board.rounds,
+        played=tuple([(p.side, p.card, p.mode) for p in st.played]), breaches=breaches,
         actions=actions, problems=tuple(problems))

@@ -102,6 +102,19 @@ class Executor:
                 return False
         return True
 
+    def dimensions_controlled(self, side: int) -> int:
+        """How many dimensions ``side`` controls (every space of it)."""
+        tokens = self.state.tokens
+        mine, theirs = tokens[side], tokens[1 - side]
+        count = 0
+        for spaces in self.tables.dimension_spaces:
+            for space in spaces:
+                if mine[space] <= theirs[space]:
+                    break
+            else:
+                count += 1
+        return count
+
     # ------------------------------------------------------------- tokens
     def placement_blocked(self, space: int) -> bool:
         """rulebook: Peace Commissioner, Effect -- no token is placed in its space."""
@@ -274,8 +287,9 @@ class EitherOp(Op):
     """Exclusive options.  An option that would change nothing cannot be
     chosen while another would change something (docs/rulings.md)."""
 
-    def __init__(self, options: Sequence[BlockOp], node=None):
+    def __init__(self, options: Sequence[BlockOp], node=None, actions: Sequence[Action] = ()):
         self.options, self.node = tuple(options), node
+        self.actions = tuple(actions)  # "option 1", "option 2"...
 
     def run(self, ex, ctx):
         possible = [i for i, option in enumerate(self.options) if option.can_act(ex, ctx)]
@@ -286,8 +300,8 @@ class EitherOp(Op):
         return self._choose(ex, ctx, possible)
 
     def _choose(self, ex, ctx, possible):
-        option = ex.tables.actions.option
-        action = yield Decision(ctx.me, "option", [option(i) for i in possible], False, 0, False, self.node)
+        actions = self.actions
+        action = yield Decision(ctx.me, "option", [actions[i] for i in possible], False, 0, False, self.node)
         yield from self.options[action.a].run(ex, ctx)
 
     def can_act(self, ex, ctx):
@@ -410,6 +424,8 @@ class TransferOp(Op):
         # removal, and the spaces they arrive in otherwise
         self.limit_on_source = verb == "remove"
         self.by_value = amount == "value"
+        self.all_tokens = amount == "all"
+        self.optional = amount != "exactly"  # "up to": the player may stop ("done") after any step
         # where the tokens went matters only to limits, "each" and "one space"
         self.counts_steps = limit is not None or each or one_space
         # places that do not depend on the position are resolved once, here
@@ -417,6 +433,7 @@ class TransferOp(Op):
         self.fixed_dests = getattr(dests, "codes", None)
         self._grids = None  # this verb's interned steps: anyone's, then per owner (at the first listing)
         self._source = self._dest = -1
+        self._pairs_by_dimension = None
         self.sources_are_spaces = getattr(sources, "spaces_only", False)
         self.dests_are_spaces = getattr(dests, "spaces_only", False)
 
@@ -427,10 +444,19 @@ class TransferOp(Op):
         """Legal one-token steps; ``only`` restricts the limited side to one space.
 
         The hot path of every game.  At the first call the statement picks, once,
-        the way to list its steps that fits its shape (below); each way gives
+        the way to list its steps that fits its shape (below); every way gives
         the same steps in the same order: by destination, then by source.  The
         order is part of what a seed means, since a random bot picks by position.
         """
+        self._prepare(ex)
+        return self.legal(ex, ctx, owners, counts, only)
+
+    def has_step(self, ex, ctx, owners) -> bool:
+        """Whether a first step is legal (the same rules as ``legal``, stopping at the first)."""
+        self._prepare(ex)
+        return self.has_step(ex, ctx, owners)
+
+    def _prepare(self, ex) -> None:
         n = ex.locations.n
         table = ex.tables.actions
         self._grids = (table.steps(self.verb, -1), table.steps(self.verb, 0), table.steps(self.verb, 1))
@@ -439,9 +465,10 @@ class TransferOp(Op):
         from_spaces = self.sources_are_spaces or (sources is not None and all(c < n for c in sources))
         to_spaces = self.dests_are_spaces or (dests is not None and all(c < n for c in dests))
         one_holder = sources is not None and len(sources) == 1 and sources[0] >= n
+        self.has_step = lambda ex, ctx, owners: bool(self.legal(ex, ctx, owners, {}))
         if plain and one_holder and dests is not None and to_spaces:
             self._source = sources[0]
-            self.legal = self._from_holder_to_spaces
+            self.legal, self.has_step = self._from_holder_to_spaces, self._has_from_holder_to_spaces
         elif plain and one_holder and dests is not None and len(dests) == 1 and n <= dests[0] != sources[0]:
             self._source, self._dest = sources[0], dests[0]
             self.legal = self._between_holders
@@ -449,21 +476,28 @@ class TransferOp(Op):
             dest = dests[0]
             self._dest = dest
             self._columns = tuple([grid[s][dest] for s in range(n)] for grid in self._grids)
-            self.legal = self._from_spaces_to_holder
-        elif plain and from_spaces and to_spaces:
+            self.legal, self.has_step = self._from_spaces_to_holder, self._has_from_spaces_to_holder
+        elif plain and to_spaces and (from_spaces or sources is not None):
             self._pairs = {}
-            self.legal = self._from_spaces_to_spaces
+            self._holder_sources = not from_spaces
+            self.legal, self.has_step = self._into_spaces, self._has_into_spaces
+            # places that are fixed or "this dimension": every dimension's pairs, listed now
+            source_sets = sources or getattr(self.sources, "by_dimension", None)
+            dest_sets = dests or getattr(self.dests, "by_dimension", None)
+            if source_sets is not None and dest_sets is not None and (sources is None or dests is None):
+                dims = range(len(ex.tables.dimensions))
+                self._pairs_by_dimension = tuple(
+                    tuple(self._pairs_between(sources or source_sets[d], dests or dest_sets[d], named)
+                          for d in dims) for named in (False, True))
         else:
             self.legal = self._any_shape
-        return self.legal(ex, ctx, owners, counts, only)
 
     def _from_holder_to_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
         """Tokens from one holder (the supply, the pool, a box) into fixed spaces: a value play."""
         source, dests = self._source, self.fixed_dests
         st = ex.state
         maximum = ex.max_per_space
-        where = st.markers
-        blocked = [where[m] for m in ex._block_place] if ex._block_place else None
+        blocked = ex.blocked_spaces(ex._block_place)
         out = []
         for owner in owners:
             if not ex.can_take(owner, source):
@@ -476,6 +510,18 @@ class TransferOp(Op):
                 out += [row[d] for d in dests if mine[d] < maximum]
         return out
 
+    def _has_from_holder_to_spaces(self, ex, ctx, owners) -> bool:
+        source = self._source
+        maximum = ex.max_per_space
+        blocked = ex.blocked_spaces(ex._block_place)
+        for owner in owners:
+            if ex.can_take(owner, source):
+                mine = ex.state.tokens[owner]
+                for d in self.fixed_dests:
+                    if mine[d] < maximum and d not in blocked:
+                        return True
+        return False
+
     def _between_holders(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
         """Tokens from one holder to another (a bonus box to the pool)."""
         source, dest = self._source, self._dest
@@ -487,8 +533,7 @@ class TransferOp(Op):
         """Tokens from spaces to one holder (the pool): a removal."""
         candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
         st = ex.state
-        where = st.markers
-        blocked = [where[m] for m in ex._block_remove] if ex._block_remove else None
+        blocked = ex.blocked_spaces(ex._block_remove)
         out = []
         for owner in owners:
             if not ex.can_put(owner, self._dest):
@@ -501,35 +546,85 @@ class TransferOp(Op):
                 out += [column[s] for s in candidates if mine[s] > 0]
         return out
 
-    def _from_spaces_to_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
-        """Tokens between spaces: the (source, destination) pairs of these places are
-        listed once and kept (places come from the content: few different ones)."""
+    def _has_from_spaces_to_holder(self, ex, ctx, owners) -> bool:
+        candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
+        blocked = ex.blocked_spaces(ex._block_remove)
+        for owner in owners:
+            if ex.can_put(owner, self._dest):
+                mine = ex.state.tokens[owner]
+                for s in candidates:
+                    if mine[s] > 0 and s not in blocked:
+                        return True
+        return False
+
+    def _into_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens into spaces, from spaces (or from holders too): the (source,
+        destination) pairs of these places are listed once and kept (the places
+        come from the content: few different ones)."""
+        by_dimension = self._pairs_by_dimension
+        pairs = (by_dimension[len(owners) > 1][ctx.dimension] if by_dimension is not None
+                 else self._pairs_for(ex, ctx, owners))
+        if pairs is None:  # places filtered by the position: listed anew each time
+            return self._any_shape(ex, ctx, owners, counts, only)
+        st = ex.state
+        maximum = ex.max_per_space
+        no_remove = ex.blocked_spaces(ex._block_remove)
+        no_place = ex.blocked_spaces(ex._block_place)
+        out = []
+        for owner in owners:
+            mine = st.tokens[owner]
+            have = self._available(st, owner, mine)
+            if no_remove or no_place:
+                out += [a for s, d, a in pairs[owner] if have[s] > 0 and mine[d] < maximum
+                        and s not in no_remove and d not in no_place]
+            else:
+                out += [a for s, d, a in pairs[owner] if have[s] > 0 and mine[d] < maximum]
+        return out
+
+    def _has_into_spaces(self, ex, ctx, owners) -> bool:
+        by_dimension = self._pairs_by_dimension
+        pairs = (by_dimension[len(owners) > 1][ctx.dimension] if by_dimension is not None
+                 else self._pairs_for(ex, ctx, owners))
+        if pairs is None:
+            return bool(self._any_shape(ex, ctx, owners, {}))
+        st = ex.state
+        maximum = ex.max_per_space
+        no_remove = ex.blocked_spaces(ex._block_remove)
+        no_place = ex.blocked_spaces(ex._block_place)
+        for owner in owners:
+            mine = st.tokens[owner]
+            have = self._available(st, owner, mine)
+            for s, d, _ in pairs[owner]:
+                if have[s] > 0 and mine[d] < maximum and s not in no_remove and d not in no_place:
+                    return True
+        return False
+
+    def _available(self, st, owner: int, mine: List[int]) -> List[int]:
+        """Tokens the owner can take from each location code (spaces, then pool,
+        track, supply and boxes, as ``Locations`` numbers them)."""
+        if not self._holder_sources:
+            return mine
+        pool, track = st.pool[owner], st.track[owner]
+        return mine + [pool, track, pool + track] + st.boxes[owner]
+
+    def _pairs_for(self, ex, ctx, owners):
+        """Per owner, the (source, destination, step) of every two places, in the order of ``legal``."""
         candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
         all_dests = self.fixed_dests or self.dests(ex, ctx, NOBODY)
-        if type(candidates) is not tuple or type(all_dests) is not tuple:  # filtered by the position
-            return self._any_shape(ex, ctx, owners, counts, only)
+        if type(candidates) is not tuple or type(all_dests) is not tuple:
+            return None
         named = len(owners) > 1
         key = (candidates, all_dests, named)
         pairs = self._pairs.get(key)
         if pairs is None:
-            grids = self._grids[1:] if named else self._grids[:1] * 2
-            pairs = tuple([(s, d, grid[s][d]) for d in all_dests for s in candidates if s != d] for grid in grids)
+            pairs = self._pairs_between(candidates, all_dests, named)
             if len(self._pairs) < 256:
                 self._pairs[key] = pairs
-        st = ex.state
-        where = st.markers
-        no_remove = [where[m] for m in ex._block_remove if where[m] != NOBODY]
-        no_place = [where[m] for m in ex._block_place if where[m] != NOBODY]
-        maximum = ex.max_per_space
-        out = []
-        for owner in owners:
-            mine = st.tokens[owner]
-            if no_remove or no_place:
-                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum
-                        and s not in no_remove and d not in no_place]
-            else:
-                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum]
-        return out
+        return pairs
+
+    def _pairs_between(self, candidates, all_dests, named: bool):
+        grids = self._grids[1:] if named else self._grids[:1] * 2
+        return tuple([(s, d, grid[s][d]) for d in all_dests for s in candidates if s != d] for grid in grids)
 
     def _any_shape(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
         n = ex.locations.n
@@ -578,6 +673,49 @@ class TransferOp(Op):
         return out
 
     def run(self, ex, ctx):
+        if self.each or self.all_tokens or self.counts_steps or ex.log is not None:
+            return self._run_counted(ex, ctx)
+        # most statements of a game: no limit, no log.  Nothing to do: no generator at all
+        total = ctx.value if self.by_value else self.n
+        if total <= 0:
+            return NO_DECISIONS
+        owners = self.owners(ctx)
+        legal = self.legal(ex, ctx, owners, None)
+        if not legal:
+            return NO_DECISIONS
+        return self._run_plain(ex, ctx, owners, total, legal)
+
+    def _run_plain(self, ex, ctx, owners, total: int, legal: List[Action]):
+        """The steps, with what ``apply`` does written in (no counts to keep, no log)."""
+        legal_steps, verb, node, owner, optional = self.legal, self.verb, self.node, owners[0], self.optional
+        n = ex.locations.n
+        tokens = ex.state.tokens
+        for step in range(total):
+            if step:
+                legal = legal_steps(ex, ctx, owners, None)
+                if not legal:
+                    return
+            if optional:
+                legal.append(DONE)
+                action = yield Decision(ctx.me, verb, legal, True, total - step, False, node, owner)
+                if action is DONE:
+                    return
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                action = yield Decision(ctx.me, verb, legal, False, total - step, False, node, owner)
+            side = action.side if action.side >= 0 else owner
+            source, dest = action.a, action.b
+            if source < n:
+                tokens[side][source] -= 1
+            else:
+                ex.take(side, source)
+            if dest < n:
+                tokens[side][dest] += 1
+            else:
+                ex.put(side, dest)
+
+    def _run_counted(self, ex, ctx):
         owners = self.owners(ctx)
         counts = {}
         verb, node, owner = self.verb, self.node, owners[0]
@@ -591,7 +729,7 @@ class TransferOp(Op):
                         yield Decision(ctx.me, verb, legal, False, 0, False, node, owner))
                     self.apply(ex, ctx, owners, action, counts)
             return
-        if self.amount == "all":
+        if self.all_tokens:
             # "all" means the tokens in the sources when the statement starts,
             # so a move between overlapping places still ends
             for _ in range(self._tokens_in_sources(ex, ctx, owners)):
@@ -604,8 +742,9 @@ class TransferOp(Op):
                 else:
                     action = yield Decision(ctx.me, verb, legal, False, 0, False, node, owner)
                 self.apply(ex, ctx, owners, action, counts)
+            return
         total = self._count(ctx)
-        optional = self.amount != "exactly"
+        optional = self.optional
         for step in range(total):
             legal = self.legal(ex, ctx, owners, counts)
             if not legal:
@@ -669,7 +808,7 @@ class TransferOp(Op):
         owners = self.owners(ctx)
         if self.each:
             return any(self.legal(ex, ctx, owners, {}, only=s) for s in self._each_spaces(ex, ctx, owners))
-        return self._count(ctx) > 0 and bool(self.legal(ex, ctx, owners, {}))
+        return (ctx.value if self.by_value else self.n) > 0 and self.has_step(ex, ctx, owners)
 
 
 # ----------------------------------------------------------------- compiler
@@ -775,7 +914,8 @@ class Compiler:
                     self.block(node.otherwise) if node.otherwise else None, node)
 
     def op_Either(self, node: A.Either) -> Op:
-        return EitherOp([self.block(option) for option in node.options], node)
+        return EitherOp([self.block(option) for option in node.options], node,
+                        [self.t.actions.option(i) for i in range(len(node.options))])
 
     def op_ForEachPlayer(self, node: A.ForEachPlayer) -> Op:
         return EachPlayerOp(self.block(node.body), node)
@@ -865,7 +1005,9 @@ class Compiler:
         elif isinstance(base, A.AllSpaces):
             const = t.all_spaces
         elif isinstance(base, A.ThisDimension):
-            return lambda ex, ctx, it: t.dimension_spaces[ctx.dimension]
+            resolver = lambda ex, ctx, it: t.dimension_spaces[ctx.dimension]
+            resolver.by_dimension = t.dimension_spaces  # lets operations list its steps per dimension, once
+            return resolver
         elif isinstance(base, A.ThisSpace):
             return lambda ex, ctx, it: (ctx.space,)
         elif isinstance(base, A.It):
@@ -888,8 +1030,7 @@ class Compiler:
                 return lambda ex, ctx: sum(1 for d in range(n_dims) if not ex.controls_dimension(0, d)
                                            and not ex.controls_dimension(1, d))
             relative = 0 if who == "you" else 1
-            return lambda ex, ctx: sum(1 for d in range(n_dims)
-                                       if ex.controls_dimension(ctx.me ^ relative, d))
+            return lambda ex, ctx: ex.dimensions_controlled(ctx.me ^ relative)
         spaces = self.spaces(per)
         return lambda ex, ctx: len(spaces(ex, ctx, NOBODY))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .actions import Action, Decision
 from .compile import Ctx, Executor
-from .state import NOBODY, LastPlay, Result
+from .state import NOBODY, LastPlay, Result, shuffle
 
 
 def run(ex: Executor, options):
@@ -34,8 +34,9 @@ def draw_strategy(ex: Executor) -> int:
     if not st.strategy_deck and st.discard:
         st.strategy_deck = st.discard
         st.discard = []
-        st.rng.shuffle(st.strategy_deck)
-        ex.emit("log.reshuffle")
+        shuffle(st.rng, st.strategy_deck)
+        if ex.log is not None:
+            ex.emit("log.reshuffle")
     if not st.strategy_deck:
         return NOBODY
     return st.strategy_deck.pop()
@@ -54,7 +55,8 @@ def deal(ex: Executor, options) -> None:
         for _ in range(t.board.objective_cards_dealt):
             if st.objective_deck:
                 st.objective_offer[side].append(st.objective_deck.pop())
-    ex.emit("log.round", round=st.round)
+    if ex.log is not None:
+        ex.emit("log.round", round=st.round)
     st.phase = "objectives"
 
 
@@ -74,7 +76,7 @@ def choose_objectives(ex: Executor, options):
         offer.remove(kept)
         st.objective_deck.extend(offer)
         offer.clear()
-        st.rng.shuffle(st.objective_deck)
+        shuffle(st.rng, st.objective_deck)
         if ex.log is not None:
             ex.emit("log.objective_kept", side=t.sides[side])
     st.phase = "card_play"
@@ -122,7 +124,8 @@ def card_play(ex: Executor, options):
     for side in (0, 1):
         st.set_aside[side].extend(st.hands[side])
         if st.hands[side]:
-            ex.emit("log.set_aside", side=t.sides[side], n=len(st.hands[side]))
+            if ex.log is not None:
+                ex.emit("log.set_aside", side=t.sides[side], n=len(st.hands[side]))
         st.hands[side] = []
     st.phase = "pivotal"
 
@@ -134,8 +137,9 @@ def play_card(ex: Executor, side: int, action: Action):
         st.hands[side].remove(action.b)
         st.discard.append(action.b)
         st.discard.remove(card)
-        ex.emit("log.claim", side=t.sides[side], card=t.strategy_cards[card].id,
-                discarded=t.strategy_cards[action.b].id)
+        if ex.log is not None:
+            ex.emit("log.claim", side=t.sides[side], card=t.strategy_cards[card].id,
+                    discarded=t.strategy_cards[action.b].id)
     else:
         st.hands[side].remove(card)
     st.reveals += 1
@@ -183,8 +187,8 @@ def pivotal(ex: Executor, options):
     for side in ex.order():
         used = set()
         while True:
-            dims = [d for d in range(len(t.dimensions))
-                    if d not in used and ex.controls(side, t.pivotal[d])]
+            mine, theirs = st.tokens[side], st.tokens[1 - side]  # control, as Executor.controls has it
+            dims = [d for d, space in enumerate(t.pivotal) if d not in used and mine[space] > theirs[space]]
             if not dims:
                 break
             if len(dims) == 1:
@@ -211,8 +215,9 @@ def scoring(ex: Executor, options):
     if kept:
         st.reveals += 1
         for side, card in kept:
-            ex.emit("log.objective_revealed", side=t.sides[side], objective=t.objective_cards[card].id,
-                    space=t.spaces[t.objective_space[card]])
+            if ex.log is not None:
+                ex.emit("log.objective_revealed", side=t.sides[side], objective=t.objective_cards[card].id,
+                        space=t.spaces[t.objective_space[card]])
     for side in ex.order():
         yield from t.objective_scoring.run(ex, Ctx(side, revealed=revealed, reason="objective_scoring"))
     # who earns an objective event is settled before any event changes the map
@@ -223,7 +228,8 @@ def scoring(ex: Executor, options):
         event = t.objective_events[card]
         if event is None:
             continue
-        ex.emit("log.objective_event", side=t.sides[side], objective=t.objective_cards[card].id)
+        if ex.log is not None:
+            ex.emit("log.objective_event", side=t.sides[side], objective=t.objective_cards[card].id)
         ctx = Ctx(side, space=t.objective_space[card], revealed=revealed,
                   reason=f"objective:{t.objective_cards[card].id}")
         yield from event.run(ex, ctx)
@@ -250,7 +256,8 @@ def round_end(ex: Executor, options):
 
 def final_crisis(ex: Executor, options):
     st, t = ex.state, ex.tables
-    ex.emit("log.final_crisis")
+    if ex.log is not None:
+        ex.emit("log.final_crisis")
     if t.final_crisis_start is not None:
         yield from t.final_crisis_start.run(ex, Ctx(ex.first_player(), reason="final_crisis"))
     size = t.board.final_crisis_hand
@@ -287,7 +294,8 @@ def final_crisis_order(ex: Executor, options):
             hand.remove(action.a)
             order.append(action.a)
         order.append(hand.pop())
-        ex.emit("log.order_chosen", side=t.sides[side])
+        if ex.log is not None:
+            ex.emit("log.order_chosen", side=t.sides[side])
     st.final_crisis_step = 0
     st.phase = "final_crisis_reveal"
 
@@ -337,8 +345,9 @@ def final_scoring(ex: Executor, options):
         else:
             result.winner = 0  # no tie-break decided: the content's tie-breaks should prevent this
     st.result = result
-    ex.emit("log.game_over", winner=t.sides[result.winner], vp0=st.vp[0], vp1=st.vp[1],
-            tie_break=result.tie_break)
+    if ex.log is not None:
+        ex.emit("log.game_over", winner=t.sides[result.winner], vp0=st.vp[0], vp1=st.vp[1],
+                tie_break=result.tie_break)
     st.phase = "game_over"
 
 
