@@ -183,10 +183,11 @@ class Recorded(Op):
 
     def __init__(self, op: Op, coverage: Coverage, item: int):
         self.op, self.coverage, self.item, self.node = op, coverage, item, op.node
+        self.asks = op.asks  # the same protocol as the op it wraps (see compile.Op)
 
     def run(self, ex, ctx):
         self.coverage.hit(self.item)
-        yield from self.op.run(ex, ctx)
+        return self.op.run(ex, ctx)
 
     def can_act(self, ex, ctx):
         return self.op.can_act(ex, ctx)

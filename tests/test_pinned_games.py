@@ -92,3 +92,12 @@ def test_batch_play_gives_the_pinned_games(content):
             assert [r.actions for r in records] == [g["actions"] for g in expected]
             assert [r.tie_break for r in records] == [g["tie_break"] for g in expected]
             assert all(not r.problems for r in records)
+
+
+def test_rules_compiled_for_coverage_play_the_same_games(content):
+    """Coverage wraps the compiled rules; the games must not change (an effect skipped would)."""
+    from crisis.interpreter.coverage import Coverage
+    pinned = json.loads(PINNED.read_text(encoding="utf-8"))
+    covered = Coverage(content).content
+    for expected in pinned:
+        assert plain(played(covered, expected["seed"], expected["event_discard"])) == expected
