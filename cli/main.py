@@ -116,6 +116,16 @@ def cmd_test(args) -> int:
     return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
 
 
+def cmd_lsp(args) -> int:
+    """The language server, on standard input/output (see docs/editor.md)."""
+    from .lsp import library_missing, serve
+    if library_missing():
+        from .errors import CliError
+        raise CliError(words.cli_catalog(sys.argv[1:]).text("cli.error.lsp_missing"))
+    serve()
+    return EXIT_OK
+
+
 def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
     """Per kind of item, how many were exercised; then each one never exercised, at its file:line."""
     out = out or sys.stdout
@@ -366,6 +376,9 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     test.add_argument("--verbose", "-v", action="store_true", help=say("test.verbose"))
     test.add_argument("--quiet", "-q", action="store_true", help=say("test.quiet"))
     test.add_argument("--coverage", action="store_true", help=say("test.coverage"))
+
+    lsp = commands.add_parser("lsp", help=say("lsp.help"), description=say("lsp.help"))
+    lsp.set_defaults(run=cmd_lsp)
     test.set_defaults(run=cmd_test)
     return parser
 

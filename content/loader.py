@@ -62,9 +62,10 @@ class _Problems:
 
 
 class _Loader:
-    def __init__(self, root: Path, required_messages: Iterable[str]):
+    def __init__(self, root: Path, required_messages: Iterable[str], overrides: Optional[Dict[str, str]] = None):
         self.root = root
         self.required_messages = tuple(required_messages)
+        self.overrides = overrides or {}
         self.problems = _Problems()
         self.warnings: List[Diagnostic] = []
         self.files: Dict[str, bytes] = {}
@@ -76,7 +77,12 @@ class _Loader:
         """The file and its value; (None, None) when it could not be read (the problem is reported),
         (file, None) when it is empty."""
         try:
-            text, raw = read_text(path, self.root, self.budget)
+            override = self.overrides.get(str(path.resolve())) if self.overrides else None
+            if override is not None:
+                # an editor's unsaved text stands for the file (the language server checks while typing)
+                text, raw = override, override.encode("utf-8")
+            else:
+                text, raw = read_text(path, self.root, self.budget)
             file = YamlFile(display_path(path), text)
             data = file.load()
         except ContentError as error:
@@ -756,7 +762,11 @@ def _width(value) -> int:
     return max(1, min(len(str(value)), limits.MAX_SHOWN_CHARS))
 
 
-def load_content(path: Optional[os.PathLike | str] = None, required_messages: Iterable[str] = ()) -> Content:
-    """Load and check the content in ``path`` (the embedded game if None)."""
+def load_content(path: Optional[os.PathLike | str] = None, required_messages: Iterable[str] = (),
+                 overrides: Optional[Dict[str, str]] = None) -> Content:
+    """Load and check the content in ``path`` (the embedded game if None).
+
+    ``overrides`` maps absolute file paths to text that stands for the file's
+    (an editor's unsaved buffer)."""
     root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
-    return _Loader(root, required_messages).load()
+    return _Loader(root, required_messages, overrides).load()
