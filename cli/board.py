@@ -115,19 +115,24 @@ class Screen:
         return lines
 
     # --------------------------------------------------------------- header
-    def header(self) -> List[str]:
+    def header(self, compact: bool = False) -> List[str]:
+        """Round, phase and first player; VP, cards played, the deck.  ``compact`` fits 80 columns
+        in two lines (the full-screen interface's header)."""
         st, board = self.game.state, self.t.board
         phase = self.text(f"cli.phase.{st.phase}")
         first = self.game.first_player()
-        title = self.text("cli.board.header", game=self.text("cli.title"), round=st.round, rounds=board.rounds,
+        key = "cli.board.header_short" if compact else "cli.board.header"
+        title = self.text(key, game=self.text("cli.title"), round=st.round, rounds=board.rounds,
                           phase=phase, first=self.side(first))
         vp = "   ".join(self.text("cli.board.vp_side", side=self.side(i), vp=st.vp[i]) for i in (0, 1))
         facts = [vp]
         if st.phase == "card_play":
-            played = [self.text("cli.board.played_side", side=self.side(i), n=st.plays[i],
+            names = self.shorts if compact else self.side_names
+            played = [self.text("cli.board.played_side", side=self.style.side(i, names[i]), n=st.plays[i],
                                 of=board.cards_played_per_round) for i in (0, 1)]
-            facts.append(self.text("cli.board.played", sides="   ".join(played)))
-        facts.append(self.text("cli.board.deck", n=len(st.strategy_deck)))
+            facts.append(self.text("cli.board.played_short" if compact else "cli.board.played",
+                                   sides="   ".join(played)))
+        facts.append(self.text("cli.board.deck_short" if compact else "cli.board.deck", n=len(st.strategy_deck)))
         return [self.style.bold(title), "   ".join(facts)]
 
     # ---------------------------------------------------------------- board
@@ -164,8 +169,9 @@ class Screen:
             lines.append(row.rstrip())
         return lines
 
-    def board(self, changed: Iterable[int] = ()) -> List[str]:
-        """The map, two dimensions side by side when the screen is wide enough, then the markers."""
+    def board(self, changed: Iterable[int] = (), legend: bool = True) -> List[str]:
+        """The map, two dimensions side by side when the screen is wide enough, then the markers
+        (without the column heads and the legend, for the full-screen interface: ``legend=False``)."""
         changed = set(changed)
         t, style = self.t, self.style
         blocks = [self._dimension_block(d, changed) for d in range(len(t.dimensions))]
@@ -173,7 +179,8 @@ class Screen:
         head = self._column_head(block_w)
         lines: List[str] = []
         if self.width >= 2 * block_w + 3 and len(blocks) > 1:
-            lines.append(_pad(head, block_w + 3) + head)
+            if legend:
+                lines.append(_pad(head, block_w + 3) + head)
             for left in range(0, len(blocks), 2):
                 pair = blocks[left:left + 2]
                 height = max(len(b) for b in pair)
@@ -181,9 +188,12 @@ class Screen:
                     cells = [b[row] if row < len(b) else "" for b in pair]
                     lines.append((_pad(cells[0], block_w + 3) + (cells[1] if len(cells) > 1 else "")).rstrip())
         else:
-            lines.append(head)
+            if legend:
+                lines.append(head)
             for block in blocks:
                 lines.extend(block)
+        if not legend:
+            return lines + [line for m, line in enumerate(self.marker_lines()) if self.game.state.markers[m] != NOBODY]
         lines += self.marker_lines()
         keys = {"pivotal": style.pivotal, "token": style.token, "empty": style.empty, "marker": style.marker,
                 "new": style.new, "sides": "  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}")
@@ -217,7 +227,7 @@ class Screen:
         return lines
 
     # --------------------------------------------------------------- tracks
-    def tracks(self) -> List[str]:
+    def tracks(self, legend: bool = True) -> List[str]:
         """Each side's crisis track by zone, its pool and the zones breached; a narrower form
         when the table does not fit."""
         st, t, style = self.game.state, self.t, self.style
@@ -245,15 +255,20 @@ class Screen:
                 row += self.join(breached[i]) if breached[i] else style.dim(self.text("cli.board.nothing"))
                 lines.append(row.rstrip())
         else:
-            lines = [style.bold(self.text("cli.board.tracks_short", label=label, zones=" | ".join(zone_names),
-                                          pool=pool_label))]
-            name_w = max(len(n) for n in self.side_names) + 2
+            title = self.text("cli.board.tracks_short", label=label, zones=" | ".join(zone_names), pool=pool_label)
+            if len(title) > self.width:
+                title = self.text("cli.board.tracks_shorter", label=label, pool=pool_label)
+            lines = [style.bold(title)]
+            cell_w = sum(len(plain.replace(" +", "+")) + 1 for plain, _ in cells[0]) + 2 + len(str(max(st.pool)))
+            names = self.side_names if max(len(n) for n in self.side_names) + 2 + cell_w <= self.width else self.shorts
+            name_w = max(len(n) for n in names) + 2
             for i in (0, 1):
-                row = style.side(i, _pad(self.side_names[i], name_w))
+                row = style.side(i, _pad(names[i], name_w))
                 row += " ".join(coloured.replace(" +", "+") for _, coloured in cells[i])
                 row += f"  {st.pool[i]}"
                 lines.append(row)
-        lines.append(style.dim(self.text("cli.board.tracks_legend", token=style.token, empty=style.empty)))
+        if legend:
+            lines.append(style.dim(self.text("cli.board.tracks_legend", token=style.token, empty=style.empty)))
         return lines
 
     def _zone_cell(self, side: int, zone: int):

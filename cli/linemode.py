@@ -227,16 +227,14 @@ class LineMode:
         if not again:
             for summary in s.round_ends_since(viewer):
                 lines += scr.round_end(summary) + [""]
-        lines += scr.header() + [""] + scr.board(s.changed_spaces(viewer)) + [""] + scr.tracks() + [""]
+        start, changed = s.view(viewer)
+        lines += scr.header() + [""] + scr.board(changed) + [""] + scr.tracks() + [""]
         lines += scr.public_cards([1 - viewer] if s.humans[viewer] else [0, 1])
         detailed = decision.kind in ("play_card", "keep_objective")
         lines += scr.private(viewer, detailed)
         lines.append("")
         lines.append(self.c.text("cli.panel.recent"))
-        start, log = s.feed(viewer)
-        lines += scr.feed(log, start)
-        if not again:
-            s.mark_seen(viewer)
+        lines += scr.feed(s.game.log or [], start)
         if self.notices:
             lines.append("")
             lines += self.notices

@@ -27,8 +27,9 @@ def tui_installed() -> bool:
 
 
 def on_a_terminal() -> bool:
+    """Input and output are a terminal (Textual draws on standard error: that one too)."""
     try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
+        return sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()
     except (AttributeError, ValueError):
         return False
 

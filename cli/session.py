@@ -87,6 +87,21 @@ def match_side(given: str, content: Content, show: Presenter) -> int:
 # ------------------------------------------------------------------ reading input
 
 
+def command_of(catalog, word: str, commands: Sequence[str] = COMMANDS) -> Optional[str]:
+    """The command a typed word names, in the player's language or in English (``cli.command.*``)."""
+    word = fold(word)
+    for command in commands:
+        if catalog.raw(f"cli.command.{command}") is not None and word in fold(
+                catalog.text(f"cli.command.{command}")).split():
+            return command
+    return None
+
+
+def command_word(catalog, command: str) -> str:
+    """The word shown for a command: the first of the language's own words."""
+    return catalog.text(f"cli.command.{command}").split()[0]
+
+
 @attrs.frozen
 class Reading:
     """What one typed line means at a decision."""
@@ -169,6 +184,7 @@ class GameSession:
         self.snapshot: List[Optional[List[List[int]]]] = [None, None]  # tokens each side saw then
         self._marks: List[tuple] = []  # (actions taken, side, seen, snapshot) before each mark_seen, for undo
         self.check = False  # crisis play --check: the rules' invariants after every action
+        self._view_key, self._view = None, (0, set())  # see view()
         self.rebuild(actions)
 
     # ------------------------------------------------------------ the game
@@ -286,6 +302,7 @@ class GameSession:
         while self._marks and self._marks[-1][0] >= k:  # what each player had seen back then
             _, side, seen, snapshot = self._marks.pop()
             self.seen[side], self.snapshot[side] = seen, snapshot
+        self._view_key = None
         problem = self.save()
         decision = self.game.decision
         action = decision.find(taken) if decision is not None else None
@@ -309,25 +326,27 @@ class GameSession:
         now = self.game.state.tokens
         return {s for s in range(len(self.tables.spaces)) if any(before[i][s] != now[i][s] for i in (0, 1))}
 
+    def view(self, viewer: int) -> Tuple[int, set]:
+        """What is new for ``viewer`` at this turn: (first new log entry, spaces changed), now marked
+        as seen.  Asked again at the same turn (the screen drawn again), the same answer."""
+        key = (viewer, len(self.game.history))
+        if self._view_key != key:
+            self._view = (self.seen[viewer], self.changed_spaces(viewer))
+            self._view_key = key
+            self.mark_seen(viewer)
+        return self._view
+
     def mark_seen(self, viewer: int) -> None:
         self._marks.append((len(self.game.history), viewer, self.seen[viewer], self.snapshot[viewer]))
         self.seen[viewer] = len(self.game.log or [])
         self.snapshot[viewer] = [list(t) for t in self.game.state.tokens]
 
     # ------------------------------------------------------------ words
-    def words(self, command: str) -> List[str]:
-        return fold(self.c.text(f"cli.command.{command}")).split()
-
     def command_of(self, word: str, commands: Sequence[str] = COMMANDS) -> Optional[str]:
-        word = fold(word)
-        for command in commands:
-            if self.c.raw(f"cli.command.{command}") is not None and word in self.words(command):
-                return command
-        return None
+        return command_of(self.c, word, commands)
 
     def command_word(self, command: str) -> str:
-        """The word shown for a command: the first one of the language's own words."""
-        return self.c.text(f"cli.command.{command}").split()[0]
+        return command_word(self.c, command)
 
     # ------------------------------------------------------------ choices
     def two_step(self, decision: Decision) -> bool:

@@ -1,0 +1,1 @@
+"""The full-screen interface, built on Textual (installed with the ``tui`` extra)."""

@@ -1,0 +1,281 @@
+"""The full-screen interface, driven headless through Textual's pilot as a player would:
+whole games (hot seat, against a bot), undo, resume after a kill, replay back and forth
+and a branch, the end-of-round and final screens, at 80x24 and at a large size, in English
+and Spanish.  Each whole game is played once (module fixtures) and looked at by several tests."""
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from crisis.cli import saves
+from crisis.cli.session import GameSession, Replay, session_for
+from crisis.cli.text import Presenter
+from crisis.cli.tui.app import CrisisApp, InfoScreen, PassScreen
+from crisis.interpreter.game import Options, replay
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+SIDES = ("Unionist", "Secessionist")
+
+
+def plain(text) -> str:
+    return ANSI.sub("", text if isinstance(text, str) else text.plain)
+
+
+def panes(app) -> dict:
+    """What each pane of the main screen shows, as plain text."""
+    return {name: plain(value) for name, value in app._shown.items()}
+
+
+def new_session(content, tmp_path, lang="en", controllers=(saves.HUMAN, saves.HUMAN), seed=21, name="g.json"):
+    show = Presenter(content, content.catalog(lang))
+    return GameSession(content, show, seed, Options(), list(controllers), tmp_path / name)
+
+
+async def play_through(app, pilot, keys=12, limit=2000):
+    """Answer everything with the first choice (ready at a pass screen, close at an info screen)
+    until the game is over and its last screens are closed; what was seen, in order.
+
+    The first ``keys`` answers are Enter pressed through the pilot; after that (to keep a whole
+    game to seconds) each answer goes to the handler Enter calls, the screen is redrawn at each
+    pass or info screen and every few decisions."""
+    seen = []
+    for step in range(limit):
+        top = app.screen
+        if isinstance(top, PassScreen):
+            seen.append(("pass", plain(top.body), dict(panes(app))))
+        elif isinstance(top, InfoScreen):
+            seen.append(("info", plain(top.body), None))
+        elif app.session.over:
+            await pilot.pause()
+            return seen
+        else:
+            seen.append(("decision", None, dict(panes(app))))
+        if step < keys:
+            await pilot.press("enter")
+        elif isinstance(top, PassScreen):
+            top.action_ready()
+            await settle(pilot, lambda: app.screen is not top and not app.hidden)
+        elif isinstance(top, InfoScreen):
+            top.action_close()
+            await settle(pilot, lambda: app.screen is not top)
+        else:
+            app.take("1")
+            if step % 20 == 0:
+                await pilot.pause()
+        # the terminal changes hands: the pass screen is on its way
+        await settle(pilot, lambda: not app.hidden or app.session.over or isinstance(app.screen, PassScreen))
+    raise AssertionError("the game did not end")
+
+
+async def settle(pilot, done, tries=50):
+    """Let the interface handle what is pending (a screen opened or closed) until ``done()``."""
+    for _ in range(tries):
+        for _ in range(100):  # most often a few turns of the loop are enough: no frame drawn
+            if done():
+                return
+            await asyncio.sleep(0)
+        await pilot.pause()
+    raise AssertionError(f"the interface did not get there: {pilot.app.screen_stack}, {pilot.app.hidden}")
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+# ---------------------------------------------------------------- hot seat
+
+
+@pytest.fixture(scope="module")
+def hot_seat(content, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tui-hotseat")
+    session = new_session(content, folder)
+    app = CrisisApp(session=session)
+    result = {}
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            result["first"] = dict(panes(app)), app.screen
+            result["seen"] = await play_through(app, pilot)
+            result["final"] = dict(panes(app))
+            board, tracks = app.query_one("#board"), app.query_one("#tracks")
+            result["regions"] = (board.region, tracks.region, app.query_one("#left").region)
+
+    run(main())
+    result["session"] = session
+    result["data"] = json.loads(session.path.read_text(encoding="utf-8"))
+    return result
+
+
+def test_a_whole_hot_seat_game_in_80x24(hot_seat, content):
+    data = hot_seat["data"]
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    assert game.over and hot_seat["session"].over
+    decisions = [s for s in hot_seat["seen"] if s[0] == "decision"]
+    # a move chosen as "from" then "to" is two menus for one action
+    assert len(decisions) >= len(data["actions"])
+    final = hot_seat["final"]["question"]
+    w = game.result.winner
+    assert f"{SIDES[w]} wins, {game.state.vp[w]} VP to {game.state.vp[1 - w]}." in final
+    assert final.index(f"{SIDES[w]}: {game.state.vp[w]} VP") < final.index(f"{SIDES[1 - w]}: ")
+    assert "The game's seed was 21." in final  # kept for the end in hot seat
+
+
+def test_the_board_and_the_tracks_fit_80x24(hot_seat):
+    board, tracks, left = hot_seat["regions"]
+    assert board.height >= 16 and tracks.height >= 3
+    assert tracks.y + tracks.height <= left.y + left.height  # the tracks are on screen, not scrolled away
+    lines = next(shown for kind, _, shown in hot_seat["seen"] if kind == "decision")["board"].splitlines()
+    assert len(lines) == 16 and max(len(line) for line in lines) <= left.width
+
+
+def test_the_terminal_is_passed_with_nothing_private_on_screen(hot_seat):
+    passes = [s for s in hot_seat["seen"] if s[0] == "pass"]
+    assert len(passes) >= 12
+    for _, body, shown in passes:
+        assert "Pass the terminal to the" in body
+        assert not shown.get("hand") and not shown.get("hand-small") and not shown.get("preview")
+    # after the first, the pass screen says what the last turn did (public) before the next player looks
+    assert sum("What the" in body for _, body, _ in passes) >= len(passes) - 2
+    assert isinstance(hot_seat["first"][1], PassScreen)  # even the first turn starts behind it
+
+
+def test_each_round_ends_with_its_own_screen_and_the_game_with_the_score(hot_seat):
+    infos = [body for kind, body, _ in hot_seat["seen"] if kind == "info"]
+    for number in (1, 2):
+        block = next(b for b in infos if b.startswith(f"End of round {number}"))
+        for side in SIDES:
+            assert re.search(rf"^{side}: \d+ VP before, \d+ VP now$", block, re.M)
+    final = infos[-1] if infos[-1].startswith("Final score") else next(b for b in infos if "Final score" in b)
+    assert "VP before the final scoring" in final and "crisis replay" in final
+
+
+def test_the_feed_shows_everything_since_the_players_last_turn(hot_seat):
+    decisions = [shown for kind, _, shown in hot_seat["seen"] if kind == "decision"]
+    feeds = [shown["feed"] for shown in decisions]
+    assert all(feed.startswith("Since your last turn:") for feed in feeds)
+    assert any(feed.count(" • ") > 8 for feed in feeds)  # a whole round's end, the other's card: no cap
+
+
+# ---------------------------------------------------------------- against a bot, in Spanish, large
+
+
+@pytest.fixture(scope="module")
+def bot_game(content, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tui-bot")
+    session = new_session(content, folder, lang="es", controllers=("random", saves.HUMAN), seed=8)
+    app = CrisisApp(session=session)
+    result = {}
+
+    async def main():
+        async with app.run_test(size=(160, 50)) as pilot:
+            result["first"] = dict(panes(app))
+            result["wide"] = app.query_one("#cards").display and not app.query_one("#hand-small").display
+            result["seen"] = await play_through(app, pilot)
+            result["final"] = dict(panes(app))
+
+    run(main())
+    result["session"] = session
+    return result
+
+
+def test_a_whole_game_against_the_bot_in_spanish_on_a_large_screen(bot_game, content):
+    session = bot_game["session"]
+    assert session.over and bot_game["wide"]  # the cards have a column of their own
+    first = bot_game["first"]
+    assert "Tu mano (Secesionista" in first["hand"] and "Desde tu último turno:" in first["feed"]
+    assert "Ronda 1/3" in first["header"]
+    seen = bot_game["seen"]
+    assert not any(kind == "pass" for kind, _, _ in seen)  # one person: no hand-over screens
+    assert any(body.startswith("Fin de la ronda 1") for kind, body, _ in seen if kind == "info")
+    assert "Gana " in bot_game["final"]["question"] and "Puntuación final" in bot_game["final"]["question"]
+    assert "semilla" not in bot_game["final"]["question"]  # against a bot the seed was shown from the start
+
+
+# ---------------------------------------------------------------- undo, consequences, typing
+
+
+def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=3)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # keep an objective
+            card = next(c for c in app.menu if c.action is not None and c.action.kind == "value"
+                        and content.strategy_cards[c.action.a].value >= 2)
+            await pilot.press(*("value " + card.notation.split()[1][:5]), "enter")  # typed by its start
+            assert session.game.history[-1] == card.notation
+            before = panes(app)["board"]
+            assert "→ you take control of" in panes(app)["preview"]  # the highlighted choice's consequence
+            await pilot.press("enter")
+            assert panes(app)["board"] != before
+            actions = list(session.game.history)
+            await pilot.press("ctrl+z")
+            assert panes(app)["board"] == before
+            assert "Taken back: Place a token in" in plain(app.query_one("#message").render())
+            assert json.loads(session.path.read_text())["actions"] == actions[:-1]
+
+    run(main())
+
+
+def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=31)
+    shown = {}
+
+    async def first():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(6):
+                await pilot.press("enter")
+            shown["question"], shown["menu"] = panes(app)["question"], [c.notation for c in app.menu]
+        # leaving the context without quitting is the process being killed: the file is all there is
+
+    run(first())
+    data = saves.read(session.path, content, {"random": None})
+    resumed = session_for(content, session.show, session.path, data)
+
+    async def second():
+        app = CrisisApp(session=resumed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if resumed.two_step(resumed.decision) and shown["menu"] and not shown["menu"][0].startswith("from"):
+                await pilot.press("enter")  # the kill came at a move's second step
+            assert panes(app)["question"] == shown["question"]
+            assert [c.notation for c in app.menu] == shown["menu"]
+
+    run(second())
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp_path):
+    data = hot_seat["data"]
+    original = tmp_path / "game.json"
+    original.write_text(json.dumps(data), encoding="utf-8")
+    show = Presenter(content, content.catalog("en"))
+    saved = saves.read(original, content, {})
+    watched = Replay(content, show, saved, original)
+
+    async def main():
+        app = CrisisApp(replay=watched)
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert "Replay: 0 of" in panes(app)["header"]
+            await pilot.press("right", "right", "right", "left")
+            assert watched.position == 2 and "#3 " in panes(app)["question"]
+            await pilot.press("7", "enter")
+            assert watched.position == 6
+            await pilot.press(*"round 2", "enter")
+            assert watched.rounds[watched.position][0] == 2 and watched.rounds[watched.position - 1][0] == 1
+            await pilot.press("end")
+            assert "Final score" in panes(app)["question"]  # a finished game: its result at the end
+            await pilot.press("home", "right", "right", "b")
+            assert app.session is not None and app.replay is None
+            branch = json.loads((tmp_path / "game-branch2.json").read_text())
+            assert branch["actions"] == data["actions"][:2]
+            assert "place" in panes(app)["question"] or "objective" in panes(app)["question"] \
+                or app.screen is not app.screen_stack[0]
+
+    run(main())
