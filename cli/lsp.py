@@ -307,24 +307,24 @@ def serve() -> None:
                  for label, kind, detail in bench.completions()]
         return T.CompletionList(is_incomplete=False, items=items)
 
-    @server.feature(T.TEXT_DOCUMENT_HOVER)
-    def hover(params: T.HoverParams):
+    def at_cursor(params, ask):
+        """``ask(bench, path, text, line, character)`` for the document and position of a request."""
         bench, path = bench_for(params.text_document.uri)
         if bench is None:
             return None
         text = server.workspace.get_text_document(params.text_document.uri).source
-        shown = bench.hover(path, text, params.position.line, params.position.character)
+        return ask(bench, path, text, params.position.line, params.position.character)
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(params: T.HoverParams):
+        shown = at_cursor(params, lambda bench, path, *where: bench.hover(path, *where))
         if shown is None:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=shown))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     def definition(params: T.DefinitionParams):
-        bench, _ = bench_for(params.text_document.uri)
-        if bench is None:
-            return None
-        text = server.workspace.get_text_document(params.text_document.uri).source
-        found = bench.definition(text, params.position.line, params.position.character)
+        found = at_cursor(params, lambda bench, path, *where: bench.definition(*where))
         if found is None:
             return None
         file, line, column = found
