@@ -27,6 +27,14 @@ def version() -> str:
         return "unknown"
 
 
+class VersionAction(argparse.Action):
+    """--version: the installed version, looked up only when asked (the lookup is slow to import)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"crisis {version()}")
+        parser.exit()
+
+
 def choose_language(requested: Optional[str], content) -> str:
     """--lang, else the usual locale variables, else English."""
     from crisis.ruleset.diagnostics import UserError
@@ -309,7 +317,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
         return catalog.text("cli.args.metavar." + key)
 
     parser = argparse.ArgumentParser(prog="crisis", description=say("description"))
-    parser.add_argument("--version", action="version", version=f"crisis {version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help=catalog.text("cli.argparse.version"))
     commands = parser.add_subparsers(dest="command", metavar=metavar("command"), title=say("commands"))
 
     def command(name: str) -> argparse.ArgumentParser:

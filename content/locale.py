@@ -23,8 +23,6 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Mapping, Optional, Tuple
 
-import attrs
-
 class MessageError(ValueError):
     pass
 
@@ -139,14 +137,21 @@ def format_message(message: str, params: Mapping[str, object]) -> str:
     return "".join(out)
 
 
-@attrs.define(slots=False)
 class Catalog:
-    """The messages of one language; ``fallback`` is used for a missing key."""
+    """The messages of one language; ``fallback`` is used for a missing key.
 
-    lang: str
-    messages: Dict[str, str]
-    positions: Dict[str, Tuple[str, int, int]] = attrs.field(factory=dict, repr=False)
-    fallback: Optional["Catalog"] = attrs.field(default=None, repr=False)
+    A plain class (no attrs): ``crisis --help`` reads the command line's catalog through it
+    and must start at once."""
+
+    def __init__(self, lang: str, messages: Dict[str, str],
+                 positions: Optional[Dict[str, Tuple[str, int, int]]] = None, fallback: Optional["Catalog"] = None):
+        self.lang = lang
+        self.messages = messages
+        self.positions = positions if positions is not None else {}
+        self.fallback = fallback
+
+    def __repr__(self) -> str:
+        return f"Catalog(lang={self.lang!r}, {len(self.messages)} messages)"
 
     def has(self, key: str) -> bool:
         return key in self.messages

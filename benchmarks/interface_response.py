@@ -1,0 +1,173 @@
+"""How quickly the command answers a player: --help, the first screen, each action.
+
+    python benchmarks/interface_response.py [--runs 15] [--games 3]
+
+* ``crisis --help``, alternating run by run with ``python -c pass`` (the interpreter's own
+  start, the baseline) so the machine's load falls on both alike: medians and the difference.
+* Line mode (``crisis play --vs bot --plain`` on pipes): time to the first prompt, and the
+  median time from an answer ("1") to the next prompt over whole games.
+* Full-screen interface on a pseudo-terminal: time from start to the first screen drawn.
+* Full-screen interface headless (Textual's pilot, 80x24): time from start to the first
+  decision drawn, and the median time of an answer (Enter) to the next decision drawn, as
+  the interface's own handler measures it (taking the action, the bot's moves, the save,
+  drawing every pane) and as the pilot sees it (which adds its own waits for idleness).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pty
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def crisis() -> list:
+    script = Path(sys.executable).parent / "crisis"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
+
+
+def timed(command, env=None) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def help_times(runs: int):
+    env = dict(os.environ, LANG="C")
+    helps, bare = [], []
+    for _ in range(runs):
+        helps.append(timed(crisis() + ["--help"], env))
+        bare.append(timed([sys.executable, "-c", "pass"], env))
+    return statistics.median(helps), statistics.median(bare)
+
+
+def line_mode(games: int, folder: Path):
+    """(first prompt, every answer-to-prompt time) over whole games against the bot."""
+    firsts, answers = [], []
+    for seed in range(1, games + 1):
+        started = time.perf_counter()
+        proc = subprocess.Popen(crisis() + ["play", "--vs", "bot", "--seed", str(seed), "--plain", "--save",
+                                            str(folder / f"line{seed}.json")],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=dict(os.environ, NO_COLOR="1", LANG="C"))
+        first = True
+        while True:
+            seen = b""
+            while not seen.endswith(b"> "):
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                seen += chunk
+            if not seen.endswith(b"> "):
+                break
+            now = time.perf_counter()
+            (firsts if first else answers).append(now - started)
+            first = False
+            started = time.perf_counter()
+            proc.stdin.write(b"1\n")
+            proc.stdin.flush()
+        proc.wait()
+    return statistics.median(firsts), answers
+
+
+def full_screen_start(runs: int, folder: Path) -> float:
+    """Start to the first screen drawn, on a pseudo-terminal."""
+    times = []
+    for run in range(runs):
+        master, slave = pty.openpty()
+        env = dict(os.environ, TERM="xterm-256color", LANG="C")
+        env.pop("NO_COLOR", None)
+        started = time.perf_counter()
+        proc = subprocess.Popen(crisis() + ["play", "--vs", "bot", "--seed", "1", "--save",
+                                            str(folder / f"tui{run}.json")],
+                                stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        out = b""
+        while b"Round 1/3" not in out:
+            ready, _, _ = select.select([master], [], [], 5)
+            if not ready:
+                break
+            out += os.read(master, 65536)
+        times.append(time.perf_counter() - started)
+        time.sleep(0.3)
+        os.write(master, b"\x11")  # Ctrl+Q
+        while proc.poll() is None:  # keep reading, or the interface blocks writing its last screen
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    os.read(master, 65536)
+                except OSError:
+                    break
+        proc.wait(10)
+        os.close(master)
+    return statistics.median(times)
+
+
+def headless(games: int, folder: Path):
+    from crisis.cli import saves
+    from crisis.cli.session import GameSession
+    from crisis.cli.text import Presenter
+    from crisis.cli.tui.app import CrisisApp, InfoScreen
+    from crisis.content.loader import load_content
+    from crisis.interpreter.game import Options
+
+    content = load_content()
+    show = Presenter(content, content.catalog("en"))
+    firsts, handler, pilot_seen = [], [], []
+
+    class Timed(CrisisApp):
+        def take(self, text):
+            started = time.perf_counter()
+            super().take(text)
+            handler.append(time.perf_counter() - started)
+
+    async def one(seed):
+        session = GameSession(content, show, seed, Options(), [saves.HUMAN, "random"], folder / f"h{seed}.json")
+        app = Timed(session=session)
+        started = time.perf_counter()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            firsts.append(time.perf_counter() - started)
+            while not session.over:
+                if isinstance(app.screen, InfoScreen):
+                    await pilot.press("enter")
+                    continue
+                started = time.perf_counter()
+                await pilot.press("enter")
+                pilot_seen.append(time.perf_counter() - started)
+
+    for seed in range(1, games + 1):
+        asyncio.run(one(seed))
+    return statistics.median(firsts), handler, pilot_seen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--games", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        helped, bare = help_times(args.runs)
+        print(f"crisis --help: median {helped * 1000:.0f} ms (python -c pass: {bare * 1000:.0f} ms; "
+              f"difference {(helped - bare) * 1000:.0f} ms) over {args.runs} alternating runs")
+        first, answers = line_mode(args.games, folder)
+        print(f"line mode: first prompt {first * 1000:.0f} ms; answer to next prompt: median "
+              f"{statistics.median(answers) * 1000:.1f} ms, 90th percentile "
+              f"{sorted(answers)[int(len(answers) * 0.9)] * 1000:.1f} ms over {len(answers)} answers")
+        print(f"full screen on a terminal: first screen {full_screen_start(args.runs // 3 or 1, folder) * 1000:.0f} ms")
+        first, handler, seen = headless(args.games, folder)
+        print(f"full screen headless 80x24: first decision drawn {first * 1000:.0f} ms; answer to next decision: "
+              f"median {statistics.median(handler) * 1000:.1f} ms in the interface, "
+              f"{statistics.median(seen) * 1000:.1f} ms as the test pilot sees it, over {len(handler)} answers")
+
+
+if __name__ == "__main__":
+    main()
