@@ -28,9 +28,7 @@ import time
 from pathlib import Path
 
 
-def crisis() -> list:
-    script = Path(sys.executable).parent / "crisis"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
+from startup import crisis  # noqa: E402  (benchmarks/ is on the path when a script here runs)
 
 
 def timed(command, env=None) -> float:

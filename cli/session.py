@@ -23,7 +23,7 @@ import attrs
 
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
-from crisis.interpreter.controllers import Controller, RandomBot
+from crisis.interpreter.controllers import Controller, RandomBot, controller_factories
 from crisis.interpreter.game import Game, IllegalAction, Options
 from crisis.interpreter.invariants import InvariantBroken, apply_checked, broken_message
 from crisis.interpreter.state import NOBODY
@@ -42,23 +42,13 @@ REPLAY_COMMANDS = ("quit", "back", "round", "branch", "final", "help")
 
 
 def bots() -> Dict[str, Callable[[int, int], Controller]]:
-    """Every controller class the engine defines, by its ``name`` (the name saved in game files).
+    """Every controller the engine defines, by its ``name`` (the name saved in game files).
 
-    A controller is built as ``Class(seed, side)``.  A new one (the solo opponent) needs no change
-    here: subclass ``Controller`` with a ``name``; set ``default_opponent = True`` on it to make it
-    the one ``--vs bot`` chooses.
+    A controller is built as ``factory(seed, side)``.  A new one needs no change here: subclass
+    ``Controller`` with a ``name`` (or register a factory); set ``default_opponent = True`` on it
+    to make it the one ``--vs bot`` chooses.
     """
-    found: Dict[str, Callable[[int, int], Controller]] = {}
-
-    def walk(cls) -> None:
-        for sub in cls.__subclasses__():
-            name = getattr(sub, "name", None)
-            if name and name != Controller.name:
-                found[name] = sub
-            walk(sub)
-
-    walk(Controller)
-    return found
+    return controller_factories()
 
 
 def default_bot() -> str:
