@@ -279,3 +279,24 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
                 or app.screen is not app.screen_stack[0]
 
     run(main())
+
+
+def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(content, tmp_path):
+    session = new_session(content, tmp_path, seed=5)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # the Unionist takes the terminal
+            await pilot.press("enter")  # and keeps an objective
+            assert isinstance(app.screen, PassScreen) and "Secessionist" in plain(app.screen.body)
+            await pilot.press("u")
+            assert session.game.history == [] and not isinstance(app.screen, PassScreen)
+            assert "Taken back: Keep" in plain(app.query_one("#message").render())
+            assert "Unionist: choose the objective card to keep." in " ".join(panes(app)["question"].split())
+            await pilot.press("enter")  # keep again: the terminal goes to the other player
+            assert isinstance(app.screen, PassScreen)
+            await pilot.press("q")
+        assert "crisis resume" in app.outcome and len(session.game.history) == 1
+
+    run(main())

@@ -633,7 +633,11 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
     if no_color:
         os.environ.setdefault("NO_COLOR", "1")  # Textual's own colours go too
     app = CrisisApp(session=session, replay=replay, no_color=no_color)
-    code = app.run()
+    app.run()
+    code = app.return_code or EXIT_OK
     if app.outcome:
         print(app.outcome)
-    return code if isinstance(code, int) else EXIT_OK
+    elif code and app.session is not None:  # a bug (Textual has shown it): the file holds every action
+        print(app.c.text("cli.tui.crashed", file=str(app.session.path)))
+        print(app.session.resume_hint())
+    return code
