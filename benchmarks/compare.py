@@ -90,7 +90,7 @@ def per_core(args, scratch: Path) -> None:
     current = Worker("this tree", import_dir(TREE, scratch / "current"))
     ref_tree = export(args.ref, scratch / "ref-tree")
     ref = Worker(args.ref, import_dir(ref_tree, scratch / "ref"))
-    ratios, same = [], True
+    ratios, same, best = [], True, {current.label: 0.0, ref.label: 0.0}
     try:
         for round_ in range(args.rounds):
             first = 1 + round_ * args.games
@@ -100,6 +100,8 @@ def per_core(args, scratch: Path) -> None:
             a, b = results[current.label], results[ref.label]
             same &= (a["wins"], a["vp"]) == (b["wins"], b["vp"])
             ratios.append(b["cpu"] / a["cpu"])
+            for label, result in results.items():
+                best[label] = max(best[label], args.games / result["cpu"])
             print(f"  round {round_ + 1}: this tree {args.games / a['cpu']:.0f} games/s, "
                   f"{args.ref} {args.games / b['cpu']:.0f} games/s -> {ratios[-1]:.2f}x"
                   f"{'  (Event Discard)' if event_discard else ''}")
@@ -107,6 +109,8 @@ def per_core(args, scratch: Path) -> None:
         current.close()
         ref.close()
     print(f"per-core ratio (games per CPU second, this tree / {args.ref}): {spread(ratios)}")
+    print(f"best rounds: this tree {best[current.label]:.0f} games/s, {args.ref} {best[ref.label]:.0f} games/s "
+          f"-> {best[current.label] / best[ref.label]:.2f}x (the least disturbed runs of each)")
     print(f"same games in both trees: {'yes' if same else 'NO (the ref plays other games)'}; "
           f"this tree {'uses its batch API' if current.batch else 'plays Game + play_out'}")
 

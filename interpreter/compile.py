@@ -60,7 +60,8 @@ class LogEntry:
 class Executor:
     """Applies operations to a state.  The only code that moves tokens."""
 
-    __slots__ = ("tables", "state", "log", "locations", "max_per_space", "_block_place", "_block_remove")
+    __slots__ = ("tables", "state", "log", "locations", "max_per_space", "_block_place", "_block_remove",
+                 "_first_by_vp", "_first_vp", "_first", "markers_seen", "no_place", "no_remove")
 
     def __init__(self, tables, state, log: Optional[list] = None):
         self.tables = tables
@@ -70,6 +71,13 @@ class Executor:
         self.max_per_space = tables.max_per_space
         self._block_place = tables.blocks_placement
         self._block_remove = tables.blocks_removal
+        self._first_by_vp = tables.first_player_by_vp
+        self._first_vp = None  # VP when the first player was last worked out, and who it was
+        self._first = 0
+        # spaces where markers block placing / removing, as of ``markers_seen`` (see ``see_markers``)
+        self.markers_seen: Optional[list] = None
+        self.no_place: Tuple[int, ...] = ()
+        self.no_remove: Tuple[int, ...] = ()
 
     def emit(self, key: str, **params) -> None:
         """Log an event.  Code run often tests ``log is not None`` first: the
@@ -79,7 +87,18 @@ class Executor:
 
     # ------------------------------------------------------------ players
     def first_player(self) -> int:
-        """rulebook: First Player.  Evaluated each time the rules ask."""
+        """rulebook: First Player.  Evaluated each time the rules ask -- or, when the
+        rules read nothing but VP (and sides), kept until the VP change."""
+        if self._first_by_vp:
+            vp = self.state.vp
+            if vp == self._first_vp:
+                return self._first
+            self._first_vp = list(vp)
+            self._first = self._first_player()
+            return self._first
+        return self._first_player()
+
+    def _first_player(self) -> int:
         for rule in self.tables.first_player_rules:
             holds0 = rule(self, SIDE_CTX[0], NOBODY)
             if holds0 != rule(self, SIDE_CTX[1], NOBODY):
@@ -123,6 +142,14 @@ class Executor:
     def removal_blocked(self, space: int) -> bool:
         """... nor removed from it."""
         return self._marker_in(space, self._block_remove)
+
+    def see_markers(self) -> None:
+        """Work out ``no_place`` and ``no_remove`` again.  Callers listing steps do so when
+        ``state.markers`` differs from ``markers_seen``: markers seldom move, steps are listed
+        all the time."""
+        self.markers_seen = list(self.state.markers)
+        self.no_place = self.blocked_spaces(self._block_place)
+        self.no_remove = self.blocked_spaces(self._block_remove)
 
     def blocked_spaces(self, markers) -> Tuple[int, ...]:
         """The spaces where these markers are (those on the map)."""
@@ -292,7 +319,10 @@ class EitherOp(Op):
         self.actions = tuple(actions)  # "option 1", "option 2"...
 
     def run(self, ex, ctx):
-        possible = [i for i, option in enumerate(self.options) if option.can_act(ex, ctx)]
+        possible = []
+        for index, option in enumerate(self.options):
+            if option.can_act(ex, ctx):
+                possible.append(index)
         if not possible:
             return NO_DECISIONS
         if len(possible) == 1:
@@ -428,12 +458,14 @@ class TransferOp(Op):
         self.optional = amount != "exactly"  # "up to": the player may stop ("done") after any step
         # where the tokens went matters only to limits, "each" and "one space"
         self.counts_steps = limit is not None or each or one_space
+        self.counted = self.counts_steps or self.all_tokens  # run step by step with ``apply``
         # places that do not depend on the position are resolved once, here
         self.fixed_sources = getattr(sources, "codes", None)
         self.fixed_dests = getattr(dests, "codes", None)
         self._grids = None  # this verb's interned steps: anyone's, then per owner (at the first listing)
         self._source = self._dest = -1
         self._pairs_by_dimension = None
+        self._whole_rows = self._rows_without = None
         self.sources_are_spaces = getattr(sources, "spaces_only", False)
         self.dests_are_spaces = getattr(dests, "spaces_only", False)
 
@@ -467,7 +499,13 @@ class TransferOp(Op):
         one_holder = sources is not None and len(sources) == 1 and sources[0] >= n
         self.has_step = lambda ex, ctx, owners: bool(self.legal(ex, ctx, owners, {}))
         if plain and one_holder and dests is not None and to_spaces:
-            self._source = sources[0]
+            source = self._source = sources[0]
+            # into every space (a value play): while no space is full, the steps are the whole
+            # row, or the whole row but the space a marker blocks -- lists made here, once
+            if tuple(dests) == tuple(range(n)):
+                self._whole_rows = tuple([grid[source][d] for d in dests] for grid in self._grids)
+                self._rows_without = tuple([[a for a in whole if a.b != space] for space in range(n)]
+                                           for whole in self._whole_rows)
             self.legal, self.has_step = self._from_holder_to_spaces, self._has_from_holder_to_spaces
         elif plain and one_holder and dests is not None and len(dests) == 1 and n <= dests[0] != sources[0]:
             self._source, self._dest = sources[0], dests[0]
@@ -477,10 +515,9 @@ class TransferOp(Op):
             self._dest = dest
             self._columns = tuple([grid[s][dest] for s in range(n)] for grid in self._grids)
             self.legal, self.has_step = self._from_spaces_to_holder, self._has_from_spaces_to_holder
-        elif plain and to_spaces and (from_spaces or sources is not None):
+        elif plain and to_spaces and from_spaces:
             self._pairs = {}
-            self._holder_sources = not from_spaces
-            self.legal, self.has_step = self._into_spaces, self._has_into_spaces
+            self.legal, self.has_step = self._between_spaces, self._has_between_spaces
             # places that are fixed or "this dimension": every dimension's pairs, listed now
             source_sets = sources or getattr(self.sources, "by_dimension", None)
             dest_sets = dests or getattr(self.dests, "by_dimension", None)
@@ -489,6 +526,8 @@ class TransferOp(Op):
                 self._pairs_by_dimension = tuple(
                     tuple(self._pairs_between(sources or source_sets[d], dests or dest_sets[d], named)
                           for d in dims) for named in (False, True))
+        elif plain and to_spaces and sources is not None:
+            self.legal = self._from_places_to_spaces
         else:
             self.legal = self._any_shape
 
@@ -497,13 +536,19 @@ class TransferOp(Op):
         source, dests = self._source, self.fixed_dests
         st = ex.state
         maximum = ex.max_per_space
-        blocked = ex.blocked_spaces(ex._block_place)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        blocked = ex.no_place
         out = []
         for owner in owners:
             if not ex.can_take(owner, source):
                 continue
             mine = st.tokens[owner]
-            row = (self._grids[owner + 1] if len(owners) > 1 else self._grids[0])[source]
+            grid = owner + 1 if len(owners) > 1 else 0
+            if self._whole_rows is not None and max(mine) < maximum and len(blocked) < 2:
+                out += self._rows_without[grid][blocked[0]] if blocked else self._whole_rows[grid]
+                continue
+            row = self._grids[grid][source]
             if blocked:
                 out += [row[d] for d in dests if mine[d] < maximum and d not in blocked]
             else:
@@ -513,7 +558,9 @@ class TransferOp(Op):
     def _has_from_holder_to_spaces(self, ex, ctx, owners) -> bool:
         source = self._source
         maximum = ex.max_per_space
-        blocked = ex.blocked_spaces(ex._block_place)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        blocked = ex.no_place
         for owner in owners:
             if ex.can_take(owner, source):
                 mine = ex.state.tokens[owner]
@@ -533,7 +580,9 @@ class TransferOp(Op):
         """Tokens from spaces to one holder (the pool): a removal."""
         candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
         st = ex.state
-        blocked = ex.blocked_spaces(ex._block_remove)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        blocked = ex.no_remove
         out = []
         for owner in owners:
             if not ex.can_put(owner, self._dest):
@@ -548,7 +597,9 @@ class TransferOp(Op):
 
     def _has_from_spaces_to_holder(self, ex, ctx, owners) -> bool:
         candidates = self.fixed_sources or self.sources(ex, ctx, NOBODY)
-        blocked = ex.blocked_spaces(ex._block_remove)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        blocked = ex.no_remove
         for owner in owners:
             if ex.can_put(owner, self._dest):
                 mine = ex.state.tokens[owner]
@@ -557,10 +608,34 @@ class TransferOp(Op):
                         return True
         return False
 
-    def _into_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
-        """Tokens into spaces, from spaces (or from holders too): the (source,
-        destination) pairs of these places are listed once and kept (the places
-        come from the content: few different ones)."""
+    def _from_places_to_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens into spaces from fixed places, holders among them ("from your pool or any space")."""
+        candidates = self.fixed_sources
+        all_dests = self.fixed_dests or self.dests(ex, ctx, NOBODY)
+        st = ex.state
+        maximum = ex.max_per_space
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        no_remove, no_place = ex.no_remove, ex.no_place
+        grids = self._grids
+        out = []
+        for owner in owners:
+            mine = st.tokens[owner]
+            pool, track = st.pool[owner], st.track[owner]
+            # tokens at each location code (spaces, then pool, track, supply, boxes: see Locations)
+            have = mine + [pool, track, pool + track] + st.boxes[owner]
+            sources = [s for s in candidates if have[s] > 0 and s not in no_remove]
+            if not sources:
+                continue
+            dests = [d for d in all_dests if mine[d] < maximum and d not in no_place]
+            grid = grids[owner + 1] if len(owners) > 1 else grids[0]
+            out += [grid[s][d] for d in dests for s in sources if s != d]
+        return out
+
+    def _between_spaces(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from spaces to spaces: the (source, destination) pairs of these
+        places are listed once and kept (the places come from the content: few
+        different ones)."""
         by_dimension = self._pairs_by_dimension
         pairs = (by_dimension[len(owners) > 1][ctx.dimension] if by_dimension is not None
                  else self._pairs_for(ex, ctx, owners))
@@ -568,20 +643,20 @@ class TransferOp(Op):
             return self._any_shape(ex, ctx, owners, counts, only)
         st = ex.state
         maximum = ex.max_per_space
-        no_remove = ex.blocked_spaces(ex._block_remove)
-        no_place = ex.blocked_spaces(ex._block_place)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        no_remove, no_place = ex.no_remove, ex.no_place
         out = []
         for owner in owners:
             mine = st.tokens[owner]
-            have = self._available(st, owner, mine)
             if no_remove or no_place:
-                out += [a for s, d, a in pairs[owner] if have[s] > 0 and mine[d] < maximum
+                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum
                         and s not in no_remove and d not in no_place]
             else:
-                out += [a for s, d, a in pairs[owner] if have[s] > 0 and mine[d] < maximum]
+                out += [a for s, d, a in pairs[owner] if mine[s] > 0 and mine[d] < maximum]
         return out
 
-    def _has_into_spaces(self, ex, ctx, owners) -> bool:
+    def _has_between_spaces(self, ex, ctx, owners) -> bool:
         by_dimension = self._pairs_by_dimension
         pairs = (by_dimension[len(owners) > 1][ctx.dimension] if by_dimension is not None
                  else self._pairs_for(ex, ctx, owners))
@@ -589,23 +664,15 @@ class TransferOp(Op):
             return bool(self._any_shape(ex, ctx, owners, {}))
         st = ex.state
         maximum = ex.max_per_space
-        no_remove = ex.blocked_spaces(ex._block_remove)
-        no_place = ex.blocked_spaces(ex._block_place)
+        if ex.state.markers != ex.markers_seen:
+            ex.see_markers()
+        no_remove, no_place = ex.no_remove, ex.no_place
         for owner in owners:
             mine = st.tokens[owner]
-            have = self._available(st, owner, mine)
             for s, d, _ in pairs[owner]:
-                if have[s] > 0 and mine[d] < maximum and s not in no_remove and d not in no_place:
+                if mine[s] > 0 and mine[d] < maximum and s not in no_remove and d not in no_place:
                     return True
         return False
-
-    def _available(self, st, owner: int, mine: List[int]) -> List[int]:
-        """Tokens the owner can take from each location code (spaces, then pool,
-        track, supply and boxes, as ``Locations`` numbers them)."""
-        if not self._holder_sources:
-            return mine
-        pool, track = st.pool[owner], st.track[owner]
-        return mine + [pool, track, pool + track] + st.boxes[owner]
 
     def _pairs_for(self, ex, ctx, owners):
         """Per owner, the (source, destination, step) of every two places, in the order of ``legal``."""
@@ -633,10 +700,9 @@ class TransferOp(Op):
         if self.one_space and counts:
             only = next(iter(counts))
         st = ex.state
-        where = st.markers
-        # a marker off the map is at NOBODY, which is no location: harmless in these lists
-        no_place = [where[m] for m in ex._block_place]
-        no_remove = [where[m] for m in ex._block_remove]
+        if st.markers != ex.markers_seen:
+            ex.see_markers()
+        no_place, no_remove = ex.no_place, ex.no_remove
         maximum = ex.max_per_space
         grids = self._grids
         named = len(owners) > 1
@@ -673,7 +739,7 @@ class TransferOp(Op):
         return out
 
     def run(self, ex, ctx):
-        if self.each or self.all_tokens or self.counts_steps or ex.log is not None:
+        if self.counted or self.remember or ex.log is not None:
             return self._run_counted(ex, ctx)
         # most statements of a game: no limit, no log.  Nothing to do: no generator at all
         total = ctx.value if self.by_value else self.n
@@ -853,6 +919,9 @@ def _that_space_chosen(target, condition: Callable) -> Callable:
     return lambda ex, ctx, it: bool(ctx.chosen) and ctx.chosen[0] != NOBODY and condition(ex, ctx, it)
 
 
+_OWN = ((0,), (1,))  # a side's own tokens, as the owners of a step
+_EITHER = ((0, 1), (1, 0))  # either side's, the acting side first
+
 _COMPARE = {"==": operator.eq, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
 
 
@@ -928,19 +997,20 @@ class Compiler:
         """rulebook: Playing Strategy Cards, Value -- up to the card's value of your tokens, anywhere."""
         loc = self.t.locations
         every = self.t.all_spaces
-        return TransferOp("place", "value", 0, lambda ctx: (ctx.me,), fixed((loc.SUPPLY,)), fixed(every),
+        return TransferOp("place", "value", 0, lambda ctx: _OWN[ctx.me], fixed((loc.SUPPLY,)), fixed(every),
                           False, None, None)
 
     # ------------------------------------------------------------ pieces
     def owners(self, owner: A.Owner) -> Callable:
+        # per acting side, made once: whose tokens a step may move
         if owner.kind == "own":
-            return lambda ctx: (ctx.me,)
+            return lambda ctx: _OWN[ctx.me]
         if owner.kind == "opponent":
-            return lambda ctx: (1 - ctx.me,)
+            return lambda ctx: _OWN[1 - ctx.me]
         if owner.kind == "either":
-            return lambda ctx: (ctx.me, 1 - ctx.me)
-        side = self.t.side_index[owner.side.text]
-        return lambda ctx: (side,)
+            return lambda ctx: _EITHER[ctx.me]
+        side = (self.t.side_index[owner.side.text],)
+        return lambda ctx: side
 
     def holder(self, holder) -> Callable:
         loc = self.t.locations

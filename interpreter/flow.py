@@ -166,7 +166,8 @@ def resolve_breaches(ex: Executor, active: int):
     for side in (active, 1 - active):
         pending = st.pending_breaches[side]
         while pending:
-            zone = min(pending, key=lambda z: -t.zones[z].top)  # Escalation > Tension > Final Crisis
+            # Escalation > Tension > Final Crisis
+            zone = pending[0] if len(pending) == 1 else min(pending, key=lambda z: -t.zones[z].top)
             pending.remove(zone)
             order = st.breach_order[zone]
             first = not order

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Dict, Tuple
 
 from crisis.content.model import Content
+from crisis.ruleset import ast as A
 
 from .actions import Action, ActionTable, Locations
 
@@ -90,6 +91,11 @@ class Tables:
         self.objective_events = tuple(compiler.block(c.event.tree) if c.event else None
                                       for c in self.objective_cards)
         self.first_player_rules = tuple(compiler.condition(r.tree) for r in procedures.first_player)
+        # rules that read only VP (and who is who) let a game keep its answer until the VP change
+        vp_only = (A.AnyOf, A.AllOf, A.Not, A.HasVP, A.HasMoreVP, A.HasFewerVP, A.IsSide, A.Player, A.Name,
+                   A.Comparison)
+        self.first_player_by_vp = all(isinstance(node, vp_only)
+                                      for rule in procedures.first_player for node in rule.tree.walk())
         self.tie_breaks = tuple(compiler.condition(r.tree) for r in procedures.tie_breaks)
         self.breach_effects: Dict[int, Tuple[object, object]] = {
             self.zone_index[zone]: (compiler.block(first.tree), compiler.block(second.tree))
