@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import os
 import pty
+import resource
 import select
 import statistics
 import subprocess
@@ -31,10 +32,14 @@ from pathlib import Path
 from startup import crisis  # noqa: E402  (benchmarks/ is on the path when a script here runs)
 
 
-def timed(command, env=None) -> float:
+def timed(command, env=None):
+    """(wall time, CPU time) of a command: on a busy machine the CPU time moves less."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, env=env, capture_output=True, check=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def help_times(runs: int):
@@ -43,7 +48,8 @@ def help_times(runs: int):
     for _ in range(runs):
         helps.append(timed(crisis() + ["--help"], env))
         bare.append(timed([sys.executable, "-c", "pass"], env))
-    return statistics.median(helps), statistics.median(bare)
+    return ([statistics.median(t[i] for t in helps) for i in (0, 1)],
+            [statistics.median(t[i] for t in bare) for i in (0, 1)])
 
 
 def line_mode(games: int, folder: Path):
@@ -153,9 +159,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        helped, bare = help_times(args.runs)
-        print(f"crisis --help: median {helped * 1000:.0f} ms (python -c pass: {bare * 1000:.0f} ms; "
-              f"difference {(helped - bare) * 1000:.0f} ms) over {args.runs} alternating runs")
+        (helped, help_cpu), (bare, bare_cpu) = help_times(args.runs)
+        print(f"crisis --help: median {helped * 1000:.0f} ms wall, {help_cpu * 1000:.0f} ms CPU "
+              f"(python -c pass: {bare * 1000:.0f} ms wall, {bare_cpu * 1000:.0f} ms CPU) over {args.runs} "
+              f"alternating runs; load average {os.getloadavg()[0]:.1f}")
         first, answers = line_mode(args.games, folder)
         print(f"line mode: first prompt {first * 1000:.0f} ms; answer to next prompt: median "
               f"{statistics.median(answers) * 1000:.1f} ms, 90th percentile "
