@@ -340,10 +340,15 @@ class Screen:
         return lines
 
     def public_cards(self, sides: Sequence[int]) -> List[str]:
-        """Card counts everyone may know."""
+        """Card counts everyone may know; in the solo game, the solo opponent's objective (the player chose it)."""
         st = self.game.state
-        return [self.text("cli.panel.counts", side=self.side(i), hand=len(st.hands[i]), aside=len(st.set_aside[i]),
-                          kept=int(st.objectives[i] != NOBODY)) for i in sides]
+        lines = [self.text("cli.panel.counts", side=self.side(i), hand=len(st.hands[i]), aside=len(st.set_aside[i]),
+                           kept=int(st.objectives[i] != NOBODY)) for i in sides]
+        solo = self.game.solo
+        if solo is not None and st.objectives[solo.side] != NOBODY:
+            lines.append(self.text("cli.panel.solo_objective", side=self.side(solo.side)))
+            lines.extend(self.objective_line(st.objectives[solo.side], "cli.panel.objective_card"))
+        return lines
 
     # ------------------------------------------------------------------ log
     def feed(self, log, start: int, context: int = 3) -> List[str]:
@@ -384,7 +389,7 @@ class Screen:
                 lines.append(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n))
         if result.tie_break >= 0:
             from crisis.ruleset.render import render_condition
-            rule = game.content.procedures.tie_breaks[result.tie_break]
+            rule = game.tie_break_rules()[result.tie_break]
             lines.append(c.text("cli.result.tie_break", rule=render_condition(rule.tree, c),
                                 winner=self.side(winner)))
         lines.append(style.bold(c.text("result.winner", side=self.side(winner))))

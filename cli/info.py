@@ -245,9 +245,10 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
 
 
 def why_lines(session) -> List[str]:
-    """The reasons a bot gave for its recent actions, for bots that keep them (``explain()``)."""
+    """The reasons a bot gave for its recent actions, for bots that keep them (``explain()``);
+    in the solo game, the trace of the solo opponent's last choice (from the game's log)."""
     c = session.c
-    lines = []
+    lines = solo_why_lines(session)
     for side, bot in enumerate(session.bots):
         explain = getattr(bot, "explain", None)
         if explain is None:
@@ -257,3 +258,21 @@ def why_lines(session) -> List[str]:
             lines.append(c.text("cli.why.title", side=session.show.side(session.tables.sides[side])))
             lines += [f"  {line}" for line in reasons]
     return lines or [c.text("cli.why.nothing")]
+
+
+def solo_why_lines(session) -> List[str]:
+    """The solo opponent's last choice: the line it explains and why (the table and row, or the list)."""
+    game = session.game
+    if game.solo is None:
+        return []
+    log = game.log or []
+    found = [i for i, entry in enumerate(log) if entry.key == "log.solo.choice"]
+    c, show = session.c, session.show
+    if not found:
+        return [c.text("cli.why.solo_none")]
+    index = found[-1]
+    lines = [c.text("cli.why.solo", side=show.side(session.tables.sides[game.solo.side]))]
+    if index > 0 and log[index - 1].key in ("log.place", "log.remove", "log.move", "log.marker"):
+        lines.append("  " + show.log_line(log[index - 1]))
+    lines.append("    " + show.trace(log[index]))
+    return lines

@@ -170,17 +170,50 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
                              runs=shown), file=out)
 
 
-def cmd_play(args) -> int:
+def solo_options(args, content: Content, show: Presenter, event_discard: bool = False):
+    """(options, the player's side) of a solo game (``--solo``; ``--side`` is the player's), or
+    of a two-player game (side -1)."""
     from crisis.interpreter.game import Options
+    from .errors import CliError
+    from .session import match_side
+    if not getattr(args, "solo", False):
+        if getattr(args, "difficulty", None):
+            raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
+        return Options(event_discard=event_discard), -1
+    player = match_side(args.side, content, show) if args.side else 0
+    return solo_game(content, show, player, getattr(args, "difficulty", None)), player
+
+
+def solo_game(content: Content, show: Presenter, player: int, difficulty: Optional[str]):
+    """Options for the player on side ``player`` against the Solo Opponent, at a difficulty
+    (its content name, or its name in the player's language)."""
+    from crisis.interpreter.game import Options
+    from .errors import CliError
+    c = show.catalog
+    if content.solo is None:
+        raise CliError(c.text("cli.error.no_solo", content=content.root))
+    levels = [name for name, _ in content.solo.difficulty]
+    if difficulty is not None and difficulty not in levels:
+        matches = [name for name in levels if c.name("difficulty", name).lower() == difficulty.lower()]
+        if not matches:
+            shown = [c.name("difficulty", name) for name in levels]
+            raise CliError(c.text("cli.error.difficulty", given=difficulty, levels=", ".join(shown)))
+        difficulty = matches[0]
+    return Options(event_discard=True, solo=content.board.sides[1 - player], difficulty=difficulty or levels[0])
+
+
+def cmd_play(args) -> int:
+    from .errors import CliError
     content = load(args)
     show = presenter(args, content)
     seed = args.seed if args.seed is not None else int(time.time()) % 100000
-    options = Options(event_discard=args.event_discard)
+    options, _player = solo_options(args, content, show, args.event_discard)
+    if args.solo and args.vs:
+        raise CliError(show.catalog.text("cli.error.solo_vs"))
     if not args.bots:
         from .play import cmd_play as play
         return play(args, content, show, seed, options)
-    if args.vs or args.side or args.save:
-        from .errors import CliError
+    if args.vs or (args.side and not args.solo) or args.save:
         raise CliError(show.catalog.text("cli.error.bots_alone"))
     return play_bots(content, show, seed, options, check=args.check)
 
@@ -279,7 +312,9 @@ def cmd_sim(args) -> int:
     from crisis.interpreter.game import Options
     content = load(args)
     show = presenter(args, content)
-    options = Options(event_discard=args.event_discard)
+    if args.solo:
+        return sim_solo(args, content, show)
+    options, _ = solo_options(args, content, show, args.event_discard)
     coverage = None
     if getattr(args, "coverage", False):
         from crisis.interpreter.coverage import Coverage
@@ -302,6 +337,52 @@ def cmd_sim(args) -> int:
                  rate=f"{args.games / elapsed:.0f}"))
     if coverage is not None:
         print_coverage(coverage, show)
+    return EXIT_OK
+
+
+def sim_solo(args, content: Content, show: Presenter) -> int:
+    """The solo opponent against a random player: its win rate for each side asked, and the speed."""
+    from crisis.interpreter.batch import Job
+    from .session import match_side
+    c, sides = show.catalog, content.board.sides
+    players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
+    started = time.perf_counter()
+    played = 0
+    for player in players:
+        options = solo_game(content, show, player, args.difficulty)
+        opponent = 1 - player
+        wins, vp = 0, [0, 0]
+        for record in Job(content, options).play(range(args.seed, args.seed + args.games)):
+            wins += record.winner == opponent
+            for side in (0, 1):
+                vp[side] += record.vp[side]
+        played += args.games
+        print(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
+                     difficulty=c.name("difficulty", options.difficulty), wins=wins,
+                     percent=show.decimal(100 * wins / args.games, 1), vp=show.decimal(vp[opponent] / args.games, 2),
+                     player_vp=show.decimal(vp[player] / args.games, 2)))
+    elapsed = time.perf_counter() - started
+    print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=f"{played / elapsed:.0f}"))
+    return EXIT_OK
+
+
+def cmd_aid(args) -> int:
+    """The Solo Opponent Aid of one side (or of each), as a player reads it, from the rules."""
+    from .aid import aid_lines
+    from .errors import CliError
+    from .session import match_side
+    content = load(args)
+    show = presenter(args, content)
+    if content.solo is None:
+        raise CliError(show.catalog.text("cli.error.no_solo", content=content.root))
+    sides = [match_side(args.side, content, show)] if args.side else range(len(content.board.sides))
+    lines: list = []
+    for side in sides:
+        if lines:
+            lines.append("")
+        lines += aid_lines(content, show, content.board.sides[side])
+    for line in lines:
+        print(line)
     return EXIT_OK
 
 
@@ -338,6 +419,8 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     play.add_argument("--vs", metavar=metavar("bot"), help=say("play.vs"))
     play.add_argument("--side", metavar=metavar("side"), help=say("play.side"))
     play.add_argument("--save", metavar=metavar("file"), help=say("play.save"))
+    play.add_argument("--solo", action="store_true", help=say("play.solo"))
+    play.add_argument("--difficulty", metavar=metavar("level"), help=say("difficulty"))
     no_color(play)
     play.add_argument("--check", action="store_true", help=say("check_invariants"))
     play.set_defaults(run=cmd_play)
@@ -363,7 +446,14 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
     sim.add_argument("--event-discard", action="store_true", help=say("event_discard"))
     sim.add_argument("--coverage", action="store_true", help=say("sim.coverage"))
+    sim.add_argument("--solo", action="store_true", help=say("sim.solo"))
+    sim.add_argument("--side", metavar=metavar("side"), help=say("sim.side"))
+    sim.add_argument("--difficulty", metavar=metavar("level"), help=say("difficulty"))
     sim.set_defaults(run=cmd_sim)
+
+    aid = command("aid")
+    aid.add_argument("--side", metavar=metavar("side"), help=say("aid.side"))
+    aid.set_defaults(run=cmd_aid)
 
     check = command("check")
     check.add_argument("--strict", action="store_true", help=say("check.strict"))

@@ -19,7 +19,7 @@ from crisis.interpreter.game import Options
 
 from .session import EXIT_OK, GameSession, Replay, controller_text, new_session, reopen
 from .terminal import Terminal
-from .text import Presenter
+from .text import Presenter, fold
 
 
 def tui_installed() -> bool:
@@ -56,13 +56,20 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
                                        seed=session.seed if session.seed_shown() else "?")))
     else:
         lines.append(style.bold(c.text("cli.intro.title", game=c.text("cli.title"))))
-    if len(humans) == 2 and not resumed:
+    solo = session.game.solo
+    if solo is not None:
+        h = solo.player
+        lines.append(c.text("cli.intro.solo", side=names[h], other=names[1 - h], seed=session.seed,
+                            difficulty=c.name("difficulty", session.options.difficulty)))
+        lines.append(c.text("cli.intro.solo_rules", aid=fold(show.side(sides[solo.side])).split(" ")[0],
+                            why=session.command_word("why")))
+    elif len(humans) == 2 and not resumed:
         lines.append(c.text("cli.intro.hotseat"))
     elif len(humans) == 1:
         h = humans[0]
         lines.append(c.text("cli.intro.vs", side=names[h], other=names[1 - h],
                             bot=controller_text(c, session.controllers[1 - h]), seed=session.seed))
-    if session.options.event_discard:
+    if session.options.event_discard and solo is None:
         lines.append(c.text("cli.intro.event_discard"))
     if not session.over:
         lines.append(c.text("cli.intro.saving", file=str(session.path)))

@@ -32,6 +32,7 @@ from crisis.ruleset.diagnostics import shown
 FORMAT = "crisis-saved-game"
 VERSION = 1
 HUMAN = "human"
+SOLO = "solo"  # the side the game plays itself, by its content (the solo opponent)
 
 
 class SystemReason(str):
@@ -297,7 +298,7 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     if set(controllers) != set(sides) or not all(isinstance(v, str) for v in controllers.values()):
         raise SaveProblem("cli.save.damaged", file=where, field="controllers")
     for value in controllers.values():
-        if value != HUMAN and value not in known_controllers:
+        if value not in (HUMAN, SOLO) and value not in known_controllers:
             raise SaveProblem("cli.save.unknown_controller", file=where, name=shown(value))
     actions = data["actions"]
     if not all(isinstance(a, str) for a in actions):

@@ -180,7 +180,8 @@ class GameSession:
     # ------------------------------------------------------------ the game
     def make_bots(self) -> List[Optional[Controller]]:
         registry = bots()
-        return [None if human else registry[name](self.seed, side)
+        # the solo opponent is no controller: the engine answers its decisions from the content
+        return [None if human or name == saves.SOLO else registry[name](self.seed, side)
                 for side, (human, name) in enumerate(zip(self.humans, self.controllers))]
 
     def rebuild(self, actions: Sequence[str]) -> None:
@@ -531,9 +532,12 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
     """The session ``crisis play`` starts: hot seat, or a person against a bot (``--vs``, ``--side``)."""
     c = show.catalog
     sides = content.board.sides
-    if args.side and not args.vs:
+    if args.side and not args.vs and not options.solo:
         raise CliError(c.text("cli.error.side_without_vs"))
-    if args.vs:
+    if options.solo:
+        human = 1 - sides.index(options.solo)
+        controllers = [saves.HUMAN if i == human else saves.SOLO for i in range(len(sides))]
+    elif args.vs:
         human = match_side(args.side, content, show) if args.side else 0
         registry = bots()
         bot = default_bot() if args.vs == "bot" else args.vs

@@ -56,6 +56,8 @@ class Presenter:
             return self.space(name)
         if name.endswith(" box") and name[:-4] in self.zones:
             return self.catalog.text("location.box", zone=self.catalog.name("zones", name[:-4]))
+        if name.startswith("track above ") and name[12:] in self.zones:
+            return self.catalog.text("location.track_above", zone=self.catalog.name("zones", name[12:]))
         return self.catalog.text(f"location.{name}")
 
     def token(self, side: str, actor: Optional[str]) -> str:
@@ -66,7 +68,7 @@ class Presenter:
     def reason(self, reason: str) -> str:
         kind, _, rest = reason.partition(":")
         if not rest:
-            if kind in ("dimension_scoring", "objective_scoring", "pivotal_bonus", "final_crisis"):
+            if kind in ("dimension_scoring", "objective_scoring", "pivotal_bonus", "final_crisis", "solo_turn"):
                 return self.catalog.text(f"reason.{kind}")
             return self.catalog.text("reason.card", card=self.card(kind))
         if kind == "objective":
@@ -93,7 +95,7 @@ class Presenter:
                 kind = "spaces"
             elif key in _CARD_PARAMS:
                 out[key] = self.card(value)
-            elif key == "objective":
+            elif key in ("objective", "kept"):
                 out[key] = self.objective(value)
             elif key == "zone":
                 kind = "zones"
@@ -247,7 +249,89 @@ class Presenter:
         key = entry.key
         if key == "log.place" and entry.params.get("source") not in (None, "supply"):
             key = "log.place_from"
+        special = _SOLO_LINES.get(key)
+        if special is not None:
+            return getattr(self, special)(entry)
         return self.catalog.text(key, **self.params(entry.params))
+
+    # ---------------------------------------------------- the solo opponent
+    def names(self, kind: str, names) -> str:
+        return ", ".join(self.catalog.name(kind, n) for n in names)
+
+    def objectives(self, ids) -> str:
+        return ", ".join(self.objective(i) for i in ids)
+
+    def _solo_objectives(self, entry: LogEntry) -> str:
+        params = self.params({k: v for k, v in entry.params.items() if k != "objectives"})
+        return self.catalog.text(entry.key, objectives=self.objectives(entry.params["objectives"]), **params)
+
+    def _die(self, entry: LogEntry) -> str:
+        p = entry.params
+        return self.catalog.text("log.die", rolls=", ".join(map(str, p["rolls"])), faces=p["faces"],
+                                 among=self.names("spaces", p["among"]), chosen=self.catalog.name("spaces", p["chosen"]))
+
+    def _solo_if(self, entry: LogEntry) -> str:
+        from crisis.ruleset.render import render_condition
+        p = entry.params
+        return self.catalog.text("log.solo.if", side=self.side(p["side"]), holds="yes" if p["holds"] else "no",
+                                 condition=render_condition(p["rule"], self.catalog, "solo"))
+
+    def _solo_first_of(self, entry: LogEntry) -> str:
+        from crisis.ruleset.render import render_block
+        p, c = entry.params, self.catalog
+        found = c.text("trace.separator").join(c.text("trace.found", n=i + 1, found=f)
+                                                for i, f in enumerate(p["found"]))
+        if p["chosen"] is None:
+            chosen = c.text("trace.chosen_none")
+        else:
+            text = render_block(p["rule"].options[p["chosen"]], c, True, "solo")
+            chosen = c.text("trace.chosen_line", n=p["chosen"] + 1) + f" ({text})"
+        return c.text("log.solo.first_of", side=self.side(p["side"]), found=found, chosen=chosen)
+
+    def _solo_choice(self, entry: LogEntry) -> str:
+        return self.catalog.text("log.solo.choice", trace=self.trace(entry))
+
+    def trace(self, entry: LogEntry) -> str:
+        """Why the solo opponent made a choice, in words: the table and rows, or the list and line."""
+        c = self.catalog
+        side = entry.params["side"]
+        return c.text("trace.separator").join(self._trace_part(side, part) for part in entry.params["parts"])
+
+    def _trace_part(self, side: str, part: dict) -> str:
+        from crisis.ruleset.render import render_block, render_locations
+        c, kind, solo = self.catalog, part["kind"], self.content.solo
+        spaces = lambda names: self.names("spaces", names)
+        dice = ""
+        if "dice" in part:
+            dice = c.text("trace.dice", rolls=", ".join(map(str, part["dice"])), among=spaces(part.get("left", [])))
+        if kind == "table":
+            rows = solo.aids[side].tables[part["table"]]
+            shown = []
+            for index, kept in part["rows"]:
+                text = render_locations(rows[index].rule.tree, c, "solo")
+                if kept is None:
+                    shown.append(c.text("trace.row_skipped", n=index + 1, text=text))
+                elif kept == "all":
+                    shown.append(c.text("trace.row_all", n=index + 1))
+                else:
+                    shown.append(c.text("trace.row", n=index + 1, text=text, kept=spaces(kept)))
+            return c.text("trace.table", table=c.text(f"trace.tables.{part['table']}"), legal=spaces(part["legal"]),
+                          rows="".join(shown), dice=dice, chosen=c.name("spaces", part["chosen"]))
+        if kind == "priority":
+            lines = solo.markers[part["marker"]]
+            shown = []
+            for index, kept in part["lines"]:
+                text = render_locations(lines[index].rule.tree, c, "solo")
+                key = "trace.line_none" if kept is None else "trace.line"
+                shown.append(c.text(key, n=index + 1, text=text, kept=spaces(kept or [])))
+            return c.text("trace.priority", marker=c.name("markers", part["marker"]), legal=spaces(part["legal"]),
+                          lines="".join(shown) + dice, chosen=c.name("spaces", part["chosen"]))
+        if kind == "options":
+            found = c.text("trace.separator").join(c.text("trace.option", n=i + 1, found=f) for i, f in part["found"])
+            return c.text("trace.options", found=found, chosen=part["chosen"] + 1, criterion=part["criterion"] or "")
+        if kind == "holder":
+            return c.text("trace.holder", holder=self.location(part["holder"]))
+        return c.text(f"trace.{kind}")
 
     def log_lines(self, entries: List[LogEntry]) -> List[str]:
         return [self.log_line(e) for e in entries]
@@ -256,9 +340,15 @@ class Presenter:
     def prompt(self, game, decision: Decision) -> str:
         t = game.tables
         key = f"decision.{decision.kind}"
+        if decision.stage:
+            key += f"_{decision.stage}"
+        elif decision.on_behalf >= 0:
+            key += "_for"
         if decision.optional:
             key += "_optional"
         params = {"player": self.side(t.sides[decision.player]), "n": decision.remaining}
+        if decision.on_behalf >= 0:
+            params["other"] = self.side(t.sides[decision.on_behalf])
         if decision.kind == "marker" and decision.actions:
             params["marker"] = self.catalog.name("markers", t.markers[decision.actions[0].b].name)
         return self.catalog.text(key, **params)
@@ -304,6 +394,11 @@ class Presenter:
         if node is None or not hasattr(node, "options"):
             return ""
         return render_block(node.options[index], self.catalog, inline=True)
+
+
+_SOLO_LINES = {"log.die": "_die", "log.solo.if": "_solo_if", "log.solo.first_of": "_solo_first_of",
+               "log.solo.choice": "_solo_choice", "log.solo.objective_redraw": "_solo_objectives",
+               "log.solo.objectives_drawn": "_solo_objectives"}
 
 
 def fold(text: str) -> str:

@@ -675,6 +675,8 @@ class _Loader:
         procedures = self.procedures()
         self.procedures_labels = procedures.final_scoring if procedures else ()
         strategy, objectives = self.cards()
+        from .solo import load_solo
+        solo = load_solo(self)
         catalogs = self.catalogs(strategy, objectives)
         if self.problems.items or procedures is None:
             raise ContentError(self.problems.items or [Diagnostic(message="the procedures of play could not be loaded",
@@ -688,7 +690,8 @@ class _Loader:
                 digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
         content = Content(root=str(self.root), board=self.board, procedures=procedures,
                           strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
-                          catalogs=catalogs, digest=digest.hexdigest()[:16], warnings=tuple(self.warnings))
+                          catalogs=catalogs, digest=digest.hexdigest()[:16], warnings=tuple(self.warnings),
+                          solo=solo)
         # a hand-written card text may never disagree with the card's rule
         from .i18n import check_card_texts
         disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]
@@ -734,6 +737,8 @@ def _is(value: Any, kind) -> bool:
     for k in kinds:
         if k is int and isinstance(value, int) and not isinstance(value, bool):
             return True
+        if k is bool and isinstance(value, bool):
+            return True
         if k is str and isinstance(value, str):
             return True
         if k is list and isinstance(value, list):
@@ -744,7 +749,7 @@ def _is(value: Any, kind) -> bool:
 
 
 def _kind_name(kind) -> str:
-    names = {int: "a whole number", str: "text", list: "a list", dict: "a mapping"}
+    names = {int: "a whole number", str: "text", list: "a list", dict: "a mapping", bool: "true or false"}
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(names[k] for k in kinds)
 

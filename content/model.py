@@ -127,6 +127,60 @@ class Procedures:
     tie_breaks: Tuple[Rule, ...]
 
 
+@attrs.frozen
+class Row:
+    """One row of a space-selection table, or one line of a priority selection."""
+
+    rule: Rule  # a set of spaces (Locations)
+    provenance: str  # "known" | "authored"
+    note: Optional[str] = None
+    ties: Optional[str] = None  # priority lines: "die", or the table ("place", "remove") that picks among several
+
+
+@attrs.frozen
+class Aid:
+    """A Solo Opponent Aid: the two space-selection tables of the side the game plays."""
+
+    side: str
+    tables: Dict[str, Tuple[Row, ...]]  # "place" (place or replace) and "remove"
+
+
+@attrs.frozen
+class AvailableCase:
+    """Where Available tokens come from, while ``when`` holds (None: otherwise)."""
+
+    when: Optional[Rule]
+    tokens: Rule  # holders (Locations)
+
+
+@attrs.frozen
+class SoloSequence:
+    """The steps of the Solo Sequence of Play that differ from the two-player game."""
+
+    strategy_cards_dealt: Dict[str, int]  # "player" / "opponent" -> cards dealt each round
+    objectives_drawn: int  # drawn face up for the player to share out
+    redraw_same_dimension: bool  # both drawn in one dimension: return, shuffle, draw again
+    pivotal_bonus_order: str  # who orders the solo opponent's pivotal bonuses: "player" | "opponent"
+    final_crisis_order: str  # the solo opponent's Final Crisis cards: "drawn" (in draw order)
+
+
+@attrs.frozen
+class SoloContent:
+    """Everything the solo opponent does (content/<game>/solo/)."""
+
+    options: Dict[str, object]  # game options forced on in a solo game
+    difficulty: Tuple[Tuple[str, int], ...]  # level -> the solo opponent's starting VP; the first is the default
+    terms: Dict[str, Tuple[str, Rule]]  # defined term -> ("card" | "space", its condition)
+    available: Tuple[AvailableCase, ...]
+    placement: Tuple[str, ...]  # terms every placement by the solo opponent must meet (its Room)
+    exclusive_options: Tuple[str, ...]  # criteria, in order: "fully", "pieces"
+    markers: Dict[str, Tuple[Row, ...]]  # marker -> priority selection
+    sequence: SoloSequence
+    rules: Dict[str, object]  # two-player procedures replaced for both sides
+    opponent: Dict[str, Rule]  # the solo opponent's own procedures
+    aids: Dict[str, Aid]  # by side
+
+
 @attrs.frozen(eq=False)
 class Content:
     """Everything a game needs, loaded and checked; never half-loaded."""
@@ -140,6 +194,7 @@ class Content:
     digest: str  # identifies the rules of this content, not its texts (saved games refer to it)
     # problems that do not stop a game (`crisis check` prints them; --strict fails on them)
     warnings: Tuple = attrs.field(default=(), eq=False, repr=False)
+    solo: Optional[SoloContent] = None  # the solo game, when the content has one
 
     @property
     def vocabulary(self) -> Vocabulary:

@@ -40,6 +40,9 @@ class Decision:
     hidden: bool = False  # a private choice: the other player must not see it
     rule: Optional[object] = None  # the rule text being carried out (for help screens)
     owner: int = -1  # whose tokens move in a token step
+    on_behalf: int = -1  # the side whose rule this is, when another player makes the choice
+    stage: str = ""  # "destination": choose only where the token goes (the other player picks which)
+    origin: Optional[object] = None  # (operation, context) that asks, for the solo opponent's predictions
 
     def find(self, text: str) -> Optional[Action]:
         """The legal action written as ``text`` (case and spacing are ignored)."""
@@ -63,11 +66,17 @@ class Locations:
         self.TRACK = self.n + 1
         self.SUPPLY = self.n + 2  # the standard source: pool first, then the crisis track
         self.first_box = self.n + 3
+        # a crisis track's tokens above a zone: a source only (solo rulebook: Available tokens)
+        self.first_above = self.first_box + len(zone_names)
         names = list(space_names) + ["pool", "track", "supply"] + [f"{z} box" for z in zone_names]
+        names += [f"track above {z}" for z in zone_names]
         self.names = names
 
     def box(self, zone: int) -> int:
         return self.first_box + zone
+
+    def track_above(self, zone: int) -> int:
+        return self.first_above + zone
 
 
 class ActionTable:

@@ -61,7 +61,8 @@ class Job:
 
 def play_game(content, tables, options, factories, seed: int, check: bool = False) -> GameRecord:
     controllers = [factory(seed, side) for side, factory in enumerate(factories)]
-    if not check and SAME_DRAWS and all(type(c) is RandomBot for c in controllers):
+    # the loop without a Game serves two random bots; the solo game needs its driver (Game)
+    if not check and SAME_DRAWS and options.solo is None and all(type(c) is RandomBot for c in controllers):
         state = initial_state(tables, seed)
         actions = _random_play(tables, options, state, controllers)
         return record_of(tables, state, seed, actions, [])

@@ -41,10 +41,11 @@ class Ctx(NamedTuple):
     # [space] chosen by the latest token or marker step of this effect, for "that space"
     # (only effects that say "that space" carry one: see Compiler.block)
     chosen: Optional[list] = None
+    card: int = -1  # "the card", in a definition about a card
 
     def as_side(self, me: int) -> "Ctx":
         """The same context for another player."""
-        return Ctx(me, self.dimension, self.space, self.revealed, self.value, self.reason, self.chosen)
+        return Ctx(me, self.dimension, self.space, self.revealed, self.value, self.reason, self.chosen, self.card)
 
 
 # a bare context per side, for conditions asked about each player (Ctx is immutable)
@@ -61,9 +62,10 @@ class Executor:
     """Applies operations to a state.  The only code that moves tokens."""
 
     __slots__ = ("tables", "state", "log", "locations", "max_per_space", "_block_place", "_block_remove",
-                 "_first_by_vp", "_first_vp", "_first", "markers_seen", "no_place", "no_remove")
+                 "_first_by_vp", "_first_vp", "_first", "markers_seen", "no_place", "no_remove",
+                 "solo", "shortfall")
 
-    def __init__(self, tables, state, log: Optional[list] = None):
+    def __init__(self, tables, state, log: Optional[list] = None, solo=None):
         self.tables = tables
         self.state = state
         self.log = log
@@ -78,6 +80,10 @@ class Executor:
         self.markers_seen: Optional[list] = None
         self.no_place: Tuple[int, ...] = ()
         self.no_remove: Tuple[int, ...] = ()
+        # the solo opponent's rules when the game plays one side (interpreter/solo.py)
+        self.solo = solo
+        # token steps an effect could not take (for "can be carried out fully")
+        self.shortfall = 0
 
     def emit(self, key: str, **params) -> None:
         """Log an event.  Code run often tests ``log is not None`` first: the
@@ -89,6 +95,9 @@ class Executor:
     def first_player(self) -> int:
         """rulebook: First Player.  Evaluated each time the rules ask -- or, when the
         rules read nothing but VP (and sides), kept until the VP change."""
+        solo = self.solo
+        if solo is not None and solo.rules.first_player:  # the solo game's own rule (solo rulebook)
+            return self._first_of(solo.rules.first_player)
         if self._first_by_vp:
             vp = self.state.vp
             if vp == self._first_vp:
@@ -99,7 +108,10 @@ class Executor:
         return self._first_player()
 
     def _first_player(self) -> int:
-        for rule in self.tables.first_player_rules:
+        return self._first_of(self.tables.first_player_rules)
+
+    def _first_of(self, rules) -> int:
+        for rule in rules:
             holds0 = rule(self, SIDE_CTX[0], NOBODY)
             if holds0 != rule(self, SIDE_CTX[1], NOBODY):
                 return 0 if holds0 else 1
@@ -108,6 +120,38 @@ class Executor:
     def order(self) -> Tuple[int, int]:
         first = self.first_player()
         return first, 1 - first
+
+    def roll(self, count: int) -> Tuple[int, List[int], int]:
+        """A die roll choosing one of ``count`` things: (index, the rolls made, faces).
+
+        A six-sided die (twelve-sided for more than six things), from the
+        game's generator unless a scenario fixed the rolls.  When the count
+        divides the faces each thing gets an equal range (2 things: 1-3, 4-6);
+        otherwise a roll above the count is rolled again (docs/rulings.md).
+        """
+        st = self.state
+        faces = 6 if count <= 6 else 12
+        rolls: List[int] = []
+        for _ in range(1000):  # a reroll is rare; the bound keeps the loop finite
+            roll = st.dice.pop(0) if st.dice else st.rng.randint(1, faces)
+            rolls.append(roll)
+            if faces % count == 0:
+                index = (roll - 1) // (faces // count)
+                break
+            if 1 <= roll <= count:
+                index = roll - 1
+                break
+        else:
+            index = (rolls[-1] - 1) % count
+        st.reveals += 1  # chance made known: undo may not cross it
+        return index, rolls, faces
+
+    def roll_among(self, count: int, names: Sequence[str] = ()) -> int:
+        """A die roll among ``count`` things, logged with their names; returns the index."""
+        index, rolls, faces = self.roll(count)
+        if names:
+            self.emit("log.die", rolls=rolls, faces=faces, among=list(names), chosen=names[index])
+        return index
 
     def controls(self, side: int, space: int) -> bool:
         tokens = self.state.tokens
@@ -173,6 +217,9 @@ class Executor:
             return st.pool[side] > 0
         if source == loc.TRACK:
             return st.track[side] > 0
+        if source >= loc.first_above:
+            # the next token taken sits on space track-1: is it above the zone?
+            return st.track[side] > self.tables.zones[source - loc.first_above].top + 1
         return st.boxes[side][source - loc.first_box] > 0
 
     def can_put(self, side: int, dest: int) -> bool:
@@ -195,7 +242,7 @@ class Executor:
                 self._take_from_track(side)
         elif source == loc.POOL:
             st.pool[side] -= 1
-        elif source == loc.TRACK:
+        elif source == loc.TRACK or source >= loc.first_above:
             self._take_from_track(side)
         else:
             st.boxes[side][source - loc.first_box] -= 1
@@ -294,15 +341,19 @@ class EffectOp(Op):
 
 
 class IfOp(Op):
-    def __init__(self, condition, then: BlockOp, otherwise: Optional[BlockOp], node=None):
+    def __init__(self, condition, then: BlockOp, otherwise: Optional[BlockOp], node=None, trace: bool = False):
         self.condition, self.then, self.otherwise, self.node = condition, then, otherwise, node
         self.asks = then.asks or (otherwise is not None and otherwise.asks)
+        self.trace = trace  # log the test and its answer (the solo opponent's procedures explain themselves)
 
     def _branch(self, ex, ctx):
         return self.then if self.condition(ex, ctx, NOBODY) else self.otherwise
 
     def run(self, ex, ctx):
-        branch = self.then if self.condition(ex, ctx, NOBODY) else self.otherwise
+        holds = self.condition(ex, ctx, NOBODY)
+        if self.trace and ex.log is not None:
+            ex.emit("log.solo.if", side=ex.tables.sides[ctx.me], rule=self.node.condition, holds=holds)
+        branch = self.then if holds else self.otherwise
         return NO_DECISIONS if branch is None else branch.run(ex, ctx)
 
     def can_act(self, ex, ctx):
@@ -324,6 +375,7 @@ class EitherOp(Op):
             if option.can_act(ex, ctx):
                 possible.append(index)
         if not possible:
+            ex.shortfall += 1
             return NO_DECISIONS
         if len(possible) == 1:
             return self.options[possible[0]].run(ex, ctx)
@@ -331,7 +383,8 @@ class EitherOp(Op):
 
     def _choose(self, ex, ctx, possible):
         actions = self.actions
-        action = yield Decision(ctx.me, "option", [actions[i] for i in possible], False, 0, False, self.node)
+        action = yield Decision(ctx.me, "option", [actions[i] for i in possible], False, 0, False, self.node,
+                                origin=(self, ctx))
         yield from self.options[action.a].run(ex, ctx)
 
     def can_act(self, ex, ctx):
@@ -398,7 +451,10 @@ class PlaceMarkerOp(Op):
 
     def run(self, ex, ctx):
         spaces = self.spaces(ex, ctx, NOBODY)
-        return self._place(ex, ctx, spaces) if spaces else NO_DECISIONS
+        if not spaces:
+            ex.shortfall += 1
+            return NO_DECISIONS
+        return self._place(ex, ctx, spaces)
 
     def _place(self, ex, ctx, spaces):
         if len(spaces) == 1:
@@ -445,8 +501,12 @@ class TransferOp(Op):
     remember = False  # set in effects that say "that space": each step records its space
 
     def __init__(self, verb: str, amount: str, n: int, owners, sources, dests, each: bool,
-                 limit: Optional[int], node=None, one_space: bool = False):
+                 limit: Optional[int], node=None, one_space: bool = False, count=None):
         self.verb, self.amount, self.n = verb, amount, n
+        self.count = count  # (ex, ctx) -> n, for an amount read from a card
+        # who makes the step's choices: a die roll, or the other player ("all" or only "tokens")
+        self.random = bool(getattr(node, "random", False))
+        self.chooser = getattr(node, "chooser", None)
         self.owners, self.sources, self.dests = owners, sources, dests
         self.each, self.limit, self.node = each, limit, node
         self.one_space = one_space
@@ -469,8 +529,51 @@ class TransferOp(Op):
         self.sources_are_spaces = getattr(sources, "spaces_only", False)
         self.dests_are_spaces = getattr(dests, "spaces_only", False)
 
-    def _count(self, ctx) -> int:
+    def _count(self, ex, ctx) -> int:
+        if self.count is not None:
+            return self.count(ex, ctx)
         return ctx.value if self.by_value else self.n
+
+    def steps(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """The legal steps, less those the solo opponent may not take (solo rulebook,
+        Performing Events: it places only Available tokens, only in spaces with Room)."""
+        legal = self.legal(ex, ctx, owners, counts, only)
+        solo = ex.solo
+        if solo is not None and legal and ctx.me == solo.side:
+            legal = solo.placeable(ex, owners, legal)
+        return legal
+
+    def choose(self, ex, ctx, legal, owners, optional: bool = False, remaining: int = 0):
+        """The step to take: asked of the acting player (or, with "the opponent
+        choosing", of the other one), or rolled for with "at random"."""
+        if self.random:
+            choices = [a for a in legal if a is not DONE]
+            index = ex.roll_among(len(choices), [self.describe(ex, a) for a in choices]) if len(choices) > 1 else 0
+            return choices[index]
+        if len(legal) == 1:
+            return legal[0]
+        if self.chooser is None:
+            action = yield Decision(ctx.me, self.verb, legal, optional, remaining, False, self.node, owners[0])
+            return action
+        other = 1 - ctx.me
+        if self.chooser == "tokens" and self.verb == "move" and len({a.b for a in legal if a is not DONE}) > 1:
+            # the acting player picks where the token goes; the other player, which token
+            first = yield Decision(ctx.me, self.verb, legal, optional, remaining, False, self.node, owners[0],
+                                   stage="destination")
+            if first is DONE:
+                return DONE
+            legal = [a for a in legal if a is not DONE and a.b == first.b]
+            optional = False
+            if len(legal) == 1:
+                return legal[0]
+        action = yield Decision(other, self.verb, legal, optional, remaining, False, self.node, owners[0],
+                                on_behalf=ctx.me)
+        return action
+
+    def describe(self, ex, action: Action) -> str:
+        """The space a step is about, for a die roll's trace."""
+        names = ex.locations.names
+        return names[action.a] if self.verb == "remove" else names[action.b]
 
     def legal(self, ex, ctx, owners, counts, only: int = -1) -> List[Action]:
         """Legal one-token steps; ``only`` restricts the limited side to one space.
@@ -739,7 +842,7 @@ class TransferOp(Op):
         return out
 
     def run(self, ex, ctx):
-        if self.counted or self.remember or ex.log is not None:
+        if self.counted or self.remember or ex.log is not None or ex.solo is not None:
             return self._run_counted(ex, ctx)
         # most statements of a game: no limit, no log.  Nothing to do: no generator at all
         total = ctx.value if self.by_value else self.n
@@ -784,44 +887,43 @@ class TransferOp(Op):
     def _run_counted(self, ex, ctx):
         owners = self.owners(ctx)
         counts = {}
-        verb, node, owner = self.verb, self.node, owners[0]
         if self.each:
             for space in list(self._each_spaces(ex, ctx, owners)):
-                for _ in range(self._count(ctx)):
-                    legal = self.legal(ex, ctx, owners, counts, only=space)
+                count = self._count(ex, ctx)
+                for step in range(count):
+                    legal = self.steps(ex, ctx, owners, counts, only=space)
                     if not legal:
+                        ex.shortfall += count - step
                         break
-                    action = legal[0] if len(legal) == 1 else (
-                        yield Decision(ctx.me, verb, legal, False, 0, False, node, owner))
+                    action = yield from self.choose(ex, ctx, legal, owners)
                     self.apply(ex, ctx, owners, action, counts)
             return
         if self.all_tokens:
             # "all" means the tokens in the sources when the statement starts,
             # so a move between overlapping places still ends
             for _ in range(self._tokens_in_sources(ex, ctx, owners)):
-                legal = self.legal(ex, ctx, owners, counts)
+                legal = self.steps(ex, ctx, owners, counts)
                 if not legal:
                     return
                 if (len(legal) == 1 or self.verb == "remove"
                         or all(a.b == legal[0].b for a in legal) and legal[0].b >= ex.locations.n):
                     action = legal[0]  # order cannot matter: every token ends in its pool
                 else:
-                    action = yield Decision(ctx.me, verb, legal, False, 0, False, node, owner)
+                    action = yield from self.choose(ex, ctx, legal, owners)
                 self.apply(ex, ctx, owners, action, counts)
             return
-        total = self._count(ctx)
+        total = self._count(ex, ctx)
         optional = self.optional
         for step in range(total):
-            legal = self.legal(ex, ctx, owners, counts)
+            legal = self.steps(ex, ctx, owners, counts)
             if not legal:
+                ex.shortfall += total - step
                 return
             if optional:
                 legal.append(DONE)
-            elif len(legal) == 1:
-                self.apply(ex, ctx, owners, legal[0], counts)
-                continue
-            action = yield Decision(ctx.me, verb, legal, optional, total - step, False, node, owner)
+            action = yield from self.choose(ex, ctx, legal, owners, optional, total - step)
             if action is DONE:
+                ex.shortfall += total - step
                 return
             self.apply(ex, ctx, owners, action, counts)
 
@@ -862,6 +964,8 @@ class TransferOp(Op):
                     total += st.pool[owner]
                 elif s == loc.TRACK:
                     total += st.track[owner]
+                elif s >= loc.first_above:
+                    total += max(0, st.track[owner] - ex.tables.zones[s - loc.first_above].top - 1)
                 else:
                     total += st.boxes[owner][s - loc.first_box]
         return total
@@ -874,7 +978,248 @@ class TransferOp(Op):
         owners = self.owners(ctx)
         if self.each:
             return any(self.legal(ex, ctx, owners, {}, only=s) for s in self._each_spaces(ex, ctx, owners))
-        return (ctx.value if self.by_value else self.n) > 0 and self.has_step(ex, ctx, owners)
+        if ex.solo is not None:
+            return self._count(ex, ctx) > 0 and bool(self.steps(ex, ctx, owners, {}))
+        return self._count(ex, ctx) > 0 and self.has_step(ex, ctx, owners)
+
+
+class FirstOfOp(Op):
+    """A priority list (docs/rulings.md): the first option that can be carried
+    out fully; if none can, the first that can be carried out at all."""
+
+    def __init__(self, options: Sequence[BlockOp], node=None):
+        self.options, self.node = tuple(options), node
+
+    def pick(self, ex, ctx):
+        """(index of the option to carry out or None, what was found of each option tried)."""
+        from .predict import predict
+        found, partial = [], None
+        for index, option in enumerate(self.options):
+            outcome = predict(ex, option, ctx) if option.can_act(ex, ctx) else None
+            if outcome is None or not outcome.acted:
+                found.append("none")
+            elif outcome.shortfall == 0:
+                found.append("full")
+                return index, found
+            else:
+                found.append("part")
+                partial = index if partial is None else partial
+        return partial, found
+
+    def run(self, ex, ctx):
+        index, found = self.pick(ex, ctx)
+        if ex.log is not None:
+            ex.emit("log.solo.first_of", side=ex.tables.sides[ctx.me], rule=self.node, found=found, chosen=index)
+        if index is None:
+            ex.shortfall += 1
+            return
+        yield from self.options[index].run(ex, ctx)
+
+    def can_act(self, ex, ctx):
+        return any(option.can_act(ex, ctx) for option in self.options)
+
+
+class GoalOp(Op):
+    """"so that <change>:" -- token steps taken only in a way that makes the
+    change happen.  At each step only the choices from which the change can
+    still be made (with as few steps short as possible) are offered; the
+    search is over the block's own token steps, so it is small and bounded."""
+
+    def __init__(self, change, steps: Sequence["TransferOp"], node=None):
+        self.change, self.steps, self.node = change, tuple(steps), node
+
+    def run(self, ex, ctx):
+        before = self.change.before(ex, ctx, NOBODY)
+        if _GoalSearch(self, ex, ctx, before).best(0, 0, {}) is None:
+            ex.shortfall += 1
+            return
+        for index, op in enumerate(self.steps):
+            owners, counts = op.owners(ctx), {}
+            total = op._count(ex, ctx)
+            optional = op.amount != "exactly"
+            for step in range(total):
+                search = _GoalSearch(self, ex, ctx, before)
+                best = search.best(index, step, counts)
+                legal = op.legal(ex, ctx, owners, counts)
+                good = [a for a in legal if search.after(index, step, counts, a) == best]
+                if (optional or not legal) and search.stopping(index, step, total) == best:
+                    good.append(DONE)
+                if not good or good == [DONE]:
+                    ex.shortfall += total - step
+                    break
+                action = yield from op.choose(ex, ctx, good, owners, DONE in good, total - step)
+                if action is DONE:
+                    ex.shortfall += total - step
+                    break
+                op.apply(ex, ctx, owners, action, counts)
+
+    def can_act(self, ex, ctx):
+        return _GoalSearch(self, ex, ctx, self.change.before(ex, ctx, NOBODY)).best(0, 0, {}) is not None
+
+
+class _GoalSearch:
+    """Depth-first search over a goal's token steps, on a copy of the position."""
+
+    def __init__(self, goal: GoalOp, ex, ctx, before):
+        if ctx.chosen is not None:  # the search's steps must not change the effect's "that space"
+            ctx = ctx._replace(chosen=list(ctx.chosen))
+        self.goal, self.ctx, self.before = goal, ctx, before
+        self.ex = Executor(ex.tables, ex.state.copy(), None, ex.solo)
+        self.memo = {}
+
+    def best(self, index: int, step: int, counts) -> Optional[int]:
+        """The fewest steps short with which the change can still be made, or None."""
+        st, ex, ctx = self.ex.state, self.ex, self.ctx
+        key = (index, step, tuple(counts.items()), tuple(map(tuple, st.tokens)), tuple(st.pool), tuple(st.track))
+        if key in self.memo:
+            return self.memo[key]
+        steps = self.goal.steps
+        if index == len(steps):
+            found = 0 if self.goal.change.happened(ex, ctx, NOBODY, self.before) else None
+        else:
+            op = steps[index]
+            total = op._count(ex, ctx)
+            if step >= total:
+                found = self.best(index + 1, 0, {})
+            else:
+                legal = op.legal(ex, ctx, op.owners(ctx), counts)
+                found = None
+                for action in legal:
+                    result = self.after(index, step, counts, action)
+                    if result is not None and (found is None or result < found):
+                        found = result
+                        if found == 0:
+                            break
+                if found != 0 and (not legal or op.amount != "exactly"):
+                    result = self.stopping(index, step, total)
+                    if result is not None and (found is None or result < found):
+                        found = result
+        self.memo[key] = found
+        return found
+
+    def after(self, index: int, step: int, counts, action) -> Optional[int]:
+        op, st = self.goal.steps[index], self.ex.state
+        saved, more = st.board(), dict(counts)
+        op.apply(self.ex, self.ctx, op.owners(self.ctx), action, more)
+        try:
+            return self.best(index, step + 1, more)
+        finally:
+            st.restore(saved)
+
+    def stopping(self, index: int, step: int, total: int) -> Optional[int]:
+        found = self.best(index + 1, 0, {})
+        return None if found is None else found + total - step
+
+
+class RevealOp(Op):
+    """Reveal the top card of the strategy deck: it becomes the revealed card."""
+
+    def __init__(self, node=None):
+        self.node = node
+
+    def run(self, ex, ctx):
+        from .flow import draw_strategy
+        st, t = ex.state, ex.tables
+        card = draw_strategy(ex)
+        st.revealed = card
+        st.reveals += 1
+        if card != NOBODY:
+            ex.emit("log.solo.reveal", side=t.sides[ctx.me], card=t.strategy_cards[card].id, n=t.card_value[card])
+        return
+        yield
+
+    def can_act(self, ex, ctx):
+        return bool(ex.state.strategy_deck or ex.state.discard)
+
+
+class UseEventOp(Op):
+    """Carry out a card's event as the acting player (the card stays where it is)."""
+
+    def __init__(self, card, node=None):
+        self.card, self.node = card, node
+
+    def _event(self, ex, ctx):
+        card = self.card(ex, ctx)
+        if card == NOBODY or ex.tables.card_events[card] is None:
+            return None, None
+        t = ex.tables
+        return t.card_events[card], Ctx(ctx.me, reason=t.strategy_cards[card].id, value=t.card_value[card])
+
+    def run(self, ex, ctx):
+        event, event_ctx = self._event(ex, ctx)
+        if event is None:
+            ex.shortfall += 1
+            return
+        ex.emit("log.solo.use_event", side=ex.tables.sides[ctx.me], card=event_ctx.reason)
+        yield from event.run(ex, event_ctx)
+
+    def can_act(self, ex, ctx):
+        event, event_ctx = self._event(ex, ctx)
+        return event is not None and event.can_act(ex, event_ctx)
+
+
+class DiscardOp(Op):
+    """Discard the revealed card (a card already in the discard pile stays)."""
+
+    def __init__(self, card, node=None):
+        self.card, self.node = card, node
+
+    def run(self, ex, ctx):
+        from .state import LastPlay
+        st, t = ex.state, ex.tables
+        card = self.card(ex, ctx)
+        if card != NOBODY and card == st.revealed:
+            st.discard.append(card)
+            st.revealed = NOBODY
+            # rulebook: Event Discard -- the other player may claim it, as any card just played
+            st.last_play = LastPlay(ctx.me, card, "revealed")
+            ex.emit("log.solo.discard", side=t.sides[ctx.me], card=t.strategy_cards[card].id)
+        return
+        yield
+
+    def can_act(self, ex, ctx):
+        card = self.card(ex, ctx)
+        return card != NOBODY and card == ex.state.revealed
+
+
+class ResolveBreachesOp(Op):
+    """Resolve the zones breached so far now (solo rulebook: "before continuing")."""
+
+    def __init__(self, node=None):
+        self.node = node
+
+    def run(self, ex, ctx):
+        from .flow import resolve_breaches
+        yield from resolve_breaches(ex, ctx.me)
+
+    def can_act(self, ex, ctx):
+        return any(ex.state.pending_breaches)
+
+
+class _Change:
+    """A change of control, compiled: what held before, and whether it changed."""
+
+    def __init__(self, kind: str, player, target_kind: str, target):
+        self.gain = kind == "gain"
+        self.player, self.target_kind, self.target = player, target_kind, target
+
+    def _held(self, ex, side, target):
+        if self.target_kind == "spaces":
+            return frozenset(s for s in ex.tables.dimension_spaces[target] if ex.controls(side, s))
+        if target < 0:
+            return False
+        if self.target_kind == "space":
+            return ex.controls(side, target)
+        return ex.controls_dimension(side, target)
+
+    def before(self, ex, ctx, it):
+        return self._held(ex, self.player(ctx), self.target(ex, ctx, it))
+
+    def happened(self, ex, ctx, it, before) -> bool:
+        now = self._held(ex, self.player(ctx), self.target(ex, ctx, it))
+        if self.target_kind == "spaces":
+            return bool(now - before) if self.gain else bool(before - now)
+        return (now and not before) if self.gain else (before and not now)
 
 
 # ----------------------------------------------------------------- compiler
@@ -928,8 +1273,11 @@ _COMPARE = {"==": operator.eq, ">=": operator.ge, "<=": operator.le, ">": operat
 class Compiler:
     """Turns checked AST into operations for one game's tables."""
 
-    def __init__(self, tables):
+    def __init__(self, tables, trace: bool = False):
         self.t = tables
+        # "if" tests log themselves (the solo opponent's procedures explain every choice)
+        self.trace = trace
+        self._terms = {}
 
     # -------------------------------------------------------- statements
     def block(self, block: A.Block) -> Op:
@@ -956,18 +1304,60 @@ class Compiler:
         source = self.holder(node.source) if node.source is not None else fixed((loc.SUPPLY,))
         return self._remembering(TransferOp("place", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
                                             source, self.locations(node.dest), node.each, node.limit, node,
-                                            node.one_space))
+                                            node.one_space, self.amount_count(node.amount)))
 
     def op_Remove(self, node: A.Remove) -> Op:
         loc = self.t.locations
         return self._remembering(TransferOp("remove", node.amount.kind, node.amount.n or 0,
                                             self.owners(node.owner), self.locations(node.source),
-                                            fixed((loc.POOL,)), node.each, node.limit, node, node.one_space))
+                                            fixed((loc.POOL,)), node.each, node.limit, node, node.one_space,
+                                            self.amount_count(node.amount)))
 
     def op_Move(self, node: A.Move) -> Op:
         return self._remembering(TransferOp("move", node.amount.kind, node.amount.n or 0, self.owners(node.owner),
                                             self.locations(node.source), self.locations(node.dest), node.each,
-                                            node.limit, node, node.one_space))
+                                            node.limit, node, node.one_space, self.amount_count(node.amount)))
+
+    def amount_count(self, amount: A.Amount) -> Optional[Callable]:
+        """For an amount read from a card ("up to the value of the revealed card"): (ex, ctx) -> n."""
+        if amount.card is None:
+            return None
+        card, values = self.card_ref(amount.card), self.t.card_value
+        return lambda ex, ctx: values[c] if (c := card(ex, ctx)) >= 0 else 0
+
+    def card_ref(self, ref: A.CardRef) -> Callable:
+        """(ex, ctx) -> the card a reference names, or NOBODY."""
+        if ref.kind == "revealed":
+            return lambda ex, ctx: ex.state.revealed
+        if ref.kind == "discard_top":
+            return lambda ex, ctx: ex.state.discard[-1] if ex.state.discard else NOBODY
+        return lambda ex, ctx: ctx.card
+
+    def op_FirstOf(self, node: A.FirstOf) -> Op:
+        return FirstOfOp([self.block(option) for option in node.options], node)
+
+    def op_Goal(self, node: A.Goal) -> Op:
+        return GoalOp(self.change(node.change), [self.statement(s) for s in node.body.statements], node)
+
+    def op_Reveal(self, node: A.Reveal) -> Op:
+        return RevealOp(node)
+
+    def op_UseEvent(self, node: A.UseEvent) -> Op:
+        return UseEventOp(self.card_ref(node.card), node)
+
+    def op_DiscardCard(self, node: A.DiscardCard) -> Op:
+        return DiscardOp(self.card_ref(node.card), node)
+
+    def op_ResolveBreaches(self, node: A.ResolveBreaches) -> Op:
+        return ResolveBreachesOp(node)
+
+    def change(self, node: A.Change) -> _Change:
+        player = self.player(node.player)
+        if isinstance(node.target, A.ASpaceOf):
+            _, dimension = self.target(node.target.dimension)
+            return _Change(node.kind, player, "spaces", dimension)
+        kind, target = self.target(node.target)
+        return _Change(node.kind, player, kind, target)
 
     def op_ChangeVP(self, node: A.ChangeVP) -> Op:
         return VpOp(node.gain, node.amount, self.countable(node.per) if node.per else None, node)
@@ -980,7 +1370,7 @@ class Compiler:
 
     def op_If(self, node: A.If) -> Op:
         return IfOp(self.condition(node.condition), self.block(node.then),
-                    self.block(node.otherwise) if node.otherwise else None, node)
+                    self.block(node.otherwise) if node.otherwise else None, node, self.trace)
 
     def op_Either(self, node: A.Either) -> Op:
         return EitherOp([self.block(option) for option in node.options], node,
@@ -1016,6 +1406,8 @@ class Compiler:
         loc = self.t.locations
         if isinstance(holder, A.Pool):
             code = loc.POOL
+        elif isinstance(holder, A.CrisisTrack) and holder.above is not None:
+            code = loc.track_above(self.t.zone_index[holder.above.text])
         elif isinstance(holder, A.CrisisTrack):
             code = loc.TRACK
         else:
@@ -1051,6 +1443,8 @@ class Compiler:
         filt = spaces.filter
         if filt is None:
             return base
+        if isinstance(filt, A.Most):
+            return self.most(base, filt)
         if isinstance(filt, A.ControlledBy):
             who = filt.who
             if who == "you":
@@ -1059,10 +1453,56 @@ class Compiler:
                 test = lambda ex, ctx, s: ex.controls(1 - ctx.me, s)
             else:
                 test = lambda ex, ctx, s: not ex.controls(0, s) and not ex.controls(1, s)
+        elif isinstance(filt, A.WithTerm):
+            test = self.term(filt.term.text)
         else:
             condition = self.condition(filt.condition)
             test = lambda ex, ctx, s: condition(ex, ctx, s)
         return lambda ex, ctx, it: [s for s in base(ex, ctx, it) if test(ex, ctx, s)]
+
+    def most(self, base: Callable, filt: A.Most) -> Callable:
+        """The spaces of ``base`` holding the most (fewest) tokens of the owner."""
+        owner = self.owners(filt.owner)
+        pick = max if filt.kind == "most" else min
+
+        def most(ex, ctx, it, among=None):
+            spaces = list(base(ex, ctx, it)) if among is None else among
+            if not spaces:
+                return []
+            tokens = ex.state.tokens[owner(ctx)[0]]
+            best = pick(tokens[s] for s in spaces)
+            return [s for s in spaces if tokens[s] == best]
+        return most
+
+    def row(self, locations: A.Locations) -> Callable:
+        """A space-selection row: (ex, ctx, candidates) -> the candidates it keeps, in order.
+
+        A superlative ("spaces with the most opponent tokens") is relative to the
+        candidates still left, not to the whole map (docs/rulings.md)."""
+        parts = []
+        for item in locations.items:
+            if isinstance(item.filter, A.Most):
+                base, most = self.space_base(item.base), self.most(self.space_base(item.base), item.filter)
+                parts.append(lambda ex, ctx, left, base=base, most=most:
+                             most(ex, ctx, NOBODY, [s for s in left if s in base(ex, ctx, NOBODY)]))
+            else:
+                spaces = self.spaces(item)
+                parts.append(lambda ex, ctx, left, spaces=spaces: spaces(ex, ctx, NOBODY))
+
+        def keep(ex, ctx, left):
+            named = set()
+            for part in parts:
+                named.update(part(ex, ctx, left))
+            return [s for s in left if s in named]
+        return keep
+
+    def term(self, name: str) -> Callable:
+        """A defined term (solo rulebook: Definitions), compiled once: (ex, ctx, it) -> bool."""
+        compiled = self._terms.get(name)
+        if compiled is None:
+            _kind, rule = self.t.content.solo.terms[name]
+            compiled = self._terms[name] = self.condition(rule.tree)
+        return compiled
 
     def space_base(self, base) -> Callable:
         t = self.t
@@ -1086,6 +1526,9 @@ class Compiler:
             return lambda ex, ctx, it: ctx.revealed
         elif isinstance(base, A.ThatSpace):
             return lambda ex, ctx, it: (ctx.chosen[0],) if ctx.chosen and ctx.chosen[0] != NOBODY else ()
+        elif isinstance(base, A.ObjectiveSpace):
+            objective = self.objective_space(base)
+            return lambda ex, ctx, it: (s,) if (s := objective(ex, ctx, it)) >= 0 else ()
         else:  # pragma: no cover - the checker admits no other node
             raise TypeError(type(base).__name__)
         return fixed(const)
@@ -1145,7 +1588,18 @@ class Compiler:
             return "space", lambda ex, ctx, it: ctx.space
         if isinstance(target, A.ThatSpace):
             return "space", lambda ex, ctx, it: ctx.chosen[0] if ctx.chosen else NOBODY
+        if isinstance(target, A.ItsDimension):
+            dimension_of = t.dimension_of
+            return "dimension", lambda ex, ctx, it: dimension_of[it] if it >= 0 else NOBODY
+        if isinstance(target, A.ObjectiveSpace):
+            return "space", self.objective_space(target)
         return "space", lambda ex, ctx, it: it
+
+    def objective_space(self, node: A.ObjectiveSpace) -> Callable:
+        """(ex, ctx, it) -> the space of the objective the player holds, or NOBODY."""
+        side = self.possessive(node.possessive)
+        spaces = self.t.objective_space
+        return lambda ex, ctx, it: spaces[c] if (c := ex.state.objectives[side(ctx)]) >= 0 else NOBODY
 
     def cond_AnyOf(self, node):
         items = [self.condition(i) for i in node.items]
@@ -1166,8 +1620,8 @@ class Compiler:
         player = self.player(node.player)
         kind, target = self.target(node.target)
         if kind == "space":
-            return lambda ex, ctx, it: ex.controls(player(ctx), target(ex, ctx, it))
-        return lambda ex, ctx, it: ex.controls_dimension(player(ctx), target(ex, ctx, it))
+            return lambda ex, ctx, it: (s := target(ex, ctx, it)) >= 0 and ex.controls(player(ctx), s)
+        return lambda ex, ctx, it: (d := target(ex, ctx, it)) >= 0 and ex.controls_dimension(player(ctx), d)
 
     def cond_NobodyControls(self, node):
         return _that_space_chosen(node.target, self._cond_NobodyControls(node))
@@ -1175,10 +1629,10 @@ class Compiler:
     def _cond_NobodyControls(self, node):
         kind, target = self.target(node.target)
         if kind == "space":
-            return lambda ex, ctx, it: (not ex.controls(0, target(ex, ctx, it))
-                                        and not ex.controls(1, target(ex, ctx, it)))
-        return lambda ex, ctx, it: (not ex.controls_dimension(0, target(ex, ctx, it))
-                                    and not ex.controls_dimension(1, target(ex, ctx, it)))
+            return lambda ex, ctx, it: ((s := target(ex, ctx, it)) >= 0 and not ex.controls(0, s)
+                                        and not ex.controls(1, s))
+        return lambda ex, ctx, it: ((d := target(ex, ctx, it)) >= 0 and not ex.controls_dimension(0, d)
+                                    and not ex.controls_dimension(1, d))
 
     def token_count(self, where) -> Callable:
         """(ex, ctx, it, side) -> tokens of that side in the place."""
@@ -1200,7 +1654,10 @@ class Compiler:
 
     def cond_HasMoreTokens(self, node):
         player, other, count = self.player(node.player), self.player(node.other), self.token_count(node.where)
-        return lambda ex, ctx, it: count(ex, ctx, it, player(ctx)) > count(ex, ctx, it, other(ctx))
+        if node.margin is None:
+            return lambda ex, ctx, it: count(ex, ctx, it, player(ctx)) > count(ex, ctx, it, other(ctx))
+        lead = self.compare(node.margin)
+        return lambda ex, ctx, it: lead(count(ex, ctx, it, player(ctx)) - count(ex, ctx, it, other(ctx)))
 
     def cond_HasVP(self, node):
         player, test = self.player(node.player), self.compare(node.comparison)
@@ -1246,10 +1703,15 @@ class Compiler:
     def _cond_IsPivotal(self, node):
         _, target = self.target(node.target)
         pivotal = self.t.is_pivotal
-        return lambda ex, ctx, it: pivotal[target(ex, ctx, it)]
+        return lambda ex, ctx, it: (s := target(ex, ctx, it)) >= 0 and pivotal[s]
 
     def cond_ControlsCount(self, node):
         player, test = self.player(node.player), self.compare(node.comparison)
+        if node.scope is not None:
+            _, dimension = self.target(node.scope)
+            of = self.t.dimension_spaces
+            return lambda ex, ctx, it: ((d := dimension(ex, ctx, it)) >= 0
+                                        and test(sum(1 for s in of[d] if ex.controls(player(ctx), s))))
         spaces = self.t.all_spaces
         return lambda ex, ctx, it: test(sum(1 for s in spaces if ex.controls(player(ctx), s)))
 
@@ -1273,3 +1735,55 @@ class Compiler:
             a, b = player(ctx), other(ctx)
             return sum(1 for s in spaces if ex.controls(a, s)) > sum(1 for s in spaces if ex.controls(b, s))
         return more
+
+    def cond_Would(self, node):
+        change, owner = self.change(node.change), self.owners(node.owner)
+        step = 1 if node.verb == "place" else -1
+        negated, maximum = node.negated, self.t.max_per_space
+
+        def would(ex, ctx, it):
+            tokens = ex.state.tokens[owner(ctx)[0]]
+            if (tokens[it] >= maximum) if step > 0 else (tokens[it] == 0):
+                return negated  # the step cannot be taken, so it changes nothing
+            before = change.before(ex, ctx, it)
+            tokens[it] += step
+            try:
+                happened = change.happened(ex, ctx, it, before)
+            finally:
+                tokens[it] -= step
+            return happened != negated
+        return would
+
+    def cond_IsSoloOpponent(self, node):
+        player, negated = self.player(node.player), node.negated
+        return lambda ex, ctx, it: (ex.solo is not None and ex.solo.side == player(ctx)) != negated
+
+    def cond_CardIs(self, node):
+        card, term = self.card_ref(node.card), self.term(node.term.text)
+        return lambda ex, ctx, it: (c := card(ex, ctx)) >= 0 and term(ex, ctx._replace(card=c), NOBODY)
+
+    def cond_CardFor(self, node):
+        card, player, only, usable = self.card_ref(node.card), self.player(node.player), node.only, self.t.usable_by
+
+        def card_for(ex, ctx, it):
+            c, side = card(ex, ctx), player(ctx)
+            return c >= 0 and usable[c][side] and not (only and usable[c][1 - side])
+        return card_for
+
+    def cond_CardValue(self, node):
+        card, values = self.card_ref(node.card), self.t.card_value
+        if node.other is None:
+            test = self.compare(node.comparison)
+            return lambda ex, ctx, it: (c := card(ex, ctx)) >= 0 and test(values[c])
+        other, op = self.card_ref(node.other), _COMPARE[node.op]
+        return lambda ex, ctx, it: ((c := card(ex, ctx)) >= 0 and (o := other(ex, ctx)) >= 0
+                                    and op(values[c], values[o]))
+
+    def cond_CardWould(self, node):
+        use = UseEventOp(self.card_ref(node.card))
+
+        def would(ex, ctx, it):
+            from .predict import predict
+            event, event_ctx = use._event(ex, ctx)
+            return event is not None and event.can_act(ex, event_ctx) and predict(ex, event, event_ctx).pieces
+        return would

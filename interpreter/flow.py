@@ -43,15 +43,17 @@ def draw_strategy(ex: Executor) -> int:
 
 
 def deal(ex: Executor, options) -> None:
-    st, t = ex.state, ex.tables
+    st, t, solo = ex.state, ex.tables, ex.solo
     st.reveals += 1
     order = ex.order()
     for side in order:
-        for _ in range(t.board.strategy_cards_dealt):
+        # solo rulebook, step 1: the content says how many cards each role is dealt
+        count = solo.dealt(side) if solo is not None else t.board.strategy_cards_dealt
+        for _ in range(count):
             card = draw_strategy(ex)
             if card != NOBODY:
                 st.hands[side].append(card)
-    for side in order:
+    for side in order if solo is None else ():  # the solo game draws its objectives face up, later
         for _ in range(t.board.objective_cards_dealt):
             if st.objective_deck:
                 st.objective_offer[side].append(st.objective_deck.pop())
@@ -63,6 +65,9 @@ def deal(ex: Executor, options) -> None:
 def choose_objectives(ex: Executor, options):
     """Each player keeps one objective and shuffles the rest back, unseen."""
     st, t = ex.state, ex.tables
+    if ex.solo is not None:
+        yield from shared_objectives(ex)
+        return
     for side in ex.order():
         offer = st.objective_offer[side]
         if not offer:
@@ -79,6 +84,42 @@ def choose_objectives(ex: Executor, options):
         shuffle(st.rng, st.objective_deck)
         if ex.log is not None:
             ex.emit("log.objective_kept", side=t.sides[side])
+    st.phase = "card_play"
+    st.plays = [0, 0]
+    st.leader = ex.first_player()
+    st.last_play = None
+
+
+def shared_objectives(ex: Executor):
+    """solo rulebook, steps 2-3: objectives drawn face up (drawn again while they all lie in one
+    dimension, if the content says so); the player keeps one, the solo opponent gets another."""
+    st, t, solo = ex.state, ex.tables, ex.solo
+    sequence = solo.rules.sequence
+    dimension = lambda card: t.dimension_of[t.objective_space[card]]
+    drawn = []
+    for _ in range(100):  # bounded: a redraw needs another dimension still in the deck
+        drawn = [st.objective_deck.pop() for _ in range(min(sequence.objectives_drawn, len(st.objective_deck)))]
+        same = len(drawn) > 1 and len({dimension(c) for c in drawn}) == 1
+        if not (sequence.redraw_same_dimension and same):
+            break
+        if len({dimension(c) for c in st.objective_deck + drawn}) < 2:
+            break
+        ex.emit("log.solo.objective_redraw", objectives=[t.objective_cards[c].id for c in drawn],
+                dimension=t.dimensions[dimension(drawn[0])])
+        st.objective_deck.extend(drawn)
+        st.rng.shuffle(st.objective_deck)
+    st.reveals += 1
+    if drawn:
+        ex.emit("log.solo.objectives_drawn", objectives=[t.objective_cards[c].id for c in drawn])
+        actions = [t.keep_actions[c] for c in drawn]
+        action = actions[0] if len(actions) == 1 else (yield Decision(solo.player, "assign_objective", actions))
+        st.objectives[solo.player] = action.a
+        rest = [c for c in drawn if c != action.a]
+        if rest:
+            st.objectives[solo.side] = rest[0]
+            st.objective_deck.extend(rest[1:])
+            ex.emit("log.solo.objectives_assigned", side=t.sides[solo.side], objective=t.objective_cards[rest[0]].id,
+                    kept=t.objective_cards[action.a].id, player=t.sides[solo.player])
     st.phase = "card_play"
     st.plays = [0, 0]
     st.leader = ex.first_player()
@@ -107,16 +148,25 @@ def card_play(ex: Executor, options):
     """Alternate card plays, the leader first, until each side has played its cards."""
     st, t = ex.state, ex.tables
     per_side = t.board.cards_played_per_round
+    solo = ex.solo
+    # the solo opponent holds no hand: it plays from the deck (solo rulebook, step 4)
+    can_play = lambda side: bool(st.hands[side]) or (solo is not None and side == solo.side
+                                                      and bool(st.strategy_deck or st.discard))
     while st.plays[0] < per_side or st.plays[1] < per_side:
         played = st.plays[0] + st.plays[1]
         side = st.leader if played % 2 == 0 else 1 - st.leader
-        if st.plays[side] >= per_side or not st.hands[side]:
+        if st.plays[side] >= per_side or not can_play(side):
             side = 1 - side
-            if st.plays[side] >= per_side or not st.hands[side]:
+            if st.plays[side] >= per_side or not can_play(side):
                 break  # neither side can play (only with a short deck)
-        actions = play_actions(ex, side, options)
-        action = actions[0] if len(actions) == 1 else (yield Decision(side, "play_card", actions, False, 0, True))
-        yield from play_card(ex, side, action)
+        if solo is not None and side == solo.side:
+            yield from solo.rules.turn.run(ex, Ctx(side, reason="solo_turn"))
+            if st.pending_breaches[0] or st.pending_breaches[1]:
+                yield from resolve_breaches(ex, side)
+        else:
+            actions = play_actions(ex, side, options)
+            action = actions[0] if len(actions) == 1 else (yield Decision(side, "play_card", actions, False, 0, True))
+            yield from play_card(ex, side, action)
         st.plays[side] += 1
     # marks where the round's end begins in the log (front-ends show it as one screen)
     if ex.log is not None:
@@ -192,15 +242,19 @@ def pivotal(ex: Executor, options):
             dims = [d for d, space in enumerate(t.pivotal) if d not in used and mine[space] > theirs[space]]
             if not dims:
                 break
+            opponent = ex.solo is not None and side == ex.solo.side
             if len(dims) == 1:
                 dim = dims[0]
             else:
-                action = yield Decision(side, "bonus", [t.bonus_actions[d] for d in dims], False, 0)
+                # solo rulebook: "You determine the order ... for the Solo Opponent's bonus actions"
+                chooser = ex.solo.bonus_orderer() if opponent else side
+                action = yield Decision(chooser, "bonus", [t.bonus_actions[d] for d in dims], False, 0,
+                                        on_behalf=side if chooser != side else -1)
                 dim = t.dimension_of[action.a]
             used.add(dim)
             if ex.log is not None:
                 ex.emit("log.bonus", side=t.sides[side], space=t.spaces[t.pivotal[dim]])
-            yield from t.pivotal_bonus.run(ex, t.bonus_ctx[side][dim])
+            yield from (ex.solo.rules.pivotal_bonus if opponent else t.pivotal_bonus).run(ex, t.bonus_ctx[side][dim])
             if st.pending_breaches[0] or st.pending_breaches[1]:
                 yield from resolve_breaches(ex, side)
     st.phase = "scoring"
@@ -219,8 +273,11 @@ def scoring(ex: Executor, options):
             if ex.log is not None:
                 ex.emit("log.objective_revealed", side=t.sides[side], objective=t.objective_cards[card].id,
                         space=t.spaces[t.objective_space[card]])
+    objective_scoring = t.objective_scoring
+    if ex.solo is not None and ex.solo.rules.objective_scoring is not None:
+        objective_scoring = ex.solo.rules.objective_scoring  # solo rulebook, step 8
     for side in ex.order():
-        yield from t.objective_scoring.run(ex, Ctx(side, revealed=revealed, reason="objective_scoring"))
+        yield from objective_scoring.run(ex, Ctx(side, revealed=revealed, reason="objective_scoring"))
     # who earns an objective event is settled before any event changes the map
     earned = [side for side in ex.order()
               if st.objectives[side] != NOBODY and ex.controls(side, t.objective_space[st.objectives[side]])]
@@ -288,6 +345,12 @@ def final_crisis_order(ex: Executor, options):
         hand = st.hands[side]
         if not hand:
             continue
+        if ex.solo is not None and side == ex.solo.side:
+            # solo rulebook: Final Crisis -- drawn face down, played in the order drawn
+            st.final_crisis_order[side].extend(hand)
+            hand.clear()
+            ex.emit("log.solo.final_crisis_cards", side=t.sides[side], n=len(st.final_crisis_order[side]))
+            continue
         order = st.final_crisis_order[side]
         while len(hand) > 1:
             actions = [t.order_actions[card] for card in sorted(hand, key=t.card_rank.__getitem__)]
@@ -316,8 +379,11 @@ def final_crisis_reveal(ex: Executor, options):
                     card0=t.strategy_cards[cards[0]].id, dimension0=t.dimensions[dims[0]],
                     card1=t.strategy_cards[cards[1]].id, dimension1=t.dimensions[dims[1]])
         matching = dims[0] == dims[1]
-        procedure = t.final_crisis_matching if matching else t.final_crisis_not_matching
         for side in ex.order():
+            procedure = t.final_crisis_matching if matching else t.final_crisis_not_matching
+            if ex.solo is not None and side == ex.solo.side:
+                rules = ex.solo.rules
+                procedure = rules.final_crisis_matching if matching else rules.final_crisis_not_matching
             yield from procedure.run(ex, t.final_crisis_ctx[side][dims[side]])
             if st.pending_breaches[0] or st.pending_breaches[1]:
                 yield from resolve_breaches(ex, side)
@@ -337,7 +403,10 @@ def final_scoring(ex: Executor, options):
     if st.vp[0] != st.vp[1]:
         result.winner = 0 if st.vp[0] > st.vp[1] else 1
     else:
-        for index, rule in enumerate(t.tie_breaks):
+        tie_breaks = t.tie_breaks
+        if ex.solo is not None and ex.solo.rules.tie_breaks is not None:
+            tie_breaks = ex.solo.rules.tie_breaks  # solo rulebook: Game End
+        for index, rule in enumerate(tie_breaks):
             holds = [rule(ex, Ctx(side), NOBODY) for side in (0, 1)]
             if holds[0] != holds[1]:
                 result.winner = 0 if holds[0] else 1

@@ -17,6 +17,7 @@ from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
 from . import flow
 from .actions import Action, Decision, normalize
 from .compile import Executor, LogEntry
+from .solo import SoloOpponent, drive
 from .state import GameState, initial_state
 from .tables import Tables, tables_for
 
@@ -26,9 +27,12 @@ class Options:
     """Game options that change the rules (saved with the game)."""
 
     event_discard: bool = False  # rulebook: Event Discard (Optional)
+    solo: Optional[str] = None  # the side the game plays as the solo opponent (solo rulebook)
+    difficulty: Optional[str] = None  # solo rulebook: Setup -- a level of the content's solo difficulty
 
     def to_dict(self) -> dict:
-        return attrs.asdict(self)
+        # options that are not set are left out, so a two-player save reads as before
+        return {k: v for k, v in attrs.asdict(self).items() if v is not None}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Options":
@@ -37,6 +41,22 @@ class Options:
         if unknown:
             raise UserError(f"unknown game option '{sorted(unknown)[0]}' (known: {', '.join(sorted(known))})")
         return cls(**data)
+
+
+def solo_opponent(tables: Tables, options: Options):
+    """The solo opponent the options ask for (None in a two-player game); bad options are a UserError."""
+    if options.solo is None:
+        if options.difficulty is not None:
+            raise UserError("a difficulty is only for a solo game: give the solo opponent's side too")
+        return None
+    solo = tables.solo
+    if solo is None:
+        raise UserError("this content has no solo game (no solo/ folder)")
+    if options.solo not in tables.side_index:
+        raise UserError(f"unknown side '{options.solo}' for the solo opponent (sides: {', '.join(tables.sides)})")
+    if options.difficulty is not None and options.difficulty not in solo.difficulty:
+        raise UserError(f"unknown difficulty '{options.difficulty}' (levels: {', '.join(solo.difficulty)})")
+    return SoloOpponent(solo, tables.side_index[options.solo], tables)
 
 
 class IllegalAction(UserError):
@@ -49,14 +69,26 @@ class Game:
         self.content = content
         self.tables: Tables = tables_for(content)
         self.seed = seed
-        self.options = options or Options()
+        options = options or Options()
+        self.solo = solo_opponent(self.tables, options)
+        if self.solo is not None:
+            # the solo game forces its options (Event Discard) and names its difficulty
+            options = attrs.evolve(options, **self.tables.solo.options,
+                                   difficulty=options.difficulty or self.tables.solo.default_difficulty)
+        self.options = options
+        fresh = state is None
         self.state = state if state is not None else initial_state(self.tables, seed)
+        if fresh and self.solo is not None:
+            # solo rulebook: Setup -- the solo opponent's scoring cylinder starts at the level's VP
+            self.state.vp[self.solo.side] = self.tables.solo.difficulty[options.difficulty]
         self.log: Optional[List[LogEntry]] = [] if log else None
-        self.executor = Executor(self.tables, self.state, self.log)
+        self.executor = Executor(self.tables, self.state, self.log, self.solo)
         self.history: List[str] = []
         # number of reveals (random draws, hidden cards shown) before each action
         self.reveals_before: List[int] = []
         self._flow = flow.run(self.executor, self.options)
+        if self.solo is not None:
+            self._flow = drive(self._flow, self.solo, self.executor)
         self.decision: Optional[Decision] = None
         self._advance(None)
 
@@ -156,6 +188,12 @@ class Game:
 
     def first_player(self) -> int:
         return self.executor.first_player()
+
+    def tie_break_rules(self) -> tuple:
+        """The tie-breaks in force (the solo game replaces the two-player ones), as content rules."""
+        if self.solo is not None and self.tables.solo.tie_break_rules:
+            return self.tables.solo.tie_break_rules
+        return self.content.procedures.tie_breaks
 
 
 def replay(content: Content, seed: int, options: Optional[Options], actions: Sequence[str],

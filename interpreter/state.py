@@ -72,6 +72,12 @@ class GameState:
     reveals: int = 0
     # every card play of the game, in order (for records of many games)
     played: List[LastPlay] = attrs.field(factory=list)
+    # die rolls fixed in advance (a scenario's `dice`), used before the generator
+    dice: List[int] = attrs.field(factory=list)
+    # the card the solo opponent revealed this turn (solo rulebook: step 4)
+    revealed: int = NOBODY
+    # a public view: the side whose view this copy is (hidden cards removed), else NOBODY
+    view: int = NOBODY
 
     def copy(self) -> "GameState":
         rng = random.Random()
@@ -90,7 +96,18 @@ class GameState:
             last_play=attrs.evolve(self.last_play) if self.last_play else None,
             final_crisis_step=self.final_crisis_step,
             result=attrs.evolve(self.result) if self.result else None, rng=rng, reveals=self.reveals,
-            played=list(self.played))
+            played=list(self.played), dice=list(self.dice), revealed=self.revealed, view=self.view)
+
+    def board(self) -> tuple:
+        """The parts a token step can change, copied (see ``restore``)."""
+        return ([list(t) for t in self.tokens], list(self.pool), list(self.track), [list(b) for b in self.boxes],
+                [list(b) for b in self.breached], [list(p) for p in self.pending_breaches], list(self.markers),
+                list(self.vp))
+
+    def restore(self, board: tuple) -> None:
+        (self.tokens, self.pool, self.track, self.boxes, self.breached, self.pending_breaches, self.markers,
+         self.vp) = ([list(t) for t in board[0]], list(board[1]), list(board[2]), [list(b) for b in board[3]],
+                     [list(b) for b in board[4]], [list(p) for p in board[5]], list(board[6]), list(board[7]))
 
 
 def below(getrandbits, n: int) -> int:

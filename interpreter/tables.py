@@ -112,6 +112,9 @@ class Tables:
         self.final_scoring_ctx = tuple(tuple(Ctx(side, reason=f"scoring:{label}") for label, _ in self.final_scoring)
                                        for side in sides)
         self.value_play = compiler.value_play()
+        # the solo game, when the content has one (interpreter/solo.py)
+        from .solo import SoloRules
+        self.solo = SoloRules(self, content.solo) if content.solo is not None else None
 
 
 _CACHE: Dict[int, Tables] = {}

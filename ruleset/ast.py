@@ -59,11 +59,22 @@ class Name(Node):
 
 
 @attrs.frozen
+class CardRef(Node):
+    """A card in play: the card the solo opponent revealed, the top card of the
+    discard pile, or the card a definition is about."""
+
+    kind: str  # "revealed" | "discard_top" | "this"
+
+
+@attrs.frozen
 class Amount(Node):
-    """How many tokens: exactly n, up to n (0 allowed), or all there are."""
+    """How many tokens: exactly n, up to n (0 allowed), or all there are.
+
+    With ``card``, n is that card's value when the statement starts."""
 
     kind: str  # "exactly" | "up_to" | "all"
     n: Optional[int] = None
+    card: Optional[CardRef] = None
 
 
 @attrs.frozen
@@ -103,7 +114,10 @@ class Pool(Node):
 
 @attrs.frozen
 class CrisisTrack(Node):
+    """A crisis track; with ``above``, only its tokens above that zone."""
+
     possessive: Optional[str] = None
+    above: Optional[Name] = None
 
 
 @attrs.frozen
@@ -161,6 +175,25 @@ class RevealedObjectiveSpaces(Node):
 
 
 @attrs.frozen
+class ObjectiveSpace(Node):
+    """The space of the objective card a player holds ("your objective space")."""
+
+    possessive: str  # "own" | "their" | "opponent" (the last is refused: hidden)
+
+
+@attrs.frozen
+class ItsDimension(Node):
+    """The dimension of the space tested in a "where" clause."""
+
+
+@attrs.frozen
+class ASpaceOf(Node):
+    """Any one space of a dimension, in a change: "gain control of a space of this dimension"."""
+
+    dimension: "Target"
+
+
+@attrs.frozen
 class ControlledBy(Node):
     """Short filter: "spaces you control", "... the opponent controls", "... nobody controls"."""
 
@@ -172,16 +205,32 @@ class Where(Node):
     condition: "Condition"
 
 
+@attrs.frozen
+class Most(Node):
+    """Filter: the spaces with the most (or fewest) tokens of an owner, among
+    the spaces considered (in a table row: the spaces still left)."""
+
+    kind: str  # "most" | "fewest"
+    owner: "Owner"
+
+
+@attrs.frozen
+class WithTerm(Node):
+    """Filter: the spaces a defined term holds for ("spaces with Room")."""
+
+    term: Name
+
+
 SpaceBase = Union[
     Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension, ThisSpace, It,
-    RevealedObjectiveSpaces, ThatSpace,
+    RevealedObjectiveSpaces, ThatSpace, ObjectiveSpace,
 ]
 
 
 @attrs.frozen
 class Spaces(Node):
     base: SpaceBase
-    filter: Optional[Union[ControlledBy, Where]] = None
+    filter: Optional[Union[ControlledBy, Where, Most, WithTerm]] = None
 
 
 Location = Union[Pool, CrisisTrack, BonusBox, Spaces]
@@ -208,6 +257,8 @@ class Place(Node):
     each: bool = False
     limit: Optional[int] = None
     one_space: bool = False  # "all in one space"
+    random: bool = False  # ", at random": a die roll makes each step's choice
+    chooser: Optional[str] = None  # ", the opponent choosing" ("all") / "... the tokens" ("tokens")
 
 
 @attrs.frozen
@@ -220,6 +271,8 @@ class Remove(Node):
     limit: Optional[int] = None
     each: bool = False
     one_space: bool = False
+    random: bool = False
+    chooser: Optional[str] = None
 
 
 @attrs.frozen
@@ -234,6 +287,8 @@ class Move(Node):
     limit: Optional[int] = None
     within: bool = False  # written "move ... within X" (source and destination alike)
     one_space: bool = False
+    random: bool = False
+    chooser: Optional[str] = None
 
 
 @attrs.frozen
@@ -301,8 +356,55 @@ class Acting(Node):
     statement: "Statement"
 
 
+@attrs.frozen
+class FirstOf(Node):
+    """A priority list: the first option that can be carried out fully, else the
+    first that can be carried out at all (docs/rulings.md)."""
+
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class Change(Node):
+    """A change of control between two positions: gained or lost."""
+
+    kind: str  # "gain" | "lose"
+    player: Player
+    target: "Target"
+
+
+@attrs.frozen
+class Goal(Node):
+    """ "so that <change>:" -- the block is carried out only in a way that makes the change happen."""
+
+    change: Change
+    body: Block
+
+
+@attrs.frozen
+class Reveal(Node):
+    """Reveal the top card of the strategy deck (it becomes "the revealed card")."""
+
+
+@attrs.frozen
+class UseEvent(Node):
+    """Carry out the event of a card in play, as the acting player."""
+
+    card: CardRef
+
+
+@attrs.frozen
+class DiscardCard(Node):
+    card: CardRef
+
+
+@attrs.frozen
+class ResolveBreaches(Node):
+    """Resolve the zones breached so far now, rather than when the play ends."""
+
+
 Statement = Union[Place, Remove, Move, ChangeVP, PlaceMarker, RemoveMarker, If, Either,
-                  ForEachPlayer, Acting]
+                  ForEachPlayer, Acting, FirstOf, Goal, Reveal, UseEvent, DiscardCard, ResolveBreaches]
 
 # ----------------------------------------------------------------- conditions
 
@@ -322,7 +424,7 @@ class Not(Node):
     item: "Condition"
 
 
-Target = Union[Named, It, ThisSpace, ThisDimension, ThatSpace]
+Target = Union[Named, It, ThisSpace, ThisDimension, ThatSpace, ItsDimension, ObjectiveSpace, ASpaceOf]
 
 
 @attrs.frozen
@@ -347,9 +449,13 @@ class HasTokens(Node):
 
 @attrs.frozen
 class HasMoreTokens(Node):
+    """The player's lead in tokens over the other: "more" (at least 1), or
+    compared with ``margin`` ("at most 1 more", "no more")."""
+
     player: Player
     other: Player
     where: Location
+    margin: Optional[Comparison] = None
 
 
 @attrs.frozen
@@ -410,6 +516,7 @@ class IsPivotal(Node):
 class ControlsCount(Node):
     player: Player
     comparison: Comparison
+    scope: Optional[Target] = None  # "... spaces of its dimension"
 
 
 @attrs.frozen
@@ -434,15 +541,68 @@ class MarkerAt(Node):
     off: bool = False
 
 
+@attrs.frozen
+class Would(Node):
+    """One imagined token step in the space tested: "placing a token there
+    would give you control of it".  Compares the position before and after."""
+
+    verb: str  # "place" | "remove"
+    owner: Owner
+    change: Change
+    negated: bool = False
+
+
+@attrs.frozen
+class IsSoloOpponent(Node):
+    player: Player
+    negated: bool = False
+
+
+@attrs.frozen
+class CardIs(Node):
+    """A card meets a defined term: "the revealed card is Friendly"."""
+
+    card: CardRef
+    term: Name
+
+
+@attrs.frozen
+class CardFor(Node):
+    """A card's event may be used by the player ("only": by no one else)."""
+
+    card: CardRef
+    player: Player
+    only: bool = False
+
+
+@attrs.frozen
+class CardValue(Node):
+    """A card's value, compared with a number or with another card's value."""
+
+    card: CardRef
+    comparison: Optional[Comparison] = None
+    op: str = ""  # "<=" | ">=" against ``other``
+    other: Optional[CardRef] = None
+
+
+@attrs.frozen
+class CardWould(Node):
+    """Carrying out the card's event would place or remove pieces on the map."""
+
+    card: CardRef
+
+
 Condition = Union[AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
                   HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
-                  IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt]
+                  IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt, Would, IsSoloOpponent,
+                  CardIs, CardFor, CardValue, CardWould]
 
 STATEMENT_TYPES = (Place, Remove, Move, ChangeVP, PlaceMarker, RemoveMarker, If, Either,
-                   ForEachPlayer, Acting)
+                   ForEachPlayer, Acting, FirstOf, Goal, Reveal, UseEvent, DiscardCard, ResolveBreaches)
 CONDITION_TYPES = (AnyOf, AllOf, Not, Controls, NobodyControls, HasTokens, HasMoreTokens, HasVP,
                    HasMoreVP, IsFirstPlayer, IsSide, RoundIs, ZoneBreached, PoolHas, PoolLead,
-                   IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt)
+                   IsPivotal, ControlsCount, ControlsMore, HasFewerVP, MarkerAt, Would, IsSoloOpponent,
+                   CardIs, CardFor, CardValue, CardWould)
 SPACE_BASE_TYPES = (Named, DimensionSpaces, PivotalSpaces, AllSpaces, ThisDimension,
-                    ThisSpace, It, RevealedObjectiveSpaces, ThatSpace)
+                    ThisSpace, It, RevealedObjectiveSpaces, ThatSpace, ObjectiveSpace)
 HOLDER_TYPES = (Pool, CrisisTrack, BonusBox)

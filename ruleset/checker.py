@@ -33,6 +33,8 @@ class Vocabulary:
     rounds: int = 3
     track_size: int = 16
     box_sizes: Mapping[str, int] = attrs.field(factory=dict)
+    # terms the content defines (solo rulebook: Definitions): name -> "card" | "space"
+    terms: Mapping[str, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -43,6 +45,8 @@ class Slot:
     this_dimension: bool = False
     this_space: bool = False
     revealed_objectives: bool = False
+    cards: bool = False  # cards in play: the revealed card, the top of the discard pile
+    this_card: bool = False  # "the card": a definition about a card
 
 
 STRATEGY_EVENT = Slot("a strategy card event")
@@ -63,6 +67,8 @@ def _name_kinds(vocabulary: Vocabulary) -> Dict[str, List[str]]:
         kinds.setdefault(name, []).append("side")
     for name in vocabulary.markers:
         kinds.setdefault(name, []).append("marker")
+    for name, kind in vocabulary.terms.items():
+        kinds.setdefault(name, []).append(f"{kind} term")
     return kinds
 
 
@@ -77,9 +83,29 @@ class Checker:
         run.block(block)
         return run.diagnostics
 
-    def check_condition(self, condition, slot: Slot, source: Optional[Source] = None) -> List[Diagnostic]:
+    def check_condition(self, condition, slot: Slot, source: Optional[Source] = None,
+                        about_a_space: bool = False) -> List[Diagnostic]:
+        """``about_a_space``: the condition tests a space ("it"), as a "where" clause does."""
         run = _Run(self, slot, source)
-        run.condition(condition, in_where=False)
+        run.condition(condition, in_where=about_a_space)
+        return run.diagnostics
+
+    def check_locations(self, locations: A.Locations, slot: Slot, source: Optional[Source] = None,
+                        holders: bool = False) -> List[Diagnostic]:
+        """A set of places on its own: map spaces (a table row), or holders (token sources)."""
+        run = _Run(self, slot, source)
+        for item in locations.items:
+            is_holder = isinstance(item, A.HOLDER_TYPES)
+            if is_holder and holders:
+                run.holder(item, None)
+            elif not is_holder and not holders:
+                run.spaces(item)
+            elif holders:
+                run.error(item, "token sources are holders here, not map spaces",
+                          expected="your pool, your crisis track, your crisis track above a zone")
+            else:
+                run.error(item, "a row names map spaces, not a pool, track or box",
+                          expected="spaces, such as 'pivotal spaces' or 'spaces you control'")
         return run.diagnostics
 
 
@@ -138,7 +164,9 @@ class _Run:
         for kind in kinds:
             names.extend({"space": list(v.spaces), "dimension": list(v.dimensions),
                           "zone": list(v.zones), "side": list(v.sides),
-                          "marker": list(v.markers), "box": sorted(v.boxes)}[kind])
+                          "marker": list(v.markers), "box": sorted(v.boxes),
+                          "card term": [n for n, k in v.terms.items() if k == "card"],
+                          "space term": [n for n, k in v.terms.items() if k == "space"]}[kind])
         return names
 
     # ------------------------------------------------------------- statements
@@ -154,6 +182,7 @@ class _Run:
 
     def stmt_Place(self, node: A.Place) -> None:
         self.amount(node.amount, node.each)
+        self.selection(node)
         self.owner(node.owner)
         if node.source is not None:
             self.holder(node.source, node.owner)
@@ -164,6 +193,7 @@ class _Run:
 
     def stmt_Remove(self, node: A.Remove) -> None:
         self.amount(node.amount, node.each)
+        self.selection(node)
         self.owner(node.owner)
         self.locations(node.source, map_only=True, verb="removed", owner=node.owner)
         self.limit(node)
@@ -172,6 +202,7 @@ class _Run:
 
     def stmt_Move(self, node: A.Move) -> None:
         self.amount(node.amount, node.each)
+        self.selection(node)
         self.owner(node.owner)
         self.locations(node.source, map_only=False, verb="moved", owner=node.owner)
         if not node.within:
@@ -227,8 +258,60 @@ class _Run:
     def stmt_Acting(self, node: A.Acting) -> None:
         self.statement(node.statement)
 
+    def stmt_FirstOf(self, node: A.FirstOf) -> None:
+        for option in node.options:
+            self.block(option)
+
+    def stmt_Goal(self, node: A.Goal) -> None:
+        self.change(node.change, in_where=False)
+        for statement in node.body.statements:
+            token_step = isinstance(statement, (A.Place, A.Remove, A.Move))
+            if not token_step or statement.amount.kind == "all" or statement.each or statement.random:
+                self.error(statement, "a 'so that' block holds only token statements with a number of tokens",
+                           expected="place, remove or move N (or up to N) tokens, without 'each', 'all' "
+                                    "or 'at random'",
+                           hint="the engine looks for a way to carry the block out that makes the change happen")
+                continue
+            self.statement(statement)
+
+    def stmt_Reveal(self, node: A.Reveal) -> None:
+        self.cards_in_play(node)
+
+    def stmt_UseEvent(self, node: A.UseEvent) -> None:
+        self.card_ref(node.card)
+
+    def stmt_DiscardCard(self, node: A.DiscardCard) -> None:
+        self.card_ref(node.card)
+
+    def stmt_ResolveBreaches(self, node: A.ResolveBreaches) -> None:
+        self.cards_in_play(node)
+
+    def cards_in_play(self, node) -> None:
+        if not self.slot.cards:
+            self.error(node, f"no card is being played by the rule in {self.slot.description}",
+                       hint="this is only known in the solo opponent's turn")
+
+    def card_ref(self, card: A.CardRef) -> None:
+        if card.kind == "this":
+            if not self.slot.this_card:
+                self.error(card, f"'the card' means nothing in {self.slot.description}",
+                           hint="it is only known in a definition about a card, such as Friendly")
+        else:
+            self.cards_in_play(card)
+
+    def selection(self, node) -> None:
+        if (node.random or node.chooser) and node.each:
+            self.error(node, "with 'each' the spaces are fixed: there is nothing to choose at random or for "
+                             "the opponent to choose")
+
     # --------------------------------------------------------------- pieces
     def amount(self, amount: A.Amount, each: bool) -> None:
+        if amount.card is not None:
+            self.card_ref(amount.card)
+            if each:
+                self.error(amount, "'each' needs an exact count per space",
+                           expected="a number, as in 'place 1 in each Secession space'")
+            return
         if amount.kind == "all":
             if each:
                 self.error(amount, "'all' cannot be spread over 'each' space",
@@ -310,6 +393,8 @@ class _Run:
             self.error(node, "'all in one space' cannot be combined with 'each' or a per-space limit")
 
     def holder(self, holder, owner: Optional[A.Owner]) -> None:
+        if isinstance(holder, A.CrisisTrack) and holder.above is not None:
+            self.resolve(holder.above, ("zone",))
         if isinstance(holder, A.BonusBox):
             kind = self.resolve(holder.zone, ("zone",))
             if kind and holder.zone.text not in self.vocabulary.boxes:
@@ -352,10 +437,24 @@ class _Run:
             self.resolve(base.name, ("space",))
         elif isinstance(base, A.DimensionSpaces):
             self.resolve(base.dimension, ("dimension",))
+        elif isinstance(base, A.ObjectiveSpace):
+            self.objective_space(base)
         else:
             self.context(base, in_where)
-        if isinstance(spaces.filter, A.Where):
-            self.condition(spaces.filter.condition, in_where=True)
+        filt = spaces.filter
+        if isinstance(filt, A.Where):
+            self.condition(filt.condition, in_where=True)
+        elif isinstance(filt, A.Most):
+            self.owner(filt.owner)
+            if filt.owner.kind == "either":
+                self.error(filt, "count the tokens of one side", hint="write 'opponent tokens' or 'of your tokens'")
+        elif isinstance(filt, A.WithTerm):
+            self.resolve(filt.term, ("space term",))
+
+    def objective_space(self, node: A.ObjectiveSpace) -> None:
+        if node.possessive == "opponent":
+            self.error(node, "the opponent's objective card is hidden: no rule may look at it",
+                       hint="rules may name 'your objective space' (the objective the acting player holds)")
 
     def context(self, node, in_where: bool) -> None:
         """Words that refer to what the rule is running for."""
@@ -400,6 +499,19 @@ class _Run:
     def target(self, target, in_where: bool, kinds=("space", "dimension")) -> None:
         if isinstance(target, A.Named):
             self.resolve(target.name, kinds)
+        elif isinstance(target, A.ObjectiveSpace):
+            if "space" not in kinds:
+                self.error(target, "a space is not a dimension", expected="a dimension")
+            self.objective_space(target)
+        elif isinstance(target, A.ItsDimension):
+            if "dimension" not in kinds:
+                self.error(target, "a dimension is not a space", expected="a space")
+            if not in_where:
+                self.error(target, "'its dimension' is the dimension of the space tested in a 'where' clause",
+                           hint="name the dimension instead")
+        elif isinstance(target, A.ASpaceOf):
+            self.error(target, "'a space of' is only said of a change of control",
+                       hint="as in 'so that you gain control of a space of this dimension'")
         else:
             if isinstance(target, A.ThisDimension) and "dimension" not in kinds:
                 self.error(target, "a dimension is not a space", expected="a space")
@@ -506,6 +618,46 @@ class _Run:
         self.comparison(node.comparison)
         spaces = len(self.vocabulary.spaces)
         self.possible(node, node.comparison, 0, spaces, f"there are {spaces} spaces")
+        if node.scope is not None:
+            self.target(node.scope, in_where, kinds=("dimension",))
+
+    def change(self, change: A.Change, in_where: bool) -> None:
+        self.player(change.player)
+        target = change.target
+        if isinstance(target, A.ASpaceOf):
+            self.target(target.dimension, in_where, kinds=("dimension",))
+        else:
+            self.target(target, in_where)
+
+    def cond_Would(self, node: A.Would, in_where: bool) -> None:
+        self.owner(node.owner)
+        if node.owner.kind == "either":
+            self.error(node.owner, "imagine one side's token", hint="write 'a token' or 'an opponent token'")
+        if not in_where:
+            self.error(node, "'there' refers to the space tested in a 'where' clause",
+                       hint="write it inside 'spaces where ...'")
+        self.change(node.change, in_where)
+
+    def cond_IsSoloOpponent(self, node: A.IsSoloOpponent, in_where: bool) -> None:
+        self.player(node.player)
+
+    def cond_CardIs(self, node: A.CardIs, in_where: bool) -> None:
+        self.card_ref(node.card)
+        self.resolve(node.term, ("card term",))
+
+    def cond_CardFor(self, node: A.CardFor, in_where: bool) -> None:
+        self.card_ref(node.card)
+        self.player(node.player)
+
+    def cond_CardValue(self, node: A.CardValue, in_where: bool) -> None:
+        self.card_ref(node.card)
+        if node.other is not None:
+            self.card_ref(node.other)
+        if node.comparison is not None:
+            self.comparison(node.comparison)
+
+    def cond_CardWould(self, node: A.CardWould, in_where: bool) -> None:
+        self.card_ref(node.card)
 
     def cond_ControlsMore(self, node: A.ControlsMore, in_where: bool) -> None:
         self.player(node.player)

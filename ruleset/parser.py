@@ -73,7 +73,7 @@ class _RulesIndenter(Indenter):
 _CACHE_NAME = "grammar-cache.json"
 _CACHE_FORMAT = "crisis-grammar-cache/1"
 _CACHE_MAX_BYTES = 8 * 1024 * 1024
-_OPTIONS = dict(parser="lalr", start=["block", "condition_rule"], propagate_positions=True,
+_OPTIONS = dict(parser="lalr", start=["block", "condition_rule", "locations_rule"], propagate_positions=True,
                 maybe_placeholders=False)
 
 
@@ -332,7 +332,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str):
         message = str(error).splitlines()[0]
     described = _describe(expected)
     return diagnostic_at(source, line, column, message, width=width,
-                         expected=one_of(described, limit=12) if described else None, hint=hint)
+                         expected=one_of(described, limit=24) if described else None, hint=hint)
 
 
 def _token_kind(token: Token) -> str:
@@ -446,3 +446,12 @@ def parse_condition(text: str, source: Optional[Source] = None):
         raise RulesError([diagnostic_at(source, 1, 1, "the condition is empty",
                                         expected="a condition, such as 'you have at least 3 VP'")])
     return _parse(text, source, "condition_rule")
+
+
+def parse_locations(text: str, source: Optional[Source] = None) -> A.Locations:
+    """Parse a set of places on its own (a space-selection row, a priority line, token sources)."""
+    if not text.strip():
+        source = source or Source(text=text)
+        raise RulesError([diagnostic_at(source, 1, 1, "the place is empty",
+                                        expected="spaces or holders, such as 'pivotal spaces' or 'your pool'")])
+    return _parse(text, source, "locations_rule")

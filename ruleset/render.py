@@ -14,15 +14,21 @@ from typing import List
 from . import ast as A
 
 
-def render_block(block: A.Block, catalog, inline: bool = False) -> str:
-    """The text of an effect: one sentence per statement."""
-    renderer = Renderer(catalog)
+def render_block(block: A.Block, catalog, inline: bool = False, actor: str = "you") -> str:
+    """The text of an effect: one sentence per statement.  ``actor`` "solo" shows a rule
+    of the solo opponent as the player reads it ("the Solo Opponent places ...")."""
+    renderer = Renderer(catalog, actor)
     sentences = [renderer.statement(s) for s in block.statements]
     return (" " if inline else "\n").join(sentences)
 
 
-def render_condition(condition, catalog) -> str:
-    return Renderer(catalog).condition(condition)
+def render_condition(condition, catalog, actor: str = "you") -> str:
+    return Renderer(catalog, actor).condition(condition)
+
+
+def render_locations(locations: A.Locations, catalog, actor: str = "you") -> str:
+    """A set of places on its own, as a space-selection row reads ("pivotal spaces the player controls")."""
+    return Renderer(catalog, actor).locations(locations)
 
 
 # Who carries out the statement being rendered, as the reader sees it: "you"
@@ -30,7 +36,9 @@ def render_condition(condition, catalog) -> str:
 # opponent), "each" (each player) or "they" (each player, inside a "for each
 # player" block).  A statement handed to someone else is one sentence with
 # that subject, so its actor never leaks into the next sentence.
-ACTORS = ("you", "opponent", "each", "they")
+# In the solo game the rules of the solo opponent are shown to the player:
+# "solo" (the solo opponent) acts, and its opponent is "human" (the player).
+ACTORS = ("you", "opponent", "each", "they", "solo", "human")
 
 # A possessive in the rule ("your pool") is relative to the acting player;
 # rendered for the reader it depends on who acts.
@@ -39,6 +47,8 @@ _WHOSE = {
     "opponent": {"own": "their", "opponent": "own", "their": "their"},
     "each": {"own": "their", "opponent": "their_opponent", "their": "their"},
     "they": {"own": "their", "opponent": "their_opponent", "their": "their"},
+    "solo": {"own": "solo", "opponent": "human", "their": "their"},
+    "human": {"own": "human", "opponent": "solo", "their": "their"},
 }
 # and so does a player in a condition ("you have ...")
 _WHO = {
@@ -46,7 +56,11 @@ _WHO = {
     "opponent": {"you": "opponent", "opponent": "you"},
     "each": {"you": "they", "opponent": "their_opponent"},
     "they": {"you": "they", "opponent": "their_opponent"},
+    "solo": {"you": "solo", "opponent": "human"},
+    "human": {"you": "human", "opponent": "solo"},
 }
+# the other player, for a rule handed to the acting player's opponent
+_OTHER = {"solo": "human", "human": "solo"}
 
 
 class Renderer:
@@ -66,6 +80,8 @@ class Renderer:
                 f"{param}_pl": self.c.form(kind, name, "plural", shown)}
 
     def acting(self, actor: str) -> "Renderer":
+        if actor == "opponent" and self.actor in _OTHER:
+            actor = _OTHER[self.actor]
         return Renderer(self.c, actor, self.mood)
 
     def doer(self) -> dict:
@@ -86,6 +102,7 @@ class Renderer:
         return self.sentence(self.clause(node))
 
     def sentence(self, clause: str) -> str:
+        clause = clause.replace("  ", " ")  # a token phrase folded into its amount leaves an empty part
         return self.t("sentence", clause=clause[:1].upper() + clause[1:])
 
     def clause(self, node) -> str:
@@ -106,14 +123,31 @@ class Renderer:
         params = {"n": n, "actor": self.actor, "verb": verb}
         if owner.kind == "side":
             params.update(self.named("sides", owner.side.text, "side"))
+        if amount.card is not None:  # "tokens, up to the value of the revealed card,"
+            params["n"] = 2
+            tokens = self.t(f"tokens.{owner.kind}", **params)
+            return self.t(f"amount.card_{amount.kind}", card=self.card(amount.card), tokens=tokens), ""
         return amount_text, self.t(f"tokens.{owner.kind}", **params)
+
+    def card(self, ref: A.CardRef) -> str:
+        return self.t(f"card.{ref.kind}")
+
+    def _selection(self, node) -> str:
+        """", at random" or ", your opponent choosing": who makes the statement's choices."""
+        if getattr(node, "random", False):
+            return self.t("selection.random")
+        chooser = getattr(node, "chooser", None)
+        if chooser:
+            other = _WHO[self.actor].get("opponent", "their_opponent")
+            return self.t(f"selection.{chooser}", player=self.t(f"player.{other}"))
+        return ""
 
     def _limit(self, node) -> str:
         if getattr(node, "one_space", False):
-            return self.t("limit.one_space")
+            return self.t("limit.one_space") + self._selection(node)
         if node.limit is not None:
-            return self.t("limit.per_space", n=node.limit)
-        return ""
+            return self.t("limit.per_space", n=node.limit) + self._selection(node)
+        return self._selection(node)
 
     @staticmethod
     def _form(amount: A.Amount) -> str:
@@ -195,6 +229,36 @@ class Renderer:
     def st_Acting(self, node: A.Acting) -> str:
         return self.acting("opponent" if node.actor == "opponent" else "each").clause(node.statement)
 
+    def st_FirstOf(self, node: A.FirstOf) -> str:
+        options = [self.t("statement.first_of_option", n=i + 1, text=self.clauses(o))
+                   for i, o in enumerate(node.options)]
+        return self.t("statement.first_of", options=self.t("statement.either_separator").join(options),
+                      **self.doer())
+
+    def st_Goal(self, node: A.Goal) -> str:
+        return self.t("statement.goal", change=self.change(node.change), body=self.clauses(node.body))
+
+    def st_Reveal(self, node: A.Reveal) -> str:
+        return self.t("statement.reveal", **self.doer())
+
+    def st_UseEvent(self, node: A.UseEvent) -> str:
+        return self.t("statement.use_event", card=self.card(node.card), **self.doer())
+
+    def st_DiscardCard(self, node: A.DiscardCard) -> str:
+        return self.t("statement.discard", card=self.card(node.card), **self.doer())
+
+    def st_ResolveBreaches(self, node: A.ResolveBreaches) -> str:
+        return self.t("statement.resolve_breaches", **self.doer())
+
+    def change(self, node: A.Change, verb: str = "") -> str:
+        """A change of control: "you gain control of this dimension" (``verb``: the "would" form)."""
+        target = node.target
+        if isinstance(target, A.ASpaceOf):
+            shown = self.t("target.a_space_of", dimension=self.target(target.dimension))
+        else:
+            shown = self.target(target)
+        return self.t(f"change.{verb or node.kind}", target=shown, **self.player(node.player))
+
     # ------------------------------------------------------------- places
     def locations(self, locations: A.Locations, form: str = "many") -> str:
         parts = [self.holder(i) if isinstance(i, A.HOLDER_TYPES) else self.spaces(i, form) for i in locations.items]
@@ -217,6 +281,8 @@ class Renderer:
         whose = self.whose(possessive)
         if isinstance(node, A.Pool):
             return self.t("holder.pool", whose=whose)
+        if isinstance(node, A.CrisisTrack) and node.above is not None:
+            return self.t("holder.crisis_track_above", whose=whose, **self.named("zones", node.above.text, "zone"))
         if isinstance(node, A.CrisisTrack):
             return self.t("holder.crisis_track", whose=whose)
         return self.t("holder.box", whose=whose, **self.named("zones", node.zone.text, "zone"))
@@ -239,16 +305,30 @@ class Renderer:
             text = self.t("spaces.it")
         elif isinstance(base, A.ThatSpace):
             text = self.t("spaces.that_space")
+        elif isinstance(base, A.ObjectiveSpace):
+            text = self.t("spaces.objective", whose=self.whose(base.possessive))
         else:
             text = self.t("spaces.revealed", form=form)
         filt = node.filter
         if isinstance(filt, A.ControlledBy):
-            key = {"you": "you_control", "opponent": "opponent_controls", "nobody": "nobody_controls"}[filt.who]
+            who = _WHO[self.actor].get(filt.who, filt.who) if self.actor in _OTHER else filt.who
+            key = {"you": "you_control", "opponent": "opponent_controls", "nobody": "nobody_controls",
+                   "solo": "solo_controls", "human": "human_controls"}[who]
             text = self.t(f"spaces.{key}", spaces=text)
         elif isinstance(filt, A.Where):
             inner = Renderer(self.c, self.actor, "where")
             text = self.t("spaces.where", spaces=text, condition=inner.condition(filt.condition))
+        elif isinstance(filt, A.Most):
+            text = self.t(f"spaces.{filt.kind}", spaces=text, tokens=self.token_owner(filt.owner, plural=True))
+        elif isinstance(filt, A.WithTerm):
+            text = self.t("spaces.with_term", spaces=text, term=self.c.name("terms", filt.term.text))
         return text
+
+    def token_owner(self, owner: A.Owner, plural: bool = False) -> str:
+        """Whose token, for a hypothetical step or a count ("a token", "an opponent token")."""
+        kind = owner.kind if owner.kind == "side" else self.whose({"own": "own"}.get(owner.kind, owner.kind))
+        params = self.named("sides", owner.side.text, "side") if owner.kind == "side" else {}
+        return self.t(f"token.{kind}", n=2 if plural else 1, **params)
 
     def countable(self, node) -> str:
         if isinstance(node, A.Dimensions):
@@ -277,8 +357,10 @@ class Renderer:
             name = target.name.text
             kind = "dimensions" if self.c.raw(f"dimensions.{name}") is not None else "spaces"
             return self.t(f"target.{kind}", **self.named(kind, name, "name"))
+        if isinstance(target, A.ObjectiveSpace):
+            return self.t("spaces.objective", whose=self.whose(target.possessive))
         key = {A.ThisDimension: "this_dimension", A.ThisSpace: "this_space", A.It: "it",
-               A.ThatSpace: "that_space"}[type(target)]
+               A.ThatSpace: "that_space", A.ItsDimension: "its_dimension"}[type(target)]
         return self.t(f"target.{key}")
 
     def where(self, where) -> str:
@@ -296,7 +378,9 @@ class Renderer:
         return {"comparison": text, "cmp": "none" if none else comparison.op, "n": comparison.n}
 
     def _chain(self, node, key: str) -> str:
-        parts = [self.condition(i) for i in node.items]
+        # an "or" inside an "and" keeps its grouping: "A and (B or C)"
+        parts = [self.t("condition.group", condition=self.condition(i))
+                 if isinstance(node, A.AllOf) and isinstance(i, A.AnyOf) else self.condition(i) for i in node.items]
         text = parts[0]
         for part in parts[1:]:
             text = self.t(key, a=text, b=part)
@@ -326,6 +410,13 @@ class Renderer:
                       **self.player(node.player))
 
     def cond_HasMoreTokens(self, node):
+        margin = node.margin
+        if margin is not None and margin.n == 0 and margin.op == "<=":
+            return self.t("condition.has_no_more_tokens", other=self.other(node.other), **self._at(node.where),
+                          **self.player(node.player))
+        if margin is not None:
+            return self.t("condition.has_lead", other=self.other(node.other), op=margin.op, n=margin.n,
+                          **self._at(node.where), **self.player(node.player))
         return self.t("condition.has_more_tokens", other=self.other(node.other), **self._at(node.where),
                       **self.player(node.player))
 
@@ -359,6 +450,9 @@ class Renderer:
         return self.t("condition.is_pivotal", target=self.target(node.target))
 
     def cond_ControlsCount(self, node):
+        if node.scope is not None:
+            return self.t("condition.controls_count_of", dimension=self.target(node.scope),
+                          **self.comparison(node.comparison), **self.player(node.player))
         return self.t("condition.controls_count", **self.comparison(node.comparison), **self.player(node.player))
 
     def cond_HasFewerVP(self, node):
@@ -372,3 +466,27 @@ class Renderer:
 
     def cond_ControlsMore(self, node):
         return self.t("condition.controls_more", other=self.other(node.other), **self.player(node.player))
+
+    def cond_Would(self, node):
+        change = self.change(node.change, verb=f"would_{node.change.kind}")
+        return self.t("condition.would", verb=node.verb, token=self.token_owner(node.owner),
+                      negated="yes" if node.negated else "no", change=change)
+
+    def cond_IsSoloOpponent(self, node):
+        return self.t("condition.is_solo_opponent", negated="yes" if node.negated else "no",
+                      **self.player(node.player))
+
+    def cond_CardIs(self, node):
+        return self.t("condition.card_is", card=self.card(node.card), term=self.c.name("terms", node.term.text))
+
+    def cond_CardFor(self, node):
+        return self.t("condition.card_for", card=self.card(node.card), only="yes" if node.only else "no",
+                      **self.player(node.player))
+
+    def cond_CardValue(self, node):
+        if node.other is None:
+            return self.t("condition.card_value", card=self.card(node.card), **self.comparison(node.comparison))
+        return self.t("condition.card_value_vs", card=self.card(node.card), op=node.op, other=self.card(node.other))
+
+    def cond_CardWould(self, node):
+        return self.t("condition.card_would", card=self.card(node.card))

@@ -41,6 +41,9 @@ class ToAst(Transformer):
     def condition_rule(self, meta, children):
         return children[0]
 
+    def locations_rule(self, meta, children):
+        return children[0]
+
     def if_stmt(self, meta, children):
         condition, then = children[0], children[1]
         otherwise = children[2] if len(children) > 2 else None
@@ -57,6 +60,12 @@ class ToAst(Transformer):
 
     def for_each_player(self, meta, children):
         return A.ForEachPlayer(children[0], pos=_pos(meta))
+
+    def first_of(self, meta, children):
+        return A.FirstOf(tuple(children), pos=_pos(meta))
+
+    def so_that(self, meta, children):
+        return A.Goal(children[0], children[1], pos=_pos(meta))
 
     def simple_stmt(self, meta, children):
         if len(children) == 2:
@@ -77,26 +86,38 @@ class ToAst(Transformer):
         return A.Place(tokens.amount, tokens.owner, dests[0],
                        source=source.holder if source else None,
                        each=any(isinstance(c, _Each) for c in children),
-                       limit=_limit(children), one_space=_one_space(children), pos=_pos(meta))
+                       limit=_limit(children), one_space=_one_space(children), pos=_pos(meta),
+                       **_selection(children))
 
     def remove(self, meta, children):
         tokens = children[0]
         source = _first(children, A.Locations)
         return A.Remove(tokens.amount, tokens.owner, source, limit=_limit(children),
                         each=any(isinstance(c, _Each) for c in children),
-                        one_space=_one_space(children), pos=_pos(meta))
+                        one_space=_one_space(children), pos=_pos(meta), **_selection(children))
 
     def move(self, meta, children):
         tokens = children[0]
         places = [c for c in children if isinstance(c, A.Locations)]
         return A.Move(tokens.amount, tokens.owner, places[0], places[1],
                       each=any(isinstance(c, _Each) for c in children),
-                      limit=_limit(children), one_space=_one_space(children), pos=_pos(meta))
+                      limit=_limit(children), one_space=_one_space(children), pos=_pos(meta),
+                      **_selection(children))
 
     def move_within(self, meta, children):
         tokens = children[0]
         return A.Move(tokens.amount, tokens.owner, children[1], children[1],
-                      limit=_limit(children), within=True, one_space=_one_space(children), pos=_pos(meta))
+                      limit=_limit(children), within=True, one_space=_one_space(children), pos=_pos(meta),
+                      **_selection(children))
+
+    def at_random(self, meta, children):
+        return _Selection(random=True)
+
+    def opponent_choosing(self, meta, children):
+        return _Selection(chooser="tokens" if any(isinstance(c, _TheTokens) for c in children) else "all")
+
+    def the_tokens(self, meta, children):
+        return _TheTokens()
 
     def from_holder(self, meta, children):
         return _FromHolder(children[0])
@@ -132,6 +153,37 @@ class ToAst(Transformer):
 
     def remove_marker(self, meta, children):
         return A.RemoveMarker(_name(children[0]), pos=_pos(meta))
+
+    # ---------------------------------------------------------- cards in play
+    def reveal(self, meta, children):
+        return A.Reveal(pos=_pos(meta))
+
+    def use_event(self, meta, children):
+        return A.UseEvent(children[0], pos=_pos(meta))
+
+    def discard_card(self, meta, children):
+        return A.DiscardCard(children[0], pos=_pos(meta))
+
+    def resolve_breaches(self, meta, children):
+        return A.ResolveBreaches(pos=_pos(meta))
+
+    def revealed_card(self, meta, children):
+        return A.CardRef("revealed", pos=_pos(meta))
+
+    def discard_top(self, meta, children):
+        return A.CardRef("discard_top", pos=_pos(meta))
+
+    def this_card(self, meta, children):
+        return A.CardRef("this", pos=_pos(meta))
+
+    def card_value(self, meta, children):
+        return _CardValue(children[0])
+
+    def up_to_card_value(self, meta, children):
+        return A.Amount("up_to", card=children[0].card, pos=_pos(meta))
+
+    def card_value_amount(self, meta, children):
+        return A.Amount("exactly", card=children[0].card, pos=_pos(meta))
 
     # ----------------------------------------------------------- token phrases
     def tokens(self, meta, children):
@@ -174,7 +226,12 @@ class ToAst(Transformer):
         return A.Pool(children[0] if children else None, pos=_pos(meta))
 
     def crisis_track(self, meta, children):
-        return A.CrisisTrack(children[0] if children else None, pos=_pos(meta))
+        possessive = next((c for c in children if isinstance(c, str)), None)
+        above = _first(children, _Above)
+        return A.CrisisTrack(possessive, above.zone if above else None, pos=_pos(meta))
+
+    def above(self, meta, children):
+        return _Above(_name(children[-1]))
 
     def bonus_box(self, meta, children):
         possessive = children[0] if len(children) == 2 else None
@@ -211,6 +268,22 @@ class ToAst(Transformer):
 
     def revealed_objective_spaces(self, meta, children):
         return A.RevealedObjectiveSpaces(pos=_pos(meta))
+
+    def objective_space(self, meta, children):
+        return A.ObjectiveSpace(children[0], pos=_pos(meta))
+
+    def its_dimension(self, meta, children):
+        return A.ItsDimension(pos=_pos(meta))
+
+    def most(self, meta, children):
+        owner = _first(children, A.Owner) or A.Owner("own")
+        return A.Most(children[0], owner, pos=_pos(meta))
+
+    def most_kind(self, meta, children):
+        return str(children[0])
+
+    def with_term(self, meta, children):
+        return A.WithTerm(_name(children[0]), pos=_pos(meta))
 
     def where(self, meta, children):
         return A.Where(children[0], pos=_pos(meta))
@@ -251,8 +324,20 @@ class ToAst(Transformer):
         return A.HasTokens(children[0], children[1], where, pos=_pos(meta))
 
     def has_more_tokens(self, meta, children):
-        where = children[2] if len(children) > 2 else A.It(pos=_pos(meta))
-        return A.HasMoreTokens(children[0], children[1], where, pos=_pos(meta))
+        players = [c for c in children if isinstance(c, A.Player)]
+        margin = _first(children, A.Comparison)
+        rest = [c for c in children if not isinstance(c, (A.Player, A.Comparison))]
+        where = rest[0] if rest else A.It(pos=_pos(meta))
+        return A.HasMoreTokens(players[0], players[1], where, margin, pos=_pos(meta))
+
+    def lead_ge(self, meta, children):
+        return A.Comparison(">=", int(children[0]), pos=_pos(meta))
+
+    def lead_le(self, meta, children):
+        return A.Comparison("<=", int(children[0]), pos=_pos(meta))
+
+    def lead_none(self, meta, children):
+        return A.Comparison("<=", 0, pos=_pos(meta))
 
     def has_vp(self, meta, children):
         return A.HasVP(children[0], children[1], pos=_pos(meta))
@@ -282,7 +367,59 @@ class ToAst(Transformer):
         return A.IsPivotal(children[0], pos=_pos(meta))
 
     def controls_count(self, meta, children):
-        return A.ControlsCount(children[0], children[1], pos=_pos(meta))
+        scope = children[2] if len(children) > 2 else None
+        return A.ControlsCount(children[0], children[1], scope, pos=_pos(meta))
+
+    def would(self, meta, children):
+        verb = "place" if children[0] == "placing" else "remove"
+        owner = _first(children, A.Owner) or A.Owner("own")
+        return A.Would(verb, owner, _first(children, A.Change),
+                       negated=any(isinstance(c, _Negated) for c in children), pos=_pos(meta))
+
+    def hypothetical_verb(self, meta, children):
+        return str(children[0])
+
+    def negated(self, meta, children):
+        return _Negated()
+
+    def would_give(self, meta, children):
+        return A.Change("gain", children[0], children[1], pos=_pos(meta))
+
+    def would_cost(self, meta, children):
+        return A.Change("lose", children[0], children[1], pos=_pos(meta))
+
+    change_gain = would_give
+    change_lose = would_cost
+
+    def change_target(self, meta, children):
+        return children[0]
+
+    def a_space_of(self, meta, children):
+        return A.ASpaceOf(children[0], pos=_pos(meta))
+
+    def is_solo_opponent(self, meta, children):
+        return A.IsSoloOpponent(children[0], any(isinstance(c, _Negated) for c in children), pos=_pos(meta))
+
+    def card_is(self, meta, children):
+        return A.CardIs(children[0], _name(children[1]), pos=_pos(meta))
+
+    def card_for(self, meta, children):
+        return A.CardFor(children[0], children[1], any(isinstance(c, _Only) for c in children), pos=_pos(meta))
+
+    def only(self, meta, children):
+        return _Only()
+
+    def card_value_is(self, meta, children):
+        return A.CardValue(children[0].card, comparison=children[1], pos=_pos(meta))
+
+    def card_value_at_most(self, meta, children):
+        return A.CardValue(children[0].card, op="<=", other=children[1].card, pos=_pos(meta))
+
+    def card_value_at_least(self, meta, children):
+        return A.CardValue(children[0].card, op=">=", other=children[1].card, pos=_pos(meta))
+
+    def card_would(self, meta, children):
+        return A.CardWould(children[0], pos=_pos(meta))
 
     def controls_more(self, meta, children):
         return A.ControlsMore(children[0], children[1], pos=_pos(meta))
@@ -374,6 +511,39 @@ class _Tokens:
     def __init__(self, amount, owner):
         self.amount = amount
         self.owner = owner
+
+
+class _Selection:
+    def __init__(self, random: bool = False, chooser=None):
+        self.random = random
+        self.chooser = chooser
+
+
+class _TheTokens:
+    pass
+
+
+class _Above:
+    def __init__(self, zone):
+        self.zone = zone
+
+
+class _CardValue:
+    def __init__(self, card):
+        self.card = card
+
+
+class _Negated:
+    pass
+
+
+class _Only:
+    pass
+
+
+def _selection(children) -> dict:
+    found = _first(children, _Selection)
+    return {"random": found.random, "chooser": found.chooser} if found else {}
 
 
 def _one_space(children) -> bool:

@@ -29,7 +29,8 @@ def test_every_condition_is_checked_compiled_and_rendered(node):
 def test_the_type_lists_name_every_node_class():
     listed = set(A.STATEMENT_TYPES) | set(A.CONDITION_TYPES) | set(A.SPACE_BASE_TYPES) | set(A.HOLDER_TYPES)
     helpers = {A.Node, A.Pos, A.Name, A.Amount, A.Owner, A.Comparison, A.Player, A.ControlledBy, A.Where,
-               A.Spaces, A.Locations, A.Dimensions, A.Block}
+               A.Spaces, A.Locations, A.Dimensions, A.Block, A.CardRef, A.Change, A.Most, A.WithTerm,
+               A.ItsDimension, A.ASpaceOf}
     classes = {obj for _, obj in inspect.getmembers(A, inspect.isclass) if obj.__module__ == A.__name__}
     assert classes - helpers == listed
 

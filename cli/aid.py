@@ -1,0 +1,71 @@
+"""``crisis aid``: the Solo Opponent Aid of a side, rendered from the rules in the player's language.
+
+Everything printed comes from the solo content (``content/<game>/solo/``):
+the two space-selection tables of the side's aid, and the rules every aid
+shares (definitions, the turn, the priorities).  "you" in those rules is the
+solo opponent; they are shown from the player's side ("the Solo Opponent",
+"the player"), as a printed aid reads.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import List
+
+from crisis.content.model import Content
+from crisis.ruleset.render import render_block, render_condition, render_locations
+
+from .text import Presenter
+
+WIDTH = 96
+
+
+def _wrapped(text: str, indent: str = "  ", hanging: str = "     ") -> List[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=hanging) or [indent]
+
+
+def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
+    c, solo = show.catalog, content.solo
+    aid = solo.aids[side]
+    other = next(s for s in content.board.sides if s != side)
+    lines = [c.text("cli.aid.title", side=show.side(side), player=show.side(other)), ""]
+    for table in ("place", "remove"):
+        lines.append(c.text(f"cli.aid.{table}"))
+        for index, row in enumerate(aid.tables[table], 1):
+            text = render_locations(row.rule.tree, c, "solo")
+            mark = c.text(f"cli.aid.provenance.{row.provenance}")
+            lines.extend(_wrapped(c.text("cli.aid.row", n=index, text=text, provenance=mark)))
+        lines.append("")
+    lines.extend(_wrapped(c.text("cli.aid.selection"), "", ""))
+    lines.append("")
+    for marker, priorities in solo.markers.items():
+        lines.append(c.text("cli.aid.priorities", marker=c.name("markers", marker)))
+        for index, line in enumerate(priorities, 1):
+            ties = c.text(f"cli.aid.ties.{line.ties}") if line.ties else ""
+            lines.extend(_wrapped(c.text("cli.aid.line", n=index, text=render_locations(line.rule.tree, c, "solo"),
+                                         ties=ties)))
+        lines.append("")
+    lines.append(c.text("cli.aid.definitions"))
+    for case in solo.available:
+        sources = render_locations(case.tokens.tree, c, "solo")
+        if case.when is None:
+            lines.extend(_wrapped(c.text("cli.aid.available", tokens=sources)))
+        else:
+            lines.extend(_wrapped(c.text("cli.aid.available_when", tokens=sources,
+                                         condition=render_condition(case.when.tree, c, "solo"))))
+    for name, (kind, rule) in solo.terms.items():
+        lines.extend(_wrapped(c.text(f"cli.aid.term_{kind}", term=c.name("terms", name),
+                                     text=render_condition(rule.tree, c, "solo"))))
+    lines.append("")
+    procedures = (("turn", "turn"), ("pivotal_bonus", "pivotal_bonus"),
+                  ("final_crisis_matching", "matching"), ("final_crisis_not_matching", "not_matching"))
+    for key, label in procedures:
+        lines.append(c.text(f"cli.aid.procedure.{label}"))
+        for sentence in render_block(solo.opponent[key].tree, c, actor="solo").split("\n"):
+            lines.extend(_wrapped(sentence))
+        lines.append("")
+    criteria = ", ".join(c.text(f"cli.aid.criterion.{name}") for name in solo.exclusive_options)
+    lines.extend(_wrapped(c.text("cli.aid.exclusive_options", criteria=criteria), "", ""))
+    levels = ", ".join(c.text("cli.aid.level", name=c.name("difficulty", name), vp=vp) for name, vp in solo.difficulty)
+    lines.extend(_wrapped(c.text("cli.aid.difficulty", levels=levels), "", ""))
+    return lines
