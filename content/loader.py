@@ -174,9 +174,9 @@ class _Loader:
         self.warnings.extend(d for d in found if d.severity != "error")
         return None if errors else Rule(str(value), tree, source)
 
-    def work(self, tree, source) -> List[Diagnostic]:
+    def work(self, tree, source, work: Optional[Work] = None) -> List[Diagnostic]:
         """A rule that could ask for more decisions in one run than the limit is refused (docs/limits.md)."""
-        work = Work(self.vocabulary)
+        work = work or Work(self.vocabulary)
         costs = [work.statement(statement) for statement in tree.statements]
         if sum(costs) <= limits.MAX_EFFECT_DECISIONS:
             return []
@@ -676,6 +676,12 @@ class _Loader:
         self.procedures_labels = procedures.final_scoring if procedures else ()
         strategy, objectives = self.cards()
         from .solo import load_solo
+        # the solo opponent's turn carries out card events and breach effects: its work bound needs theirs
+        self.strategy_cards = strategy
+        work = Work(self.vocabulary)
+        self.breach_work = sum(max(work.block(r.tree) for r in pair if r is not None)
+                               for pair in (procedures.breach_effects.values() if procedures else ())
+                               if any(r is not None for r in pair))
         solo = load_solo(self)
         catalogs = self.catalogs(strategy, objectives)
         if self.problems.items or procedures is None:

@@ -62,12 +62,22 @@ class SoloLoader:
         checker = Checker(self.vocabulary)
         if kind == "block":
             found = checker.check_block(tree, slot, source)
+            if not found:  # what it may ask in one run is bounded, as for every rule (docs/limits.md)
+                found = self.loader.work(tree, source, self.work())
         elif kind == "condition":
             found = checker.check_condition(tree, slot, source, about_a_space)
         else:
             found = checker.check_locations(tree, slot, source, holders=kind == "holders")
         self.problems.extend(found)
         return None if found else Rule(str(value), tree, source)
+
+    def work(self):
+        """Work bounds knowing the content's card events and breach effects (the turn carries them out)."""
+        from crisis.ruleset.work import Work
+        base = Work(self.vocabulary)
+        strategy = getattr(self.loader, "strategy_cards", ())
+        events = [base.block(card.event.tree) for card in strategy if card.event] or [0]
+        return Work(self.vocabulary, card_event=max(events), breaches=self.loader.breach_work)
 
     def _fields(self, file, value, what, required, optional, at=None):
         return self.loader.fields(file, value, what, required, optional, at=at)

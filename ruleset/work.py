@@ -19,9 +19,12 @@ SIDES = 2  # "for each player" and "each player" run once per side
 
 
 class Work:
-    def __init__(self, vocabulary: Vocabulary):
+    def __init__(self, vocabulary: Vocabulary, card_event: int = 0, breaches: int = 0):
         self.tokens = vocabulary.tokens_per_side
         self.spaces = max(len(vocabulary.spaces), 1)
+        # rules that carry out other rules: the most a card's event, or the breach effects, can ask
+        self.card_event = card_event
+        self.breaches = breaches
 
     def block(self, block: A.Block) -> int:
         return sum(self.statement(s) for s in block.statements)
@@ -67,6 +70,25 @@ class Work:
 
     def st_Acting(self, node: A.Acting) -> int:
         return (SIDES if node.actor == "each_player" else 1) * self.statement(node.statement)
+
+    def st_FirstOf(self, node: A.FirstOf) -> int:
+        # the lines are tried on a copy, which asks nothing; one of them is carried out
+        return max(self.block(option) for option in node.options)
+
+    def st_Goal(self, node: A.Goal) -> int:
+        return self.block(node.body)
+
+    def st_Reveal(self, node: A.Reveal) -> int:
+        return 0
+
+    def st_UseEvent(self, node: A.UseEvent) -> int:
+        return self.card_event
+
+    def st_DiscardCard(self, node: A.DiscardCard) -> int:
+        return 0
+
+    def st_ResolveBreaches(self, node: A.ResolveBreaches) -> int:
+        return self.breaches
 
 
 def game_decisions(content) -> int:
