@@ -135,6 +135,7 @@ class Row:
     provenance: str  # "known" | "authored"
     note: Optional[str] = None
     ties: Optional[str] = None  # priority lines: "die", or the table ("place", "remove") that picks among several
+    tokens: Optional[str] = None  # a row used only when selecting for "own" (its own) or "opponent" tokens
 
 
 @attrs.frozen

@@ -26,6 +26,7 @@ CRITERIA = {"can be carried out fully": "fully", "would place or remove pieces":
 TABLES = ("place", "remove")
 TIES = ("die",) + TABLES
 ROLES = ("player", "opponent")
+WHOSE = ("own", "opponent")  # a row only for selecting the solo opponent's own tokens, or only the player's
 FINAL_CRISIS_ORDERS = ("drawn",)
 
 TURN = Slot("the solo opponent's turn", cards=True)
@@ -239,6 +240,8 @@ class SoloLoader:
             optional = {"provenance": str, "note": str}
             if ties:
                 optional["ties"] = str
+            else:
+                optional["tokens"] = str
             row, good = self._fields(file, entry, f"a line of {what}" if ties else f"a row of {what}",
                                      {key: str}, optional, at=entries.positions[index])
             if not good:
@@ -253,10 +256,13 @@ class SoloLoader:
             tie = row.get("ties")
             if tie is not None:
                 ok &= self._choice(file, tie, row.value_positions["ties"], TIES, "way to break a tie")
+            whose = row.get("tokens")
+            if whose is not None:
+                ok &= self._choice(file, whose, row.value_positions["tokens"], WHOSE, "owner of tokens")
             if rule is None:
                 ok = False
                 continue
-            rows.append(Row(rule, str(provenance), row.get("note"), tie))
+            rows.append(Row(rule, str(provenance), row.get("note"), tie, whose))
         return tuple(rows) if ok else None
 
     def markers(self, file, spec) -> Optional[Dict[str, Tuple[Row, ...]]]:

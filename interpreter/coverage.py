@@ -28,7 +28,9 @@ from .compile import BlockOp, Compiler, Op
 from .tables import _CACHE, Tables
 
 RULE_KINDS = {"strategy_cards": "card_event", "objective_cards": "objective_event",
-              "breach_effects": "breach_effect", "procedures": "procedure"}
+              "breach_effects": "breach_effect", "procedures": "procedure",
+              # the solo game: a row of a Solo Opponent Aid, a priority line, any other solo rule
+              "aids": "solo_table_row", "markers": "solo_priority_line", "solo": "solo_rule"}
 EITHER, IF = "either_option", "if_branch"
 
 
@@ -76,6 +78,10 @@ def _name_of(item: Any, index: int) -> str:
 
 
 def _label(path: Tuple[str, ...]) -> str:
+    if path[:2] == ("solo", "aids"):  # solo, aids, side, tables, table, row number, rule
+        return f"{path[2]} aid, {path[4]} table, row {path[5]}"
+    if path[:2] == ("solo", "markers"):  # solo, markers, marker, line number, rule
+        return f"{path[2]} priorities, line {path[3]}"
     if path[0] in ("strategy_cards", "objective_cards"):
         return f"{'card' if path[0] == 'strategy_cards' else 'objective'} {path[1]}"
     parts = [p for p in path if p not in ("procedures", "event", "tree")]
@@ -225,6 +231,22 @@ class CoverageCompiler(Compiler):
         otherwise = op.otherwise if op.otherwise is not None else BlockOp([], None)
         op.otherwise = Recorded(otherwise, self.coverage, items[(id(node), "else")])
         return op
+
+    def row(self, locations):
+        """A space-selection row counts as exercised when it decides something: it keeps some
+        of the spaces left and drops others."""
+        keep = super().row(locations)
+        item = self.coverage.rule_items.get(id(locations))
+        if item is None:
+            return keep
+        coverage = self.coverage
+
+        def recorded(ex, ctx, left):
+            kept = keep(ex, ctx, left)
+            if kept and len(kept) < len(left):
+                coverage.hit(item)
+            return kept
+        return recorded
 
     def op_Either(self, node: A.Either) -> Op:
         op = super().op_Either(node)

@@ -21,6 +21,7 @@ from .actions import normalize
 # action at a card-play decision can never find it legal (docs/scenarios.md).
 ACTIONS_AT = {
     "keep_objective": ("keep",),
+    "assign_objective": ("keep",),  # the solo game: the player keeps one of two, the other is the opponent's
     "play_card": ("value", "event", "claim"),
     "place": ("place", "done"),
     "remove": ("remove", "done"),

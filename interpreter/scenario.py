@@ -33,7 +33,11 @@ from .tables import Tables, tables_for
 
 POSITION_KEYS = ("round", "phase", "leader", "plays", "hands", "deck", "objective_deck", "objective_offer",
                  "objectives", "set_aside", "final_crisis_order", "final_crisis_step", "tokens", "pools",
-                 "tracks", "boxes", "vp", "markers", "breached", "breach_order", "last_play", "discard")
+                 "tracks", "boxes", "vp", "markers", "breached", "breach_order", "last_play", "discard",
+                 "dice")
+# what an expected choice of the solo opponent may say (docs/scenarios.md, "The solo game")
+CHOICE_KEYS = ("table", "legal", "skipped", "decided_by", "dice", "chosen", "priority", "line", "option",
+               "criterion", "first_of")
 SCENARIO_KEYS = ("name", "seed", "options", "position", "actions", "expect", "covers", "note")
 CHECK_KEYS = ("legal", "illegal", "decision")
 DECISION_KEYS = ("player", "kind")
@@ -106,7 +110,8 @@ class _Reader:
         self.names: Dict[str, List[str]] = {
             "side": list(t.sides), "space": list(t.spaces), "zone": [z.name for z in t.zones],
             "marker": [m.name for m in t.markers], "strategy card": list(t.card_index),
-            "objective card": list(t.objective_index), "phase": list(PHASES), "decision kind": list(DECISION_KINDS)}
+            "objective card": list(t.objective_index), "phase": list(PHASES), "decision kind": list(DECISION_KINDS),
+            "difficulty": list(t.solo.difficulty) if t.solo else [], "table": ["place", "remove"]}
 
     # --------------------------------------------------------- reporting
     def position_of(self, container, key):
@@ -193,12 +198,7 @@ class _Reader:
         if "options" in spec:
             given = self.mapping(spec, "options", "game options, for example {event_discard: true}")
             if given is not None:
-                self.keys(given, [f.name for f in attrs.fields(Options)], "options")
-                known = {k: v for k, v in given.items() if k in [f.name for f in attrs.fields(Options)]}
-                for key, value in known.items():
-                    if not isinstance(value, bool):
-                        self.error(given, key, f"'{key}' should be true or false", hint=f"got {value!r}")
-                options = Options.from_dict({k: v for k, v in known.items() if isinstance(v, bool)})
+                options = self.options(given)
         position = spec.get("position")
         if position is None:
             position = Map()
@@ -210,10 +210,36 @@ class _Reader:
             position.line, position.column, position.key_positions, position.value_positions = 1, 1, {}, {}
         self.keys(position, POSITION_KEYS, "a position")
         state = initial_state(self.t, seed)
+        if options.solo is not None and self.t.solo is not None and "vp" not in position:
+            # solo rulebook: Setup -- the solo opponent starts with its difficulty's VP
+            level = options.difficulty or self.t.solo.default_difficulty
+            state.vp[self.t.side_index[options.solo]] = self.t.solo.difficulty.get(level, 0)
         self.apply_position(state, position)
         if self.errors:
             raise ScenarioError(self.errors)
-        return Game(self.content, seed, options, state=state)
+        try:
+            return Game(self.content, seed, options, state=state)
+        except UserError as error:
+            self.error(spec, "options", error.diagnostics[0].message)
+            raise ScenarioError(self.errors) from None
+
+    def options(self, given: Map) -> Options:
+        """Game options: true or false, except the solo game's side and difficulty (names)."""
+        fields = [f.name for f in attrs.fields(Options)]
+        self.keys(given, fields, "options")
+        found = {}
+        for key in (k for k in given if k in fields):
+            value = given[key]
+            if key == "solo":
+                found[key] = self.name(given, key, value, "side")
+            elif key == "difficulty":
+                levels = list(self.t.solo.difficulty) if self.t.solo else []
+                found[key] = self.name(given, key, value, "difficulty") if levels else None
+            elif isinstance(value, bool):
+                found[key] = value
+            else:
+                self.error(given, key, f"'{key}' should be true or false", hint=f"got {value!r}")
+        return Options.from_dict({k: v for k, v in found.items() if v is not None})
 
     def apply_position(self, st, p: Map) -> None:
         t = self.t
@@ -242,6 +268,13 @@ class _Reader:
         if "discard" in p:
             st.discard = self.cards(p, "discard", p["discard"])
             used.update(st.discard)
+        if "dice" in p:  # die rolls fixed in advance, used in order before the game's generator
+            rolls = p["dice"] if isinstance(p["dice"], list) else [p["dice"]]
+            for index, roll in enumerate(rolls):
+                if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 12:
+                    self.error(p, "dice", f"die roll {index + 1} should be a whole number from 1 to 12",
+                               hint=f"got {roll!r}")
+            st.dice = [r for r in rolls if isinstance(r, int) and not isinstance(r, bool)]
         deck = [c for c in st.strategy_deck if c not in used]
         if "deck" in p:
             top = self.cards(p, "deck", p["deck"])
@@ -461,17 +494,48 @@ class _Reader:
         if not isinstance(expect, Map):
             self.error(spec, "expect", "'expect' should be a mapping")
             return {}, None
-        self.keys(expect, tuple(EXPECT_SHAPES) + ("legal", "not_legal", "decision"), "expect")
+        self.keys(expect, tuple(EXPECT_SHAPES) + ("legal", "not_legal", "decision", "choices"), "expect")
         wanted: Dict[str, Any] = {}
         for key in expect:
             if key in EXPECT_SHAPES:
                 wanted[key] = self.shaped(expect, key, EXPECT_SHAPES[key])
+        if "choices" in expect:
+            wanted["choices"] = self.choices(expect)
         check = None
         if any(k in expect for k in ("legal", "not_legal", "decision")):
             check = Check("expect", legal=self.texts(expect, "legal") if "legal" in expect else (),
                           illegal=self.texts(expect, "not_legal") if "not_legal" in expect else (),
                           decision=self.decision_check(expect, "decision") if "decision" in expect else ())
         return wanted, check
+
+    def choices(self, expect: Map) -> "Choices":
+        """The solo opponent's choices expected, in order (others may come between them)."""
+        items = expect["choices"] if isinstance(expect["choices"], list) else [expect["choices"]]
+        out = []
+        for index, item in enumerate(items):
+            if not isinstance(item, Map):
+                self.error(expect, "choices", f"choice {index + 1} should be a mapping",
+                           expected=f"keys: {one_of(list(CHOICE_KEYS))}")
+                continue
+            self.keys(item, CHOICE_KEYS, "an expected choice")
+            wanted = {}
+            for key in (k for k in item if k in CHOICE_KEYS):
+                value = item[key]
+                if key in ("chosen",):
+                    wanted[key] = self.name(item, key, value, "space")
+                elif key == "legal":
+                    wanted[key] = Bag(self.name(item, key, v, "space") for v in (value if isinstance(value, list)
+                                                                                 else [value]))
+                elif key == "table":
+                    wanted[key] = self.name(item, key, value, "table")
+                elif key == "priority":
+                    wanted[key] = self.name(item, key, value, "marker")
+                elif key in ("skipped", "dice"):
+                    wanted[key] = [v for v in (value if isinstance(value, list) else [value])]
+                else:
+                    wanted[key] = value
+            out.append(wanted)
+        return Choices(out)
 
     def shaped(self, container, key, shape) -> Any:
         """The expected value at ``container[key]``, read by ``shape`` and checked against the game's names."""
@@ -597,6 +661,61 @@ def _compare(expected: Any, actual: Any, path: str, problems: List[str]) -> None
         problems.append(f"{path}: expected {expected!r}, got {actual!r}")
 
 
+def _choices(game: Game) -> List[Dict[str, Any]]:
+    """The solo opponent's choices so far, as scenarios name them (docs/scenarios.md, "The solo game")."""
+    out: List[Dict[str, Any]] = []
+    for entry in game.log or []:
+        p = entry.params
+        if entry.key == "log.solo.first_of":
+            out.append({"first_of": None if p["chosen"] is None else p["chosen"] + 1})
+        elif entry.key == "log.die":
+            out.append({"dice": p["rolls"], "chosen": p["chosen"], "decided_by": "die"})
+        elif entry.key == "log.solo.choice":
+            for part in p["parts"]:
+                out.append(_choice(part))
+    return out
+
+
+def _choice(part: dict) -> Dict[str, Any]:
+    kind = part["kind"]
+    if kind == "table":
+        narrowing = [index + 1 for index, kept in part["rows"] if kept not in (None, "all")]
+        decided = ("die" if "dice" in part else f"row {narrowing[-1]}" if narrowing else "only legal")
+        return {"table": part["table"], "legal": part["legal"], "chosen": part["chosen"], "decided_by": decided,
+                "skipped": [index + 1 for index, kept in part["rows"] if kept is None], "dice": part.get("dice")}
+    if kind == "priority":
+        found = [index + 1 for index, kept in part["lines"] if kept]
+        return {"priority": part["marker"], "legal": part["legal"], "chosen": part["chosen"],
+                "line": found[-1] if found else None, "dice": part.get("dice")}
+    if kind == "options":
+        return {"option": part["chosen"] + 1, "criterion": part["criterion"]}
+    return {"decided_by": kind}
+
+
+class Choices(list):
+    """Expected solo choices: each must match one observed choice, in order."""
+
+
+def _compare_choices(expected: "Choices", actual: List[Dict[str, Any]], problems: List[str]) -> None:
+    start = 0
+    for number, wanted in enumerate(expected, 1):
+        for index in range(start, len(actual)):
+            if all(_same(value, actual[index].get(key)) for key, value in wanted.items()):
+                start = index + 1
+                break
+        else:
+            shown = "; ".join(", ".join(f"{k}: {v}" for k, v in a.items() if v not in (None, [])) for a in actual)
+            problems.append(f"choices: expected choice {number} {dict(wanted)} (after the ones before it), "
+                            f"but the solo opponent's choices were: {shown or 'none'}")
+            return
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, Bag):
+        return actual is not None and Counter(expected) == Counter(actual)
+    return expected == actual
+
+
 def _describe(decision) -> str:
     return f"a {decision[0] or 'any player'} {decision[1] or 'any kind of'} decision"
 
@@ -690,7 +809,10 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str,
     if not stopped:
         observed = _observe(game)
         for key, value in wanted.items():
-            _compare(value, observed[key], key, outcome.problems)
+            if key == "choices":
+                _compare_choices(value, _choices(game), outcome.problems)
+            else:
+                _compare(value, observed[key], key, outcome.problems)
         if final_check is not None:
             _run_check(game, final_check, outcome.problems)
     outcome.status = FAILED if outcome.problems else PASSED

@@ -30,18 +30,20 @@ PLACE, REMOVE = "place", "remove"
 class SoloRules:
     """The solo content, compiled: tables and priorities as filters, procedures as operations."""
 
-    def __init__(self, tables, solo: SoloContent):
+    def __init__(self, tables, solo: SoloContent, compiler_class=Compiler):
         self.content = solo
-        compiler = Compiler(tables)
+        compiler = compiler_class(tables)
         # the opponent's own procedures log each test they make, so every choice explains itself
-        traced = Compiler(tables, trace=True)
+        traced = compiler_class(tables)
+        traced.trace = True
         self.room = tuple(compiler.term(name) for name in solo.placement)
         self.available = tuple(
             (compiler.condition(case.when.tree) if case.when else None,
              frozenset(code for item in case.tokens.tree.items for code in compiler.holder(item)(None, None, None)))
             for case in solo.available)
+        # per side and table: (filter, whose tokens the row is for, or None for any)
         self.tables: Dict[int, Dict[str, Tuple]] = {
-            tables.side_index[side]: {name: tuple(compiler.row(row.rule.tree) for row in rows)
+            tables.side_index[side]: {name: tuple((compiler.row(row.rule.tree), row.tokens) for row in rows)
                                       for name, rows in aid.tables.items()}
             for side, aid in solo.aids.items()}
         self.markers = {tables.marker_index[name]: tuple((compiler.row(line.rule.tree), line.ties) for line in lines)
@@ -191,11 +193,13 @@ class SoloOpponent:
             parts.append({"kind": "stop"})
             return DONE
         actions = mine or actions
+        owner = actions[0].side if actions[0].side >= 0 else decision.owner
+        whose = "own" if owner == self.side else "opponent"
         if verb == PLACE or decision.stage == "destination":
-            space = self._select(ex, PLACE, sorted({a.b for a in actions if a.b < n}), parts, dice)
+            space = self._select(ex, PLACE, sorted({a.b for a in actions if a.b < n}), parts, dice, whose)
             return next(a for a in actions if a.b == space)
         if verb == REMOVE:
-            space = self._select(ex, REMOVE, sorted({a.a for a in actions if a.a < n}), parts, dice)
+            space = self._select(ex, REMOVE, sorted({a.a for a in actions if a.a < n}), parts, dice, whose)
             return next(a for a in actions if a.a == space)
         # a move: where the token comes from, then where it goes
         holders = [code for code in self.rules.holder_order(decision.rule) if any(a.a == code for a in actions)]
@@ -203,23 +207,26 @@ class SoloOpponent:
             parts.append({"kind": "holder", "holder": ex.locations.names[holders[0]]})
             actions = [a for a in actions if a.a == holders[0]]
         else:
-            source = self._select(ex, REMOVE, sorted({a.a for a in actions if a.a < n}), parts, dice)
+            source = self._select(ex, REMOVE, sorted({a.a for a in actions if a.a < n}), parts, dice, whose)
             actions = [a for a in actions if a.a == source]
         destinations = sorted({a.b for a in actions})
         if len(destinations) > 1 and all(d < n for d in destinations):
-            dest = self._select(ex, PLACE, destinations, parts, dice)
+            dest = self._select(ex, PLACE, destinations, parts, dice, whose)
             actions = [a for a in actions if a.b == dest]
         return actions[0]
 
-    def _select(self, ex, table: str, legal: Sequence[int], parts: List[dict], dice) -> int:
-        """solo rulebook: Selecting Spaces -- filter the legal spaces row by row."""
+    def _select(self, ex, table: str, legal: Sequence[int], parts: List[dict], dice, whose: str = "own") -> int:
+        """solo rulebook: Selecting Spaces -- filter the legal spaces row by row (the rows for
+        whose tokens these are: the solo opponent's own, or the player's)."""
         names = ex.tables.spaces
         part = {"kind": "table", "table": table, "legal": [names[s] for s in legal], "rows": []}
         parts.append(part)
         left = list(legal)
-        for index, keep in enumerate(self.rules.tables[self.side][table]):
+        for index, (keep, for_tokens) in enumerate(self.rules.tables[self.side][table]):
             if len(left) <= 1:
                 break
+            if for_tokens is not None and for_tokens != whose:
+                continue
             kept = keep(ex, self.ctx, left)
             if not kept:
                 part["rows"].append((index, None))  # would leave no space: skipped
@@ -276,7 +283,7 @@ class SoloOpponent:
             if len(kept) == 1:
                 chosen = kept[0]
             elif ties in (PLACE, REMOVE):
-                chosen = self._select(ex, ties, kept, parts, dice)
+                chosen = self._select(ex, ties, kept, parts, dice, "own")
             else:
                 chosen = kept[dice.pick([names[s] for s in kept], part)]
             break

@@ -85,7 +85,8 @@ class Tables:
                                       for side in sides)
         self.breach_ctx = tuple(tuple(Ctx(side, reason=f"breach:{z.name}") for z in self.zones) for side in sides)
 
-        compiler = (compiler or Compiler)(self)
+        factory = compiler or Compiler
+        compiler = factory(self)
         procedures = content.procedures
         self.card_events = tuple(compiler.block(c.event.tree) if c.event else None for c in self.strategy_cards)
         self.objective_events = tuple(compiler.block(c.event.tree) if c.event else None
@@ -114,7 +115,7 @@ class Tables:
         self.value_play = compiler.value_play()
         # the solo game, when the content has one (interpreter/solo.py)
         from .solo import SoloRules
-        self.solo = SoloRules(self, content.solo) if content.solo is not None else None
+        self.solo = SoloRules(self, content.solo, factory) if content.solo is not None else None
 
 
 _CACHE: Dict[int, Tables] = {}
