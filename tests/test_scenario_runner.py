@@ -234,7 +234,7 @@ def test_the_documented_keys_are_the_keys_the_runner_reads():
     expect = doc[doc.index("## Expectations"):]
     keys = lambda text: {k for row in re.findall(r"^\| (`[^|]+)\|", text, re.M) for k in re.findall(r"`(\w+)`", row)}
     assert keys(position) == set(POSITION_KEYS)
-    assert keys(expect) == set(EXPECT_SHAPES) | {"legal", "not_legal", "decision"}
+    assert keys(expect) == set(EXPECT_SHAPES) | {"legal", "not_legal", "decision", "choices"}
 
 
 def test_the_documented_example_passes(tmp_path):
