@@ -308,41 +308,14 @@ def cmd_i18n(args) -> int:
 
 
 def cmd_sim(args) -> int:
-    from crisis.interpreter.batch import Job
-    from crisis.interpreter.game import Options
-    content = load(args)
-    show = presenter(args, content)
-    if args.solo:
-        return sim_solo(args, content, show)
-    options, _ = solo_options(args, content, show, args.event_discard)
-    coverage = None
-    if getattr(args, "coverage", False):
-        from crisis.interpreter.coverage import Coverage
-        coverage = Coverage(content)
-        coverage.start("sim")
-        content = coverage.content  # the same rules, compiled to record what runs
-    wins, vp_total = [0, 0], [0, 0]
-    started = time.perf_counter()
-    for record in Job(content, options).play(range(args.seed, args.seed + args.games)):
-        wins[record.winner] += 1
-        for side in (0, 1):
-            vp_total[side] += record.vp[side]
-    elapsed = time.perf_counter() - started
-    c, t = show.catalog, content.board
-    for side in (0, 1):
-        print(c.text("summary.sim_side", side=show.side(t.sides[side]), wins=wins[side],
-                     percent=show.decimal(100 * wins[side] / args.games, 1),
-                     vp=show.decimal(vp_total[side] / args.games, 2)))
-    print(c.text("summary.sim", games=args.games, seconds=show.decimal(elapsed, 2),
-                 rate=f"{args.games / elapsed:.0f}"))
-    if coverage is not None:
-        print_coverage(coverage, show)
-    return EXIT_OK
+    from .sim import cmd_sim as simulate
+    return simulate(args)
 
 
 def sim_solo(args, content: Content, show: Presenter) -> int:
-    """The solo opponent against a random player: its win rate for each side asked, and the speed."""
-    from crisis.interpreter.batch import Job
+    """The solo opponent against a random player: its win rate for each side asked, and the speed
+    (``args``' numbers checked by ``cli.sim``)."""
+    from crisis.interpreter.batch import Job, play_batch
     from .session import match_side
     c, sides = show.catalog, content.board.sides
     players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
@@ -351,11 +324,8 @@ def sim_solo(args, content: Content, show: Presenter) -> int:
     for player in players:
         options = solo_game(content, show, player, args.difficulty)
         opponent = 1 - player
-        wins, vp = 0, [0, 0]
-        for record in Job(content, options).play(range(args.seed, args.seed + args.games)):
-            wins += record.winner == opponent
-            for side in (0, 1):
-                vp[side] += record.vp[side]
+        total = play_batch(Job(content, options), range(args.seed, args.seed + args.games), args.jobs)
+        wins, vp = total.wins[opponent], total.vp
         played += args.games
         print(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
                      difficulty=c.name("difficulty", options.difficulty), wins=wins,
@@ -442,9 +412,14 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     replay.set_defaults(run=cmd_replay)
 
     sim = command("sim")
-    sim.add_argument("--games", type=int, default=1000, metavar=metavar("n"), help=say("sim.games"))
-    sim.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
+    # numbers are checked by the command itself, for a one-line message (see cli/sim.py)
+    sim.add_argument("--games", default="1000", metavar=metavar("n"), help=say("sim.games"))
+    sim.add_argument("--seed", default="1", metavar=metavar("n"), help=say("sim.seed"))
+    sim.add_argument("--jobs", "-j", metavar=metavar("n"), help=say("sim.jobs"))
     sim.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    sim.add_argument("--json", action="store_true", help=say("sim.json"))
+    sim.add_argument("--records", metavar=metavar("file"), help=say("sim.records"))
+    sim.add_argument("--check", action="store_true", help=say("sim.check"))
     sim.add_argument("--coverage", action="store_true", help=say("sim.coverage"))
     sim.add_argument("--solo", action="store_true", help=say("sim.solo"))
     sim.add_argument("--side", metavar=metavar("side"), help=say("sim.side"))

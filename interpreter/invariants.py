@@ -1,9 +1,10 @@
 """What must hold after every action.
 
 Used by scenario files (after each step), the property tests over random
-games, and ``crisis play --check`` / ``crisis resume --check``, which check
+games, ``crisis play --check`` / ``crisis resume --check``, which check
 every action of a game as it is played and stop at the first one that breaks
-a rule of the game (an engine or content bug, never a player's mistake).
+a rule of the game (an engine or content bug, never a player's mistake), and
+``crisis sim --check``, which does the same in every game of a batch.
 """
 
 from __future__ import annotations

@@ -1,0 +1,181 @@
+"""``crisis sim``: many games between bots, on every core (or a Ray cluster).
+
+Game *i* uses seed *S + i* whatever the number of processes, so a run's
+results do not depend on how it was split.  What a person running a long job
+expects: a progress bar on a terminal (standard error), Ctrl-C that stops and
+still reports the games finished (marked partial), ``--json`` for tools,
+``--records FILE`` with one JSON line per game, numbers in the player's
+language.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from typing import Iterator, Optional
+
+from .errors import CliError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def whole_number(text, smallest: int) -> Optional[int]:
+    """``text`` as a whole number of at least ``smallest``, else None."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        return None
+    return value if value >= smallest else None
+
+
+def validated(args, catalog) -> tuple:
+    """(games, seed, jobs) from the command line, or a one-line error (exit status 2)."""
+    from crisis.interpreter.batch import default_jobs
+    checks = (("games", args.games, 1), ("seed", args.seed, 0),
+              ("jobs", args.jobs if args.jobs is not None else default_jobs(), 1))
+    values = []
+    for name, text, smallest in checks:
+        value = whole_number(text, smallest)
+        if value is None:
+            raise CliError(catalog.text(f"cli.sim.error.{name}", value=text))
+        values.append(value)
+    return tuple(values)
+
+
+def progress_bar(catalog, total: int) -> Optional["Progress"]:
+    """A bar on standard error when it is a terminal that can redraw a line, else None."""
+    if not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                        console=Console(stderr=True), transient=True)
+    progress.add_task(catalog.text("cli.sim.progress"), total=total, rate="")
+    return progress
+
+
+def cmd_sim(args) -> int:
+    from . import words
+    from .main import load, presenter, print_coverage, sim_solo, solo_options
+    # the numbers first, with the command line's own words: a mistake is told at once
+    games, seed, jobs = validated(args, words.cli_catalog(["--lang", args.lang] if args.lang else []))
+    content = load(args)
+    show = presenter(args, content)
+    c = show.catalog
+    if getattr(args, "solo", False):
+        args.games, args.seed, args.jobs = games, seed, jobs
+        return sim_solo(args, content, show)
+    from crisis.interpreter import batch
+    from crisis.interpreter.tables import tables_for
+    options, _ = solo_options(args, content, show, args.event_discard)
+    coverage = None
+    if getattr(args, "coverage", False):
+        from crisis.interpreter.coverage import Coverage
+        coverage = Coverage(content)
+        coverage.start("sim")
+        content = coverage.content  # the same rules, compiled to record what runs (in this process)
+        jobs = 1
+    job = batch.Job(content, options, check=args.check)
+    tables = tables_for(content)
+    records = open_records(args.records, c)
+    total = batch.Summary()
+    started = time.perf_counter()
+    bar = progress_bar(c, games) if not args.json else None
+    chunks = run_chunks(args, job, seed, games, jobs, records is not None)
+    interrupted = []
+
+    def on_interrupt(signum, frame):
+        # the first Ctrl-C ends the run after the chunk under way (its games are kept and
+        # written whole); a second one does not wait
+        if interrupted:
+            raise KeyboardInterrupt
+        interrupted.append(True)
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        if bar is not None:
+            bar.start()
+        for chunk in chunks:
+            total.merge(chunk.summary)
+            if records is not None:
+                records.write("".join(line + "\n" for line in chunk.records))
+            if bar is not None:
+                rate = total.games / max(time.perf_counter() - started, 1e-9)
+                bar.update(bar.task_ids[0], completed=total.games,
+                           rate=c.text("cli.sim.rate", rate=show.decimal(rate, 0)))
+            if interrupted:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()  # stops the worker processes
+        if bar is not None:
+            bar.stop()
+        if records is not None:
+            records.close()
+    partial = total.games < games
+    elapsed = time.perf_counter() - started
+    summary = dict(total.to_json(tables), requested=games, partial=partial, first_seed=seed,
+                   last_seed=seed + total.games - 1, options=options.to_dict(), controllers=list(job.controllers),
+                   processes=jobs, checked=args.check, seconds=elapsed, games_per_second=total.games / elapsed if elapsed else 0.0)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=1))
+    else:
+        print_summary(show, tables, total, summary, args.records)
+    if coverage is not None and not args.json:
+        print_coverage(coverage, show)
+    if partial:
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if total.broken else EXIT_OK
+
+
+def run_chunks(args, job, seed: int, games: int, jobs: int, records: bool) -> Iterator:
+    ray_address = getattr(args, "ray", None)
+    if ray_address is not None:
+        from crisis.interpreter import distributed
+        return distributed.run(job, seed, games, address=ray_address or None, records=records)
+    from crisis.interpreter import batch
+    return batch.run(job, seed, games, jobs, records)
+
+
+def open_records(path: Optional[str], catalog):
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise CliError(catalog.text("cli.sim.error.records", file=path, error=error.strerror or str(error)))
+
+
+def print_summary(show, tables, total, summary: dict, records: Optional[str]) -> None:
+    c = show.catalog
+    games = max(total.games, 1)
+    if summary["partial"]:
+        print(c.text("cli.sim.partial", games=total.games, requested=summary["requested"],
+                     first=summary["first_seed"], last=summary["last_seed"]))
+    for side, name in enumerate(tables.sides):
+        print(c.text("summary.sim_side", side=show.side(name), wins=total.wins[side],
+                     percent=show.decimal(100 * total.wins[side] / games, 1),
+                     vp=show.decimal(total.vp[side] / games, 2)))
+    for index, count in sorted(total.tie_breaks.items()):
+        print(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
+    if total.final_crisis_early:
+        print(c.text("cli.sim.early", rounds=tables.board.rounds, n=total.final_crisis_early,
+                     percent=show.decimal(100 * total.final_crisis_early / games, 1)))
+    if total.broken:
+        print(c.text("cli.sim.broken", n=total.broken))
+        for problem in total.problems:
+            print(c.text("cli.sim.problem", problem=problem))
+    elif summary.get("checked"):
+        print(c.text("cli.sim.all_held"))
+    print(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
+                 rate=f"{summary['games_per_second']:.0f}"))
+    print(c.text("cli.sim.processes", n=summary["processes"]))
+    if records:
+        print(c.text("cli.sim.records", file=records))

@@ -1,0 +1,217 @@
+"""crisis sim: the same results for any number of processes, records, JSON, progress,
+Ctrl-C, bad numbers; and the batch API other long jobs use."""
+
+import json
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import time
+
+import pytest
+
+from clirun import crisis_command, run_crisis
+from crisis.interpreter import batch
+from crisis.interpreter.game import Options
+
+TIMING = ("seconds", "games_per_second", "processes")
+
+
+def summary(result):
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    return {k: v for k, v in data.items() if k not in TIMING}
+
+
+def test_any_number_of_processes_gives_the_same_summary_and_records(tmp_path):
+    outputs = []
+    for jobs in (1, 2, 3):
+        path = tmp_path / f"records-{jobs}.jsonl"
+        result = run_crisis("sim", "--games", "24", "--seed", "7", "--jobs", jobs, "--json",
+                            "--records", path, "--event-discard")
+        outputs.append((summary(result), path.read_text(encoding="utf-8")))
+    assert outputs[0] == outputs[1] == outputs[2]
+    data, lines = outputs[0]
+    assert data["games"] == 24 and data["first_seed"] == 7 and data["last_seed"] == 30 and not data["partial"]
+    assert data["options"] == {"event_discard": True}
+
+
+def test_records_have_one_line_per_game_in_seed_order(tmp_path):
+    path = tmp_path / "games.jsonl"
+    result = run_crisis("sim", "--games", "25", "--seed", "100", "--records", path, "--json", "--jobs", "2")
+    data = summary(result)
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["seed"] for r in records] == list(range(100, 125))
+    assert sum(r["winner"] == "Unionist" for r in records) == data["wins"]["Unionist"]
+    assert sum(r["vp"]["Secessionist"] for r in records) / 25 == pytest.approx(data["mean_vp"]["Secessionist"])
+    first = records[0]
+    assert set(first) >= {"seed", "winner", "vp", "tie_break", "rounds", "final_crisis_round", "played",
+                          "breaches", "actions"}
+    played = first["played"]["Unionist"]
+    assert played["event"] or played["value"]
+    assert all(isinstance(card, str) and card for card in played["event"] + played["value"])
+    assert all(b["zone"] and b["side"] in ("Unionist", "Secessionist") and b["order"] in (1, 2)
+               for r in records for b in r["breaches"])
+    tie_broken = [r for r in records if r["tie_break"] is not None]
+    assert all(r["vp"]["Unionist"] == r["vp"]["Secessionist"] for r in tie_broken)
+
+
+def test_the_seed_of_each_game_does_not_depend_on_the_first_one(tmp_path):
+    """Game i uses seed S + i: a run from seed 10 repeats the later games of a run from seed 1."""
+    first, later = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    summary(run_crisis("sim", "--games", "15", "--seed", "1", "--records", first, "--json"))
+    summary(run_crisis("sim", "--games", "6", "--seed", "10", "--records", later, "--json", "--jobs", "2"))
+    assert first.read_text().splitlines()[9:] == later.read_text().splitlines()
+
+
+@pytest.mark.parametrize("arguments", [("--games", "0"), ("--games", "-5"), ("--games", "lots"), ("--jobs", "0"),
+                                       ("--jobs", "-1"), ("--seed", "-1"), ("--games", "2.5")])
+def test_bad_numbers_get_one_line_and_exit_status_2(arguments):
+    result = run_crisis("sim", *arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and arguments[0] in lines[0] and "Traceback" not in result.stderr
+
+
+def test_spanish_numbers_and_words(tmp_path):
+    result = run_crisis("sim", "--games", "30", "--lang", "es", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^Unionista: ganó \d+ \(\d+,\d%\), PV finales de media \d+,\d\d$", result.stdout, re.M)
+    assert re.search(r"^30 partidas en \d+,\d\d s", result.stdout, re.M)
+    assert "Jugadas por 2 procesos." in result.stdout
+
+
+def test_check_reports_that_invariants_held():
+    result = run_crisis("sim", "--games", "10", "--check")
+    assert result.returncode == 0, result.stderr
+    assert "Invariants checked after every action: all held." in result.stdout
+
+
+def test_a_broken_invariant_is_reported_with_its_seed_and_exit_status_1(monkeypatch, content, capsys):
+    from crisis.cli import main as cli
+    calls = {"n": 0}
+
+    def flaky(tables, state):
+        calls["n"] += 1
+        return ["a token went missing"] if state.round == 2 and state.vp[0] >= 1 else []
+    monkeypatch.setattr(batch, "check_state", flaky)
+    code = cli.main(["sim", "--games", "12", "--seed", "3", "--check", "--jobs", "1", "--lang", "en"])
+    out = capsys.readouterr().out
+    assert calls["n"] > 0 and code == 1
+    assert re.search(r"^Invariants broken in \d+ games? \(stopped there\):$", out, re.M)
+    assert re.search(r"^  seed \d+: after action \d+: a token went missing$", out, re.M)
+
+
+def test_no_progress_bar_on_a_pipe():
+    result = run_crisis("sim", "--games", "30")
+    assert result.returncode == 0 and result.stderr == ""
+
+
+def test_a_progress_bar_on_a_terminal():
+    """On a terminal, standard error shows the bar: games done, games per second, time left."""
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm", COLUMNS="100", LANG="C", LC_ALL="", LANGUAGE="")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(crisis_command() + ["sim", "--games", "700", "--jobs", "1"], stdout=subprocess.PIPE,
+                            stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    text = seen.decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "Games" in text and re.search(r"\d+/700", text) and "games/s" in text
+    assert "700 games in" in proc.stdout.read().decode()
+
+
+def test_ctrl_c_stops_and_reports_the_games_finished_as_partial(tmp_path):
+    path = tmp_path / "records.jsonl"
+    env = dict(os.environ, LANG="C", LC_ALL="", LANGUAGE="")
+    proc = subprocess.Popen(crisis_command() + ["sim", "--games", "1000000", "--jobs", "2", "--json",
+                                                "--records", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not path.exists() or path.stat().st_size == 0):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["partial"] is True and 0 < data["games"] < 1000000
+    assert data["last_seed"] == data["first_seed"] + data["games"] - 1
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == data["games"]  # every finished game, whole lines only
+    assert [json.loads(line)["seed"] for line in lines] == list(range(1, data["games"] + 1))
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_partial_summary_in_words(tmp_path):
+    path = tmp_path / "records.jsonl"
+    proc = subprocess.Popen(crisis_command() + ["sim", "--games", "1000000", "--jobs", "1", "--records", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, LANG="C", LC_ALL="", LANGUAGE=""))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not path.exists() or path.stat().st_size == 0):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert re.search(r"^Interrupted: these are the results of the first \d+ of the 1000000 games asked "
+                     r"\(seeds 1 to \d+\)\.$", out, re.M)
+    assert re.search(r"^\d+ games in [\d.]+ s", out, re.M)
+
+
+# ------------------------------------------------------------------ the API
+
+
+def test_the_batch_api_merges_chunks_to_the_totals_of_one_run(content):
+    job = batch.Job(content, Options())
+    whole = batch.Summary()
+    for record in job.play(range(5, 45)):
+        whole.add(record)
+    merged = batch.Summary()
+    for chunk in batch.run(job, 5, 40, jobs=2, largest_chunk=7):
+        merged.merge(chunk.summary)
+    assert merged == whole
+    assert batch.play_batch(job, range(5, 45), jobs=1) == whole
+
+
+def test_controllers_are_chosen_by_name(content):
+    job = batch.Job(content, controllers=("random", "random"))
+    assert [f.name for f in job.factories] == ["random", "random"]
+    with pytest.raises(KeyError, match="no controller named 'genius'.*random"):
+        batch.Job(content, controllers=("random", "genius"))
+
+
+def test_a_registered_controller_plays_in_batches(content, monkeypatch):
+    from crisis.interpreter import controllers
+
+    class FirstChoice:
+        """Always the first legal action (not a Controller subclass: it is found only as registered)."""
+
+        name = "first-choice"
+
+        def __init__(self, seed, side):
+            pass
+
+        def choose(self, game, decision):
+            return decision.actions[0]
+    monkeypatch.setitem(controllers._REGISTERED, "first-choice", FirstChoice)
+    records = list(batch.Job(content, controllers=("first-choice", "random")).play(range(3)))
+    assert all(r.winner in (0, 1) for r in records)
+    assert records == list(batch.Job(content, controllers=("first-choice", "random")).play(range(3)))
+    assert records != list(batch.Job(content).play(range(3)))
