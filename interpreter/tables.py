@@ -119,12 +119,16 @@ class Tables:
 
 
 _CACHE: Dict[int, Tables] = {}
+_KEEP = 4  # contents whose tables are kept: a process that loads content after content must not grow
 
 
 def tables_for(content: Content) -> Tables:
-    """Compile a content once; later calls reuse the compiled tables."""
+    """Compile a content once; later calls reuse the compiled tables (of the last few contents)."""
     key = id(content)
     tables = _CACHE.get(key)
     if tables is None or tables.content is not content:
+        _CACHE.pop(key, None)
         tables = _CACHE[key] = Tables(content)
+        while len(_CACHE) > _KEEP:  # the oldest first (dicts keep their order)
+            del _CACHE[next(iter(_CACHE))]
     return tables

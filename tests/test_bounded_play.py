@@ -148,3 +148,10 @@ def test_interactive_play_check_plays_through(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 600))
     code = main(["play", "--vs", "bot", "--check", "--seed", "5", "--save", str(tmp_path / "g.json"), "--no-color"])
     assert code == 0, capsys.readouterr().err
+
+
+def test_loading_content_after_content_does_not_grow_the_process(content):
+    from crisis.interpreter import tables
+    for _ in range(10):
+        Game(load_content(), 1, log=False)
+    assert len(tables._CACHE) <= tables._KEEP
