@@ -90,6 +90,9 @@ class Game:
         if self.solo is not None:
             self._flow = drive(self._flow, self.solo, self.executor)
         self.decision: Optional[Decision] = None
+        # set by ``lookahead.track`` for bots that look ahead: a copy of the state at the
+        # last resumable decision and the actions since, so the game can be forked
+        self.line = None
         self._advance(None)
 
     # ------------------------------------------------------------ stepping
@@ -131,6 +134,8 @@ class Game:
         self.history.append(chosen.text)
         self.reveals_before.append(self.state.reveals)
         self._advance(chosen)
+        if self.line is not None:
+            self.line.note(decision.player, chosen, self.decision, self.state)
         return chosen
 
     def advance(self, action: Action) -> None:

@@ -79,9 +79,12 @@ class GameState:
     # a public view: the side whose view this copy is (hidden cards removed), else NOBODY
     view: int = NOBODY
 
-    def copy(self) -> "GameState":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+    def copy(self, rng: Optional[random.Random] = None) -> "GameState":
+        """An independent snapshot; ``rng`` replaces the generator (look-ahead that
+        samples its own future draws need not pay for copying this one)."""
+        if rng is None:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
         return GameState(
             tokens=[list(t) for t in self.tokens], pool=list(self.pool), track=list(self.track),
             boxes=[list(b) for b in self.boxes], markers=list(self.markers), vp=list(self.vp),

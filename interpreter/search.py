@@ -1,0 +1,268 @@
+"""The search bot: information-set Monte Carlo tree search over determinizations.
+
+At the decisions that shape a game (playing a card, keeping an objective, ordering the Final
+Crisis cards) the bot runs a number of iterations (its budget); each one
+
+1. deals a *determinization*: a fork of the game in which every card the bot's side cannot see
+   is dealt again at random among the cards it could be (``lookahead.sample``: from the bot's
+   own cards, the cards seen played and revealed, and the counts; never from the true hidden
+   cards);
+2. walks down one tree shared by all determinizations (single-observer ISMCTS, Cowling, Powley
+   and Whitehouse 2012).  Its nodes are the bot's own card plays, objectives and Final Crisis
+   cards and the opponent's card plays (public once made); a node's actions that are legal in
+   this determinization are *available*, and the walk picks the available action with the best
+   upper confidence bound, counting each action's chances by how often it was available;
+3. adds one node, and judges the position reached: the play is carried on to the next node by
+   the heuristic (``heuristic.Judge``: the rest of the card's effect, the opponent's steps, a
+   round's end), and the position is judged by the evaluation, turned into a chance of
+   winning; a finished game counts as won or lost;
+4. adds that result to every node on the way down (for the opponent's nodes, one minus it).
+
+The bot plays the most visited action.  Everything between nodes (token steps, options,
+markers, pivotal bonuses, the opponent's hidden choices) is the heuristic's; the steps it takes
+after an action are remembered the first time and replayed in later determinizations while
+they stay legal, so an iteration costs about one carrying-on of the play.
+
+Budget: ``iterations`` per decision (the same seed plays the same game), or ``milliseconds``
+(it then depends on the machine's speed: the same seed need not play the same game).  The
+content's ``bots/search.yaml`` sets the defaults; ``search:200`` (iterations) or ``search:50ms``
+name a budget on the command line.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Dict, List, Optional
+
+import attrs
+
+from .actions import Action, Decision
+from .controllers import Controller
+from .heuristic import Judge, decision_rng, judge_for
+from .lookahead import Sim, sample
+
+# the opponent's choices that are nodes: those it makes face up
+_PUBLIC = frozenset(("play_card",))
+
+
+@attrs.frozen
+class Budget:
+    iterations: int = 200
+    milliseconds: float = 0.0  # > 0: a time budget instead of a count
+
+    @classmethod
+    def parse(cls, text: str) -> "Budget":
+        """``200`` (iterations) or ``50ms`` (milliseconds per decision)."""
+        text = text.strip().lower()
+        if text.endswith("ms"):
+            value = float(text[:-2])
+            if value > 0:
+                return cls(iterations=0, milliseconds=value)
+        elif text.isdigit() and int(text) > 0:
+            return cls(iterations=int(text))
+        raise ValueError(f"'{text}' is not a search budget (write a number of iterations, like 200, "
+                         f"or of milliseconds, like 50ms)")
+
+    def __str__(self) -> str:
+        return f"{self.milliseconds:g}ms" if self.milliseconds > 0 else str(self.iterations)
+
+
+@attrs.frozen
+class SearchSettings:
+    budget: Budget = Budget()
+    exploration: float = 0.7  # the constant of the upper confidence bound
+    scale: float = 2.0  # VP of evaluation that make a 73% chance of winning (logistic scale)
+    decisions: tuple = ("play_card", "keep_objective", "order")  # the kinds searched
+    prior: int = 4  # visits the heuristic's judgement of each action counts for
+
+
+class Edge:
+    """An action at a node, with what the search learnt of it."""
+
+    __slots__ = ("visits", "total", "available", "settle", "child")
+
+    def __init__(self, prior: int, chance: float, settle: Optional[List[Action]]):
+        self.visits = self.available = prior
+        self.total = prior * chance  # sum of results, for the node's player
+        self.settle = settle  # the heuristic's actions that followed it, when it was judged
+        self.child: Optional[Node] = None
+
+
+class Node:
+    """A decision of the tree: the bot's card plays, objectives and Final Crisis cards, the
+    opponent's card plays; one node for every determinization that reaches it."""
+
+    __slots__ = ("player", "edges")
+
+    def __init__(self, player: int):
+        self.player = player  # who chooses here
+        self.edges: Optional[Dict[str, Edge]] = None  # None until the node is expanded
+
+
+class Search:
+    """One tree search from one decision."""
+
+    def __init__(self, judge: Judge, settings: SearchSettings, me: int, rng: random.Random):
+        self.judge, self.settings, self.me, self.rng = judge, settings, me, rng
+        self.root = Node(me)
+        self.iterations = 0
+
+    def run(self, game) -> Action:
+        budget = self.settings.budget
+        if budget.milliseconds > 0:
+            end = time.perf_counter() + budget.milliseconds / 1000
+            while self.iterations == 0 or time.perf_counter() < end:
+                self.iterate(game)
+        else:
+            for _ in range(max(1, budget.iterations)):
+                self.iterate(game)
+        edges = self.root.edges
+        text = max(edges, key=lambda t: (edges[t].visits, edges[t].total / edges[t].visits))
+        return next(a for a in game.decision.actions if a.text == text)
+
+    def chance(self, value: float) -> float:
+        """An evaluation (VP) as a chance of winning."""
+        return 1.0 / (1.0 + math.exp(-value / self.settings.scale))
+
+    def iterate(self, game) -> None:
+        """One determinization, down the tree to a node not yet expanded; its result back up."""
+        self.iterations += 1
+        sim = sample(game, self.me, self.rng)
+        node, path = self.root, []
+        while True:
+            decision = sim.decision
+            if decision is None:
+                result = 1.0 if sim.state.result.winner == self.me else 0.0
+                break
+            if not self._is_node(decision):
+                sim.apply(self._policy(sim))
+                continue
+            if node.edges is None:
+                best = self._expand(node, sim)
+                result = best if node.player == self.me else 1.0 - best
+                break
+            action, edge = self._select(node, sim)
+            sim.apply(action)
+            self._settle(sim, edge)
+            path.append((node, edge))
+            if edge.child is None:
+                edge.child = Node(sim.decision.player if sim.decision is not None else -1)
+            node = edge.child
+        for parent, edge in path:
+            edge.visits += 1
+            edge.total += result if parent.player == self.me else 1.0 - result
+
+    def _is_node(self, decision: Decision) -> bool:
+        if len(decision.actions) == 1:
+            return False
+        if decision.player == self.me:
+            return decision.kind in self.settings.decisions
+        return decision.kind in _PUBLIC
+
+    def _judged(self, sim: Sim, actions=None):
+        """(action, chance for the chooser, steps taken after it), the heuristic's way."""
+        judge = self.judge
+        if actions is None:
+            trials = judge.trial_values(sim, self.rng, record=True)
+        else:
+            trials = judge.trials(sim, self.rng, 1, record=True, actions=actions)
+        return [(action, self.chance(value), taken) for action, value, taken in trials]
+
+    def _expand(self, node: Node, sim: Sim) -> float:
+        """Judge every action at the node (the heuristic's look one decision ahead, on this
+        determinization); each counts as ``prior`` visits.  The best chance, for the chooser."""
+        prior = self.settings.prior
+        node.edges = {}
+        best = 0.0
+        for action, chance, taken in self._judged(sim):
+            node.edges[action.text] = Edge(prior, chance, taken)
+            best = max(best, chance)
+        return best
+
+    def _select(self, node: Node, sim: Sim):
+        """The available action with the best upper confidence bound (an action first met in
+        this determinization is judged and added)."""
+        decision = sim.decision
+        edges = node.edges
+        new = [a for a in decision.actions if a.text not in edges]
+        if new:
+            prior = self.settings.prior
+            for action, chance, taken in self._judged(sim, new):
+                edges[action.text] = Edge(prior, chance, taken)
+        c = self.settings.exploration
+        for action in decision.actions:
+            edges[action.text].available += 1
+        best, best_score, best_edge = None, -1.0, None
+        for action in decision.actions:
+            edge = edges[action.text]
+            score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if score > best_score:
+                best, best_score, best_edge = action, score, edge
+        return best, best_edge
+
+    def _policy(self, sim: Sim) -> Action:
+        """The heuristic's choice between nodes (a Final Crisis card of the opponent: at random,
+        as the heuristic's own way, playing the game out, would cost more than the search)."""
+        decision = sim.decision
+        if decision.kind == "order" or sim.line is None:
+            return decision.actions[self.rng.randrange(len(decision.actions))]
+        return self.judge.choose(sim, self.rng)
+
+    def _settle(self, sim: Sim, edge: Edge) -> None:
+        """Carry the play on to the next node: the steps taken when the action was judged,
+        while they stay legal, then the heuristic's."""
+        for action in edge.settle or ():
+            decision = sim.decision
+            if decision is None or self._is_node(decision):
+                return
+            if not any(a is action for a in decision.actions):
+                break
+            sim.apply(action)
+        while sim.decision is not None and not self._is_node(sim.decision):
+            decision = sim.decision
+            sim.apply(decision.actions[0] if len(decision.actions) == 1 else self._policy(sim))
+
+
+# ------------------------------------------------------------------ the bot
+
+
+def settings_for(tables) -> SearchSettings:
+    bots = getattr(tables.content, "bots", None)
+    return bots.search if bots is not None else SearchSettings()
+
+
+class SearchBot(Controller):
+    """Information-set Monte Carlo tree search; the heuristic where it does not search."""
+
+    name = "search"
+    stateless = True
+    budget: Optional[Budget] = None  # None: the content's (bots/search.yaml)
+
+    def __init__(self, seed: Optional[int] = None, side: int = 0, budget: Optional[Budget] = None):
+        self.seed, self.side = seed, side
+        if budget is not None:
+            self.budget = budget
+        self.last: Optional[Search] = None  # the latest search (for tests and tools)
+
+    @classmethod
+    def with_budget(cls, text: str):
+        """A factory ``(seed, side) -> SearchBot`` with the budget ``text`` (see ``Budget.parse``)."""
+        budget = Budget.parse(text)
+        return lambda seed, side: cls(seed, side, budget)
+
+    def choose(self, game, decision: Decision) -> Action:
+        if len(decision.actions) == 1:
+            return decision.actions[0]
+        tables = game.tables
+        settings = settings_for(tables)
+        if self.budget is not None:
+            settings = attrs.evolve(settings, budget=self.budget)
+        judge = judge_for(tables)
+        rng = decision_rng(self.name, self.seed, decision.player, game)
+        if decision.kind not in settings.decisions:
+            chosen = judge.choose(sample(game, decision.player, rng), rng)
+            return next(a for a in decision.actions if a.text == chosen.text)
+        search = self.last = Search(judge, settings, decision.player, rng)
+        return search.run(game)
