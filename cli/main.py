@@ -356,6 +356,29 @@ def cmd_aid(args) -> int:
     return EXIT_OK
 
 
+def chosen_bots(args, content, show, default: str = "random") -> tuple:
+    """The bot playing each side: ``--union``/``--secessionist`` (the sides whose names start
+    with those words) and ``--bot SIDE=NAME`` for any content's sides; unknown names are refused."""
+    from crisis.interpreter.controllers import UnknownController, controller_factory
+    from .errors import CliError
+    from .session import match_side
+    names = [default, default]
+    given = [(side, bot) for side, bot in (("union", getattr(args, "union", None)),
+                                           ("secessionist", getattr(args, "secessionist", None))) if bot]
+    for pair in getattr(args, "bot", None) or ():
+        side, equals, bot = pair.partition("=")
+        if not equals or not side or not bot:
+            raise CliError(show.catalog.text("cli.error.bot_pair", given=pair))
+        given.append((side, bot))
+    for side, bot in given:
+        try:
+            controller_factory(bot)
+        except (UnknownController, ValueError) as error:
+            raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=str(error)))
+        names[match_side(side, content, show)] = bot
+    return tuple(names)
+
+
 # ------------------------------------------------------------------- parsing
 
 
@@ -381,6 +404,11 @@ def build_parser(catalog) -> argparse.ArgumentParser:
         sub.add_argument("--no-color", action="store_true", help=say("no_color"))
         if plain:
             sub.add_argument("--plain", action="store_true", help=say("plain"))
+
+    def bot_choices(sub) -> None:
+        sub.add_argument("--union", metavar=metavar("bot"), help=say("bots.union"))
+        sub.add_argument("--secessionist", metavar=metavar("bot"), help=say("bots.secessionist"))
+        sub.add_argument("--bot", action="append", metavar=metavar("side_bot"), help=say("bots.bot"))
 
     play = command("play")
     play.add_argument("--bots", action="store_true", help=say("play.bots"))
@@ -424,6 +452,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     sim.add_argument("--solo", action="store_true", help=say("sim.solo"))
     sim.add_argument("--side", metavar=metavar("side"), help=say("sim.side"))
     sim.add_argument("--difficulty", metavar=metavar("level"), help=say("difficulty"))
+    bot_choices(sim)
     sim.set_defaults(run=cmd_sim)
 
     aid = command("aid")

@@ -198,7 +198,7 @@ class GameSession:
             for step in steps:
                 decision = game.decision
                 bot = bots[decision.player]
-                if bot is not None:
+                if bot is not None and not bot.stateless:
                     bot.choose(game, decision)
                 actors.append(decision.player)
                 game.apply(step)

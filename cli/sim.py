@@ -60,7 +60,7 @@ def progress_bar(catalog, total: int) -> Optional["Progress"]:
 
 def cmd_sim(args) -> int:
     from . import words
-    from .main import load, presenter, print_coverage, sim_solo, solo_options
+    from .main import chosen_bots, load, presenter, print_coverage, sim_solo, solo_options
     # the numbers first, with the command line's own words: a mistake is told at once
     games, seed, jobs = validated(args, words.cli_catalog(["--lang", args.lang] if args.lang else []))
     content = load(args)
@@ -79,7 +79,7 @@ def cmd_sim(args) -> int:
         coverage.start("sim")
         content = coverage.content  # the same rules, compiled to record what runs (in this process)
         jobs = 1
-    job = batch.Job(content, options, check=args.check)
+    job = batch.Job(content, options, chosen_bots(args, content, show), check=args.check)
     tables = tables_for(content)
     records = open_records(args.records, c)
     total = batch.Summary()

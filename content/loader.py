@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import attrs
+
 from crisis.ruleset import checker as C
 from crisis.ruleset import limits
 from crisis.ruleset.checker import Checker, Slot
@@ -29,6 +31,8 @@ from crisis.ruleset.diagnostics import Diagnostic, RulesError, diagnostic_at, di
 from crisis.ruleset.parser import parse_block, parse_condition
 from crisis.ruleset.work import Work
 
+from . import bots as B
+from .bots import BotSettings
 from .locale import Catalog, MessageError, flatten, format_message, placeholders
 from .model import (Board, Content, Dimension, Marker, ObjectiveCard, Procedures, Rule,
                     StrategyCard, Zone)
@@ -539,6 +543,83 @@ class _Loader:
         return ObjectiveCard(id=str(card["id"]), space=str(card["space"]), provenance=str(card["provenance"]),
                              event=event, note=card.get("note"))
 
+    # ----------------------------------------------------------------- bots
+    def bots(self) -> BotSettings:
+        """bots/heuristic.yaml and bots/search.yaml, each optional (defaults: content/bots.py)."""
+        folder = self.root / "bots"
+        settings = BotSettings()
+        heuristic = self.bot_file(folder / "heuristic.yaml", {"evaluation": dict, **_types(B.HEURISTIC_KEYS)})
+        if heuristic is not None:
+            file, spec = heuristic
+            weights = settings.heuristic.weights
+            if "evaluation" in spec:
+                weights = self.weights(file, spec["evaluation"], spec.value_positions["evaluation"]) or weights
+            settings = attrs.evolve(settings, heuristic=B.HeuristicSettings(
+                weights=weights, **self.bot_numbers(file, spec, B.HEURISTIC_KEYS, settings.heuristic)))
+        search = self.bot_file(folder / "search.yaml", {"decisions": list, **_types(B.SEARCH_KEYS)})
+        if search is not None:
+            file, spec = search
+            numbers = self.bot_numbers(file, spec, B.SEARCH_KEYS, settings.search)
+            budget = settings.search.budget
+            if "milliseconds" in numbers and numbers["milliseconds"] > 0:
+                budget = B.Budget(iterations=0, milliseconds=float(numbers.pop("milliseconds")))
+                numbers.pop("iterations", None)
+                if "iterations" in spec:
+                    self.problems.add(file.diagnostic(spec.key_positions["iterations"],
+                                                      "give the search either iterations or milliseconds, not both"))
+            elif "iterations" in numbers:
+                budget = B.Budget(iterations=numbers.pop("iterations"))
+            numbers.pop("milliseconds", None)
+            decisions = settings.search.decisions
+            if "decisions" in spec:
+                kinds = spec["decisions"]
+                good = [self.name(file, kind, kinds.positions[i], B.SEARCHABLE, "kind of decision")
+                        for i, kind in enumerate(kinds)]
+                if all(good):
+                    decisions = tuple(str(kind) for kind in kinds)
+            settings = attrs.evolve(settings, search=B.SearchSettings(budget=budget, decisions=decisions, **numbers))
+        return settings
+
+    def bot_file(self, path: Path, known: Dict[str, type]):
+        if not os.path.lexists(path):
+            return None
+        file, data = self.read(path)
+        if file is None or data is None:
+            return None
+        spec, _ = self.fields(file, data, path.name, {}, known)
+        return None if spec is None else (file, spec)
+
+    def bot_numbers(self, file: YamlFile, spec: Map, keys, defaults) -> Dict[str, Any]:
+        """The numbers ``keys`` names that ``spec`` gives, checked against their least value."""
+        out = {}
+        for key, (kind, least) in keys.items():
+            if key not in spec:
+                continue
+            value = spec[key]
+            if least is not None and value < least:
+                self.problems.add(file.diagnostic(spec.value_positions[key], f"'{key}' must be at least {least}"))
+                continue
+            out[key] = kind(value)
+        return out
+
+    def weights(self, file: YamlFile, value: Any, at) -> Optional[B.Weights]:
+        spec, ok = self.fields(file, value, "the evaluation", {}, {"breached": dict, **_types(B.WEIGHT_KEYS)}, at=at)
+        if spec is None:
+            return None
+        numbers = self.bot_numbers(file, spec, B.WEIGHT_KEYS, None)
+        breached = []
+        zones = [z.name for z in self.board.zones]
+        for zone, weight in (spec.get("breached") or {}).items():
+            where = spec["breached"].value_positions[zone]
+            if not self.name(file, zone, spec["breached"].key_positions[zone], zones, "zone"):
+                ok = False
+            elif not _is(weight, float):
+                self.problems.add(file.diagnostic(where, f"the weight of a breach of {zone} should be a number"))
+                ok = False
+            else:
+                breached.append((str(zone), float(weight)))
+        return B.Weights(breached=tuple(breached), **numbers) if ok else None
+
     # -------------------------------------------------------------- locales
     def catalogs(self, strategy: Sequence[StrategyCard], objectives: Sequence[ObjectiveCard]) -> Dict[str, Catalog]:
         folder = self.root / "locale"
@@ -636,7 +717,7 @@ class _Loader:
         """
         root = self.root
         paths = [root / "game.yaml", root / "rules.yaml", root / "locale" / "glossary.yaml"]
-        folders = [root / "cards"]
+        folders = [root / "cards", root / "bots"]
         try:
             folders += list_folder(root / "locale", root, folders=True)
         except ContentError:
@@ -684,6 +765,7 @@ class _Loader:
                                if any(r is not None for r in pair))
         solo = load_solo(self)
         catalogs = self.catalogs(strategy, objectives)
+        bots = self.bots()
         if self.problems.items or procedures is None:
             raise ContentError(self.problems.items or [Diagnostic(message="the procedures of play could not be loaded",
                                                                   path=display_path(self.root / "rules.yaml"))])
@@ -692,12 +774,12 @@ class _Loader:
         # saved game refuse to resume.
         digest = hashlib.sha256()
         for name in sorted(self.files):
-            if Path(name).parts[0] != "locale":
+            if Path(name).parts[0] not in ("locale", "bots"):  # nor the bots' settings
                 digest.update(name.encode() + b"\0" + self.files[name] + b"\0")
         content = Content(root=str(self.root), board=self.board, procedures=procedures,
                           strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
                           catalogs=catalogs, digest=digest.hexdigest()[:16], warnings=tuple(self.warnings),
-                          solo=solo)
+                          solo=solo, bots=bots)
         # a hand-written card text may never disagree with the card's rule
         from .i18n import check_card_texts
         disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]
@@ -751,11 +833,18 @@ def _is(value: Any, kind) -> bool:
             return True
         if k is dict and isinstance(value, dict):
             return True
+        if k is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return True
     return False
 
 
+def _types(keys) -> Dict[str, type]:
+    return {key: kind for key, (kind, _) in keys.items()}
+
+
 def _kind_name(kind) -> str:
-    names = {int: "a whole number", str: "text", list: "a list", dict: "a mapping", bool: "true or false"}
+    names = {int: "a whole number", str: "text", list: "a list", dict: "a mapping", float: "a number",
+             bool: "true or false"}
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(names[k] for k in kinds)
 

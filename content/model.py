@@ -10,6 +10,7 @@ from crisis.ruleset import ast as A
 from crisis.ruleset.checker import Vocabulary
 from crisis.ruleset.diagnostics import Source
 
+from .bots import BotSettings
 from .locale import Catalog
 
 
@@ -196,6 +197,8 @@ class Content:
     # problems that do not stop a game (`crisis check` prints them; --strict fails on them)
     warnings: Tuple = attrs.field(default=(), eq=False, repr=False)
     solo: Optional[SoloContent] = None  # the solo game, when the content has one
+    # the bots' settings (bots/*.yaml); not rules, so not in the digest
+    bots: BotSettings = attrs.field(factory=BotSettings, eq=False, repr=False)
 
     @property
     def vocabulary(self) -> Vocabulary:

@@ -34,7 +34,7 @@ from crisis.content.model import Content
 
 from . import flow
 from .compile import Executor
-from .controllers import RandomBot, controller_factories
+from .controllers import RandomBot, controller_factory
 from .game import Game, Options
 from .invariants import check_state
 from .state import SAME_DRAWS, initial_state
@@ -71,11 +71,12 @@ class Job:
     factories: Tuple[Callable, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self):
-        registry = controller_factories()
-        unknown = [name for name in self.controllers if name not in registry]
-        if unknown:
-            raise KeyError(f"no controller named '{unknown[0]}' (known: {', '.join(sorted(registry))})")
-        object.__setattr__(self, "factories", tuple(registry[name] for name in self.controllers))
+        # a name may carry a setting: "search:40" (see controllers.controller_factory)
+        try:
+            factories = tuple(controller_factory(name) for name in self.controllers)
+        except ValueError as error:
+            raise KeyError(str(error)) from None
+        object.__setattr__(self, "factories", factories)
 
     def play(self, seeds: Iterable[int]) -> Iterator[GameRecord]:
         tables = tables_for(self.content)

@@ -16,6 +16,9 @@ from .actions import Action, Decision
 
 class Controller:
     name = "controller"
+    # True for a bot whose choices depend on the game alone (it draws from a generator made
+    # for each decision): a game rebuilt from its actions need not ask it again
+    stateless = False
 
     def choose(self, game, decision: Decision) -> Action:  # pragma: no cover - interface
         raise NotImplementedError
@@ -51,6 +54,8 @@ def controller_factories() -> Dict[str, Callable[[int, int], Controller]]:
     ``name`` (the name saved in game files and given on the command line); a
     factory that is not a class can be added with ``register``.
     """
+    from . import heuristic, search  # noqa: F401 - the bots that look ahead, found by subclassing
+
     found: Dict[str, Callable[[int, int], Controller]] = {}
 
     def walk(cls) -> None:
@@ -71,3 +76,23 @@ _REGISTERED: Dict[str, Callable[[int, int], Controller]] = {}
 def register(name: str, factory: Callable[[int, int], Controller]) -> None:
     """Make ``factory(seed, side)`` available by ``name`` to batch jobs and the command line."""
     _REGISTERED[name] = factory
+
+
+def controller_factory(name: str) -> Callable[[int, int], Controller]:
+    """The factory for a controller name, which may carry a setting after a colon
+    (``search:20``, ``search:500ms``: the class's ``configured(setting)`` reads it).
+    ``UnknownController`` (a ``ValueError``) says what is known."""
+    registry = controller_factories()
+    if name in registry:
+        return registry[name]
+    base, _, setting = name.partition(":")
+    factory = registry.get(base)
+    if factory is not None and setting and hasattr(factory, "configured"):
+        return factory.configured(setting)
+    if factory is not None:
+        raise UnknownController(f"'{base}' takes no setting after ':'" if setting else f"unknown bot '{name}'")
+    raise UnknownController(f"unknown bot '{name}' (known: {', '.join(sorted(registry))})")
+
+
+class UnknownController(ValueError):
+    pass

@@ -11,40 +11,15 @@ is scored for whoever controls it, and its event is the holder's), the opponent'
 
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple
 
-import attrs
+from crisis.content.bots import Weights
 
 from .compile import BlockOp, Ctx, Executor, IfOp, VpOp
 from .state import NOBODY, GameState
 
 # phases before the round's scoring: a position there will still be scored this round
 _BEFORE_SCORING = frozenset(("deal", "objectives", "card_play", "pivotal"))
-
-
-@attrs.frozen
-class Weights:
-    """The evaluation's weights, in VP (docs/bots.md explains each)."""
-
-    vp: float = 1.0
-    round_scoring: float = 0.7
-    final_scoring: float = 0.5
-    objective: float = 0.3
-    spaces: float = 0.2
-    pivotal: float = 0.3
-    lead: float = 0.05
-    lead_cap: int = 2
-    tokens: float = 0.02
-    pool: float = 0.1
-    track: float = 0.0
-    breached: Tuple[Tuple[str, float], ...] = ()  # (zone name, weight per breach)
-    win: float = 20.0
-
-    @classmethod
-    def fields(cls) -> Dict[str, type]:
-        """The names a weights file may use, and the type of each."""
-        return {f.name: (dict if f.name == "breached" else int if f.type == "int" else float)
-                for f in attrs.fields(cls)}
 
 
 class _Judging(Executor):
@@ -70,6 +45,11 @@ class _Judging(Executor):
         return self._dims[dimension] == side
 
 
+# the evaluation's terms, in order (then one per crisis zone, "breached")
+TERMS = ("vp", "round_scoring", "final_scoring", "objective", "spaces", "pivotal", "lead", "tokens",
+         "pool", "track")
+
+
 class Evaluator:
     """Judges positions of one game definition with one set of weights."""
 
@@ -82,39 +62,46 @@ class Evaluator:
         self._final = _projection([rule for _, rule in tables.final_scoring])
         self._round = _projection([tables.dimension_scoring])
         self._ex = _Judging(tables, None, None)
+        self.vector = tuple(getattr(weights, name) for name in TERMS) + self.zone_weight
 
     def value(self, state: GameState, side: int, quick: bool = False) -> float:
         """The position's worth to ``side``, in VP (a won game is worth ``win`` plus the margin).
 
         ``quick`` (for token steps, judged by the dozen): the scoring rules are not run; each
         dimension controlled counts as the VP the round's and the final scoring weigh it at."""
+        if state.result is not None:
+            vp, w = state.vp, self.w
+            margin = vp[side] - vp[1 - side]
+            return (w.win if state.result.winner == side else -w.win) + margin
+        total = 0.0
+        for weight, term in zip(self.vector, self.terms(state, side, quick)):
+            total += weight * term
+        return total
+
+    def terms(self, state: GameState, side: int, quick: bool = False) -> List[float]:
+        """The evaluation's terms (``TERMS`` then one per zone), ``side`` minus the opponent."""
         w, other = self.w, 1 - side
         vp = state.vp
-        if state.result is not None:
-            margin = vp[side] - vp[other]
-            return (w.win if state.result.winner == side else -w.win) + margin
         ex = self._ex
         ex.look_at(state)
-        total = w.vp * (vp[side] - vp[other])
         before_scoring = state.phase in _BEFORE_SCORING
+        mine, theirs = state.tokens[side], state.tokens[other]
         if quick:
             dims = ex._dims
-            weight = w.final_scoring + (w.round_scoring if before_scoring else 0.0)
-            total += weight * (dims.count(side) - dims.count(other))
+            dimensions = dims.count(side) - dims.count(other)
+            final = dimensions * (1.0 if w.final_scoring else 0.0)
+            scoring = dimensions if before_scoring else 0
         else:
-            if w.final_scoring:
-                total += w.final_scoring * self._final(ex, self._ctx[side], self._ctx[other])
-            if w.round_scoring and before_scoring:
-                total += w.round_scoring * self._round(ex, self._ctx[side], self._ctx[other])
-        mine, theirs = state.tokens[side], state.tokens[other]
-        objective = state.objectives[side]
-        if objective != NOBODY:
-            space = self.tables.objective_space[objective]
+            final = self._final(ex, self._ctx[side], self._ctx[other]) if w.final_scoring else 0
+            scoring = self._round(ex, self._ctx[side], self._ctx[other]) if before_scoring else 0
+        objective = 0
+        held = state.objectives[side]
+        if held != NOBODY:
+            space = self.tables.objective_space[held]
+            control = (mine[space] > theirs[space]) - (theirs[space] > mine[space])
             if before_scoring:
-                # the holder's objective space is scored for whoever controls it
-                total += w.round_scoring * ((mine[space] > theirs[space]) - (theirs[space] > mine[space]))
-            if mine[space] > theirs[space]:
-                total += w.objective
+                scoring += control  # the holder's objective space is scored for whoever controls it
+            objective = 1 if control > 0 else 0
         cap = w.lead_cap
         spaces = lead = 0
         for a, b in zip(mine, theirs):
@@ -128,16 +115,13 @@ class Evaluator:
         for s in self.pivotal:
             if mine[s] != theirs[s]:
                 pivotal += 1 if mine[s] > theirs[s] else -1
-        total += w.spaces * spaces + w.pivotal * pivotal + w.lead * lead
-        total += w.tokens * (sum(mine) - sum(theirs))
-        total += w.pool * (self._pool(state, side) - self._pool(state, other))
-        if w.track:
-            total += w.track * (state.track[side] - state.track[other])
+        out = [vp[side] - vp[other], scoring, final, objective, spaces, pivotal, lead,
+               sum(mine) - sum(theirs), self._pool(state, side) - self._pool(state, other),
+               state.track[side] - state.track[other]]
         breached = state.breached
-        for zone, weight in enumerate(self.zone_weight):
-            if weight and breached[side][zone] != breached[other][zone]:
-                total += weight if breached[side][zone] else -weight
-        return total
+        for zone in range(len(breached[0])):
+            out.append(breached[side][zone] - breached[other][zone])
+        return out
 
     @staticmethod
     def _pool(state: GameState, side: int) -> int:

@@ -84,6 +84,7 @@ class Game:
         self.log: Optional[List[LogEntry]] = [] if log else None
         self.executor = Executor(self.tables, self.state, self.log, self.solo)
         self.history: List[str] = []
+        self.actions_taken = 0  # with or without a history (``advance`` keeps none)
         # number of reveals (random draws, hidden cards shown) before each action
         self.reveals_before: List[int] = []
         self._flow = flow.run(self.executor, self.options)
@@ -133,6 +134,7 @@ class Game:
                     raise IllegalAction(self._illegal_message(action.text))
         self.history.append(chosen.text)
         self.reveals_before.append(self.state.reveals)
+        self.actions_taken += 1
         self._advance(chosen)
         if self.line is not None:
             self.line.note(decision.player, chosen, self.decision, self.state)
@@ -147,10 +149,14 @@ class Game:
                 break
         else:
             raise IllegalAction(self._illegal_message(getattr(action, "text", str(action))))
+        self.actions_taken += 1
+        player = self.decision.player
         try:
             self.decision = self._flow.send(action)
         except StopIteration:
             self.decision = None
+        if self.line is not None:
+            self.line.note(player, action, self.decision, self.state)
 
     def expand(self, text: str) -> Optional[List[Action]]:
         """The actions ``text`` stands for at this decision, or None if it is not legal.

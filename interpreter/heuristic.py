@@ -23,7 +23,9 @@ from typing import Dict, Optional
 from .actions import Action, Decision
 from .compile import Executor
 from .controllers import Controller
-from .evaluation import Evaluator, Weights
+from crisis.content.bots import HeuristicSettings
+
+from .evaluation import Evaluator
 from .lookahead import RESUMABLE, Sim, sample
 
 STEPS = frozenset(("place", "remove", "move"))
@@ -33,12 +35,12 @@ _EPSILON = 1e-9
 class Judge:
     """Chooses actions for either side of a ``Sim`` by the evaluation (see the module text)."""
 
-    def __init__(self, tables, weights: Weights, order_playouts: int = 4, quick_steps: bool = False):
+    def __init__(self, tables, settings: HeuristicSettings = HeuristicSettings()):
         self.tables = tables
-        self.evaluator = Evaluator(tables, weights)
+        self.evaluator = Evaluator(tables, settings.weights)
         self.value = self.evaluator.value
-        self.order_playouts = order_playouts
-        self.quick_steps = quick_steps
+        self.order_playouts = settings.order_playouts
+        self.quick_steps = settings.quick_steps
 
     # ------------------------------------------------------------ choosing
     def choose(self, sim: Sim, rng: random.Random) -> Action:
@@ -177,13 +179,10 @@ _JUDGES: Dict[int, Judge] = {}
 
 
 def judge_for(tables) -> Judge:
-    """The judge for a game definition, with its content's weights (built once)."""
+    """The judge for a game definition, with its content's settings (built once)."""
     judge = _JUDGES.get(id(tables))
     if judge is None or judge.tables is not tables:
-        settings = getattr(tables.content, "bots", None)
-        weights = settings.heuristic.weights if settings is not None else Weights()
-        playouts = settings.heuristic.order_playouts if settings is not None else 4
-        judge = _JUDGES[id(tables)] = Judge(tables, weights, playouts, quick_steps=True)
+        judge = _JUDGES[id(tables)] = Judge(tables, tables.content.bots.heuristic)
     return judge
 
 
@@ -191,7 +190,7 @@ def decision_rng(name: str, seed, side: int, game) -> random.Random:
     """A bot's generator for one decision: from the game's seed, the side and how many
     actions the game has taken, so a bot carries nothing from one decision to the next
     (a game rebuilt from its actions need not ask it again)."""
-    return random.Random(f"{name}/{seed}/{side}/{len(game.history)}")
+    return random.Random(f"{name}/{seed}/{side}/{game.actions_taken}")
 
 
 class HeuristicBot(Controller):

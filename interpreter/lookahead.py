@@ -109,6 +109,9 @@ def track(game) -> Line:
         game.line = Line(game.state.copy())
         return game.line
     # mid-effect: rebuild the line from the seed and the actions so far
+    if len(game.history) != game.actions_taken:
+        raise RuntimeError("this game cannot be forked: it keeps no history (track it from a "
+                           "card play, an objective or a Final Crisis card)")
     tables = game.tables
     sim = Sim(tables, game.options, initial_state(tables, game.seed))
     sim.line = Line(initial_state(tables, game.seed))

@@ -38,6 +38,8 @@ from typing import Dict, List, Optional
 
 import attrs
 
+from crisis.content.bots import Budget, SearchSettings
+
 from .actions import Action, Decision
 from .controllers import Controller
 from .heuristic import Judge, decision_rng, judge_for
@@ -45,37 +47,6 @@ from .lookahead import Sim, sample
 
 # the opponent's choices that are nodes: those it makes face up
 _PUBLIC = frozenset(("play_card",))
-
-
-@attrs.frozen
-class Budget:
-    iterations: int = 200
-    milliseconds: float = 0.0  # > 0: a time budget instead of a count
-
-    @classmethod
-    def parse(cls, text: str) -> "Budget":
-        """``200`` (iterations) or ``50ms`` (milliseconds per decision)."""
-        text = text.strip().lower()
-        if text.endswith("ms"):
-            value = float(text[:-2])
-            if value > 0:
-                return cls(iterations=0, milliseconds=value)
-        elif text.isdigit() and int(text) > 0:
-            return cls(iterations=int(text))
-        raise ValueError(f"'{text}' is not a search budget (write a number of iterations, like 200, "
-                         f"or of milliseconds, like 50ms)")
-
-    def __str__(self) -> str:
-        return f"{self.milliseconds:g}ms" if self.milliseconds > 0 else str(self.iterations)
-
-
-@attrs.frozen
-class SearchSettings:
-    budget: Budget = Budget()
-    exploration: float = 0.7  # the constant of the upper confidence bound
-    scale: float = 2.0  # VP of evaluation that make a 73% chance of winning (logistic scale)
-    decisions: tuple = ("play_card", "keep_objective", "order")  # the kinds searched
-    prior: int = 4  # visits the heuristic's judgement of each action counts for
 
 
 class Edge:
@@ -229,8 +200,7 @@ class Search:
 
 
 def settings_for(tables) -> SearchSettings:
-    bots = getattr(tables.content, "bots", None)
-    return bots.search if bots is not None else SearchSettings()
+    return tables.content.bots.search
 
 
 class SearchBot(Controller):
@@ -247,9 +217,9 @@ class SearchBot(Controller):
         self.last: Optional[Search] = None  # the latest search (for tests and tools)
 
     @classmethod
-    def with_budget(cls, text: str):
-        """A factory ``(seed, side) -> SearchBot`` with the budget ``text`` (see ``Budget.parse``)."""
-        budget = Budget.parse(text)
+    def configured(cls, setting: str):
+        """A factory ``(seed, side) -> SearchBot`` with the budget ``setting`` (``Budget.parse``)."""
+        budget = Budget.parse(setting)
         return lambda seed, side: cls(seed, side, budget)
 
     def choose(self, game, decision: Decision) -> Action:

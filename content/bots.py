@@ -1,0 +1,93 @@
+"""The bots' settings, as content: the heuristic bot's evaluation weights and the search bot's
+budget, read from ``bots/heuristic.yaml`` and ``bots/search.yaml`` (both optional: what a file
+leaves out keeps the value below).  docs/bots.md explains every setting.
+
+Bots are part of the content because their judgement is about this game's rules: a designer
+who changes the cards may want to retune them, without touching Python.  They are not part of
+the rules: changing them never changes the content's digest, so saved games still resume.
+"""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+import attrs
+
+# decisions the search bot may search (the others are the heuristic's)
+SEARCHABLE = ("play_card", "keep_objective", "order", "option", "bonus", "marker")
+
+
+@attrs.frozen
+class Weights:
+    """The evaluation's weights, in VP (docs/bots.md explains each term)."""
+
+    vp: float = 1.0
+    round_scoring: float = 0.7
+    final_scoring: float = 0.5
+    objective: float = 0.3
+    spaces: float = 0.2
+    pivotal: float = 0.3
+    lead: float = 0.05
+    tokens: float = 0.02
+    pool: float = 0.1
+    track: float = 0.0
+    breached: Tuple[Tuple[str, float], ...] = ()  # (zone name, weight of a breach)
+    lead_cap: int = 2
+    win: float = 20.0
+
+
+@attrs.frozen
+class HeuristicSettings:
+    weights: Weights = Weights()
+    order_playouts: int = 4  # games played out to judge each card of a Final Crisis order
+    quick_steps: bool = True  # token steps judged without running the scoring rules
+
+
+@attrs.frozen
+class Budget:
+    """How long the search bot thinks at each decision it searches."""
+
+    iterations: int = 12
+    milliseconds: float = 0.0  # > 0: a time budget instead of a count of iterations
+
+    @classmethod
+    def parse(cls, text: str) -> "Budget":
+        """``200`` (iterations) or ``50ms`` (milliseconds per decision)."""
+        text = str(text).strip().lower()
+        try:
+            if text.endswith("ms"):
+                value = float(text[:-2])
+                if value > 0:
+                    return cls(iterations=0, milliseconds=value)
+            elif int(text) > 0:
+                return cls(iterations=int(text))
+        except ValueError:
+            pass
+        raise ValueError(f"'{text}' is not a search budget: write a number of iterations (like 20) "
+                         f"or of milliseconds (like 500ms)")
+
+    def __str__(self) -> str:
+        return f"{self.milliseconds:g}ms" if self.milliseconds > 0 else str(self.iterations)
+
+
+@attrs.frozen
+class SearchSettings:
+    budget: Budget = Budget()
+    exploration: float = 0.7  # the constant of the upper confidence bound
+    scale: float = 2.0  # VP of evaluation per unit of log-odds of winning
+    prior: int = 4  # visits the heuristic's judgement of an action counts for
+    decisions: Tuple[str, ...] = ("play_card", "keep_objective", "order")
+
+
+@attrs.frozen
+class BotSettings:
+    heuristic: HeuristicSettings = HeuristicSettings()
+    search: SearchSettings = SearchSettings()
+
+
+# What each file may say: key -> (type, smallest value allowed)
+WEIGHT_KEYS = {name: (int if name == "lead_cap" else float, 0 if name in ("lead_cap", "win") else None)
+               for name in (f.name for f in attrs.fields(Weights)) if name != "breached"}
+HEURISTIC_KEYS = {"order_playouts": (int, 1), "quick_steps": (bool, None)}
+SEARCH_KEYS = {"iterations": (int, 1), "milliseconds": (float, 0), "exploration": (float, 0),
+               "scale": (float, 0.01), "prior": (int, 0)}
