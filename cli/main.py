@@ -359,10 +359,7 @@ def cmd_aid(args) -> int:
 def chosen_bots(args, content, show, default: str = "random") -> tuple:
     """The bot playing each side: ``--union``/``--secessionist`` (the sides whose names start
     with those words) and ``--bot SIDE=NAME`` for any content's sides; unknown names are refused."""
-    from crisis.interpreter.controllers import UnknownController, controller_factory
     from .errors import CliError
-    from .session import match_side
-    names = [default, default]
     given = [(side, bot) for side, bot in (("union", getattr(args, "union", None)),
                                            ("secessionist", getattr(args, "secessionist", None))) if bot]
     for pair in getattr(args, "bot", None) or ():
@@ -370,6 +367,14 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
         if not equals or not side or not bot:
             raise CliError(show.catalog.text("cli.error.bot_pair", given=pair))
         given.append((side, bot))
+    return bots_for_sides(given, content, show, default)
+
+
+def bots_for_sides(given, content, show, default: str) -> tuple:
+    from crisis.interpreter.controllers import UnknownController, controller_factory
+    from .errors import CliError
+    from .session import match_side
+    names = [default, default]
     for side, bot in given:
         try:
             controller_factory(bot)
@@ -377,6 +382,45 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
             raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=str(error)))
         names[match_side(side, content, show)] = bot
     return tuple(names)
+
+
+def cmd_balance(args) -> int:
+    """Play many games between good bots and write a report a designer opens in a browser."""
+    from crisis.balance.plots import plots_available
+    from crisis.balance.report import Words, text_summary, write
+    from crisis.balance.run import Plan, balance
+    from crisis.content.loader import load_content
+    from .errors import CliError
+    content = load(args)
+    show = presenter(args, content)
+    c = show.catalog
+    if args.games < 1:
+        raise CliError(c.text("cli.error.games", given=args.games))
+    if not 0 < args.level < 1:
+        raise CliError(c.text("cli.error.level", given=args.level))
+    other = load_content(args.compare) if args.compare else None
+    union = [b for b in (args.union or "heuristic").split(",") if b]
+    secessionist = [b for b in (args.secessionist or "heuristic").split(",") if b]
+    if len(union) != len(secessionist) and 1 not in (len(union), len(secessionist)):
+        raise CliError(c.text("cli.error.pairings", union=len(union), secessionist=len(secessionist)))
+    count = max(len(union), len(secessionist))
+    pairings = tuple(bots_for_sides([("union", union[i % len(union)]), ("secessionist", secessionist[i % len(secessionist)])],
+                                    content, show, "heuristic") for i in range(count))
+    rules = (False, True) if args.both_rules else (bool(args.event_discard),)
+    plan = Plan(games=args.games, seed=args.seed, pairings=pairings, rules=rules, level=args.level)
+    total = args.games * (len(pairings) * len(rules) + (1 if other is not None else 0))
+    print(c.text("report.starting", games=total, runs=len(pairings) * len(rules)), file=sys.stderr)
+    data = balance(content, plan, other)
+    lang = choose_language(getattr(args, "lang", None), content)
+    words = Words(show)
+    written = write(Path(args.out), data, show, lang)
+    for line in text_summary(data, words):
+        print(line)
+    print(c.text("report.written", seconds=show.decimal(data["meta"]["seconds"], 0),
+                 files=", ".join(str(p) for p in written)))
+    if not plots_available():
+        print(c.text("report.no_plots"), file=sys.stderr)
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------- parsing
@@ -458,6 +502,18 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     aid = command("aid")
     aid.add_argument("--side", metavar=metavar("side"), help=say("aid.side"))
     aid.set_defaults(run=cmd_aid)
+
+    report = command("balance")
+    report.add_argument("--games", type=int, default=200, metavar=metavar("n"), help=say("balance.games"))
+    report.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
+    report.add_argument("--union", metavar=metavar("bots"), help=say("balance.union"))
+    report.add_argument("--secessionist", metavar=metavar("bots"), help=say("balance.secessionist"))
+    report.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    report.add_argument("--both-rules", action="store_true", help=say("balance.both_rules"))
+    report.add_argument("--out", default="balance-report", metavar=metavar("dir"), help=say("balance.out"))
+    report.add_argument("--compare", metavar=metavar("dir"), help=say("balance.compare"))
+    report.add_argument("--level", type=float, default=0.05, metavar=metavar("p"), help=say("balance.level"))
+    report.set_defaults(run=cmd_balance)
 
     check = command("check")
     check.add_argument("--strict", action="store_true", help=say("check.strict"))

@@ -57,6 +57,8 @@ class GameRecord:
     breaches: Tuple[Tuple[int, int, int], ...]  # (zone index, side, 1 for the first breacher, 2 for the second)
     actions: int  # decisions taken by the players
     problems: Tuple[str, ...] = ()  # invariants broken (only when the job checks them)
+    first_players: Tuple[int, ...] = ()  # of each round's card play, then of the Final Crisis
+    objectives: Tuple[Tuple[int, int, int, bool], ...] = ()  # (round, side, card, scored by its holder)
 
 
 @attrs.frozen
@@ -145,7 +147,8 @@ def record_of(tables, st, seed: int, actions: int, problems: List[str]) -> GameR
         tie_break=result.tie_break if result else -1, rounds=st.round,
         final_crisis_early=st.round < tables.board.rounds,
         played=tuple([(p.side, p.card, p.mode) for p in st.played]), breaches=breaches,
-        actions=actions, problems=tuple(problems))
+        actions=actions, problems=tuple(problems), first_players=tuple(st.first_players),
+        objectives=tuple(st.objective_outcomes))
 
 
 def record_json(tables, record: GameRecord) -> dict:
@@ -168,6 +171,10 @@ def record_json(tables, record: GameRecord) -> dict:
         "played": played,
         "breaches": [{"zone": zones[z].name, "side": sides[s], "order": nth} for z, s, nth in record.breaches],
         "actions": record.actions,
+        # the first player of each round, then of the Final Crisis
+        "first_players": [sides[s] for s in record.first_players],
+        "objectives": [{"round": r, "side": sides[s], "objective": tables.objective_cards[card].id, "scored": scored}
+                       for r, s, card, scored in record.objectives],
     }
     if record.problems:
         data["problems"] = list(record.problems)

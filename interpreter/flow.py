@@ -87,6 +87,7 @@ def choose_objectives(ex: Executor, options):
     st.phase = "card_play"
     st.plays = [0, 0]
     st.leader = ex.first_player()
+    st.first_players.append(st.leader)
     st.last_play = None
 
 
@@ -294,6 +295,7 @@ def scoring(ex: Executor, options):
         if st.pending_breaches[0] or st.pending_breaches[1]:
             yield from resolve_breaches(ex, side)
     for side, card in kept:
+        st.objective_outcomes.append((st.round, side, card, side in earned))
         st.removed_objectives.append(card)
         st.objectives[side] = NOBODY
     st.phase = "round_end"
@@ -316,6 +318,7 @@ def final_crisis(ex: Executor, options):
     st, t = ex.state, ex.tables
     if ex.log is not None:
         ex.emit("log.final_crisis")
+    st.first_players.append(ex.first_player())
     if t.final_crisis_start is not None:
         yield from t.final_crisis_start.run(ex, Ctx(ex.first_player(), reason="final_crisis"))
     size = t.board.final_crisis_hand

@@ -78,6 +78,10 @@ class GameState:
     revealed: int = NOBODY
     # a public view: the side whose view this copy is (hidden cards removed), else NOBODY
     view: int = NOBODY
+    # the first player of each round's card play, then of the Final Crisis (for records)
+    first_players: List[int] = attrs.field(factory=list)
+    # (round, side, objective card, whether its holder controlled its space when scored)
+    objective_outcomes: List[Tuple[int, int, int, bool]] = attrs.field(factory=list)
 
     def copy(self, rng: Optional[random.Random] = None) -> "GameState":
         """An independent snapshot; ``rng`` replaces the generator (look-ahead that
@@ -99,7 +103,8 @@ class GameState:
             last_play=attrs.evolve(self.last_play) if self.last_play else None,
             final_crisis_step=self.final_crisis_step,
             result=attrs.evolve(self.result) if self.result else None, rng=rng, reveals=self.reveals,
-            played=list(self.played), dice=list(self.dice), revealed=self.revealed, view=self.view)
+            played=list(self.played), dice=list(self.dice), revealed=self.revealed, view=self.view,
+            first_players=list(self.first_players), objective_outcomes=list(self.objective_outcomes))
 
     def board(self) -> tuple:
         """The parts a token step can change, copied (see ``restore``)."""

@@ -1,0 +1,182 @@
+"""The report's plots, drawn with matplotlib (the ``report`` extra) as PNG bytes.
+
+Every label comes from the report's words, and numbers on the axes are written the report's
+way (a decimal comma in Spanish).  Rates are drawn with their confidence intervals.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import List, Optional
+
+
+def plots_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Plotter:
+    def __init__(self, words):
+        import matplotlib
+        matplotlib.use("Agg")  # files only: no display needed
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
+        self.plt, self.w = plt, words
+        self.percent = FuncFormatter(
+            lambda x, _: words.number(100 * x, 0 if float(round(100 * x, 6)).is_integer() else 1) + "%")
+        self.plain = FuncFormatter(lambda x, _: words.number(x, 0 if float(x).is_integer() else 1))
+
+    def _png(self, figure) -> bytes:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+        self.plt.close(figure)
+        return buffer.getvalue()
+
+    @staticmethod
+    def _errors(entries) -> List[List[float]]:
+        rates = [e["rate"] or 0.0 for e in entries]
+        return [[max(0.0, r - e["low"]) for r, e in zip(rates, entries)],
+                [max(0.0, e["high"] - r) for r, e in zip(rates, entries)]]
+
+    # ----------------------------------------------------------- plots
+    def wins(self, runs) -> bytes:
+        """The first side's win rate in every run, with its interval."""
+        w = self.w
+        figure, axes = self.plt.subplots(figsize=(8, 0.5 + 0.45 * len(runs)))
+        first = list(runs[0]["wins"])[0]
+        entries = [run["wins"][first] for run in runs]
+        labels = [w.run_title(run) for run in runs]
+        axes.barh(range(len(runs)), [e["rate"] or 0 for e in entries], xerr=self._errors(entries),
+                  color="#4a7fb5", capsize=3)
+        axes.axvline(0.5, color="#888", linewidth=1, linestyle="--")
+        axes.set_yticks(range(len(runs)), labels)
+        axes.invert_yaxis()
+        axes.set_xlim(0, 1)
+        axes.xaxis.set_major_formatter(self.percent)
+        axes.set_xlabel(w("axis_win_rate", side=w.side(first)))
+        axes.set_title(w("plot_wins"))
+        return self._png(figure)
+
+    def vp(self, run) -> bytes:
+        w = self.w
+        figure, (left, right) = self.plt.subplots(1, 2, figsize=(10, 3.4))
+        colours = ("#4a7fb5", "#b5534a")
+        for index, (side, entry) in enumerate(run["vp"].items()):
+            histogram = entry["histogram"]
+            xs = [int(k) + (index - 0.5) * 0.4 for k in histogram]
+            left.bar(xs, [v / run["games"] for v in histogram.values()], width=0.4, color=colours[index],
+                     label=w.side(side))
+        left.set_xlabel(w("axis_final_vp"))
+        left.set_ylabel(w("axis_share_of_games"))
+        left.yaxis.set_major_formatter(self.percent)
+        left.xaxis.set_major_formatter(self.plain)
+        left.legend()
+        left.set_title(w("plot_vp"))
+        margin = run["margin"]["histogram"]
+        right.bar([int(k) for k in margin], [v / run["games"] for v in margin.values()], color="#777")
+        sides = [w.side(s) for s in run["vp"]]
+        right.set_xlabel(w("axis_margin", first=sides[0], second=sides[1]))
+        right.set_ylabel(w("axis_share_of_games"))
+        right.yaxis.set_major_formatter(self.percent)
+        right.xaxis.set_major_formatter(self.plain)
+        right.set_title(w("plot_margin"))
+        return self._png(figure)
+
+    def breaches(self, run) -> bytes:
+        w = self.w
+        zones = list(dict.fromkeys(b["zone"] for b in run["breaches"]))
+        sides = list(run["wins"])
+        figure, axes = self.plt.subplots(figsize=(8, 3.2))
+        colours = ("#4a7fb5", "#b5534a")
+        for index, side in enumerate(sides):
+            entries = [next(b["any"] for b in run["breaches"] if b["side"] == side and b["zone"] == z) for z in zones]
+            xs = [z + (index - 0.5) * 0.38 for z in range(len(zones))]
+            axes.bar(xs, [e["rate"] or 0 for e in entries], width=0.38, yerr=self._errors(entries), capsize=3,
+                     color=colours[index], label=w.side(side))
+        axes.set_xticks(range(len(zones)), [w.zone(z) for z in zones])
+        axes.set_ylim(0, 1)
+        axes.yaxis.set_major_formatter(self.percent)
+        axes.set_ylabel(w("axis_games_breached"))
+        axes.set_xlabel(w("axis_zone"))
+        axes.legend()
+        axes.set_title(w("plot_breaches"))
+        return self._png(figure)
+
+    def cards(self, run) -> bytes:
+        """Each card's event player's and value player's win rates, flagged cards marked."""
+        w = self.w
+        cards = sorted(run["cards"], key=lambda c: -(c["difference"] if c["difference"] is not None else -9))
+        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.28 * len(cards)))
+        ys = list(range(len(cards)))
+        for key, colour, offset, label in (("event", "#b5534a", -0.15, w("event_player_won")),
+                                           ("value", "#4a7fb5", 0.15, w("value_player_won"))):
+            entries = [c[key] for c in cards]
+            shown = [i for i, e in enumerate(entries) if e["n"]]
+            axes.errorbar([entries[i]["rate"] for i in shown], [ys[i] + offset for i in shown],
+                          xerr=self._errors([entries[i] for i in shown]), fmt="o", markersize=4, capsize=2,
+                          color=colour, label=label)
+        axes.axvline(0.5, color="#888", linewidth=1, linestyle="--")
+        axes.set_yticks(ys, [("★ " if c["flagged"] else "") + w.card(c["card"]) for c in cards])
+        axes.invert_yaxis()
+        axes.set_xlim(0, 1)
+        axes.xaxis.set_major_formatter(self.percent)
+        axes.set_xlabel(w("axis_win_rate_of_player"))
+        axes.legend(loc="lower right")
+        axes.set_title(w("plot_cards"))
+        return self._png(figure)
+
+    def plays(self, run) -> bytes:
+        w = self.w
+        cards = sorted(run["cards"], key=lambda c: -(c["event"]["n"] + c["value"]["n"]))
+        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(cards)))
+        ys = list(range(len(cards)))
+        events = [c["event"]["n"] / run["games"] for c in cards]
+        values = [c["value"]["n"] / run["games"] for c in cards]
+        axes.barh(ys, events, color="#b5534a", label=w("played_for_event"))
+        axes.barh(ys, values, left=events, color="#4a7fb5", label=w("played_for_value"))
+        axes.set_yticks(ys, [w.card(c["card"]) for c in cards])
+        axes.invert_yaxis()
+        axes.xaxis.set_major_formatter(self.plain)
+        axes.set_xlabel(w("axis_plays_per_game"))
+        axes.legend(loc="lower right")
+        axes.set_title(w("plot_plays"))
+        return self._png(figure)
+
+    def objectives(self, run) -> bytes:
+        w = self.w
+        objectives = [o for o in run["objectives"] if o["held"]]
+        figure, axes = self.plt.subplots(figsize=(8, 1 + 0.32 * max(1, len(objectives))))
+        ys = list(range(len(objectives)))
+        for key, colour, offset, label in (("scored", "#6a9f4a", -0.15, w("scored")),
+                                           ("holder_won", "#7a5fa5", 0.15, w("holder_won"))):
+            entries = [o[key] for o in objectives]
+            axes.errorbar([e["rate"] for e in entries], [y + offset for y in ys], xerr=self._errors(entries),
+                          fmt="o", markersize=4, capsize=2, color=colour, label=label)
+        axes.set_yticks(ys, [w.objective(o["objective"]) for o in objectives])
+        axes.invert_yaxis()
+        axes.set_xlim(0, 1)
+        axes.xaxis.set_major_formatter(self.percent)
+        axes.set_xlabel(w("axis_share_of_holders"))
+        axes.legend(loc="lower right")
+        axes.set_title(w("plot_objectives"))
+        return self._png(figure)
+
+    def compare(self, comparison) -> Optional[bytes]:
+        w = self.w
+        rows = [r for r in comparison["cards"] if r.get("event_difference") is not None]
+        if not rows:
+            return None
+        rows.sort(key=lambda r: r["event_difference"])
+        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(rows)))
+        ys = list(range(len(rows)))
+        colours = ["#d08a1e" if r["flagged"] else "#4a7fb5" for r in rows]
+        axes.barh(ys, [r["event_difference"] for r in rows], color=colours)
+        axes.axvline(0, color="#888", linewidth=1)
+        axes.set_yticks(ys, [("★ " if r["flagged"] else "") + w.card(r["card"]) for r in rows])
+        axes.xaxis.set_major_formatter(self.percent)
+        axes.set_xlabel(w("axis_event_difference"))
+        axes.set_title(w("plot_compare"))
+        return self._png(figure)

@@ -1,0 +1,100 @@
+"""The statistics of a balance report, in plain Python (no library needed).
+
+- ``wilson``: a proportion with its Wilson score interval (good at small counts and near 0
+  or 1, where the usual normal interval is not).
+- ``fisher``: Fisher's exact test of two proportions (two-sided: the probability, with the
+  margins fixed, of a table at most as likely as the one seen).
+- ``holm``: Holm's step-down adjustment of several p-values, which keeps the chance of any
+  false flag among them at the chosen level (the family-wise error rate), whatever the
+  dependence between the tests.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import List, Sequence, Tuple
+
+Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
+
+
+def z_for(level: float) -> float:
+    """The two-sided normal quantile for a confidence level (0.95 -> 1.96), by bisection."""
+    target = (1 + level) / 2
+    lo, hi = 0.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Tuple[float, float, float]:
+    """(proportion, low, high); (nan, 0, 1) without trials."""
+    if trials <= 0:
+        return float("nan"), 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def _log_choose(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def fisher(a: int, b: int, c: int, d: int) -> float:
+    """Two-sided p-value of Fisher's exact test for the table [[a, b], [c, d]]
+    (rows: the two groups; columns: successes, failures)."""
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if n == 0 or row1 in (0, n) or col1 in (0, n):
+        return 1.0
+    low, high = max(0, col1 - (n - row1)), min(row1, col1)
+
+    def log_p(x: int) -> float:
+        return _log_choose(row1, x) + _log_choose(n - row1, col1 - x) - _log_choose(n, col1)
+
+    seen = log_p(a)
+    total = 0.0
+    for x in range(low, high + 1):
+        lp = log_p(x)
+        if lp <= seen + 1e-7:  # at most as likely as the table seen (with a relative tolerance)
+            total += math.exp(lp)
+    return min(1.0, total)
+
+
+def holm(pvalues: Sequence[float]) -> List[float]:
+    """Holm-adjusted p-values, in the order given (compare each with the level)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def histogram_mean(counts: dict) -> float:
+    n = sum(counts.values())
+    return sum(k * v for k, v in counts.items()) / n if n else float("nan")
+
+
+def histogram_quantile(counts: dict, q: float) -> float:
+    """The q-quantile of values given as {value: count} (the lower of two middle values)."""
+    n = sum(counts.values())
+    if not n:
+        return float("nan")
+    rank = q * (n - 1)
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if seen > rank:
+            return value
+    return max(counts)

@@ -1,0 +1,181 @@
+"""What a balance report counts, folded from game records as they arrive (no record is kept).
+
+``RunSummary`` is one run: the games of one pairing of bots under one set of rules.  Its
+``analysis`` gives every rate with its Wilson interval, and for each strategy card the
+event-against-value comparison (Fisher's exact test, Holm's adjustment over the cards);
+``compare`` sets two runs of the same seeds side by side, card by card.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, wilson
+
+
+def rate(successes: int, trials: int, z: float = Z95) -> dict:
+    p, low, high = wilson(successes, trials, z)
+    return {"n": trials, "k": successes, "rate": None if trials == 0 else p, "low": low, "high": high}
+
+
+class RunSummary:
+    def __init__(self, content, label: str, bots: Sequence[str], event_discard: bool):
+        board = content.board
+        self.label, self.bots, self.event_discard = label, tuple(bots), event_discard
+        self.sides = board.sides
+        self.zones = [z.name for z in board.zones]
+        self.cards = [c.id for c in content.strategy_cards]
+        self.objective_ids = [c.id for c in content.objective_cards]
+        self.tie_break_texts = [r.text for r in content.procedures.tie_breaks]
+        self.rounds = board.rounds
+        self.games = 0
+        self.seeds: List[int] = []
+        self.wins = [0, 0]
+        self.vp = [{}, {}]  # side -> {final VP: games}
+        self.margin: Dict[int, int] = {}  # first side's VP minus the second's -> games
+        self.tie_breaks: Dict[int, int] = {}  # -1: VP decided
+        self.final_crisis: Dict[int, int] = {}  # round after which the Final Crisis began -> games
+        self.breaches = [[[0, 0] for _ in self.zones] for _ in (0, 1)]  # [side][zone] = [first, second]
+        # [card] = {mode: [plays, wins of the side that played it]}
+        self.card_plays = [{"event": [0, 0], "value": [0, 0], "claim": [0, 0]} for _ in self.cards]
+        self.objectives = [[0, 0, 0] for _ in self.objective_ids]  # [held, scored, holder won]
+        self.first_player: Dict[int, List[int]] = {}  # round (rounds + 1: Final Crisis) -> [games, won]
+        self.problems = 0
+
+    # ------------------------------------------------------------ folding
+    def add(self, record) -> None:
+        winner = record.winner
+        self.games += 1
+        self.seeds.append(record.seed)
+        if record.problems:
+            self.problems += 1
+        if winner in (0, 1):
+            self.wins[winner] += 1
+        for side in (0, 1):
+            _count(self.vp[side], record.vp[side])
+        _count(self.margin, record.vp[0] - record.vp[1])
+        _count(self.tie_breaks, record.tie_break)
+        _count(self.final_crisis, record.rounds)
+        for zone, side, nth in record.breaches:
+            self.breaches[side][zone][nth - 1] += 1
+        for side, card, mode in record.played:
+            entry = self.card_plays[card][mode]
+            entry[0] += 1
+            entry[1] += side == winner
+        for _, side, card, scored in record.objectives:
+            entry = self.objectives[card]
+            entry[0] += 1
+            entry[1] += bool(scored)
+            entry[2] += side == winner
+        for index, side in enumerate(record.first_players):
+            # the last entry is the Final Crisis's first player (numbered rounds + 1)
+            key = index + 1 if index < len(record.first_players) - 1 else self.rounds + 1
+            entry = self.first_player.setdefault(key, [0, 0])
+            entry[0] += 1
+            entry[1] += side == winner
+
+    # ----------------------------------------------------------- analysis
+    def analysis(self, level: float = 0.05, z: float = Z95) -> dict:
+        n = self.games
+        cards = []
+        for index, card in enumerate(self.cards):
+            plays = self.card_plays[index]
+            event_n = plays["event"][0] + plays["claim"][0]  # a claimed event is played for its event
+            event_k = plays["event"][1] + plays["claim"][1]
+            value_n, value_k = plays["value"]
+            p = fisher(event_k, event_n - event_k, value_k, value_n - value_k)
+            cards.append({"card": card, "event": rate(event_k, event_n, z), "value": rate(value_k, value_n, z),
+                          "claims": plays["claim"][0],
+                          "difference": (None if not event_n or not value_n
+                                         else event_k / event_n - value_k / value_n),
+                          "p": p})
+        for entry, adjusted in zip(cards, holm([c["p"] for c in cards])):
+            entry["p_holm"] = adjusted
+            entry["flagged"] = adjusted < level
+        objectives = [{"objective": card, "held": held, "scored": rate(scored, held, z),
+                       "holder_won": rate(won, held, z)}
+                      for card, (held, scored, won) in zip(self.objective_ids, self.objectives)]
+        return {
+            "label": self.label, "bots": {side: bot for side, bot in zip(self.sides, self.bots)},
+            "event_discard": self.event_discard, "games": n, "first_seed": min(self.seeds, default=None),
+            "games_with_problems": self.problems,
+            "wins": {side: rate(self.wins[i], n, z) for i, side in enumerate(self.sides)},
+            "vp": {side: {"histogram": _keys(self.vp[i]), "mean": histogram_mean(self.vp[i]),
+                          "median": histogram_quantile(self.vp[i], 0.5)} for i, side in enumerate(self.sides)},
+            "margin": {"histogram": _keys(self.margin), "mean": histogram_mean(self.margin),
+                       "median": histogram_quantile(self.margin, 0.5)},
+            "tie_breaks": [{"tie_break": i, "text": None if i < 0 else self.tie_break_texts[i],
+                            **rate(self.tie_breaks.get(i, 0), n, z)}
+                           for i in [-1] + list(range(len(self.tie_break_texts)))],
+            "final_crisis": [{"after_round": r, **rate(self.final_crisis.get(r, 0), n, z)}
+                             for r in range(1, self.rounds + 1)],
+            "breaches": [{"side": side, "zone": zone, "first": rate(self.breaches[s][z][0], n, z),
+                          "second": rate(self.breaches[s][z][1], n, z),
+                          "any": rate(self.breaches[s][z][0] + self.breaches[s][z][1], n, z)}
+                         for s, side in enumerate(self.sides) for z, zone in enumerate(self.zones)],
+            "first_player": [{"round": r, "final_crisis": r > self.rounds,
+                              **rate(self.first_player[r][1], self.first_player[r][0], z)}
+                             for r in sorted(self.first_player)],
+            "cards": cards, "objectives": objectives,
+        }
+
+
+def compare(base: dict, other: dict, level: float = 0.05) -> dict:
+    """Two analyses of the same seeds (``other``: the changed deck) card by card: the event
+    player's win rate and how often each card was played each way, with Fisher's exact test
+    of the event win rates and of the sides' win rates (Holm's adjustment over the cards)."""
+    by_id = {c["card"]: c for c in base["cards"]}
+    rows = []
+    for card in other["cards"]:
+        was = by_id.get(card["card"])
+        if was is None:
+            rows.append({"card": card["card"], "only_in": "compare", "p": 1.0})
+            continue
+        a, b = was["event"], card["event"]
+        rows.append({"card": card["card"], "before": was, "after": card,
+                     "event_difference": (None if not a["n"] or not b["n"] else b["k"] / b["n"] - a["k"] / a["n"]),
+                     "p": fisher(b["k"], b["n"] - b["k"], a["k"], a["n"] - a["k"])})
+    for card_id in by_id:
+        if card_id not in {c["card"] for c in other["cards"]}:
+            rows.append({"card": card_id, "only_in": "content", "p": 1.0})
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+        row["p_holm"] = adjusted
+        row["flagged"] = adjusted < level
+    sides = {}
+    for side, before in base["wins"].items():
+        after = other["wins"].get(side)
+        if after is not None:
+            p = fisher(after["k"], after["n"] - after["k"], before["k"], before["n"] - before["k"])
+            sides[side] = {"before": before, "after": after, "p": p, "flagged": p < level}
+    return {"cards": rows, "wins": sides}
+
+
+def _count(histogram: dict, key: int) -> None:
+    histogram[key] = histogram.get(key, 0) + 1
+
+
+def _keys(histogram: dict) -> Dict[str, int]:
+    """A histogram with its keys in order, as JSON keeps them (text)."""
+    return {str(k): histogram[k] for k in sorted(histogram)}
+
+
+def changed_cards(content, other) -> Dict[str, List[str]]:
+    """What differs in each strategy card between two contents: value, sides, dimension, event."""
+    mine = {c.id: c for c in content.strategy_cards}
+    out: Dict[str, List[str]] = {}
+    for card in other.strategy_cards:
+        was: Optional[object] = mine.get(card.id)
+        if was is None:
+            out[card.id] = ["new"]
+            continue
+        changes = [name for name, a, b in (
+            ("value", was.value, card.value), ("event_for", was.event_for, card.event_for),
+            ("final_crisis", was.final_crisis, card.final_crisis),
+            ("event", was.event.text if was.event else None, card.event.text if card.event else None))
+            if a != b]
+        if changes:
+            out[card.id] = changes
+    for card_id in mine:
+        if card_id not in {c.id for c in other.strategy_cards}:
+            out[card_id] = ["removed"]
+    return out
