@@ -10,6 +10,12 @@ bot's ``scale`` setting takes.  One fit per stage (round 1, 2, 3, the Final Cris
 much the weights move over a game.
 
     python tools/fit_evaluation.py --games 600 --seed 1 [--content DIR] [--random 0.2]
+        [--data positions.json] [--terms vp,final_scoring,...]
+
+``--data`` keeps the positions played (a later run with the same file fits again without
+playing); ``--terms`` fits on some terms only (terms that move together, such as the tokens
+on the map, in the pool and on the track, which always add up to the same, make single
+coefficients meaningless).
 
 Needs numpy (``pip install 'crisis-engine[report]'``).  Takes about a second per game.
 """
@@ -17,6 +23,7 @@ Needs numpy (``pip install 'crisis-engine[report]'``).  Takes about a second per
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -75,18 +82,30 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--content", default=None)
     parser.add_argument("--random", type=float, default=0.2, help="share of card plays made at random")
+    parser.add_argument("--data", help="a file to keep the positions in, or to read them from")
+    parser.add_argument("--terms", help="the terms to fit on, separated by commas (default: all)")
     args = parser.parse_args()
     content = load_content(args.content)
     zones = [f"breached {z.name}" for z in content.board.zones]
     names = list(TERMS) + zones
-    data = {}
-    for index in range(args.games):
-        rows, winner = play(content, args.seed + index, args.random)
-        for label, player, terms in rows:
-            # a column per side absorbs the sides' difference in strength
-            data.setdefault(label, []).append((terms + [1.0 if player == 0 else -1.0], 1.0 if winner == player else 0.0))
-        if (index + 1) % 50 == 0:
-            print(f"{index + 1} games", file=sys.stderr)
+    if args.data and Path(args.data).exists():
+        data = json.loads(Path(args.data).read_text())
+    else:
+        data = {}
+        for index in range(args.games):
+            rows, winner = play(content, args.seed + index, args.random)
+            for label, player, terms in rows:
+                # a column per side absorbs the sides' difference in strength
+                data.setdefault(label, []).append((terms + [1.0 if player == 0 else -1.0],
+                                                   1.0 if winner == player else 0.0))
+            if (index + 1) % 50 == 0:
+                print(f"{index + 1} games", file=sys.stderr)
+        if args.data:
+            Path(args.data).write_text(json.dumps(data))
+    keep = list(range(len(names))) if not args.terms else [names.index(t) for t in args.terms.split(",")]
+    keep.append(len(names))  # the side column
+    names = [names[i] for i in keep[:-1]]
+    data = {label: [([r[0][i] for i in keep], r[1]) for r in rows] for label, rows in data.items()}
     everything = [row for rows in data.values() for row in rows]
     for label, rows in [("all", everything)] + sorted(data.items()):
         x = np.array([r[0] for r in rows])
