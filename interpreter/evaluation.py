@@ -63,6 +63,9 @@ class Evaluator:
         self._round = _projection([tables.dimension_scoring])
         self._ex = _Judging(tables, None, None)
         self.vector = tuple(getattr(weights, name) for name in TERMS) + self.zone_weight
+        self.is_pivotal = tables.is_pivotal
+        self.dimension_of = tables.dimension_of
+        self.dimension_spaces = tables.dimension_spaces
 
     def value(self, state: GameState, side: int, quick: bool = False) -> float:
         """The position's worth to ``side``, in VP (a won game is worth ``win`` plus the margin).
@@ -122,6 +125,58 @@ class Evaluator:
         for zone in range(len(breached[0])):
             out.append(breached[side][zone] - breached[other][zone])
         return out
+
+    # ------------------------------------------------- quick value, in parts
+    # value(quick=True) == vp term + local(every space) + spread: a token step changes the
+    # local part of at most two spaces (and their dimensions) and the spread, so judging a
+    # step needs only those (tests/test_bots.py checks the parts add up to the value).
+
+    def local(self, state: GameState, side: int, spaces) -> float:
+        """The quick value's terms of ``spaces``: control, lead, pivotal spaces, your
+        objective's space, and whole-dimension control of their dimensions."""
+        w, other = self.w, 1 - side
+        mine, theirs = state.tokens[side], state.tokens[other]
+        before_scoring = state.phase in _BEFORE_SCORING
+        held = state.objectives[side]
+        objective_space = self.tables.objective_space[held] if held != NOBODY else -1
+        cap = w.lead_cap
+        total = 0.0
+        dimensions = []
+        for s in spaces:
+            a, b = mine[s], theirs[s]
+            if a != b:
+                control = 1 if a > b else -1
+                lead = a - b if a > b else b - a
+                total += control * (w.spaces + w.lead * (lead if lead < cap else cap)
+                                    + (w.pivotal if self.is_pivotal[s] else 0.0))
+                if s == objective_space:
+                    total += (w.round_scoring * control if before_scoring else 0.0) + (w.objective if a > b else 0.0)
+            d = self.dimension_of[s]
+            if d not in dimensions:
+                dimensions.append(d)
+        weight = w.final_scoring + (w.round_scoring if before_scoring else 0.0)
+        if weight:
+            for d in dimensions:
+                first = second = True
+                for s in self.dimension_spaces[d]:
+                    if mine[s] <= theirs[s]:
+                        first = False
+                    if theirs[s] <= mine[s]:
+                        second = False
+                total += weight if first else -weight if second else 0.0
+        return total
+
+    def spread(self, state: GameState, side: int) -> float:
+        """The quick value's terms of tokens off the map and on it as a whole."""
+        w, other = self.w, 1 - side
+        total = w.tokens * (sum(state.tokens[side]) - sum(state.tokens[other]))
+        total += w.pool * (self._pool(state, side) - self._pool(state, other))
+        total += w.track * (state.track[side] - state.track[other])
+        breached = state.breached
+        for zone, weight in enumerate(self.zone_weight):
+            if weight and breached[side][zone] != breached[other][zone]:
+                total += weight if breached[side][zone] else -weight
+        return total
 
     @staticmethod
     def _pool(state: GameState, side: int) -> int:

@@ -65,25 +65,40 @@ class Judge:
         player = decision.player
         owner_default = decision.owner if decision.owner >= 0 else player
         ex = Executor(self.tables, state, None)
-        value, quick = self.value, self.quick_steps
-        here = value(state, player, quick)  # a stop ("done") leaves the position as it is
+        evaluator, quick = self.evaluator, self.quick_steps
+        n = len(self.tables.spaces)
         tokens, pool, track, boxes = state.tokens, state.pool, state.track, state.boxes
         breached, pending = state.breached, state.pending_breaches
+        # steps are judged by how much they change the position's value (a stop changes nothing)
+        base = evaluator.spread(state, player) if quick else self.value(state, player)
 
         def judge(action: Action) -> float:
             if action.kind not in STEPS:
-                return here
+                return 0.0
             # the step is carried out by the engine on the position itself, then taken back:
             # a step changes only its owner's tokens, pool, track, boxes and breaches
             owner = action.side if action.side >= 0 else owner_default
-            saved = (list(tokens[owner]), pool[owner], track[owner], list(boxes[owner]),
-                     list(breached[owner]), list(pending[owner]))
-            ex.take(owner, action.a)
-            ex.put(owner, action.b)
-            result = value(state, player, quick)
-            tokens[owner][:], pool[owner], track[owner], boxes[owner][:], breached[owner][:], \
-                pending[owner][:] = saved
-            return result
+            source, dest = action.a, action.b
+            spaces = [x for x in (source, dest) if x < n]
+            saved = (tokens[owner][source] if source < n else 0, tokens[owner][dest] if dest < n else 0,
+                     pool[owner], track[owner], list(boxes[owner]), list(breached[owner]), list(pending[owner]))
+            if quick:
+                before = evaluator.local(state, player, spaces)
+            ex.take(owner, source)
+            ex.put(owner, dest)
+            if quick:
+                change = evaluator.local(state, player, spaces) - before
+                if len(spaces) < 2:  # a token leaving or entering the map: pool, track, breaches...
+                    change += evaluator.spread(state, player) - base
+            else:
+                change = self.value(state, player) - base
+            if source < n:
+                tokens[owner][source] = saved[0]
+            if dest < n:
+                tokens[owner][dest] = saved[1]
+            pool[owner], track[owner] = saved[2], saved[3]
+            boxes[owner][:], breached[owner][:], pending[owner][:] = saved[4], saved[5], saved[6]
+            return change
 
         return self._best(decision, rng, judge)
 

@@ -138,3 +138,20 @@ def test_the_command_line_knows_the_bots(tmp_path):
     assert budget.returncode == 2 and "not a search budget" in budget.stderr
     game = run_crisis("play", "--vs", "heuristic", "--side", "union", "--seed", "3", input="quit\n", cwd=tmp_path)
     assert game.returncode in (0, 3) and "heuristic" in game.stdout
+
+
+def test_the_quick_value_in_parts_adds_up_to_the_quick_value(content):
+    """Steps are judged by the parts of the quick value they change; the parts must add up."""
+    tables = tables_for(content)
+    evaluator = Evaluator(tables, content.bots.heuristic.weights)
+    w = evaluator.w
+    everywhere = range(len(tables.spaces))
+    checked = 0
+    for game in random_games(content, range(3), event_discard=True):
+        state = game.state
+        for side in (0, 1):
+            parts = (w.vp * (state.vp[side] - state.vp[1 - side]) + evaluator.local(state, side, everywhere)
+                     + evaluator.spread(state, side))
+            assert parts == pytest.approx(evaluator.value(state, side, quick=True))
+            checked += 1
+    assert checked > 100
