@@ -47,7 +47,7 @@ class HeuristicSettings:
 class Budget:
     """How long the search bot thinks at each decision it searches."""
 
-    iterations: int = 12
+    iterations: int = 20
     milliseconds: float = 0.0  # > 0: a time budget instead of a count of iterations
 
     @classmethod

@@ -134,26 +134,30 @@ class Evaluator:
     def local(self, state: GameState, side: int, spaces) -> float:
         """The quick value's terms of ``spaces``: control, lead, pivotal spaces, your
         objective's space, and whole-dimension control of their dimensions."""
+        shares, dimensions = self.shares(state, side, spaces)
+        return sum(shares.values()) + sum(dimensions.values())
+
+    def shares(self, state: GameState, side: int, spaces):
+        """({space: its share of the quick value}, {dimension of those spaces: its share})."""
         w, other = self.w, 1 - side
         mine, theirs = state.tokens[side], state.tokens[other]
         before_scoring = state.phase in _BEFORE_SCORING
         held = state.objectives[side]
         objective_space = self.tables.objective_space[held] if held != NOBODY else -1
         cap = w.lead_cap
-        total = 0.0
-        dimensions = []
+        shares, dimensions = {}, {}
         for s in spaces:
             a, b = mine[s], theirs[s]
+            share = 0.0
             if a != b:
                 control = 1 if a > b else -1
                 lead = a - b if a > b else b - a
-                total += control * (w.spaces + w.lead * (lead if lead < cap else cap)
-                                    + (w.pivotal if self.is_pivotal[s] else 0.0))
+                share = control * (w.spaces + w.lead * (lead if lead < cap else cap)
+                                   + (w.pivotal if self.is_pivotal[s] else 0.0))
                 if s == objective_space:
-                    total += (w.round_scoring * control if before_scoring else 0.0) + (w.objective if a > b else 0.0)
-            d = self.dimension_of[s]
-            if d not in dimensions:
-                dimensions.append(d)
+                    share += (w.round_scoring * control if before_scoring else 0.0) + (w.objective if a > b else 0.0)
+            shares[s] = share
+            dimensions[self.dimension_of[s]] = 0.0
         weight = w.final_scoring + (w.round_scoring if before_scoring else 0.0)
         if weight:
             for d in dimensions:
@@ -163,8 +167,8 @@ class Evaluator:
                         first = False
                     if theirs[s] <= mine[s]:
                         second = False
-                total += weight if first else -weight if second else 0.0
-        return total
+                dimensions[d] = weight if first else -weight if second else 0.0
+        return shares, dimensions
 
     def spread(self, state: GameState, side: int) -> float:
         """The quick value's terms of tokens off the map and on it as a whole."""

@@ -70,7 +70,11 @@ class Judge:
         tokens, pool, track, boxes = state.tokens, state.pool, state.track, state.boxes
         breached, pending = state.breached, state.pending_breaches
         # steps are judged by how much they change the position's value (a stop changes nothing)
-        base = evaluator.spread(state, player) if quick else self.value(state, player)
+        if quick:
+            base = evaluator.spread(state, player)
+            shares, dimensions = evaluator.shares(state, player, range(n))
+        else:
+            base = self.value(state, player)
 
         def judge(action: Action) -> float:
             if action.kind not in STEPS:
@@ -79,25 +83,34 @@ class Judge:
             # a step changes only its owner's tokens, pool, track, boxes and breaches
             owner = action.side if action.side >= 0 else owner_default
             source, dest = action.a, action.b
-            spaces = [x for x in (source, dest) if x < n]
-            saved = (tokens[owner][source] if source < n else 0, tokens[owner][dest] if dest < n else 0,
-                     pool[owner], track[owner], list(boxes[owner]), list(breached[owner]), list(pending[owner]))
-            if quick:
-                before = evaluator.local(state, player, spaces)
+            mine = tokens[owner]
+            if source < n and dest < n:  # from one space to another: only those two change
+                saved = None
+                spaces = (source, dest)
+                kept = mine[source], mine[dest]
+            else:
+                spaces = (source,) if source < n else (dest,) if dest < n else ()
+                saved = (mine[source] if source < n else 0, mine[dest] if dest < n else 0, pool[owner],
+                         track[owner], list(boxes[owner]), list(breached[owner]), list(pending[owner]))
             ex.take(owner, source)
             ex.put(owner, dest)
             if quick:
-                change = evaluator.local(state, player, spaces) - before
-                if len(spaces) < 2:  # a token leaving or entering the map: pool, track, breaches...
+                after_spaces, after_dimensions = evaluator.shares(state, player, spaces)
+                change = (sum(after_spaces.values()) - sum(shares[s] for s in spaces)
+                          + sum(after_dimensions.values()) - sum(dimensions[d] for d in after_dimensions))
+                if saved is not None:  # a token leaving or entering the map: pool, track, breaches...
                     change += evaluator.spread(state, player) - base
             else:
                 change = self.value(state, player) - base
-            if source < n:
-                tokens[owner][source] = saved[0]
-            if dest < n:
-                tokens[owner][dest] = saved[1]
-            pool[owner], track[owner] = saved[2], saved[3]
-            boxes[owner][:], breached[owner][:], pending[owner][:] = saved[4], saved[5], saved[6]
+            if saved is None:
+                mine[source], mine[dest] = kept
+            else:
+                if source < n:
+                    mine[source] = saved[0]
+                if dest < n:
+                    mine[dest] = saved[1]
+                pool[owner], track[owner] = saved[2], saved[3]
+                boxes[owner][:], breached[owner][:], pending[owner][:] = saved[4], saved[5], saved[6]
             return change
 
         return self._best(decision, rng, judge)
@@ -114,7 +127,14 @@ class Judge:
         decision = sim.decision
         player = decision.player
         out = []
+        values = self.tables.card_value
+        same = {}  # playing cards of one value for their value places the same tokens
         for action in decision.actions if actions is None else actions:
+            if action.kind == "value":
+                key = values[action.a]
+                if key in same:
+                    out.append((action,) + same[key])
+                    continue
             trial = sim.fork(track=depth > 0)
             trial.apply(action)
             taken = [] if record else None
@@ -123,6 +143,9 @@ class Judge:
             else:
                 self.steps(trial, rng, taken)
             out.append((action, self.value(trial.state, player), taken))
+            if action.kind == "value":
+                # the evaluation never looks at a hand, so the card that left it does not matter
+                same[values[action.a]] = out[-1][1:]
         return out
 
     def settle(self, sim: Sim, rng: random.Random, depth: int = 0, taken: Optional[list] = None) -> None:

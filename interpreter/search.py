@@ -87,11 +87,20 @@ class Search:
             while self.iterations == 0 or time.perf_counter() < end:
                 self.iterate(game)
         else:
-            for _ in range(max(1, budget.iterations)):
+            total = max(1, budget.iterations)
+            for done in range(1, total + 1):
                 self.iterate(game)
+                if self._settled(total - done):
+                    break
         edges = self.root.edges
         text = max(edges, key=lambda t: (edges[t].visits, edges[t].total / edges[t].visits))
         return next(a for a in game.decision.actions if a.text == text)
+
+    def _settled(self, remaining: int) -> bool:
+        """Whether the most visited action stays the most visited whatever the remaining
+        iterations do (each adds one visit at the root): stopping then changes nothing."""
+        visits = sorted((e.visits for e in self.root.edges.values()), reverse=True)
+        return len(visits) < 2 or visits[0] - visits[1] > remaining
 
     def chance(self, value: float) -> float:
         """An evaluation (VP) as a chance of winning."""

@@ -34,9 +34,9 @@ def test_a_breach_weight_names_a_zone_of_the_board(tmp_path):
 
 
 @pytest.mark.parametrize("old,new,expected", [
-    ("iterations: 12", "iterations: 0", "'iterations' must be at least 1"),
-    ("iterations: 12", "iterations: many", "'iterations' in search.yaml should be a whole number"),
-    ("iterations: 12", "iterations: 12\nmilliseconds: 50", "either iterations or milliseconds"),
+    ("iterations: 20", "iterations: 0", "'iterations' must be at least 1"),
+    ("iterations: 20", "iterations: many", "'iterations' in search.yaml should be a whole number"),
+    ("iterations: 20", "iterations: 12\nmilliseconds: 50", "either iterations or milliseconds"),
     ("decisions: [play_card,", "decisions: [play_cards,", "unknown kind of decision 'play_cards'"),
     ("exploration: 0.7", "exploration: -1", "'exploration' must be at least 0"),
 ])
@@ -50,7 +50,7 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
 def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     folder = copy_content(tmp_path)
     replace_in(folder / "bots" / "heuristic.yaml", "  pool: 0.1", "  pool: 0.75")
-    replace_in(folder / "bots" / "search.yaml", "iterations: 12", "milliseconds: 250")
+    replace_in(folder / "bots" / "search.yaml", "iterations: 20", "milliseconds: 250")
     changed = load_content(folder)
     assert judge_for(tables_for(changed)).evaluator.w.pool == 0.75
     assert str(settings_for(tables_for(changed)).budget) == "250ms"

@@ -395,5 +395,5 @@ def test_undo_against_the_bot_also_takes_back_the_bots_moves_since(tmp_path):
 def test_an_unknown_bot_is_refused(tmp_path):
     result = run_crisis("play", "--vs", "deep-blue", cwd=tmp_path)
     assert result.returncode == 2
-    assert "There is no bot called 'deep-blue': choose one of bot, random." in result.stderr
+    assert "There is no bot called 'deep-blue': choose one of bot, heuristic, random, search." in result.stderr
     assert not list(tmp_path.iterdir())  # no game file was started
