@@ -4,17 +4,18 @@ A report has one run per pairing of bots and set of rules (without and, with ``b
 with the optional Event Discard rule), each on the same seeds; with a second content
 (``compare``) the first run is played again on it, on the same seeds, and the two are set
 side by side card by card.  Games are played through the batch API (``crisis.interpreter.batch``),
-as ``crisis sim`` plays them.
+on every core, as ``crisis sim`` plays them.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import attrs
 
-from crisis.interpreter.batch import Job
+from crisis.interpreter import batch
 from crisis.interpreter.game import Options
 
 from .stats import z_for
@@ -29,18 +30,19 @@ class Plan:
     rules: Tuple[bool, ...] = (False,)  # Event Discard off / on, one run each
     level: float = 0.05  # significance level of the flags
     confidence: float = 0.95  # of the intervals
-    jobs: Optional[int] = None
+    jobs: int = 1  # processes (batch.default_jobs(): every core)
 
 
 def play_run(content, plan: Plan, bots: Sequence[str], event_discard: bool,
              progress: Optional[Callable[[int], None]] = None) -> dict:
     label = "/".join(bots) + (" +event-discard" if event_discard else "")
     summary = RunSummary(content, label, bots, event_discard)
-    job = Job(content, Options(event_discard=event_discard), tuple(bots))
-    for record in job.play(range(plan.seed, plan.seed + plan.games)):
-        summary.add(record)
+    job = batch.Job(content, Options(event_discard=event_discard), tuple(bots))
+    for chunk in batch.run(job, plan.seed, plan.games, plan.jobs, records=True):
+        for line in chunk.records:
+            summary.add(json.loads(line))
         if progress is not None:
-            progress(1)
+            progress(chunk.games)
     return summary.analysis(plan.level, z_for(plan.confidence))
 
 

@@ -1,4 +1,6 @@
-"""What a balance report counts, folded from game records as they arrive (no record is kept).
+"""What a balance report counts, folded from game records as they arrive (no record is kept):
+the records are the lines ``crisis sim --records`` writes (``batch.record_json``), so they come
+back from every process the batch API plays on.
 
 ``RunSummary`` is one run: the games of one pairing of bots under one set of rules.  Its
 ``analysis`` gives every rate with its Wilson interval, and for each strategy card the
@@ -25,7 +27,9 @@ class RunSummary:
         self.sides = board.sides
         self.zones = [z.name for z in board.zones]
         self.cards = [c.id for c in content.strategy_cards]
+        self.card_index = {card: i for i, card in enumerate(self.cards)}
         self.objective_ids = [c.id for c in content.objective_cards]
+        self.objective_index = {card: i for i, card in enumerate(self.objective_ids)}
         self.tie_break_texts = [r.text for r in content.procedures.tie_breaks]
         self.rounds = board.rounds
         self.games = 0
@@ -43,36 +47,55 @@ class RunSummary:
         self.problems = 0
 
     # ------------------------------------------------------------ folding
-    def add(self, record) -> None:
-        winner = record.winner
+    def add(self, record: dict) -> None:
+        """Count one game, given as a line of ``crisis sim --records`` (``batch.record_json``)."""
+        side_index = {side: i for i, side in enumerate(self.sides)}
+        winner = side_index.get(record["winner"], -1)
         self.games += 1
-        self.seeds.append(record.seed)
-        if record.problems:
+        self.seeds.append(record["seed"])
+        if record.get("problems"):
             self.problems += 1
-        if winner in (0, 1):
+        if winner >= 0:
             self.wins[winner] += 1
+        vp = [record["vp"][side] for side in self.sides]
         for side in (0, 1):
-            _count(self.vp[side], record.vp[side])
-        _count(self.margin, record.vp[0] - record.vp[1])
-        _count(self.tie_breaks, record.tie_break)
-        _count(self.final_crisis, record.rounds)
-        for zone, side, nth in record.breaches:
-            self.breaches[side][zone][nth - 1] += 1
-        for side, card, mode in record.played:
-            entry = self.card_plays[card][mode]
+            _count(self.vp[side], vp[side])
+        _count(self.margin, vp[0] - vp[1])
+        _count(self.tie_breaks, (record["tie_break"] or 0) - 1)
+        _count(self.final_crisis, record["rounds"])
+        zones = {zone: i for i, zone in enumerate(self.zones)}
+        for breach in record["breaches"]:
+            self.breaches[side_index[breach["side"]]][zones[breach["zone"]]][breach["order"] - 1] += 1
+        cards = self.card_index
+        for side, plays in record["played"].items():
+            won = side_index[side] == winner
+            claimed = list(plays["claimed"])
+            for card in plays["event"]:
+                if card in claimed:  # a claim plays the claimed card's event
+                    claimed.remove(card)
+                    mode = "claim"
+                else:
+                    mode = "event"
+                entry = self.card_plays[cards[card]][mode]
+                entry[0] += 1
+                entry[1] += won
+            for card in plays["value"]:
+                entry = self.card_plays[cards[card]]["value"]
+                entry[0] += 1
+                entry[1] += won
+        objectives = self.objective_index
+        for kept in record.get("objectives", ()):
+            entry = self.objectives[objectives[kept["objective"]]]
             entry[0] += 1
-            entry[1] += side == winner
-        for _, side, card, scored in record.objectives:
-            entry = self.objectives[card]
-            entry[0] += 1
-            entry[1] += bool(scored)
-            entry[2] += side == winner
-        for index, side in enumerate(record.first_players):
+            entry[1] += bool(kept["scored"])
+            entry[2] += side_index[kept["side"]] == winner
+        first_players = record.get("first_players", ())
+        for index, side in enumerate(first_players):
             # the last entry is the Final Crisis's first player (numbered rounds + 1)
-            key = index + 1 if index < len(record.first_players) - 1 else self.rounds + 1
+            key = index + 1 if index < len(first_players) - 1 else self.rounds + 1
             entry = self.first_player.setdefault(key, [0, 0])
             entry[0] += 1
-            entry[1] += side == winner
+            entry[1] += side_index[side] == winner
 
     # ----------------------------------------------------------- analysis
     def analysis(self, level: float = 0.05, z: float = Z95) -> dict:

@@ -1,15 +1,13 @@
 """How strong a bot is against another: its win rate playing each side, with 95% intervals.
 
     python benchmarks/bots.py --bot search --against random --games 1000 [--seed 1]
-                              [--event-discard] [--part 1/2 --out part1.json]
-    python benchmarks/bots.py --merge part1.json part2.json
+                              [--event-discard] [--jobs N] [--out counts.json]
 
 Plays ``--games`` games with the bot as the first side (seeds S .. S+N-1) and as many with it
-as the second side (the same seeds), through the batch API (``crisis.interpreter.batch``),
-and prints the bot's win rate on each side and over both, each with its Wilson interval, and
-the CPU time per game.  ``--part i/k`` plays the i-th of k slices of the seeds and writes the
-counts to ``--out``, so that slices run side by side in separate processes can be added up
-with ``--merge``.  Bot names are those of ``crisis sim`` (``search:40``: 40 iterations).
+as the second side (the same seeds), through the batch API (``crisis.interpreter.batch``, on
+``--jobs`` processes, default every core), and prints the bot's win rate on each side and over
+both, each with its Wilson interval, and the time per game.  Bot names are those of
+``crisis sim`` (``search:40``: 40 iterations per decision).
 """
 
 from __future__ import annotations
@@ -24,24 +22,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crisis.balance.stats import wilson  # noqa: E402
 from crisis.content.loader import load_content  # noqa: E402
-from crisis.interpreter.batch import Job  # noqa: E402
+from crisis.interpreter import batch  # noqa: E402
 from crisis.interpreter.game import Options  # noqa: E402
 
 
 def play(args) -> dict:
     content = load_content(args.content)
-    index, parts = (int(x) for x in args.part.split("/"))
-    seeds = [s for k, s in enumerate(range(args.seed, args.seed + args.games)) if k % parts == index - 1]
     options = Options(event_discard=args.event_discard)
-    counts = {"bot": args.bot, "against": args.against, "games": [0, 0], "wins": [0, 0], "cpu": 0.0,
-              "sides": list(content.board.sides), "seeds": seeds}
+    jobs = args.jobs or batch.default_jobs()
+    counts = {"bot": args.bot, "against": args.against, "games": [0, 0], "wins": [0, 0], "seconds": 0.0,
+              "jobs": jobs, "sides": list(content.board.sides), "first_seed": args.seed}
     for side in (0, 1):
         names = (args.bot, args.against) if side == 0 else (args.against, args.bot)
-        started = time.process_time()
-        for record in Job(content, options, names).play(seeds):
-            counts["games"][side] += 1
-            counts["wins"][side] += record.winner == side
-        counts["cpu"] += time.process_time() - started
+        started = time.perf_counter()
+        for chunk in batch.run(batch.Job(content, options, names), args.seed, args.games, jobs):
+            counts["games"][side] += chunk.summary.games
+            counts["wins"][side] += chunk.summary.wins[side]
+        counts["seconds"] += time.perf_counter() - started
     return counts
 
 
@@ -54,7 +51,8 @@ def report(counts: dict) -> None:
     for side in (0, 1):
         print(line(f"as {counts['sides'][side]}", wins[side], games[side]))
     print(line("both sides", sum(wins), sum(games)))
-    print(f"  {counts['cpu'] / max(1, sum(games)):.2f} s of CPU per game")
+    per_game = counts["seconds"] * counts["jobs"] / max(1, sum(games))
+    print(f"  {counts['seconds']:.0f} s on {counts['jobs']} processes: {per_game:.2f} process-seconds per game")
 
 
 def main() -> int:
@@ -65,20 +63,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--content")
     parser.add_argument("--event-discard", action="store_true")
-    parser.add_argument("--part", default="1/1", help="play the i-th of k slices of the seeds: i/k")
-    parser.add_argument("--out", help="write the counts as JSON")
-    parser.add_argument("--merge", nargs="+", help="add up the counts of slices written with --out")
+    parser.add_argument("--jobs", type=int, help="processes (default: every core)")
+    parser.add_argument("--out", help="also write the counts as JSON")
     args = parser.parse_args()
-    if args.merge:
-        parts = [json.loads(Path(p).read_text()) for p in args.merge]
-        counts = dict(parts[0])
-        for key in ("games", "wins"):
-            counts[key] = [sum(p[key][side] for p in parts) for side in (0, 1)]
-        counts["cpu"] = sum(p["cpu"] for p in parts)
-    else:
-        counts = play(args)
-        if args.out:
-            Path(args.out).write_text(json.dumps(counts))
+    counts = play(args)
+    if args.out:
+        Path(args.out).write_text(json.dumps(counts))
     report(counts)
     return 0
 

@@ -407,10 +407,28 @@ def cmd_balance(args) -> int:
     pairings = tuple(bots_for_sides([("union", union[i % len(union)]), ("secessionist", secessionist[i % len(secessionist)])],
                                     content, show, "heuristic") for i in range(count))
     rules = (False, True) if args.both_rules else (bool(args.event_discard),)
-    plan = Plan(games=args.games, seed=args.seed, pairings=pairings, rules=rules, level=args.level)
+    from crisis.interpreter.batch import default_jobs
+    from .sim import progress_bar
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if jobs < 1:
+        raise CliError(c.text("cli.sim.error.jobs", value=args.jobs))
+    plan = Plan(games=args.games, seed=args.seed, pairings=pairings, rules=rules, level=args.level, jobs=jobs)
     total = args.games * (len(pairings) * len(rules) + (1 if other is not None else 0))
     print(c.text("report.starting", games=total, runs=len(pairings) * len(rules)), file=sys.stderr)
-    data = balance(content, plan, other)
+    bar = progress_bar(c, total)
+    started, done = time.perf_counter(), [0]
+
+    def progress(games: int) -> None:
+        done[0] += games
+        rate = done[0] / max(time.perf_counter() - started, 1e-9)
+        bar.update(bar.task_ids[0], completed=done[0], rate=c.text("cli.sim.rate", rate=show.decimal(rate, 1)))
+    if bar is not None:
+        bar.start()
+    try:
+        data = balance(content, plan, other, progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.stop()
     lang = choose_language(getattr(args, "lang", None), content)
     words = Words(show)
     written = write(Path(args.out), data, show, lang)
@@ -513,6 +531,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     report.add_argument("--out", default="balance-report", metavar=metavar("dir"), help=say("balance.out"))
     report.add_argument("--compare", metavar=metavar("dir"), help=say("balance.compare"))
     report.add_argument("--level", type=float, default=0.05, metavar=metavar("p"), help=say("balance.level"))
+    report.add_argument("--jobs", type=int, metavar=metavar("n"), help=say("sim.jobs"))
     report.set_defaults(run=cmd_balance)
 
     check = command("check")

@@ -31,6 +31,7 @@ name a budget on the command line.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -228,8 +229,8 @@ class SearchBot(Controller):
     @classmethod
     def configured(cls, setting: str):
         """A factory ``(seed, side) -> SearchBot`` with the budget ``setting`` (``Budget.parse``)."""
-        budget = Budget.parse(setting)
-        return lambda seed, side: cls(seed, side, budget)
+        # a partial, not a closure: a job's factories travel to other processes
+        return functools.partial(cls, budget=Budget.parse(setting))
 
     def choose(self, game, decision: Decision) -> Action:
         if len(decision.actions) == 1:
