@@ -90,8 +90,8 @@ def controller_factory(name: str) -> Callable[[int, int], Controller]:
     if factory is not None and setting and hasattr(factory, "configured"):
         return factory.configured(setting)
     if factory is not None:
-        raise UnknownController(f"'{base}' takes no setting after ':'" if setting else f"unknown bot '{name}'")
-    raise UnknownController(f"unknown bot '{name}' (known: {', '.join(sorted(registry))})")
+        raise UnknownController(f"'{base}' takes no setting after ':'" if setting else f"no controller named '{name}'")
+    raise UnknownController(f"no controller named '{name}' (known: {', '.join(sorted(registry))})")
 
 
 class UnknownController(ValueError):

@@ -133,7 +133,7 @@ def test_the_command_line_knows_the_bots(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "1 games" in result.stdout
     unknown = run_crisis("sim", "--games", "2", "--union", "clever", cwd=tmp_path)
-    assert unknown.returncode == 2 and "unknown bot 'clever'" in unknown.stderr and "search" in unknown.stderr
+    assert unknown.returncode == 2 and "no controller named 'clever'" in unknown.stderr and "search" in unknown.stderr
     budget = run_crisis("sim", "--games", "2", "--bot", "Secessionist=search:fast", cwd=tmp_path)
     assert budget.returncode == 2 and "not a search budget" in budget.stderr
     game = run_crisis("play", "--vs", "heuristic", "--side", "union", "--seed", "3", input="quit\n", cwd=tmp_path)
