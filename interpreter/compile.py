@@ -992,10 +992,16 @@ class FirstOfOp(Op):
 
     def pick(self, ex, ctx):
         """(index of the option to carry out or None, what was found of each option tried)."""
-        from .predict import predict
+        from .predict import Outcome, predict
         found, partial = [], None
         for index, option in enumerate(self.options):
-            outcome = predict(ex, option, ctx) if option.can_act(ex, ctx) else None
+            ops = getattr(option, "ops", (option,))
+            if len(ops) == 1 and isinstance(ops[0], GoalOp):
+                # a goal's own search says how far it can be carried out: no need to play it out
+                best = ops[0].shortfall(ex, ctx)
+                outcome = None if best is None else Outcome(True, True, best)
+            else:
+                outcome = predict(ex, option, ctx) if option.can_act(ex, ctx) else None
             if outcome is None or not outcome.acted:
                 found.append("none")
             elif outcome.shortfall == 0:
@@ -1054,7 +1060,11 @@ class GoalOp(Op):
                 op.apply(ex, ctx, owners, action, counts)
 
     def can_act(self, ex, ctx):
-        return _GoalSearch(self, ex, ctx, self.change.before(ex, ctx, NOBODY)).best(0, 0, {}) is not None
+        return self.shortfall(ex, ctx) is not None
+
+    def shortfall(self, ex, ctx) -> Optional[int]:
+        """The fewest token steps short with which the change can be made (0: fully), or None."""
+        return _GoalSearch(self, ex, ctx, self.change.before(ex, ctx, NOBODY)).best(0, 0, {})
 
 
 class _GoalSearch:
@@ -1098,9 +1108,27 @@ class _GoalSearch:
         return found
 
     def after(self, index: int, step: int, counts, action) -> Optional[int]:
-        op, st = self.goal.steps[index], self.ex.state
-        saved, more = st.board(), dict(counts)
-        op.apply(self.ex, self.ctx, op.owners(self.ctx), action, more)
+        op, ex = self.goal.steps[index], self.ex
+        st, loc = ex.state, ex.locations
+        owners, more = op.owners(self.ctx), dict(counts)
+        source, dest = action.a, action.b
+        if (source < loc.n or source == loc.POOL) and (dest < loc.n or dest == loc.POOL):
+            # between spaces and the pool (the usual steps): undone by hand, no snapshot needed
+            owner = action.side if action.side >= 0 else owners[0]
+            op.apply(ex, self.ctx, owners, action, more)
+            try:
+                return self.best(index, step + 1, more)
+            finally:
+                if source < loc.n:
+                    st.tokens[owner][source] += 1
+                else:
+                    st.pool[owner] += 1
+                if dest < loc.n:
+                    st.tokens[owner][dest] -= 1
+                else:
+                    st.pool[owner] -= 1
+        saved = st.board()  # a holder that may breach a zone: the whole board is put back
+        op.apply(ex, self.ctx, owners, action, more)
         try:
             return self.best(index, step + 1, more)
         finally:
