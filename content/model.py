@@ -202,7 +202,11 @@ class Content:
 
     @property
     def vocabulary(self) -> Vocabulary:
-        return self.board.vocabulary()
+        """The names rules may use: the board's, and the terms the solo game defines."""
+        vocabulary = self.board.vocabulary()
+        if self.solo is not None:
+            vocabulary = attrs.evolve(vocabulary, terms={name: kind for name, (kind, _) in self.solo.terms.items()})
+        return vocabulary
 
     def catalog(self, lang: str) -> Catalog:
         return self.catalogs[lang]

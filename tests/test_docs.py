@@ -12,7 +12,8 @@ from crisis.ruleset.parser import parse_block
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
 EXAMPLES = [block for lang, block in re.findall(r"```(\w*)\n(.*?)\n```", DOC, re.S)
             if lang == "" and "error:" not in block]
-ANYWHERE = Slot("the reference", this_dimension=True, this_space=True, revealed_objectives=True)
+ANYWHERE = Slot("the reference", this_dimension=True, this_space=True, revealed_objectives=True, cards=True,
+                this_card=True)
 FILTERS_ONLY = ("each ", "pivotal spaces", "Public Opinion spaces")
 
 
@@ -38,3 +39,14 @@ def test_examples_attributed_to_cards_are_in_those_cards(content):
             assert match.group(1).strip() in card.event.text, (card.id, match.group(1))
             checked += 1
     assert checked >= 15
+
+
+def test_solo_examples_are_in_the_solo_content(content):
+    """Rows and definitions quoted from the solo content are really there (docs/solo.md)."""
+    from crisis.content.loader import default_content_dir
+    shipped = "\n".join(p.read_text(encoding="utf-8") for p in (default_content_dir() / "solo").glob("*.yaml"))
+    quoted = [line.strip() for lang, block in re.findall(r"```(\w*)\n(.*?)\n```", DOC, re.S) if lang == "yaml"
+              for line in block.split("\n") if line.strip().startswith(("- row:", "card:"))]
+    assert len(quoted) >= 6
+    for line in quoted:
+        assert line in shipped, line

@@ -114,3 +114,27 @@ def test_the_shipped_scenarios_show_every_row_of_every_aid_decide_a_selection(co
     assert hit == total, [f"{i.where} {i.label}" for i in coverage.missed({"solo_table_row"})]
     hit, total = summary["solo_priority_line"]
     assert hit == total, [f"{i.where} {i.label}" for i in coverage.missed({"solo_priority_line"})]
+
+
+def test_zones_breached_by_the_opponents_event_are_resolved_before_it_removes_a_token(content):
+    """Solo rulebook, step 4: "move the bonus tokens ... before continuing" (docs/rulings.md, S16)."""
+    from crisis.interpreter.state import initial_state
+    from crisis.interpreter.tables import tables_for
+    tables = tables_for(content)
+    state = initial_state(tables, 3)
+    secessionist, unionist = 1, 0
+    state.phase, state.leader, state.plays = "card_play", unionist, [1, 0]
+    state.hands[unionist] = [tables.card_index["lincoln"], tables.card_index["winfield-scott"]]
+    florida = tables.card_index["florida-secedes"]
+    state.strategy_deck.remove(florida)
+    state.strategy_deck.append(florida)  # the top card: the Secessionist reveals it
+    state.track[secessionist] = 12  # its second token (space 10) breaches the Escalation zone
+    state.tokens[secessionist][tables.space_index["Washington"]] = 4  # 4 + 12 + 9 in the boxes: 25
+    state.tokens[unionist][tables.space_index["Texas"]] = 1
+    state.track[unionist] -= 1
+    game = Game(content, 3, Options(solo="Secessionist"), state=state)
+    from crisis.interpreter.invariants import check_invariants
+    assert check_invariants(game) == []
+    keys = [e.key for e in game.log]
+    assert "log.solo.use_event" in keys
+    assert keys.index("log.breach") < keys.index("log.remove") < keys.index("log.solo.discard")
