@@ -300,3 +300,39 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
         assert "crisis resume" in app.outcome and len(session.game.history) == 1
 
     run(main())
+
+
+# ---------------------------------------------------------------- the solo game
+
+
+def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path):
+    """Alone against the Solo Opponent (docs/solo.md): its choices and their reasons are in the feed,
+    'why' shows the last one, and the game ends; no hand-over screens."""
+    show = Presenter(content, content.catalog("en"))
+    session = GameSession(content, show, 5, Options(event_discard=True, solo="Secessionist", difficulty="normal"),
+                          [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
+    app = CrisisApp(session=session)
+    result = {}
+
+    async def main():
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(30):  # keep an objective, play a card and its tokens: the Solo Opponent answers
+                if isinstance(app.screen, InfoScreen):
+                    app.screen.action_close()
+                await pilot.press("enter")
+                await pilot.pause()
+                result["feed"] = " ".join(dict(panes(app))["feed"].split())
+                if "(the Solo Opponent) reveals" in result["feed"]:
+                    break
+            app.take("why")
+            await pilot.pause()
+            result["why"] = " ".join(plain(app.screen.body).split()) if isinstance(app.screen, InfoScreen) else ""
+            if isinstance(app.screen, InfoScreen):
+                app.screen.action_close()
+            result["seen"] = await play_through(app, pilot, keys=0)
+
+    run(main())
+    assert "(the Solo Opponent) reveals" in result["feed"]
+    assert "The last choice of the Solo Opponent (Secessionist), and why:" in result["why"]
+    assert "table: legal" in result["why"]
+    assert session.over and not any(kind == "pass" for kind, _, _ in result["seen"])
