@@ -430,28 +430,25 @@ def _bounds(tree: Tree, source: Source):
     return problems
 
 
+def _parse_some(text: str, source: Optional[Source], start: str, empty: str, expected: str):
+    if not text.strip():
+        raise RulesError([diagnostic_at(source or Source(text=text), 1, 1, empty, expected=expected)])
+    return _parse(text, source, start)
+
+
 def parse_block(text: str, source: Optional[Source] = None) -> A.Block:
     """Parse effect text (one statement per line) into a Block."""
-    if not text.strip():
-        source = source or Source(text=text)
-        raise RulesError([diagnostic_at(source, 1, 1, "the rule is empty",
-                                        expected="at least one statement, such as 'place 1 in any space'")])
-    return _parse(text, source, "block")
+    return _parse_some(text, source, "block", "the rule is empty",
+                       "at least one statement, such as 'place 1 in any space'")
 
 
 def parse_condition(text: str, source: Optional[Source] = None):
     """Parse a single condition (first player, tie-breaks, Final Crisis trigger)."""
-    if not text.strip():
-        source = source or Source(text=text)
-        raise RulesError([diagnostic_at(source, 1, 1, "the condition is empty",
-                                        expected="a condition, such as 'you have at least 3 VP'")])
-    return _parse(text, source, "condition_rule")
+    return _parse_some(text, source, "condition_rule", "the condition is empty",
+                       "a condition, such as 'you have at least 3 VP'")
 
 
 def parse_locations(text: str, source: Optional[Source] = None) -> A.Locations:
     """Parse a set of places on its own (a space-selection row, a priority line, token sources)."""
-    if not text.strip():
-        source = source or Source(text=text)
-        raise RulesError([diagnostic_at(source, 1, 1, "the place is empty",
-                                        expected="spaces or holders, such as 'pivotal spaces' or 'your pool'")])
-    return _parse(text, source, "locations_rule")
+    return _parse_some(text, source, "locations_rule", "the place is empty",
+                       "spaces or holders, such as 'pivotal spaces' or 'your pool'")
