@@ -70,9 +70,12 @@ class SavedGame:
     controllers: Dict[str, str]  # side name (as in game.yaml) -> "human" or a bot's name
     actions: List[str] = attrs.field(factory=list)
     created: str = ""
+    # the solo opponent's choices, each with the action it led to and why (in English), for a
+    # person reading the file: they are made again when the game is replayed, never read back
+    solo_opponent: List[Dict[str, str]] = attrs.field(factory=list)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -83,6 +86,9 @@ class SavedGame:
             "created": self.created,
             "actions": self.actions,
         }
+        if self.solo_opponent:
+            data["solo_opponent"] = self.solo_opponent
+        return data
 
 
 def now_stamp() -> str:

@@ -246,7 +246,8 @@ class GameSession:
         return saves.SavedGame(game=self.content.board.game, digest=self.content.digest, seed=self.seed,
                                options=self.options.to_dict(),
                                controllers=dict(zip(self.tables.sides, self.controllers)),
-                               actions=list(self.game.history), created=self.created)
+                               actions=list(self.game.history), created=self.created,
+                               solo_opponent=solo_record(self.content, self.game))
 
     def save(self) -> Optional[str]:
         """Write the save file atomically.  None when all is well, else what to tell the player:
@@ -496,6 +497,24 @@ def _blocks(marker) -> str:
 
 
 # ------------------------------------------------------------- opening games
+
+
+def solo_record(content: Content, game: Game) -> List[Dict[str, str]]:
+    """The solo opponent's choices in the game so far, each with the line it explains and why,
+    in English (the canonical language of saved games)."""
+    if game.solo is None:
+        return []
+    english = Presenter(content, content.catalog("en"))
+    log, out = game.log or [], []
+    for index, entry in enumerate(log):
+        if entry.key == "log.solo.choice":
+            explained = log[index - 1] if index and log[index - 1].key in SOLO_ACTION_LINES else None
+            out.append({"action": english.log_line(explained) if explained else entry.params["action"],
+                        "why": english.trace(entry)})
+    return out
+
+
+SOLO_ACTION_LINES = ("log.place", "log.remove", "log.move", "log.marker")
 
 
 def open_saved(content: Content, show: Presenter, path: Path, allow_changed_content: bool = False) -> saves.SavedGame:

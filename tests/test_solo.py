@@ -138,3 +138,25 @@ def test_zones_breached_by_the_opponents_event_are_resolved_before_it_removes_a_
     keys = [e.key for e in game.log]
     assert "log.solo.use_event" in keys
     assert keys.index("log.breach") < keys.index("log.remove") < keys.index("log.solo.discard")
+
+
+def test_a_saved_solo_game_shows_each_choice_of_the_opponent_with_its_reason(content, tmp_path):
+    import json
+    from crisis.cli import saves
+    from crisis.cli.session import GameSession
+    from crisis.cli.text import Presenter
+    session = GameSession(content, Presenter(content, content.catalog("en")), 4,
+                          Options(event_discard=True, solo="Secessionist", difficulty="normal"),
+                          [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
+    bot = RandomBot(4, 0)
+    for _ in range(40):
+        session.apply(bot.choose(session.game, session.game.decision))
+    data = json.loads((tmp_path / "solo.json").read_text(encoding="utf-8"))
+    assert data["options"] == {"event_discard": True, "solo": "Secessionist", "difficulty": "normal"}
+    assert data["controllers"] == {"Unionist": "human", "Secessionist": "solo"}
+    choices = data["solo_opponent"]
+    assert choices and all(c["why"] for c in choices)
+    assert any(c["action"].startswith("Secessionist places a token in") and "table: legal" in c["why"]
+               for c in choices)
+    again = replay(content, 4, Options.from_dict(data["options"]), data["actions"])
+    assert again.state.tokens == session.game.state.tokens
