@@ -33,6 +33,8 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
         lines.append(c.text(f"cli.aid.{table}"))
         for index, row in enumerate(aid.tables[table], 1):
             text = render_locations(row.rule.tree, c, "solo")
+            if row.tokens:
+                text += c.text(f"cli.aid.for_tokens.{row.tokens}")
             mark = c.text(f"cli.aid.provenance.{row.provenance}")
             lines.extend(_wrapped(c.text("cli.aid.row", n=index, text=text, provenance=mark)))
         lines.append("")
