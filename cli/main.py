@@ -510,6 +510,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help=say("sim.json"))
     sim.add_argument("--records", metavar=metavar("file"), help=say("sim.records"))
     sim.add_argument("--check", action="store_true", help=say("sim.check"))
+    sim.add_argument("--ray", nargs="?", const="", metavar=metavar("address"), help=say("sim.ray"))
     sim.add_argument("--coverage", action="store_true", help=say("sim.coverage"))
     sim.add_argument("--solo", action="store_true", help=say("sim.solo"))
     sim.add_argument("--side", metavar=metavar("side"), help=say("sim.side"))

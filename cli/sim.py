@@ -79,6 +79,11 @@ def cmd_sim(args) -> int:
         coverage.start("sim")
         content = coverage.content  # the same rules, compiled to record what runs (in this process)
         jobs = 1
+    if getattr(args, "ray", None) is not None:
+        try:
+            import ray  # noqa: F401 - only to tell, at once, that it is missing
+        except ImportError:
+            raise CliError(c.text("cli.sim.error.ray")) from None
     job = batch.Job(content, options, chosen_bots(args, content, show), check=args.check)
     tables = tables_for(content)
     records = open_records(args.records, c)
@@ -123,7 +128,8 @@ def cmd_sim(args) -> int:
     elapsed = time.perf_counter() - started
     summary = dict(total.to_json(tables), requested=games, partial=partial, first_seed=seed,
                    last_seed=seed + total.games - 1, options=options.to_dict(), controllers=list(job.controllers),
-                   processes=jobs, checked=args.check, seconds=elapsed, games_per_second=total.games / elapsed if elapsed else 0.0)
+                   processes="ray" if getattr(args, "ray", None) is not None else jobs, checked=args.check,
+                   seconds=elapsed, games_per_second=total.games / elapsed if elapsed else 0.0)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
     else:
@@ -176,6 +182,9 @@ def print_summary(show, tables, total, summary: dict, records: Optional[str]) ->
         print(c.text("cli.sim.all_held"))
     print(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
                  rate=f"{summary['games_per_second']:.0f}"))
-    print(c.text("cli.sim.processes", n=summary["processes"]))
+    if summary["processes"] == "ray":
+        print(c.text("cli.sim.ray"))
+    else:
+        print(c.text("cli.sim.processes", n=summary["processes"]))
     if records:
         print(c.text("cli.sim.records", file=records))
