@@ -139,14 +139,21 @@ def reference(args) -> None:
     sim = crisis_command("sim", "--games", games, "--seed", "1", *JOBS_1)
     playout = [sys.executable, str(REFERENCE), games, "1"]
     ratios = []
-    for round_ in range(args.reference_rounds):
-        if round_ % 2 == 0:
-            ours, theirs = child_cpu(sim), child_cpu(playout)
-        else:
-            theirs, ours = child_cpu(playout), child_cpu(sim)
+    for round_, (ours, theirs) in enumerate(alternate(child_cpu, sim, playout, args.reference_rounds)):
         ratios.append(ours / theirs)
         print(f"  round {round_ + 1}: crisis sim {ours:.2f} s CPU, reference {theirs:.2f} s CPU -> {ratios[-1]:.2f}")
     print(f"CPU-time ratio crisis sim / reference: {spread(ratios)}")
+
+
+def alternate(measure, first: List[str], second: List[str], rounds: int):
+    """(measure(first), measure(second)) per round, run in the order A B, then B A, and so on."""
+    for round_ in range(rounds):
+        if round_ % 2 == 0:
+            a = measure(first)
+            yield a, measure(second)
+        else:
+            b = measure(second)
+            yield measure(first), b
 
 
 def wall(command: List[str]) -> float:
@@ -165,11 +172,7 @@ def jobs(args) -> None:
     one = crisis_command("sim", "--games", games, "--seed", "1", "--jobs", "1")
     many = crisis_command("sim", "--games", games, "--seed", "1", "--jobs", str(cores))
     ratios = []
-    for round_ in range(args.jobs_rounds):
-        if round_ % 2 == 0:
-            t1, tn = wall(one), wall(many)
-        else:
-            tn, t1 = wall(many), wall(one)
+    for round_, (t1, tn) in enumerate(alternate(wall, one, many, args.jobs_rounds)):
         ratios.append(t1 / tn)
         print(f"  round {round_ + 1}: --jobs 1 {t1:.2f} s, --jobs {cores} {tn:.2f} s -> {ratios[-1]:.2f}x")
     print(f"speed-up with --jobs {cores} (load average now {os.getloadavg()[0]:.2f}): {spread(ratios)}")
