@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,14 +25,21 @@ def crisis() -> list:
     return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
 
 
-def check(env) -> float:
-    started = time.perf_counter()
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def check(env):
+    """(wall, CPU) seconds of one `crisis check`."""
+    started, used = time.perf_counter(), cpu()
     subprocess.run(crisis() + ["check"], env=env, capture_output=True, check=True)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, cpu() - used
 
 
-def first_prompt(env, folder) -> float:
-    started = time.perf_counter()
+def first_prompt(env, folder):
+    """(wall, CPU) seconds of `crisis play --vs bot` to its first prompt (CPU counted to its end, just after)."""
+    started, used = time.perf_counter(), cpu()
     proc = subprocess.Popen(crisis() + ["play", "--vs", "bot", "--seed", "1", "--no-color"], env=env, cwd=folder,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     seen = b""
@@ -43,7 +51,7 @@ def first_prompt(env, folder) -> float:
     elapsed = time.perf_counter() - started
     proc.kill()
     proc.wait()
-    return elapsed
+    return elapsed, cpu() - used
 
 
 def main() -> None:
@@ -62,10 +70,12 @@ def main() -> None:
             for name, env in settings.items():
                 times[name]["check"].append(check(env))
                 times[name]["play"].append(first_prompt(env, folder))
+    def ms(runs, which):
+        return statistics.median(run[which] for run in runs) * 1000
     for name, found in times.items():
-        print(f"{name}: crisis check {statistics.median(found['check']) * 1000:.0f} ms, "
-              f"crisis play --vs bot to the first prompt {statistics.median(found['play']) * 1000:.0f} ms "
-              f"(medians of {args.runs})")
+        print(f"{name}: crisis check {ms(found['check'], 0):.0f} ms ({ms(found['check'], 1):.0f} ms CPU), "
+              f"crisis play --vs bot to the first prompt {ms(found['play'], 0):.0f} ms "
+              f"({ms(found['play'], 1):.0f} ms CPU) (medians of {args.runs})")
 
 
 if __name__ == "__main__":
