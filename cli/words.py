@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
@@ -33,6 +34,9 @@ ARGPARSE_KEYS = {
     "ambiguous option: %(option)s could match %(matches)s": "ambiguous",
     "not allowed with argument %s": "not_allowed",
 }
+
+
+_LANGUAGE = re.compile(r"[A-Za-z]{2,8}")
 
 
 def embedded_locale_dir() -> Path:
@@ -91,6 +95,8 @@ def cli_catalog(argv: Sequence[str]):
     reference = Catalog(REFERENCE, _read(folder / REFERENCE / "cli.yaml"))
     wanted = requested_language(argv)
     for lang in ([wanted] if wanted else environment_languages()):
+        if lang and not _LANGUAGE.fullmatch(lang):  # a language code, never a path out of the catalogs
+            continue
         if lang and lang != REFERENCE and (folder / lang / "cli.yaml").is_file():
             return Catalog(lang, _read(folder / lang / "cli.yaml"), fallback=reference)
         if lang == REFERENCE:

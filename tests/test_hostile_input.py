@@ -578,3 +578,13 @@ def test_scenario_files_of_the_content_are_read_like_content(tmp_path, content):
     assert "not a regular file" in waiting.diagnostics[0].message
     assert "outside the content folder" in outside.diagnostics[0].message
     assert "root:" not in outside.diagnostics[0].format()
+
+
+def test_the_lang_option_cannot_name_a_catalog_outside_the_content(tmp_path):
+    from crisis.cli import words
+    evil = tmp_path / "x"
+    evil.mkdir()
+    (evil / "cli.yaml").write_text('cli:\n  args:\n    description: "planted"\n', encoding="utf-8")
+    up = os.path.relpath(evil, words.embedded_locale_dir())
+    catalog = words.cli_catalog(["--lang", up, "--help"])
+    assert catalog.lang == "en" and catalog.raw("cli.args.description") != "planted"
