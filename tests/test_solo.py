@@ -8,7 +8,7 @@ plays at random.
 
 import pytest
 
-from clirun import run_crisis
+from crisis.cli.main import main
 from crisis.interpreter.controllers import RandomBot
 from crisis.interpreter.game import Game, Options, replay
 from crisis.ruleset.diagnostics import UserError
@@ -63,31 +63,37 @@ def test_the_opponent_beats_a_random_player_most_of_the_time(content):
     assert wins >= 9  # 75% of 12; measured over 10,000 games per side in docs/solo.md
 
 
-def test_bots_solo_prints_the_whole_game_with_reasons_and_the_same_log_for_the_same_seed():
-    first = run_crisis("play", "--bots", "--solo", "--seed", "4", "--lang", "en")
-    second = run_crisis("play", "--bots", "--solo", "--seed", "4", "--lang", "en")
-    assert first.returncode == 0, first.stderr
-    assert first.stdout == second.stdout
-    assert "why: Place or Replace table: legal" in first.stdout
-    assert "(the Solo Opponent) reveals" in first.stdout and "wins" in first.stdout
+def crisis(capsys, *args):
+    """The ``crisis`` command run in this process: (exit status, output, errors)."""
+    code = main([*args, "--lang", "en"] if "--lang" not in args else list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
-def test_the_aid_is_printed_from_the_rules_in_each_language():
-    english = run_crisis("aid", "--side", "secessionist", "--lang", "en")
-    assert english.returncode == 0, english.stderr
-    assert "Select where to Place or Replace tokens" in english.stdout
-    assert "Secession spaces  (authored)" in english.stdout
-    assert "Peace Commissioner" in english.stdout
-    spanish = run_crisis("aid", "--side", "union", "--lang", "es")
-    assert spanish.returncode == 0, spanish.stderr
-    assert "Dónde retirar fichas" in spanish.stdout and "casillas de Opinión Pública" in spanish.stdout
+def test_bots_solo_prints_the_whole_game_with_reasons_and_the_same_log_for_the_same_seed(capsys):
+    code, first, errors = crisis(capsys, "play", "--bots", "--solo", "--seed", "4")
+    assert code == 0, errors
+    assert crisis(capsys, "play", "--bots", "--solo", "--seed", "4")[1] == first
+    assert "why: Place or Replace table: legal" in first
+    assert "(the Solo Opponent) reveals" in first and "wins" in first
 
 
-def test_sim_solo_reports_the_opponents_win_rate_for_each_side():
-    result = run_crisis("sim", "--solo", "--games", "3", "--difficulty", "hard", "--lang", "en")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.count("Solo Opponent as") == 2 and "(hard)" in result.stdout
-    assert "games per second" in result.stdout
+def test_the_aid_is_printed_from_the_rules_in_each_language(capsys):
+    code, english, errors = crisis(capsys, "aid", "--side", "secessionist")
+    assert code == 0, errors
+    assert "Select where to Place or Replace tokens" in english
+    assert "Secession spaces  (authored)" in english
+    assert "Peace Commissioner" in english
+    code, spanish, errors = crisis(capsys, "aid", "--side", "union", "--lang", "es")
+    assert code == 0, errors
+    assert "Dónde retirar fichas" in spanish and "casillas de Opinión Pública" in spanish
+
+
+def test_sim_solo_reports_the_opponents_win_rate_for_each_side(capsys):
+    code, out, errors = crisis(capsys, "sim", "--solo", "--games", "3", "--difficulty", "hard")
+    assert code == 0, errors
+    assert out.count("Solo Opponent as") == 2 and "(hard)" in out
+    assert "games per second" in out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -95,9 +101,9 @@ def test_sim_solo_reports_the_opponents_win_rate_for_each_side():
     (("play", "--difficulty", "hard"), "use it with --solo"),
     (("play", "--solo", "--vs", "bot"), "takes no --vs"),
 ])
-def test_solo_usage_errors_exit_2_with_a_message(args, message):
-    result = run_crisis(*args, "--lang", "en")
-    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+def test_solo_usage_errors_exit_2_with_a_message(capsys, args, message):
+    code, _, errors = crisis(capsys, *args)
+    assert code == 2 and message in errors and "Traceback" not in errors
 
 
 def test_the_shipped_scenarios_show_every_row_of_every_aid_decide_a_selection(content):
