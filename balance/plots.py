@@ -109,60 +109,55 @@ class Plotter:
         """Each card's event player's and value player's win rates, flagged cards marked."""
         w = self.w
         cards = sorted(run["cards"], key=lambda c: -(c["difference"] if c["difference"] is not None else -9))
-        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.28 * len(cards)))
-        ys = list(range(len(cards)))
-        for key, colour, offset, label in (("event", "#b5534a", -0.15, w("event_player_won")),
-                                           ("value", "#4a7fb5", 0.15, w("value_player_won"))):
-            entries = [c[key] for c in cards]
-            shown = [i for i, e in enumerate(entries) if e["n"]]
-            axes.errorbar([entries[i]["rate"] for i in shown], [ys[i] + offset for i in shown],
-                          xerr=self._errors([entries[i] for i in shown]), fmt="o", markersize=4, capsize=2,
-                          color=colour, label=label)
-        axes.axvline(0.5, color="#888", linewidth=1, linestyle="--")
-        axes.set_yticks(ys, [("★ " if c["flagged"] else "") + w.card(c["card"]) for c in cards])
-        axes.invert_yaxis()
-        axes.set_xlim(0, 1)
-        axes.xaxis.set_major_formatter(self.percent)
-        axes.set_xlabel(w("axis_win_rate_of_player"))
-        axes.legend(loc="lower right")
-        axes.set_title(w("plot_cards"))
-        return self._png(figure)
+        return self._rates(cards, (("event", "#b5534a", -0.15, w("event_player_won")),
+                                   ("value", "#4a7fb5", 0.15, w("value_player_won"))),
+                           [("★ " if c["flagged"] else "") + w.card(c["card"]) for c in cards],
+                           w("axis_win_rate_of_player"), w("plot_cards"), reference=0.5)
 
     def plays(self, run) -> bytes:
         w = self.w
         cards = sorted(run["cards"], key=lambda c: -(c["event"]["n"] + c["value"]["n"]))
         figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(cards)))
-        ys = list(range(len(cards)))
         events = [c["event"]["n"] / run["games"] for c in cards]
         values = [c["value"]["n"] / run["games"] for c in cards]
-        axes.barh(ys, events, color="#b5534a", label=w("played_for_event"))
-        axes.barh(ys, values, left=events, color="#4a7fb5", label=w("played_for_value"))
-        axes.set_yticks(ys, [w.card(c["card"]) for c in cards])
-        axes.invert_yaxis()
-        axes.xaxis.set_major_formatter(self.plain)
-        axes.set_xlabel(w("axis_plays_per_game"))
-        axes.legend(loc="lower right")
-        axes.set_title(w("plot_plays"))
+        axes.barh(range(len(cards)), events, color="#b5534a", label=w("played_for_event"))
+        axes.barh(range(len(cards)), values, left=events, color="#4a7fb5", label=w("played_for_value"))
+        self._categories(axes, [w.card(c["card"]) for c in cards], self.plain, w("axis_plays_per_game"),
+                         w("plot_plays"))
         return self._png(figure)
 
     def objectives(self, run) -> bytes:
         w = self.w
         objectives = [o for o in run["objectives"] if o["held"]]
-        figure, axes = self.plt.subplots(figsize=(8, 1 + 0.32 * max(1, len(objectives))))
-        ys = list(range(len(objectives)))
-        for key, colour, offset, label in (("scored", "#6a9f4a", -0.15, w("scored")),
-                                           ("holder_won", "#7a5fa5", 0.15, w("holder_won"))):
-            entries = [o[key] for o in objectives]
-            axes.errorbar([e["rate"] for e in entries], [y + offset for y in ys], xerr=self._errors(entries),
+        return self._rates(objectives, (("scored", "#6a9f4a", -0.15, w("scored")),
+                                        ("holder_won", "#7a5fa5", 0.15, w("holder_won"))),
+                           [w.objective(o["objective"]) for o in objectives],
+                           w("axis_share_of_holders"), w("plot_objectives"))
+
+    def _rates(self, rows, series, labels, xlabel: str, title: str, reference: Optional[float] = None) -> bytes:
+        """Rates with their intervals, one line per row, one colour per series (key, colour, offset, label)."""
+        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.28 * max(1, len(rows))))
+        for key, colour, offset, label in series:
+            shown = [i for i, row in enumerate(rows) if row[key]["n"]]
+            entries = [rows[i][key] for i in shown]
+            axes.errorbar([e["rate"] for e in entries], [i + offset for i in shown], xerr=self._errors(entries),
                           fmt="o", markersize=4, capsize=2, color=colour, label=label)
-        axes.set_yticks(ys, [w.objective(o["objective"]) for o in objectives])
-        axes.invert_yaxis()
+        if reference is not None:
+            axes.axvline(reference, color="#888", linewidth=1, linestyle="--")
         axes.set_xlim(0, 1)
-        axes.xaxis.set_major_formatter(self.percent)
-        axes.set_xlabel(w("axis_share_of_holders"))
-        axes.legend(loc="lower right")
-        axes.set_title(w("plot_objectives"))
+        self._categories(axes, labels, self.percent, xlabel, title)
         return self._png(figure)
+
+    @staticmethod
+    def _categories(axes, labels, formatter, xlabel: str, title: str, legend: bool = True) -> None:
+        """One row per label, first at the top; the x axis numbered with ``formatter``."""
+        axes.set_yticks(range(len(labels)), labels)
+        axes.invert_yaxis()
+        axes.xaxis.set_major_formatter(formatter)
+        axes.set_xlabel(xlabel)
+        if legend:
+            axes.legend(loc="lower right")
+        axes.set_title(title)
 
     def compare(self, comparison) -> Optional[bytes]:
         w = self.w
@@ -171,12 +166,9 @@ class Plotter:
             return None
         rows.sort(key=lambda r: r["event_difference"])
         figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(rows)))
-        ys = list(range(len(rows)))
-        colours = ["#d08a1e" if r["flagged"] else "#4a7fb5" for r in rows]
-        axes.barh(ys, [r["event_difference"] for r in rows], color=colours)
+        axes.barh(range(len(rows)), [r["event_difference"] for r in rows],
+                  color=["#d08a1e" if r["flagged"] else "#4a7fb5" for r in rows])
         axes.axvline(0, color="#888", linewidth=1)
-        axes.set_yticks(ys, [("★ " if r["flagged"] else "") + w.card(r["card"]) for r in rows])
-        axes.xaxis.set_major_formatter(self.percent)
-        axes.set_xlabel(w("axis_event_difference"))
-        axes.set_title(w("plot_compare"))
+        self._categories(axes, [("★ " if r["flagged"] else "") + w.card(r["card"]) for r in rows], self.percent,
+                         w("axis_event_difference"), w("plot_compare"), legend=False)
         return self._png(figure)

@@ -25,7 +25,7 @@ class RunSummary:
         board = content.board
         self.label, self.bots, self.event_discard = label, tuple(bots), event_discard
         self.sides = board.sides
-        self.zones = [z.name for z in board.zones]
+        self.zones = [z.name for z in board.zones if z.box]  # a zone without a bonus box is never "breached"
         self.cards = [c.id for c in content.strategy_cards]
         self.card_index = {card: i for i, card in enumerate(self.cards)}
         self.objective_ids = [c.id for c in content.objective_cards]
