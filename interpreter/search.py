@@ -12,21 +12,25 @@ Crisis cards) the bot runs a number of iterations (its budget); each one
    cards and the opponent's card plays (public once made); a node's actions that are legal in
    this determinization are *available*, and the walk picks the available action with the best
    upper confidence bound, counting each action's chances by how often it was available;
-3. adds one node, and judges the position reached: the play is carried on to the next node by
-   the heuristic (``heuristic.Judge``: the rest of the card's effect, the opponent's steps, a
-   round's end), and the position is judged by the evaluation, turned into a chance of
-   winning; a finished game counts as won or lost;
-4. adds that result to every node on the way down (for the opponent's nodes, one minus it).
+3. expands the first node it reaches that was never expanded: every action there is judged the
+   heuristic's way on this determinization (``heuristic.Judge.trials``: the action, the rest of
+   the card's effect and the breaches, a round's end, up to the next card play), the position
+   reached is turned into a chance of winning (logistic in the evaluation) and counted as a few
+   visits (``prior``) of that action; a finished game counts as won or lost;
+4. adds the best of those chances, for the node's player, to every action on the way down (for
+   the opponent's actions, one minus it).
 
-The bot plays the most visited action.  Everything between nodes (token steps, options,
-markers, pivotal bonuses, the opponent's hidden choices) is the heuristic's; the steps it takes
-after an action are remembered the first time and replayed in later determinizations while
-they stay legal, so an iteration costs about one carrying-on of the play.
+So each iteration looks one card play further down the line the tree finds most promising, on
+a new deal of the hidden cards.  The bot plays the most visited action, and stops early when no
+remaining iteration could change which one that is.  Everything between nodes (token steps,
+options, markers, pivotal bonuses, the opponent's hidden choices) is the heuristic's; the steps
+judged after an action are remembered and replayed in later determinizations while they stay
+legal.
 
 Budget: ``iterations`` per decision (the same seed plays the same game), or ``milliseconds``
-(it then depends on the machine's speed: the same seed need not play the same game).  The
-content's ``bots/search.yaml`` sets the defaults; ``search:200`` (iterations) or ``search:50ms``
-name a budget on the command line.
+(it then depends on the machine's speed and load: the same seed need not play the same game).
+The content's ``bots/search.yaml`` sets the defaults; ``search:40`` (iterations) or
+``search:500ms`` name a budget on the command line.
 """
 
 from __future__ import annotations
