@@ -155,3 +155,24 @@ def test_the_quick_value_in_parts_adds_up_to_the_quick_value(content):
             assert parts == pytest.approx(evaluator.value(state, side, quick=True))
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_half_way_through_a_card_the_other_sides_hidden_cards_do_not_change_the_choice(content, name):
+    """The twins are followed from a card play (where each keeps its line) into the card's
+    effect: at each step the bot's choice is the same on both."""
+    original, twin = twins(content, 11, "play_card", 2)
+    me = original.decision.player
+    for game in (original, twin):
+        L.track(game)
+        game.apply(next(a for a in game.decision.actions if a.kind == "value" and a.a == max(
+            (x.a for x in game.decision.actions if x.kind == "value"), key=lambda c: game.tables.card_value[c])))
+    steps = 0
+    while original.decision is not None and original.decision.kind in ("place", "move", "remove"):
+        assert original.decision.player == me and L._same_decision(original.decision, twin.decision)
+        chosen = [BOTS[name](original.seed, me).choose(g, g.decision).text for g in (original, twin)]
+        assert chosen[0] == chosen[1]
+        for game in (original, twin):
+            game.apply(chosen[0])
+        steps += 1
+    assert steps >= 1
