@@ -36,7 +36,10 @@ class Words:
         return self.show.decimal(value, digits)
 
     def percent(self, value) -> str:
-        return "–" if value is None else self.number(100 * value, 1) + "%"
+        if value is None:
+            return "–"
+        whole = float(round(100 * value, 9)).is_integer()  # 95%, not 95.0%
+        return self.number(100 * value, 0 if whole else 1) + "%"
 
     def rate(self, entry: dict) -> str:
         """'52.3% (49.1–55.4%), n = 1000'."""

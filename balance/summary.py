@@ -132,10 +132,10 @@ class RunSummary:
                            for i in [-1] + list(range(len(self.tie_break_texts)))],
             "final_crisis": [{"after_round": r, **rate(self.final_crisis.get(r, 0), n, z)}
                              for r in range(1, self.rounds + 1)],
-            "breaches": [{"side": side, "zone": zone, "first": rate(self.breaches[s][z][0], n, z),
-                          "second": rate(self.breaches[s][z][1], n, z),
-                          "any": rate(self.breaches[s][z][0] + self.breaches[s][z][1], n, z)}
-                         for s, side in enumerate(self.sides) for z, zone in enumerate(self.zones)],
+            "breaches": [{"side": side, "zone": zone, "first": rate(self.breaches[i][j][0], n, z),
+                          "second": rate(self.breaches[i][j][1], n, z),
+                          "any": rate(self.breaches[i][j][0] + self.breaches[i][j][1], n, z)}
+                         for i, side in enumerate(self.sides) for j, zone in enumerate(self.zones)],
             "first_player": [{"round": r, "final_crisis": r > self.rounds,
                               **rate(self.first_player[r][1], self.first_player[r][0], z)}
                              for r in sorted(self.first_player)],

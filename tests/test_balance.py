@@ -140,8 +140,26 @@ def test_json_and_csv_hold_the_same_numbers(report):
     assert compared[RIGGED]["changed"] == "event"
 
 
-def test_every_game_is_counted_once(report):
+def rates(value):
+    """Every rate in a report's data (a mapping with n, k, rate, low and high)."""
+    if isinstance(value, dict):
+        if {"n", "k", "rate", "low", "high"} <= set(value):
+            yield value
+        for item in value.values():
+            yield from rates(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from rates(item)
+
+
+def test_every_game_is_counted_once_and_every_rate_has_its_interval(report):
     _, data = report
+    found = list(rates(data))
+    assert len(found) > 200
+    for entry in found:
+        assert 0 <= entry["k"] <= entry["n"]
+        assert (entry["rate"], entry["low"], entry["high"]) == pytest.approx(stats.wilson(entry["k"], entry["n"]),
+                                                                           nan_ok=True)
     for run in data["runs"]:
         games = run["games"]
         assert sum(w["k"] for w in run["wins"].values()) == games
