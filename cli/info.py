@@ -266,13 +266,30 @@ def solo_why_lines(session) -> List[str]:
     if game.solo is None:
         return []
     log = game.log or []
-    found = [i for i, entry in enumerate(log) if entry.key == "log.solo.choice"]
+    found = [i for i, entry in enumerate(log) if entry.key in _SOLO_REASONS]
     c, show = session.c, session.show
     if not found:
         return [c.text("cli.why.solo_none")]
     index = found[-1]
     lines = [c.text("cli.why.solo", side=show.side(session.tables.sides[game.solo.side]))]
+    if log[index].key != "log.solo.choice":
+        # a test of its turn or a priority list (its own procedures): the run of them that led
+        # to its last step, with the card it revealed if the run starts its turn
+        first = index
+        while first > 0 and log[first - 1].key in _SOLO_REASONS[1:]:
+            first -= 1
+        if first > 0 and log[first - 1].key == "log.solo.reveal":
+            first -= 1
+        lines += ["  " + show.log_line(entry).strip() for entry in log[first:index + 1]]
+        if index + 1 < len(log) and log[index + 1].key not in _SOLO_REASONS:
+            lines.append("  → " + show.log_line(log[index + 1]).strip())
+        return lines
     if index > 0 and log[index - 1].key in ("log.place", "log.remove", "log.move", "log.marker"):
         lines.append("  " + show.log_line(log[index - 1]))
     lines.append("    " + show.trace(log[index]))
     return lines
+
+
+# the log lines that say why the solo opponent did something: a choice among legal steps (its
+# tables, priorities, options), then the tests of its procedures
+_SOLO_REASONS = ("log.solo.choice", "log.solo.if", "log.solo.first_of")

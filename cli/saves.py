@@ -186,8 +186,9 @@ def _is_int(value) -> bool:
 
 # The saved game's entries and their JSON types (docs/notation.md, "Saved games").
 SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "seed": int, "options": dict,
-          "controllers": dict, "created": str, "actions": list}
-OPTIONAL = {"created"}
+          "controllers": dict, "created": str, "actions": list, "solo_opponent": list}
+# a solo game's save lists the solo opponent's choices for people (SavedGame.solo_opponent)
+OPTIONAL = {"created", "solo_opponent"}
 
 
 def _scan(raw: bytes):
@@ -309,6 +310,11 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     actions = data["actions"]
     if not all(isinstance(a, str) for a in actions):
         raise SaveProblem("cli.save.damaged", file=where, field="actions")
+    # read for its shape only: the choices are made again on replay, never taken from the file
+    choices = data.get("solo_opponent", [])
+    if not all(isinstance(c, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in c.items())
+               for c in choices):
+        raise SaveProblem("cli.save.damaged", file=where, field="solo_opponent")
     created = data.get("created", "")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
                      controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created)

@@ -419,8 +419,9 @@ def final_scoring(ex: Executor, options):
             result.winner = 0  # no tie-break decided: the content's tie-breaks should prevent this
     st.result = result
     if ex.log is not None:
-        ex.emit("log.game_over", winner=t.sides[result.winner], vp0=st.vp[0], vp1=st.vp[1],
-                tie_break=result.tie_break)
+        # the winner's VP first: "X wins, 8 VP to 3 VP", whichever side X is
+        ex.emit("log.game_over", winner=t.sides[result.winner], vp0=st.vp[result.winner],
+                vp1=st.vp[1 - result.winner], tie_break=result.tie_break)
     st.phase = "game_over"
 
 

@@ -78,6 +78,17 @@ def test_bots_solo_prints_the_whole_game_with_reasons_and_the_same_log_for_the_s
     assert "(the Solo Opponent) reveals" in first and "wins" in first
 
 
+def test_the_game_over_line_gives_the_winners_vp_first_whichever_side_wins(capsys):
+    import re
+    winners = set()
+    for player in ("union", "secessionist"):  # the Solo Opponent wins: each side wins once
+        out = crisis(capsys, "play", "--bots", "--solo", "--side", player, "--seed", "4")[1]
+        winner, won, lost = re.search(r"The game is over: (\w+) wins, (\d+) VP to (\d+) VP", out).groups()
+        assert int(won) >= int(lost) and f"{winner} wins, {won} VP to {lost}." in out
+        winners.add(winner)
+    assert winners == {"Unionist", "Secessionist"}
+
+
 def test_the_aid_is_printed_from_the_rules_in_each_language(capsys):
     code, english, errors = crisis(capsys, "aid", "--side", "secessionist")
     assert code == 0, errors
@@ -166,3 +177,29 @@ def test_a_saved_solo_game_shows_each_choice_of_the_opponent_with_its_reason(con
                for c in choices)
     again = replay(content, 4, Options.from_dict(data["options"]), data["actions"])
     assert again.state.tokens == session.game.state.tokens
+    # the file with its list of choices is a saved game like any other: it resumes and replays
+    assert saves.read(tmp_path / "solo.json", content, ()).actions == data["actions"]
+    data["solo_opponent"][0]["why"] = 7
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(saves.SaveProblem) as problem:
+        saves.read(tmp_path / "bad.json", content, ())
+    assert problem.value.params["field"] == "solo_opponent"
+
+
+def test_why_after_a_turn_decided_by_its_tests_shows_those_tests(content, tmp_path):
+    """Seed 9: the Solo Opponent's first turn uses the event of the card on top of the discard pile
+    and each of its token steps has one legal space, so the reason for what it did is its turn's
+    tests, not a table: 'why' shows them (it used to say it had not chosen yet)."""
+    from crisis.cli import saves
+    from crisis.cli.info import solo_why_lines
+    from crisis.cli.session import GameSession
+    from crisis.cli.text import Presenter
+    session = GameSession(content, Presenter(content, content.catalog("en")), 9,
+                          Options(event_discard=True, solo="Secessionist", difficulty="normal"),
+                          [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
+    for _ in range(3):  # keep an objective, play a card for its value, place its token
+        session.apply(session.game.decision.actions[0])
+    lines = solo_why_lines(session)
+    assert "reveals Baltimore Plot" in lines[1]
+    assert lines[-2].endswith("is at most the value of the revealed card? Yes.")
+    assert lines[-1] == "  → Secessionist carries out the event of Edmund Ruffin."

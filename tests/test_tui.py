@@ -305,10 +305,20 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
 # ---------------------------------------------------------------- the solo game
 
 
-def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path):
+SOLO_SHOWN = {  # what the feed and 'why' show, in each language
+    "en": ("(the Solo Opponent) reveals", "The last choice of the Solo Opponent (Secessionist), and why:",
+           "table: legal"),
+    "es": ("(el Oponente en Solitario) revela", "La última elección del Oponente en Solitario (Secesionista)",
+           "tabla de Colocar o Reemplazar: legales"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SOLO_SHOWN))
+def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path, lang):
     """Alone against the Solo Opponent (docs/solo.md): its choices and their reasons are in the feed,
     'why' shows the last one, and the game ends; no hand-over screens."""
-    show = Presenter(content, content.catalog("en"))
+    revealed, why_title, table = SOLO_SHOWN[lang]
+    show = Presenter(content, content.catalog(lang))
     session = GameSession(content, show, 5, Options(event_discard=True, solo="Secessionist", difficulty="normal"),
                           [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
     app = CrisisApp(session=session)
@@ -322,9 +332,9 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path):
                 await pilot.press("enter")
                 await pilot.pause()
                 result["feed"] = " ".join(dict(panes(app))["feed"].split())
-                if "(the Solo Opponent) reveals" in result["feed"]:
+                if revealed in result["feed"]:
                     break
-            app.take("why")
+            app.take("why" if lang == "en" else "porqué")
             await pilot.pause()
             result["why"] = " ".join(plain(app.screen.body).split()) if isinstance(app.screen, InfoScreen) else ""
             if isinstance(app.screen, InfoScreen):
@@ -332,7 +342,7 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path):
             result["seen"] = await play_through(app, pilot, keys=0)
 
     run(main())
-    assert "(the Solo Opponent) reveals" in result["feed"]
-    assert "The last choice of the Solo Opponent (Secessionist), and why:" in result["why"]
-    assert "table: legal" in result["why"]
+    assert revealed in result["feed"]
+    assert why_title in result["why"]
+    assert table in result["why"]
     assert session.over and not any(kind == "pass" for kind, _, _ in result["seen"])
