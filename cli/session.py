@@ -236,10 +236,15 @@ class GameSession:
             raise InvariantBroken(broken_message(self.game, problems))
         return problem
 
+    def bot_choice(self, decision: Decision) -> Action:
+        """What the bot whose decision it is would do.  It only reads the game (bots search on
+        copies), so the full-screen interface asks it in a thread while the screen stays live."""
+        return self.bots[decision.player].choose(self.game, decision)
+
     def bot_move(self) -> Tuple[int, Action, Optional[str]]:
         """Let the bot whose decision it is choose and act: (side, action, save problem)."""
         decision = self.game.decision
-        action = self.bots[decision.player].choose(self.game, decision)
+        action = self.bot_choice(decision)
         return decision.player, action, self.apply(action)
 
     def saved_game(self) -> saves.SavedGame:

@@ -6,6 +6,7 @@ and Spanish.  Each whole game is played once (module fixtures) and looked at by 
 import asyncio
 import json
 import re
+import threading
 
 import pytest
 
@@ -13,6 +14,7 @@ from crisis.cli import saves
 from crisis.cli.session import GameSession, Replay, session_for
 from crisis.cli.text import Presenter
 from crisis.cli.tui.app import CrisisApp, InfoScreen, PassScreen
+from crisis.interpreter.controllers import Controller
 from crisis.interpreter.game import Options, replay
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -42,6 +44,7 @@ async def play_through(app, pilot, keys=12, limit=2000):
     pass or info screen and every few decisions."""
     seen = []
     for step in range(limit):
+        await bot_moved(app, pilot)
         top = app.screen
         if isinstance(top, PassScreen):
             seen.append(("pass", plain(top.body), dict(panes(app))))
@@ -78,6 +81,12 @@ async def settle(pilot, done, tries=50):
             await asyncio.sleep(0)
         await pilot.pause()
     raise AssertionError(f"the interface did not get there: {pilot.app.screen_stack}, {pilot.app.hidden}")
+
+
+async def bot_moved(app, pilot):
+    """Wait for the bot's move (worked out in a thread) to be taken, if a bot is thinking."""
+    if app.thinking is not None:
+        await settle(pilot, lambda: app.thinking is None)
 
 
 def run(coroutine):
@@ -203,6 +212,7 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
         app = CrisisApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("enter")  # keep an objective
+            await bot_moved(app, pilot)
             card = next(c for c in app.menu if c.action is not None and c.action.kind == "value"
                         and content.strategy_cards[c.action.a].value >= 2)
             await pilot.press(*("value " + card.notation.split()[1][:5]), "enter")  # typed by its start
@@ -210,6 +220,7 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
             before = panes(app)["board"]
             assert "→ you take control of" in panes(app)["preview"]  # the highlighted choice's consequence
             await pilot.press("enter")
+            await bot_moved(app, pilot)
             assert panes(app)["board"] != before
             actions = list(session.game.history)
             await pilot.press("ctrl+z")
@@ -229,6 +240,7 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(6):
                 await pilot.press("enter")
+                await bot_moved(app, pilot)
             shown["question"], shown["menu"] = panes(app)["question"], [c.notation for c in app.menu]
         # leaving the context without quitting is the process being killed: the file is all there is
 
@@ -246,6 +258,61 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
             assert [c.notation for c in app.menu] == shown["menu"]
 
     run(second())
+
+
+# ---------------------------------------------------------------- a bot that takes its time
+
+
+class GatedBot(Controller):
+    """A bot that answers (its first legal action) only when the test lets it: a slow search
+    bot without the wait."""
+
+    def __init__(self):
+        self.gate, self.asked = threading.Event(), threading.Event()
+
+    def choose(self, game, decision):
+        self.asked.set()
+        assert self.gate.wait(30)
+        self.gate.clear()
+        return decision.actions[0]
+
+
+def test_a_bot_thinks_while_the_screen_stays_live_and_quitting_meanwhile_keeps_the_game(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=("random", saves.HUMAN), seed=8)
+    bot = session.bots[0] = GatedBot()
+    app = CrisisApp(session=session)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, bot.asked.is_set)  # the Unionist bot is asked first, in a thread
+            await pilot.pause()
+            assert app.thinking is not None and app.menu == []
+            assert "Unionist is thinking" in " ".join(panes(app)["question"].split())
+            assert app.query_one("#choices").option_count == 0
+            await pilot.press("1", "enter", "ctrl+z")  # nothing typed or undone is taken for the bot's side
+            assert session.game.history == [] and "is thinking" in plain(app.query_one("#message").render())
+            await pilot.press("f2")  # the screen answers meanwhile
+            assert isinstance(app.screen, InfoScreen)
+            await pilot.press("escape")
+            bot.gate.set()
+            await bot_moved(app, pilot)
+            assert len(session.game.history) == 1
+            assert json.loads(session.path.read_text())["actions"] == session.game.history
+            for _ in range(10):  # the person answers until the bot is asked again
+                bot.asked.clear()
+                await pilot.press("enter")
+                if app.thinking is not None:
+                    break
+                await bot_moved(app, pilot)
+            await settle(pilot, bot.asked.is_set)
+            before = list(session.game.history)
+            await pilot.press("ctrl+q")  # stop while the bot thinks
+            bot.gate.set()  # its late answer is not taken
+            await pilot.pause()
+        assert session.game.history == before and "crisis resume" in app.outcome
+        assert json.loads(session.path.read_text())["actions"] == before
+
+    run(main())
 
 
 # ---------------------------------------------------------------- replay

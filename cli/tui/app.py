@@ -13,8 +13,10 @@ terminal (120 columns or more) your cards get a column of their own.
 
 from __future__ import annotations
 
+import functools
 import os
-from typing import Iterable, List, Optional
+import threading
+from typing import Iterable, List, Optional, Tuple
 
 from rich.text import Text
 from textual import on
@@ -25,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from .. import info
 from ..board import Screen, fit_all
@@ -137,6 +140,10 @@ class CrisisApp(App):
         self._shown = {}  # what each pane shows (see put)
         self.hidden = False  # hot seat: the screen is hidden while the terminal changes hands
         self.code = EXIT_OK
+        # a bot's move being worked out in a thread: (its worker, how many actions the game had);
+        # meanwhile the screen stays live but nothing is taken for anyone
+        self.thinking: Optional[Tuple[Worker, int]] = None
+        self.leaving = False  # the game is being left: a bot's late answer is not applied
         # the footer's keys, in the player's language (Textual's own Ctrl+Q, hidden and in English, goes)
         self._bindings.key_to_bindings.pop("ctrl+q", None)
         for keys, action, word in (("f1", "help", "help"), ("f2", "log", "log"), ("f3", "rules", "rules"),
@@ -185,6 +192,8 @@ class CrisisApp(App):
         """Draw again at the new size (lines are broken to each pane's width)."""
         if self.replay is not None:
             self.replay_draw()
+        elif self.thinking is not None:
+            self.draw_waiting()
         elif self.session is not None and not self.hidden and self.session.decision is not None:
             self.draw(again=True)
 
@@ -199,10 +208,9 @@ class CrisisApp(App):
     def advance(self) -> None:
         """Let the bots act, then hand the decision to its player (through the pass screen in hot seat)."""
         s = self.session
-        while not s.over and s.bot_to_move():
-            _, _, problem = s.bot_move()
-            if problem:
-                self.say(problem, error=s.save_failed)
+        if not s.over and s.bot_to_move():
+            self.think()
+            return
         if s.over:
             self.final()
             return
@@ -213,6 +221,52 @@ class CrisisApp(App):
             self.push_screen("pass", callback=self.after_pass)
             return
         self.begin_turn()
+
+    def think(self) -> None:
+        """Ask the bot in a thread (a search takes a second or more): the screen shows where the
+        game is and who is thinking, and answers the keys that only look (help, log, rules)."""
+        s = self.session
+        decision = s.decision
+        worker = self.run_worker(functools.partial(ask_bot, s, decision), name="bot", group="bot",
+                                 thread=True, exclusive=True)
+        self.thinking = (worker, len(s.game.history))
+        self.draw_waiting()
+
+    def thinking_text(self) -> str:
+        s = self.session
+        player = s.decision.player
+        return self.c.text("cli.tui.thinking", side=self.side(player))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The bot has chosen: its move is taken here, in the interface's own thread, so the game
+        changes and is saved (atomically, as after any action) only between two screens."""
+        if self.thinking is None or event.worker is not self.thinking[0]:
+            return
+        if event.state == WorkerState.SUCCESS:
+            _, actions = self.thinking
+            self.thinking = None
+            s = self.session
+            # (the game left, or the interface closing without a quit: the process being stopped)
+            if self.leaving or not self.is_running or s is None or len(s.game.history) != actions:
+                return
+            problem = s.apply(event.worker.result)
+            if problem:
+                self.say(problem, error=s.save_failed)
+            self.advance()
+        elif event.state in (WorkerState.CANCELLED, WorkerState.ERROR):
+            self.thinking = None  # an error stops the interface (Textual shows it; the file is whole)
+
+    def draw_waiting(self) -> None:
+        """While a bot thinks: the board as it is for the person at the terminal (nothing marked as
+        seen: that is for their turn), no choices, and who is thinking."""
+        s = self.session
+        viewer = next((i for i in (0, 1) if s.humans[i]), None)
+        if viewer is not None:  # (a bot against a bot has no one to show cards to)
+            self.draw_game(viewer, s.seen[viewer], s.changed_spaces(viewer))
+        self.put("question", [self.style.bold(self.thinking_text())])
+        self.put("preview", [])
+        self.menu = []
+        self.query_one("#choices", OptionList).clear_options()
 
     def pass_text(self, player: int) -> Text:
         s = self.session
@@ -284,22 +338,23 @@ class CrisisApp(App):
     def draw(self, again: bool = False) -> None:
         """The whole screen for the player whose decision it is (``again``: the same turn redrawn,
         what is new since the last turn stays new)."""
-        s = self.session
-        decision = s.decision
-        viewer = decision.player
+        viewer = self.session.decision.player
+        self.draw_game(viewer, *self.session.view(viewer))
+        self.hidden = False
+        self.fill_choices(keep=again)
+
+    def draw_game(self, viewer: int, start: int, changed) -> None:
+        """The board, the tracks, ``viewer``'s cards and the feed from log entry ``start``."""
         scr = self.screen_blocks()
-        start, changed = s.view(viewer)
         self.put("header", scr.header(compact=True))
         self.put("board", self.board_lines(scr, changed), wrap=False)
         self.put("tracks", scr.tracks(legend=False), wrap=False)
         hand = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
         self.put("hand", hand)
         self.put("hand-small", [""] + hand)
-        feed = [self.c.text("cli.panel.recent")] + scr.feed(s.game.log or [], start)
+        feed = [self.c.text("cli.panel.recent")] + scr.feed(self.game.log or [], start)
         self.put("feed", feed)
         self.query_one("#feed-scroll", VerticalScroll).scroll_end(animate=False)
-        self.hidden = False
-        self.fill_choices(keep=again)
 
     def board_lines(self, scr: Screen, changed) -> List[str]:
         """The map without the column heads and the legend (help explains them), to fit 24 rows."""
@@ -374,6 +429,9 @@ class CrisisApp(App):
         decision = s.decision
         if self.hidden:  # the terminal is changing hands: nothing is taken until the next player is there
             return
+        if self.thinking is not None:  # the decision is the bot's: nothing typed is for it
+            self.say(self.thinking_text(), error=True)
+            return
         reading = s.read(text, decision, self.menu)
         if reading.kind == "problem":
             self.say(reading.problem, error=True)
@@ -432,6 +490,9 @@ class CrisisApp(App):
         if self.replay is not None:
             self.info([self.c.text("cli.tui.replay_help")])
             return
+        if self.thinking is not None:
+            self.info([self.thinking_text(), "", self.c.text("cli.tui.keys_help")])
+            return
         s = self.session
         scr = self.screen_blocks(self.size.width - 10)
         words = {name: s.command_word(name) for name in ("help", "card", "log", "rules", "board", "undo", "quit")}
@@ -460,6 +521,9 @@ class CrisisApp(App):
         s = self.session
         if s is None or s.decision is None:
             return
+        if self.thinking is not None:  # the bot reads the game in its thread: it is not changed under it
+            self.say(self.thinking_text(), error=True)
+            return
         done, text = s.undo(s.decision.player)
         self.say(text, error=not done)
         if done:
@@ -472,6 +536,11 @@ class CrisisApp(App):
         self.action_quit_game()
 
     def action_quit_game(self) -> None:
+        """Stop and say where the game is saved.  During a bot's move the file holds the game up to
+        the move before it (the bot is asked again on resume, and answers the same)."""
+        self.leaving = True
+        if self.thinking is not None:
+            self.thinking[0].cancel()
         s = self.session
         if s is not None and not s.over:
             s.save()
@@ -626,6 +695,30 @@ class CrisisApp(App):
         self.query_one("#choices", OptionList).display = True
         self.say(self.c.text("cli.replay.branched", file=str(self.session.path), n=r.position))
         self.advance()
+
+
+def ask_bot(session: GameSession, decision) -> Optional[object]:
+    """The bot's action, worked out in a daemon thread that this worker waits for: when the game
+    is left meanwhile, the worker is cancelled and returns at once, and the search (which cannot
+    be interrupted) does not hold the program open; its answer is dropped."""
+    worker = get_current_worker()
+    answer = {}
+
+    def choose():
+        try:
+            answer["action"] = session.bot_choice(decision)
+        except BaseException as error:  # raised again in the worker: the interface stops on it
+            answer["error"] = error
+
+    thread = threading.Thread(target=choose, name="crisis-bot", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)  # returns as soon as the bot has answered
+        if worker.is_cancelled:
+            return None
+    if "error" in answer:
+        raise answer["error"]
+    return answer["action"]
 
 
 def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = None, no_color: bool = False) -> int:
