@@ -3,11 +3,17 @@
 The reference catalog (English) is the one every other language follows, so a
 mistake in it (a key deleted, a placeholder misspelt: ``{lmiit}``) shows to
 every player as ``<log.game_over>`` or a message that cannot be filled.  To
-catch that in ``crisis check``, the program's own source is read (with
-``ast``, never run): every call whose first argument is a literal message key
-(``text("log.game_over", winner=...)``, ``emit(...)``) says that the key is
-needed and which parameters fill it.  Keys built at run time
-(``f"scoring.{label}"``) are left to the loader's own list of required keys.
+catch that, ``crisis check`` compares the catalogs with the registry in
+``message_keys.py``: every message key the program asks for with a literal key
+(``text("log.game_over", winner=...)``, ``emit(...)``) and the parameters that
+fill it.  Keys built at run time (``f"scoring.{label}"``) are left to the
+loader's own list of required keys.
+
+The registry is written from the program's own source, read with ``ast``
+(never run), by ``python -m crisis.content.messages``; reading the source at
+every ``check`` cost about a second, so it is done once, when the code changes,
+and a test (``tests/test_i18n.py``) fails while the registry and the source
+disagree, or while the registry names a key the English catalog lacks.
 """
 
 from __future__ import annotations
@@ -33,9 +39,15 @@ def _sources() -> Iterator[Path]:
             yield from sorted(Path(folder).glob("*.py"))
 
 
-@functools.lru_cache(maxsize=1)
 def used_messages() -> Dict[str, Optional[FrozenSet[str]]]:
     """Message key -> the placeholders the program fills (None: not known, some call passes **params)."""
+    from .message_keys import MESSAGES
+    return MESSAGES
+
+
+@functools.lru_cache(maxsize=1)
+def scan_messages() -> Dict[str, Optional[FrozenSet[str]]]:
+    """``used_messages`` read from the program's source (what the registry must say)."""
     trees = []
     for path in _sources():
         try:
@@ -160,3 +172,24 @@ def closest(name: str, names) -> Tuple[Optional[str], ...]:
     import difflib
     match = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.5)
     return (match[0],) if match else ()
+
+
+def registry_source(found: Dict[str, Optional[FrozenSet[str]]]) -> str:
+    """The text of ``message_keys.py`` for the keys ``found``."""
+    lines = ['"""Every message key the program asks for by name, and the parameters it fills (None: some call',
+             'passes ``**params``, so which is not known).  Written by ``python -m crisis.content.messages``',
+             'from the source; tests/test_i18n.py fails while it disagrees with the source."""',
+             "",
+             "MESSAGES = {"]
+    for key, names in sorted(found.items()):
+        value = "None" if names is None else ("frozenset({" + ", ".join(f'"{n}"' for n in sorted(names)) + "})"
+                                               if names else "frozenset()")
+        lines.append(f'    "{key}": {value},')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # write the registry again after changing which messages the code asks for
+    target = Path(__file__).with_name("message_keys.py")
+    target.write_text(registry_source(scan_messages()), encoding="utf-8")
+    print(f"{target}: {len(scan_messages())} message keys")

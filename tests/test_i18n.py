@@ -18,6 +18,26 @@ def test_the_shipped_catalogs_have_no_problems(content):
     assert not problems, "\n\n".join(p.format() for p in problems)
 
 
+def test_the_message_registry_says_what_the_source_asks_for(content):
+    """``crisis check`` trusts the registry of message keys (content/message_keys.py) instead of
+    reading the program's source each time: it must list every key the code asks for by name,
+    with the parameters the code fills, and no key the English catalog lacks."""
+    from crisis.content.message_keys import MESSAGES
+    from crisis.content.messages import registry_source, scan_messages
+
+    found = scan_messages()
+    unlisted = sorted(set(found) - set(MESSAGES))
+    stale = sorted(set(MESSAGES) - set(found))
+    changed = sorted(k for k in set(found) & set(MESSAGES) if found[k] != MESSAGES[k])
+    rerun = "run: python -m crisis.content.messages"
+    assert not unlisted, f"the code asks for keys the registry lacks: {unlisted}; {rerun}"
+    assert not stale, f"the registry lists keys no code asks for: {stale}; {rerun}"
+    assert not changed, f"the code fills other parameters for: {changed}; {rerun}"
+    english = content.catalog("en").messages
+    assert not [key for key in MESSAGES if key not in english]
+    assert registry_source(found) == registry_source(MESSAGES)
+
+
 @pytest.fixture
 def spanish_copy(tmp_path):
     return copy_content(tmp_path)
