@@ -235,8 +235,13 @@ def _moved(diagnostic: Diagnostic, old: str, new: str) -> Diagnostic:
 # ------------------------------------------------------------------ protocol
 
 
+TYPING_PAUSE = 0.25  # seconds without a change before the text is checked
+
+
 def serve() -> None:
     """Run the server on standard input/output until the editor closes it."""
+    import asyncio
+
     from lsprotocol import types as T
     from pygls.lsp.server import LanguageServer
 
@@ -285,9 +290,17 @@ def serve() -> None:
     def did_open(params: T.DidOpenTextDocumentParams):
         publish(params.text_document.uri)
 
+    typed: Dict[str, int] = {}  # uri -> how many changes have come (the latest one is checked)
+
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(params: T.DidChangeTextDocumentParams):
-        publish(params.text_document.uri)
+    async def did_change(params: T.DidChangeTextDocumentParams):
+        # a check takes a few hundred milliseconds: while the user types, only the text they pause
+        # on is checked, not every keystroke (which would queue checks behind the typing)
+        uri = params.text_document.uri
+        change = typed[uri] = typed.get(uri, 0) + 1
+        await asyncio.sleep(TYPING_PAUSE)
+        if typed[uri] == change:
+            publish(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: T.DidSaveTextDocumentParams):

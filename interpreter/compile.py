@@ -1752,7 +1752,8 @@ class Compiler:
         if node.where is None:
             off = node.off
             return lambda ex, ctx, it: (ex.state.markers[marker] == NOBODY) == off
-        spaces = self.spaces(node.where)
+        where = node.where
+        spaces = self.spaces_of(where) if isinstance(where, A.Locations) else self.spaces(where)
         return lambda ex, ctx, it: ex.state.markers[marker] in spaces(ex, ctx, it)
 
     def cond_ControlsMore(self, node):

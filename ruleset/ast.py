@@ -533,11 +533,12 @@ class HasFewerVP(Node):
 
 @attrs.frozen
 class MarkerAt(Node):
-    """Where a marker is: "the Peace Commissioner is in Political spaces", "... is on the map",
-    "... is off the map" (``where`` None: anywhere on the map)."""
+    """Where a marker is: "the Peace Commissioner is in Political spaces", "... in Washington or
+    Texas" (a ``Locations``), "... is on the map", "... is off the map" (``where`` None: anywhere on
+    the map)."""
 
     marker: Name
-    where: Optional["Location"] = None
+    where: Optional[Union["Location", "Locations"]] = None
     off: bool = False
 
 

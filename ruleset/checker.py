@@ -669,10 +669,12 @@ class _Run:
 
     def cond_MarkerAt(self, node: A.MarkerAt, in_where: bool) -> None:
         self.resolve(node.marker, ("marker",))
-        if isinstance(node.where, A.HOLDER_TYPES):
-            self.error(node.where, "a marker is only ever on a map space, never in a pool, track or box")
-        elif node.where is not None:
-            self.spaces(node.where, in_where)
+        places = node.where.items if isinstance(node.where, A.Locations) else [node.where]
+        for where in places:
+            if isinstance(where, A.HOLDER_TYPES):
+                self.error(where, "a marker is only ever on a map space, never in a pool, track or box")
+            elif where is not None:
+                self.spaces(where, in_where)
 
     def comparison(self, comparison: A.Comparison) -> None:
         if comparison.n < 0:  # pragma: no cover - the grammar has no negative numbers

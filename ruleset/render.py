@@ -460,7 +460,9 @@ class Renderer:
 
     def cond_MarkerAt(self, node):
         place = "off" if node.off else "map" if node.where is None else "at"
-        where = self.spaces(node.where, form="one") if isinstance(node.where, A.Spaces) else ""
+        where = node.where
+        where = (self.spaces(where, form="one") if isinstance(where, A.Spaces)
+                 else self.locations(where, form="one") if isinstance(where, A.Locations) else "")
         return self.t("condition.marker_at", place=place, where=where, mood=self.mood,
                       **self.named("markers", node.marker.text, "marker"))
 

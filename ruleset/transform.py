@@ -429,7 +429,8 @@ class ToAst(Transformer):
 
     def marker_at(self, meta, children):
         # a pool or a box is kept: the checker says a marker is only ever on a map space
-        return A.MarkerAt(_marker(children[0]), children[1], pos=_pos(meta))
+        where = children[1] if len(children) == 2 else A.Locations(tuple(children[1:]), pos=_pos(meta))
+        return A.MarkerAt(_marker(children[0]), where, pos=_pos(meta))
 
     def marker_there(self, meta, children):
         return A.MarkerAt(_marker(children[0]), A.Spaces(A.It(pos=_pos(meta)), pos=_pos(meta)), pos=_pos(meta))

@@ -31,6 +31,11 @@ def test_marker_conditions_are_checked(check):
     assert check("if the Unionist is in Texas: gain 1 VP") == ["'Unionist' is a side, not a marker"]
     assert check("if the Peace Commissioner is in your pool: gain 1 VP") == [
         "a marker is only ever on a map space, never in a pool, track or box"]
+    assert check("if the Peace Commissioner is in Washington or Texas: gain 1 VP") == []
+    assert check("if the Peace Commissioner is in Texas, Border States or Texsa: gain 1 VP") == [
+        "unknown space 'Texsa'"]
+    assert check("if the Peace Commissioner is in Texas or your pool: gain 1 VP") == [
+        "a marker is only ever on a map space, never in a pool, track or box"]
 
 
 @pytest.mark.parametrize("rule, english, spanish", [
@@ -42,6 +47,9 @@ def test_marker_conditions_are_checked(check):
     ("if the Peace Commissioner is in Political spaces: gain 1 VP",
      "If the Peace Commissioner is in a Political space, gain 1 VP.",
      "Si el Comisionado de Paz está en una casilla de Política, gana 1 PV."),
+    ("if the Peace Commissioner is in Washington or Texas: gain 1 VP",
+     "If the Peace Commissioner is in Washington or Texas, gain 1 VP.",
+     "Si el Comisionado de Paz está en Washington o Texas, gana 1 PV."),
     ("if the Peace Commissioner is off the map: place the Peace Commissioner in Texas",
      "If the Peace Commissioner is off the map, place the Peace Commissioner in Texas.",
      "Si el Comisionado de Paz está fuera del mapa, coloca al Comisionado de Paz en Texas."),
@@ -108,5 +116,22 @@ def test_the_new_words_run_in_a_designers_card(tmp_path):
     path = tmp_path / "truce.yaml"
     path.write_text(SCENARIOS, encoding="utf-8")
     outcomes = run_file(content, path)
+    assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[], []]
+    assert all(o.passed for o in outcomes)
+
+
+def test_a_marker_in_one_of_several_places_runs(tmp_path):
+    card = CARD.replace("if the Peace Commissioner is in Armaments spaces and you have fewer VP than the opponent",
+                        "if the Peace Commissioner is in Washington or Fort Pickens")
+    scenarios = SCENARIOS.replace("vp: {Secessionist: 2}", "vp: {Secessionist: 0}")
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-designer.yaml").write_text(card, encoding="utf-8")
+    for lang in ("en", "es"):
+        (root / "locale" / lang / "zz-designer.yaml").write_text(
+            "cards:\n  designer-truce:\n    title: Truce\n", encoding="utf-8")
+    path = tmp_path / "either.yaml"
+    path.write_text(scenarios, encoding="utf-8")
+    outcomes = run_file(load_content(root), path)
+    # in Fort Pickens (one of the two): 1 VP; in Fort Sumter (neither): the otherwise branch
     assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[], []]
     assert all(o.passed for o in outcomes)

@@ -22,6 +22,7 @@ class Client:
     def __init__(self, root):
         self.root = root
         self.diagnostics = {}
+        self.published = {}  # uri -> how many times diagnostics came
         self.loop = asyncio.new_event_loop()
         self.client = BaseLanguageClient("crisis-tests", "1")
         self.arrived = asyncio.Event()
@@ -29,6 +30,7 @@ class Client:
         @self.client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: T.PublishDiagnosticsParams):
             self.diagnostics[params.uri] = params.diagnostics
+            self.published[params.uri] = self.published.get(params.uri, 0) + 1
             self.arrived.set()
 
     def run(self, coroutine, timeout=60):
@@ -51,10 +53,13 @@ class Client:
 
     def change(self, path, text, version=2):
         self.arrived.clear()
+        self.send_change(path, text, version)
+        return self.wait(path)
+
+    def send_change(self, path, text, version):
         self.client.text_document_did_change(T.DidChangeTextDocumentParams(
             text_document=T.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
             content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
-        return self.wait(path)
 
     def wait(self, path):
         async def until():
@@ -108,6 +113,19 @@ def test_diagnostics_while_typing_at_the_right_range(lsp):
     (w,) = lsp.change(cards, text.replace("place 3 in Fort Sumter", "place up to 6 in Fort Sumter", 1), 3)
     assert w.severity == T.DiagnosticSeverity.Warning and "'up to 6' can never reach 6 here" in w.message
     assert lsp.change(cards, text, 4) == []
+
+
+def test_a_burst_of_typing_is_checked_once_at_its_last_text(lsp):
+    cards = lsp.root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8")
+    lsp.open(cards)
+    before = lsp.published[cards.as_uri()]
+    for version, name in enumerate(("Fort S", "Fort Sumpt", "Fort Sumpter"), 2):  # keystrokes
+        lsp.send_change(cards, text.replace("place 3 in Fort Sumter", f"place 3 in {name}", 1), version)
+    (d,) = lsp.wait(cards)
+    assert "unknown space 'Fort Sumpter'" in d.message  # the last text, checked once
+    assert lsp.published[cards.as_uri()] == before + 1
+    assert lsp.change(cards, text, 9) == []
 
 
 def test_diagnostics_in_a_scenario_file(lsp):
