@@ -63,7 +63,45 @@ def environment_languages() -> list:
     return []
 
 
+_CACHE_FORMAT = "crisis-cli-catalog/1"
+
+
 def _read(path: Path) -> Dict[str, str]:
+    """The catalog's messages, from the cache when it was written from this very file (same path,
+    size and modification time): reading YAML (importing the library, then parsing) is most of
+    what ``crisis --help`` would otherwise cost.  The cache is JSON data in the user's private
+    cache folder; anything amiss in it and the YAML is read again."""
+    import json
+    from crisis.content.cachefolder import cache_folder
+    try:
+        info = path.stat()
+    except OSError:
+        return {}
+    stamp = [_CACHE_FORMAT, str(path.resolve()), info.st_size, info.st_mtime_ns]
+    folder = cache_folder()
+    cache = Path(folder) / f"cli-{path.parent.name}.json" if folder else None
+    if cache is not None:
+        try:
+            kept = json.loads(cache.read_text(encoding="utf-8"))
+            messages = kept["messages"]
+            if kept["stamp"] == stamp and all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in messages.items()):
+                return messages
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+    messages = _read_yaml(path)
+    if cache is not None and messages:
+        try:
+            temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps({"stamp": stamp, "messages": messages}), encoding="utf-8")
+            os.chmod(temporary, 0o600)
+            os.replace(temporary, cache)
+        except OSError:
+            pass
+    return messages
+
+
+def _read_yaml(path: Path) -> Dict[str, str]:
     import yaml
     safe = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # plain data only; libyaml's when present (fast)
     try:

@@ -24,6 +24,8 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from . import ast as A
 from . import limits
+from crisis.content.cachefolder import cache_folder as _cache_folder
+from crisis.content.cachefolder import uid as _uid
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of
 from .transform import ToAst
 
@@ -75,26 +77,6 @@ _CACHE_FORMAT = "crisis-grammar-cache/1"
 _CACHE_MAX_BYTES = 8 * 1024 * 1024
 _OPTIONS = dict(parser="lalr", start=["block", "condition_rule", "locations_rule"], propagate_positions=True,
                 maybe_placeholders=False)
-
-
-def _cache_folder() -> Optional[str]:
-    """The cache folder, if it is safe to use: a real folder, the user's own, writable by nobody else."""
-    if os.environ.get("CRISIS_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "crisis")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022 or info.st_uid != _uid():
-        return None
-    return folder
-
-
-def _uid() -> int:
-    return os.getuid() if hasattr(os, "getuid") else 0
 
 
 def _grammar_key(grammar: str) -> str:

@@ -19,6 +19,40 @@ def run_crisis(*args, input=None, cwd=None, env=None, timeout=120):
                           text=True, cwd=cwd, env=environment, timeout=timeout)
 
 
+def run_main(*args, input=None, cwd=None, env=None):
+    """``run_crisis`` without a new process (no interpreter start-up, no imports again): the command's
+    ``main`` with the same environment, standard input from ``input`` and its output captured.
+    For tests that run the command many times; a few tests keep the real process."""
+    import contextlib
+    import io
+    from crisis.cli.main import main
+
+    environment = {"NO_COLOR": "1", "LANG": "C", "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""}
+    environment.update(env or {})
+    saved_env = {name: os.environ.get(name) for name in environment}
+    saved_cwd, saved_stdin = os.getcwd(), sys.stdin
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        os.environ.update(environment)
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin = io.StringIO(input or "")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as stop:  # argparse's usage errors
+                code = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return subprocess.CompletedProcess(["crisis", *map(str, args)], code, out.getvalue(), err.getvalue())
+
+
 class Session:
     """The real `crisis` command in a subprocess, driven prompt by prompt.
 

@@ -3,13 +3,14 @@ end of each round, lines broken between words at any width, names typed by their
 messages that stay readable, and the command line's own details."""
 
 import json
+import os
 import re
 import subprocess
 import sys
 
 import pytest
 
-from clirun import Session, last_line, run_crisis
+from clirun import Session, last_line, run_crisis, run_main
 from crisis.cli.text import Presenter
 from crisis.interpreter.game import Options, replay
 
@@ -85,8 +86,8 @@ def test_the_final_result_names_the_winner_and_his_vp_first(wide_bot_game, conte
 
 
 def first_screens(columns: int, lang: str, tmp_path):
-    result = run_crisis("play", "--vs", "bot", "--seed", "3", "--save", f"w{columns}{lang}.json", "--lang", lang,
-                        input="1\nvalue\n1\n1\nquit\n", cwd=tmp_path, env={"COLUMNS": str(columns)})
+    result = run_main("play", "--vs", "bot", "--seed", "3", "--save", f"w{columns}{lang}.json", "--lang", lang,
+                      input="1\nvalue\n1\n1\nquit\n", cwd=tmp_path, env={"COLUMNS": str(columns)})
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -197,12 +198,33 @@ def test_version_and_help_in_english_and_spanish():
     assert bad.returncode == 2 and "valor int no válido: 'x'" in bad.stderr
 
 
-def test_help_does_not_load_the_engine():
+def test_help_does_not_load_the_engine(tmp_path):
+    """Nor, once its words are cached, the YAML library (most of what --help cost)."""
     code = ("import sys\nfrom crisis.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.startswith(('crisis.interpreter', 'crisis.ruleset', "
-            "'crisis.content.loader', 'lark'))))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            "'crisis.content.loader', 'lark', 'yaml'))))")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert "'yaml'" in first.stdout  # the catalog read, and cached
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_cached_command_line_words_follow_their_file(tmp_path, monkeypatch):
+    from crisis.cli import words
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    catalog = tmp_path / "en" / "cli.yaml"
+    catalog.parent.mkdir()
+    catalog.write_text('cli:\n  hello: "Hello"\n', encoding="utf-8")
+    assert words._read(catalog) == {"cli.hello": "Hello"}
+    cached = tmp_path / "cache" / "crisis" / "cli-en.json"
+    assert cached.is_file() and cached.stat().st_mode & 0o077 == 0
+    catalog.write_text('cli:\n  hello: "Hello again"\n', encoding="utf-8")  # edited: read again
+    assert words._read(catalog) == {"cli.hello": "Hello again"}
+    stamp = json.loads(cached.read_text(encoding="utf-8"))["stamp"]
+    for planted in ('{"stamp": %s, "messages": {"cli.hello": 5}}' % json.dumps(stamp), "not json", "[]"):
+        cached.write_text(planted, encoding="utf-8")
+        assert words._read(catalog) == {"cli.hello": "Hello again"}, planted
 
 
 def test_spanish_numbers_have_a_decimal_comma(tmp_path):

@@ -7,7 +7,8 @@ import signal
 
 import pytest
 
-from clirun import DECISION_PROMPT, MOVE_DESTINATIONS, Session, answer_all, decision_kind, last_line, run_crisis
+from clirun import (DECISION_PROMPT, MOVE_DESTINATIONS, Session, answer_all, decision_kind, last_line, run_crisis,
+                    run_main)
 
 DECIDED = DECISION_PROMPT[:-1]
 WIDE = {"COLUMNS": "160"}  # long temporary paths on one line (wrapping has its own tests)
@@ -129,10 +130,11 @@ def test_end_of_input_at_each_kind_of_decision_keeps_the_save_as_it_was(tmp_path
     for index, (kind, _) in enumerate(answered):
         firsts.setdefault(kind, index)
     assert {"keep_objective", "play_card", "place", "order"} <= set(firsts)
-    for kind, index in firsts.items():
+    for number, (kind, index) in enumerate(firsts.items()):
         path = tmp_path / f"{kind}.json"
         path.write_text(json.dumps(dict(data, actions=data["actions"][:index])), encoding="utf-8")
-        result = run_crisis("resume", path.name, input="\n", cwd=tmp_path)  # Enter at the pass screen, then EOF
+        run = run_crisis if number == 0 else run_main  # the real command once, then in the process
+        result = run("resume", path.name, input="\n", cwd=tmp_path)  # Enter at the pass screen, then EOF
         assert result.returncode == 3, (kind, result.stderr)
         out = result.stdout
         assert decision_kind(out) == kind
@@ -172,10 +174,12 @@ def variants(data):
 
 @pytest.mark.parametrize("command", ["resume", "replay"])
 def test_damaged_and_foreign_save_files_are_refused_with_a_clear_message(finished, tmp_path, command):
-    for name, text, message in variants(finished["data"]):
+    for index, (name, text, message) in enumerate(variants(finished["data"])):
         path = tmp_path / "bad.json"
         path.write_text(text, encoding="utf-8")
-        result = run_crisis(command, path, input="1\n" * 5, cwd=tmp_path)
+        # in the process (a second or more saved per file); the first one through the real command
+        run = run_crisis if index == 0 else run_main
+        result = run(command, path, input="1\n" * 5, cwd=tmp_path)
         assert result.returncode == 1, name  # the file cannot be used: not a mistake in the command
         assert message in result.stderr, (name, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1, name
