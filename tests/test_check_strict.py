@@ -8,7 +8,7 @@ player would see), blamed on the right file.
 
 import pytest
 
-from clirun import run_crisis
+from clirun import run_crisis, run_main
 from crisis.content.loader import load_content
 from crisis.ruleset.checker import STRATEGY_EVENT, Checker
 from crisis.ruleset.parser import parse_block
@@ -86,10 +86,10 @@ def test_the_command_fails_on_errors_warns_on_warnings_and_strict_fails_on_them(
     assert result.returncode == 1
     assert "strategy-unionist.yaml:" in result.stderr and "22 tokens can never be placed in here" in result.stderr
     replace_in(cards, "place 22 in Fort Sumter", "place up to 6 in Fort Sumter")
-    result = run_crisis("check", "--content", root)
+    result = run_main("check", "--content", root)
     assert result.returncode == 0, result.stderr
     assert "warning: 'up to 6' can never reach 6 here" in result.stderr and "1 warning;" in result.stdout
-    assert run_crisis("check", "--strict", "--content", root).returncode == 1
+    assert run_main("check", "--strict", "--content", root).returncode == 1
 
 
 def test_the_shipped_content_is_clean_even_under_strict():
@@ -111,7 +111,7 @@ def test_a_placeholder_typo_in_the_english_catalog_is_blamed_on_the_english_file
     assert "'log.game_over' uses the placeholder {wniner}, which the game never fills" in error
     assert "did you mean {winner}?" in result.stderr
     # i18n check says the same, and does not blame the (correct) Spanish text
-    i18n = run_crisis("i18n", "check", "--content", root)
+    i18n = run_main("i18n", "check", "--content", root)
     assert "locale/es/" not in i18n.stdout and "locale/en/messages.yaml" in i18n.stdout
 
 
@@ -123,7 +123,7 @@ def test_a_deleted_english_section_is_an_error_in_check(tmp_path):
     assert "result" in data
     del data["result"]
     en.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    result = run_crisis("check", "--content", root)
+    result = run_main("check", "--content", root)
     assert result.returncode == 1
     assert "'result.winner' is missing in the 'en' catalog: players would see <result.winner>" in result.stderr
 
@@ -134,7 +134,7 @@ def test_an_untranslated_text_is_only_a_warning_in_check(tmp_path):
     text = es.read_text(encoding="utf-8")
     line = next(l for l in text.splitlines() if l.strip().startswith("game_over:"))
     replace_in(es, line + "\n", "")
-    result = run_crisis("check", "--content", root)
+    result = run_main("check", "--content", root)
     assert result.returncode == 0, result.stderr
     assert "warning: 'log.game_over' is missing in the 'es' catalog" in result.stderr
 

@@ -9,7 +9,7 @@ from crisis.content.yamlfile import ContentError
 from crisis.ruleset.parser import parse_block, parse_condition
 from crisis.ruleset.render import render_block, render_condition
 
-from clirun import run_crisis
+from clirun import run_crisis, run_main
 from helpers import copy_content, replace_in
 
 
@@ -86,7 +86,7 @@ def test_a_form_the_glossary_avoids_is_reported(spanish_copy):
 def test_i18n_check_command_fails_on_a_seeded_mistake_and_passes_otherwise(spanish_copy):
     assert run_crisis("i18n", "check", "--lang", "es").returncode == 0
     replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la Crisis Final."', '"Comienza."')
-    result = run_crisis("i18n", "check", "--lang", "es", "--content", spanish_copy)
+    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy)
     assert result.returncode == 1
     assert "locale/es/messages.yaml:" in result.stdout + result.stderr
 
