@@ -27,7 +27,7 @@ from typing import Dict, FrozenSet, Iterator, Optional, Tuple
 
 _KEY = re.compile(r"[a-z_]+(\.[A-Za-z0-9_]+)+")
 # where the program asks for messages
-PACKAGES = ("crisis.cli", "crisis.interpreter", "crisis.ruleset", "crisis.content")
+PACKAGES = ("crisis.cli", "crisis.cli.tui", "crisis.interpreter", "crisis.ruleset", "crisis.content")
 # the presenter adds each name's grammar (x_g, x_pl) and the token word when a step names side and actor
 GRAMMAR_SUFFIXES = ("_g", "_pl")
 
@@ -151,7 +151,9 @@ def _message_functions(trees):
                 if (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add) and isinstance(arg.left, ast.Constant)
                         and isinstance(arg.right, ast.Name) and arg.right.id == "key"):
                     prefixes[node.name] = arg.left.value
-    return {name for name, params in first.items() if params == {"key"}}, prefixes, returns
+    # a name some function defines with a first parameter "key" (the call must also pass a literal
+    # that looks like a key: another function of that name, say(text), is not mistaken for one)
+    return {name for name, params in first.items() if "key" in params}, prefixes, returns
 
 
 def _first_param(func: ast.FunctionDef) -> str:
