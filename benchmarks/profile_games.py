@@ -1,27 +1,55 @@
 """Where the time of complete random games goes: cProfile's top entries.
 
-    python benchmarks/profile_games.py [--games 2000] [--top 25] [--sort tottime|cumulative] [--event-discard]
+    python benchmarks/profile_games.py [--games 2000] [--top 25] [--sort tottime|cumulative]
+                                       [--event-discard] [--ref COMMIT]
 
-Content is loaded and compiled before profiling starts, as in `crisis sim`;
-the games are those `crisis sim` plays (seed S+i, two random bots, no log).
+Profiles the games ``crisis sim`` plays (seed S+i, two random bots, no log),
+the way that tree's ``crisis sim`` plays them: through its batch API when it
+has one, else ``Game`` + ``play_out``.  Content is loaded and compiled before
+profiling starts.  ``--ref COMMIT`` profiles another commit instead (exported
+with ``git archive``, as benchmarks/compare.py does), e.g. the commit before
+the speed work, for a before/after pair.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import cProfile
 import pstats
-
-from crisis.content.loader import load_content
-from crisis.interpreter.controllers import RandomBot, play_out
-from crisis.interpreter.game import Game, Options
-from crisis.interpreter.tables import tables_for
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 
 def play(content, games: int, options) -> None:
+    try:
+        from crisis.interpreter import batch
+    except ImportError:  # a tree from before the batch API
+        batch = None
+    if batch is not None:
+        for _ in batch.Job(content, options).play(range(1, games + 1)):
+            pass
+        return
+    from crisis.interpreter.controllers import RandomBot, play_out
+    from crisis.interpreter.game import Game
     for seed in range(1, games + 1):
         game = Game(content, seed, options, log=False)
         play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
+
+
+def profile(args) -> None:
+    from crisis.content.loader import load_content
+    from crisis.interpreter.game import Game, Options
+    options = Options(event_discard=args.event_discard)
+    content = load_content()
+    Game(content, 0, options, log=False)  # rules compiled before profiling
+    print(f"profiling {args.games} games of {Path(sys.modules[Game.__module__].__file__).resolve().parent.parent}")
+    cprofile = cProfile.Profile()
+    cprofile.runcall(play, content, args.games, options)
+    pstats.Stats(cprofile).strip_dirs().sort_stats(args.sort).print_stats(args.top)
 
 
 def main() -> None:
@@ -30,13 +58,22 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sort", default="tottime")
     parser.add_argument("--event-discard", action="store_true")
+    parser.add_argument("--ref", help="profile this commit instead of this tree")
     args = parser.parse_args()
-    content = load_content()
-    tables_for(content)
-    options = Options(event_discard=args.event_discard)
-    profile = cProfile.Profile()
-    profile.runcall(play, content, args.games, options)
-    pstats.Stats(profile).strip_dirs().sort_stats(args.sort).print_stats(args.top)
+    if args.ref is None:
+        profile(args)
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from compare import export, import_dir
+    scratch = Path(tempfile.mkdtemp(prefix="crisis-profile-"))
+    try:
+        where = import_dir(export(args.ref, scratch / "tree"), scratch / "import")
+        command = [sys.executable, __file__, "--games", str(args.games), "--top", str(args.top),
+                   "--sort", args.sort] + (["--event-discard"] if args.event_discard else [])
+        subprocess.run(command, check=True, env={**os.environ, "PYTHONPATH": str(where),
+                                                 "PYTHONDONTWRITEBYTECODE": "1"})
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,20 @@ def validated(args, catalog) -> tuple:
     return tuple(values)
 
 
+def refuse_with_solo(args, catalog) -> None:
+    """The solo statistics (``--solo``) print win rates only: an option they would silently
+    ignore is a one-line error (exit status 2) instead."""
+    if not getattr(args, "solo", False):
+        return
+    given = (("--json", args.json), ("--records", args.records), ("--check", args.check),
+             ("--ray", getattr(args, "ray", None) is not None), ("--coverage", getattr(args, "coverage", False)),
+             ("--union", getattr(args, "union", None)), ("--secessionist", getattr(args, "secessionist", None)),
+             ("--bot", getattr(args, "bot", None)))
+    for option, value in given:
+        if value:
+            raise CliError(catalog.text("cli.sim.error.solo", option=option))
+
+
 def progress_bar(catalog, total: int) -> Optional["Progress"]:
     """A bar on standard error when it is a terminal that can redraw a line, else None."""
     if not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
@@ -62,7 +76,9 @@ def cmd_sim(args) -> int:
     from . import words
     from .main import chosen_bots, load, presenter, print_coverage, sim_solo, solo_options
     # the numbers first, with the command line's own words: a mistake is told at once
-    games, seed, jobs = validated(args, words.cli_catalog(["--lang", args.lang] if args.lang else []))
+    catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
+    games, seed, jobs = validated(args, catalog)
+    refuse_with_solo(args, catalog)
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
@@ -128,7 +144,8 @@ def cmd_sim(args) -> int:
     elapsed = time.perf_counter() - started
     summary = dict(total.to_json(tables), requested=games, partial=partial, first_seed=seed,
                    last_seed=seed + total.games - 1, options=options.to_dict(), controllers=list(job.controllers),
-                   processes="ray" if getattr(args, "ray", None) is not None else jobs, checked=args.check,
+                   processes="ray" if getattr(args, "ray", None) is not None else batch.processes(games, jobs),
+                   checked=args.check,
                    seconds=elapsed, games_per_second=total.games / elapsed if elapsed else 0.0)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))

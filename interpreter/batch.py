@@ -302,10 +302,17 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def processes(games: int, jobs: int) -> int:
+    """The processes a run of ``games`` games really starts when ``jobs`` are asked: never more
+    than there are games (``--jobs 64 --games 4`` starts four, not sixty idle ones)."""
+    return max(1, min(jobs, games))
+
+
 def run(job: Job, first_seed: int, games: int, jobs: int = 1, records: bool = False,
         largest_chunk: int = 500) -> Iterator[Chunk]:
     """Play ``games`` games from seed ``first_seed`` in ``jobs`` processes; the chunks come back in
     seed order.  Stopping the iteration (or an interrupt) stops the processes."""
+    jobs = processes(games, jobs)
     parts = chunks(first_seed, games, jobs, largest_chunk)
     if jobs <= 1:
         tables_for(job.content)

@@ -215,3 +215,21 @@ def test_a_registered_controller_plays_in_batches(content, monkeypatch):
     assert all(r.winner in (0, 1) for r in records)
     assert records == list(batch.Job(content, controllers=("first-choice", "random")).play(range(3)))
     assert records != list(batch.Job(content).play(range(3)))
+
+
+@pytest.mark.parametrize("option", [["--json"], ["--records", "games.jsonl"], ["--check"], ["--ray"],
+                                    ["--coverage"], ["--union", "heuristic"], ["--bot", "union=random"]])
+def test_options_the_solo_statistics_would_ignore_are_refused(option, capsys, tmp_path, monkeypatch):
+    from crisis.cli import main as cli
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["sim", "--solo", "--games", "2", *option, "--lang", "en"])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err.strip() == f"{option[0]} is not available with --solo (it prints the Solo Opponent's win rates only)."
+    assert not (tmp_path / "games.jsonl").exists()
+
+
+def test_more_processes_than_games_start_one_per_game():
+    result = run_crisis("sim", "--games", "3", "--jobs", "40", "--json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 0 and data["games"] == 3 and data["processes"] == 3
