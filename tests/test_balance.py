@@ -14,7 +14,7 @@ from crisis.balance.run import Plan, balance
 from crisis.cli.text import Presenter
 from crisis.content.loader import load_content
 
-from clirun import run_crisis
+from clirun import run_crisis, run_main
 from helpers import copy_content, replace_in
 
 RIGGED = "seizing-federal-armories"
@@ -181,5 +181,5 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "<img" not in page and "<table" in page
     for args in (["--games", "0"], ["--level", "2"], ["--union", "a,b", "--secessionist", "c,d,e"]):
-        bad = run_crisis("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)
+        bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)  # usage errors: in the process
         assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -15,7 +15,7 @@ from crisis.interpreter.heuristic import HeuristicBot, judge_for
 from crisis.interpreter.search import SearchBot
 from crisis.interpreter.tables import tables_for
 
-from clirun import run_crisis
+from clirun import run_crisis, run_main
 from test_lookahead import position_at, random_games, same_position, swap_hidden_cards
 
 BOTS = {"heuristic": lambda seed, side: HeuristicBot(seed, side),
@@ -132,11 +132,11 @@ def test_the_command_line_knows_the_bots(tmp_path):
     result = run_crisis("sim", "--games", "1", "--union", "heuristic", "--secessionist", "search:1", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "1 games" in result.stdout
-    unknown = run_crisis("sim", "--games", "2", "--union", "clever", cwd=tmp_path)
+    unknown = run_main("sim", "--games", "2", "--union", "clever", cwd=tmp_path)  # the rest in the process
     assert unknown.returncode == 2 and "no controller named 'clever'" in unknown.stderr and "search" in unknown.stderr
-    budget = run_crisis("sim", "--games", "2", "--bot", "Secessionist=search:fast", cwd=tmp_path)
+    budget = run_main("sim", "--games", "2", "--bot", "Secessionist=search:fast", cwd=tmp_path)
     assert budget.returncode == 2 and "not a search budget" in budget.stderr
-    game = run_crisis("play", "--vs", "heuristic", "--side", "union", "--seed", "3", input="quit\n", cwd=tmp_path)
+    game = run_main("play", "--vs", "heuristic", "--side", "union", "--seed", "3", input="quit\n", cwd=tmp_path)
     assert game.returncode in (0, 3) and "heuristic" in game.stdout
 
 

@@ -250,7 +250,7 @@ def test_a_third_language_needs_only_new_files(tmp_path):
     assert played.returncode == 0, played.stderr
     assert "La Crise Finale commence." in played.stdout
     assert played.stdout.strip().splitlines()[-1] in ("Unioniste gagne.", "Sécessionniste gagne.")
-    checked = run_crisis("i18n", "check", "--lang", "fr", "--content", root)
+    checked = run_main("i18n", "check", "--lang", "fr", "--content", root)
     assert checked.returncode == 1
     assert "is missing in the 'fr' catalog" in checked.stdout + checked.stderr
 
@@ -259,7 +259,7 @@ def test_the_language_comes_from_the_locale_environment(tmp_path):
     result = run_crisis("play", "--bots", "--seed", "3", env={"LANG": "es_ES.UTF-8"})
     assert result.returncode == 0, result.stderr
     assert "Comienza la Crisis Final." in result.stdout
-    english = run_crisis("play", "--bots", "--seed", "3", env={"LANG": "de_DE.UTF-8"})
+    english = run_main("play", "--bots", "--seed", "3", env={"LANG": "de_DE.UTF-8"})
     assert "The Final Crisis begins." in english.stdout
 
 
