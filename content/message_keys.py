@@ -235,6 +235,7 @@ MESSAGES = {
     "cli.sim.error.jobs": frozenset({"value"}),
     "cli.sim.error.ray": frozenset(),
     "cli.sim.error.records": frozenset({"error", "file"}),
+    "cli.sim.error.solo": frozenset({"option"}),
     "cli.sim.partial": frozenset({"first", "games", "last", "requested"}),
     "cli.sim.problem": frozenset({"problem"}),
     "cli.sim.processes": frozenset({"n"}),
