@@ -1046,7 +1046,9 @@ class GoalOp(Op):
             for step in range(total):
                 search = _GoalSearch(self, ex, ctx, before)
                 best = search.best(index, step, counts)
-                legal = op.legal(ex, ctx, owners, counts)
+                # steps, not legal: the solo opponent's own tokens go only where it may put them
+                # (Room, Available), in a goal as anywhere (docs/rulings.md, S7)
+                legal = op.steps(ex, ctx, owners, counts)
                 good = [a for a in legal if search.after(index, step, counts, a) == best]
                 if (optional or not legal) and search.stopping(index, step, total) == best:
                     good.append(DONE)
@@ -1092,7 +1094,7 @@ class _GoalSearch:
             if step >= total:
                 found = self.best(index + 1, 0, {})
             else:
-                legal = op.legal(ex, ctx, op.owners(ctx), counts)
+                legal = op.steps(ex, ctx, op.owners(ctx), counts)
                 found = None
                 for action in legal:
                     result = self.after(index, step, counts, action)
