@@ -8,38 +8,92 @@ as the second side (the same seeds), through the batch API (``crisis.interpreter
 ``--jobs`` processes, default every core), and prints the bot's win rate on each side and over
 both, each with its Wilson interval, and the time per game.  Bot names are those of
 ``crisis sim`` (``search:40``: 40 iterations per decision).
+
+With ``--jobs 1`` the games are played in this process and each bot's time per decision is
+measured too (wall clock and CPU time of the process, median, 99th percentile and worst; for
+every decision and for card plays alone, where the search bot searches).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crisis.balance.stats import wilson  # noqa: E402
 from crisis.content.loader import load_content  # noqa: E402
-from crisis.interpreter import batch  # noqa: E402
+from crisis.interpreter import batch, controllers  # noqa: E402
 from crisis.interpreter.game import Options  # noqa: E402
+
+
+# (bot name, decision kind) -> [(wall seconds, CPU seconds)] of each decision, in this process
+TIMES = defaultdict(list)
+
+
+def timed(name: str) -> str:
+    """The name of a controller that plays as ``name`` and records how long each choice took."""
+    factory = controllers.controller_factory(name)
+
+    def build(seed, side):
+        bot = factory(seed, side)
+
+        class Timed(controllers.Controller):
+            stateless = bot.stateless
+
+            def choose(self, game, decision):
+                wall, cpu = time.perf_counter(), time.process_time()
+                action = bot.choose(game, decision)
+                TIMES[name, decision.kind].append((time.perf_counter() - wall, time.process_time() - cpu))
+                return action
+        return Timed()
+    controllers.register(f"timed/{name}", build)
+    return f"timed/{name}"
 
 
 def play(args) -> dict:
     content = load_content(args.content)
     options = Options(event_discard=args.event_discard)
     jobs = args.jobs or batch.default_jobs()
+    names = (args.bot, args.against)
+    if jobs == 1:  # played here: the choices can be timed
+        names = tuple(timed(name) for name in names)
     counts = {"bot": args.bot, "against": args.against, "games": [0, 0], "wins": [0, 0], "seconds": 0.0,
               "jobs": jobs, "sides": list(content.board.sides), "first_seed": args.seed}
     for side in (0, 1):
-        names = (args.bot, args.against) if side == 0 else (args.against, args.bot)
+        pairing = names if side == 0 else names[::-1]
         started = time.perf_counter()
-        for chunk in batch.run(batch.Job(content, options, names), args.seed, args.games, jobs):
+        for chunk in batch.run(batch.Job(content, options, pairing), args.seed, args.games, jobs):
             counts["games"][side] += chunk.summary.games
             counts["wins"][side] += chunk.summary.wins[side]
         counts["seconds"] += time.perf_counter() - started
+    if TIMES:
+        counts["decisions"] = {f"{name}/{kind}": times for (name, kind), times in sorted(TIMES.items())}
     return counts
+
+
+def time_lines(counts: dict) -> list:
+    """Each bot's time per decision: every decision, and card plays alone."""
+    groups = defaultdict(list)
+    for key, times in counts.get("decisions", {}).items():
+        name, _, kind = key.rpartition("/")
+        groups[name, "every decision"].extend(times)
+        if kind == "play_card":
+            groups[name, "card plays"].extend(times)
+    lines = []
+    for (name, label), times in sorted(groups.items()):
+        wall = sorted(t[0] for t in times)
+        cpu = sorted(t[1] for t in times)
+        p99 = wall[min(len(wall) - 1, int(0.99 * len(wall)))]
+        lines.append(f"  {name:12} {label:15} {len(times):7} decisions; wall median {1000 * statistics.median(wall):7.1f} ms,"
+                     f" 99th percentile {1000 * p99:7.1f} ms, worst {1000 * wall[-1]:7.1f} ms;"
+                     f" CPU median {1000 * statistics.median(cpu):7.1f} ms, worst {1000 * cpu[-1]:7.1f} ms")
+    return lines
 
 
 def report(counts: dict) -> None:
@@ -53,6 +107,8 @@ def report(counts: dict) -> None:
     print(line("both sides", sum(wins), sum(games)))
     per_game = counts["seconds"] * counts["jobs"] / max(1, sum(games))
     print(f"  {counts['seconds']:.0f} s on {counts['jobs']} processes: {per_game:.2f} process-seconds per game")
+    for text in time_lines(counts):
+        print(text)
 
 
 def main() -> int:
