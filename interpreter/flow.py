@@ -162,12 +162,14 @@ def card_play(ex: Executor, options):
                 break  # neither side can play (only with a short deck)
         if solo is not None and side == solo.side:
             yield from solo.rules.turn.run(ex, Ctx(side, reason="solo_turn"))
-            if st.pending_breaches[0] or st.pending_breaches[1]:
-                yield from resolve_breaches(ex, side)
         else:
             actions = play_actions(ex, side, options)
             action = actions[0] if len(actions) == 1 else (yield Decision(side, "play_card", actions, False, 0, True))
-            yield from play_card(ex, side, action)
+            # the play is not a generator of its own: one less to resume at each of its decisions
+            yield from start_play(ex, side, action)
+            end_play(ex, side, action)
+        if st.pending_breaches[0] or st.pending_breaches[1]:
+            yield from resolve_breaches(ex, side)
         st.plays[side] += 1
     # marks where the round's end begins in the log (front-ends show it as one screen)
     if ex.log is not None:
@@ -181,7 +183,9 @@ def card_play(ex: Executor, options):
     st.phase = "pivotal"
 
 
-def play_card(ex: Executor, side: int, action: Action):
+def start_play(ex: Executor, side: int, action: Action):
+    """A card played for its value, its event, or claimed (Event Discard): it leaves the hand;
+    returns the decisions its value or event asks (an iterator; ``end_play`` follows it)."""
     st, t = ex.state, ex.tables
     card = action.a
     if action.kind == "claim":
@@ -198,16 +202,18 @@ def play_card(ex: Executor, side: int, action: Action):
     if action.kind == "value":
         if ex.log is not None:
             ex.emit("log.play_value", side=t.sides[side], card=ctx.reason, n=t.card_value[card])
-        yield from t.value_play.run(ex, ctx)
-    else:
-        if ex.log is not None:
-            ex.emit("log.play_event", side=t.sides[side], card=ctx.reason)
-        yield from t.card_events[card].run(ex, ctx)
-    st.discard.append(card)
-    st.last_play = LastPlay(side, card, action.kind)
+        return t.value_play.run(ex, ctx)
+    if ex.log is not None:
+        ex.emit("log.play_event", side=t.sides[side], card=ctx.reason)
+    return t.card_events[card].run(ex, ctx)
+
+
+def end_play(ex: Executor, side: int, action: Action) -> None:
+    """The played card goes to the discard pile and becomes the last play."""
+    st = ex.state
+    st.discard.append(action.a)
+    st.last_play = LastPlay(side, action.a, action.kind)
     st.played.append(st.last_play)
-    if st.pending_breaches[0] or st.pending_breaches[1]:
-        yield from resolve_breaches(ex, side)
 
 
 def resolve_breaches(ex: Executor, active: int):
