@@ -656,13 +656,16 @@ class _Loader:
                         self.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
                                                           hint="quote it if it looks like a number or yes/no"))
                         continue
-                    depth = _brace_depth(value)
+                    # a text without braces has no placeholders to check (most texts: every load reads them all)
+                    braces = "{" in value or "}" in value
+                    depth = _brace_depth(value) if braces else 0
                     if depth > limits.MAX_MESSAGE_DEPTH:  # formatting recurses once per level
                         self.problems.add(file.diagnostic(position, f"message '{shown(key)}' nests placeholders "
                                                                     f"{depth} deep; at most {limits.MAX_MESSAGE_DEPTH}"))
                         continue
                     try:
-                        format_message(value, _sample_params(value))
+                        if braces:
+                            format_message(value, _sample_params(value))
                     except MessageError as error:
                         self.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
                         continue

@@ -44,10 +44,21 @@ def _split_top(text: str, separator: str) -> List[str]:
     return parts
 
 
+_BRACE = re.compile(r"[{}]")
+
+
 def _parse(message: str) -> list:
     """Message -> list of literal strings and ('ph', body) placeholders."""
     out, i, literal = [], 0, []
     while i < len(message):
+        # the text up to the next brace is literal: taken whole (every catalog message is parsed at load)
+        brace = _BRACE.search(message, i)
+        if brace is None:
+            literal.append(message[i:])
+            break
+        if brace.start() > i:
+            literal.append(message[i:brace.start()])
+            i = brace.start()
         char = message[i]
         if message.startswith("{{", i) or message.startswith("}}", i):
             literal.append(char)
