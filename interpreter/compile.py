@@ -323,7 +323,10 @@ class BlockOp(Op):
             yield from op.run(ex, ctx)
 
     def can_act(self, ex, ctx):
-        return any(op.can_act(ex, ctx) for op in self.ops)
+        for op in self.ops:
+            if op.can_act(ex, ctx):
+                return True
+        return False
 
 
 class EffectOp(Op):
@@ -508,6 +511,8 @@ class TransferOp(Op):
         self.random = bool(getattr(node, "random", False))
         self.chooser = getattr(node, "chooser", None)
         self.owners, self.sources, self.dests = owners, sources, dests
+        # whose tokens depend only on who acts (Compiler.owners): looked up, not worked out, in the hot path
+        self.owners_of = (owners(SIDE_CTX[0]), owners(SIDE_CTX[1]))
         self.each, self.limit, self.node = each, limit, node
         self.one_space = one_space
         # limits, "each" and "one space" are about the spaces tokens leave for a
@@ -848,7 +853,7 @@ class TransferOp(Op):
         total = ctx.value if self.by_value else self.n
         if total <= 0:
             return NO_DECISIONS
-        owners = self.owners(ctx)
+        owners = self.owners_of[ctx.me]
         legal = self.legal(ex, ctx, owners, None)
         if not legal:
             return NO_DECISIONS
@@ -885,7 +890,7 @@ class TransferOp(Op):
                 ex.put(side, dest)
 
     def _run_counted(self, ex, ctx):
-        owners = self.owners(ctx)
+        owners = self.owners_of[ctx.me]
         counts = {}
         if self.each:
             for space in list(self._each_spaces(ex, ctx, owners)):
@@ -975,7 +980,7 @@ class TransferOp(Op):
         return [s for s in side(ex, ctx, owners[0]) if s < ex.locations.n]
 
     def can_act(self, ex, ctx):
-        owners = self.owners(ctx)
+        owners = self.owners_of[ctx.me]
         if self.each:
             return any(self.legal(ex, ctx, owners, {}, only=s) for s in self._each_spaces(ex, ctx, owners))
         if ex.solo is not None:
@@ -1422,7 +1427,8 @@ class Compiler:
 
     # ------------------------------------------------------------ pieces
     def owners(self, owner: A.Owner) -> Callable:
-        # per acting side, made once: whose tokens a step may move
+        # per acting side, made once: whose tokens a step may move (a function of ``ctx.me`` alone:
+        # TransferOp keeps its two answers)
         if owner.kind == "own":
             return lambda ctx: _OWN[ctx.me]
         if owner.kind == "opponent":
