@@ -443,6 +443,7 @@ class _Loader:
         ids: Dict[str, str] = {}
         folder = self.root / "cards"
         files = self.listing(folder, ".yaml")
+        entries = {"strategy_cards": 0, "objective_cards": 0}  # every entry counts, a broken card too
         if files == []:
             self.problems.add(Diagnostic(message="no card files", path=display_path(folder),
                                          expected="cards/*.yaml files with strategy_cards: or objective_cards:"))
@@ -457,7 +458,8 @@ class _Loader:
                                            ("objective_cards", self.objective_card, objectives,
                                             limits.MAX_OBJECTIVE_CARDS)):
                 for index, entry in enumerate(spec.get(key, [])):
-                    if len(cards) >= most:
+                    entries[key] += 1
+                    if entries[key] > most:
                         self.problems.add(file.diagnostic(spec[key].positions[index],
                                                           f"more than {most} {key.replace('_', ' ')}: the limit"))
                         break
@@ -683,11 +685,16 @@ class _Loader:
         # `crisis i18n check` lists them), so a translation in progress never
         # stops a game.
         for lang, catalog in ((REFERENCE_LANG, catalogs[REFERENCE_LANG]),):
+            missing = 0
             for key in required:
                 if not catalog.has(key):
                     files = files_of.get(lang) or [None]
                     file = _file_for_key(files, catalog, key)
-                    guess = did_you_mean(key, list(catalog.messages), cutoff=0.85)
+                    missing += 1
+                    # each guess compares the key with every message: only the first few are
+                    # guessed, so a thousand new cards without texts are reported in a second
+                    guess = (did_you_mean(key, list(catalog.messages), cutoff=0.85)
+                             if missing <= _GUESSED_KEYS else None)
                     diagnostic = Diagnostic(message=f"locale '{lang}' has no text for '{key}'",
                                             path=file.path if file else display_path(self.root / "locale" / lang),
                                             expected=f"a '{key.split('.')[-1]}:' entry"
@@ -800,6 +807,9 @@ def _file_for_key(files: List[YamlFile], catalog: Catalog, key: str) -> Optional
                 if file is not None and file.path == path:
                     return file
     return files[0]
+
+
+_GUESSED_KEYS = 20  # missing catalog keys given a 'did you mean'
 
 
 def _brace_depth(message: str) -> int:

@@ -145,7 +145,7 @@ def read_text(path: Path, root: Optional[Path] = None, budget: Optional[Budget] 
     if budget is not None:
         budget.files += 1
         if budget.files > budget.max_files:
-            raise refuse(f"the content has more than {budget.max_files} files")
+            raise refuse(f"the content has more than {budget.max_files:,} files")
     try:
         raw = read_regular(real, max_bytes)
     except NotRegularFile:
@@ -180,9 +180,9 @@ def list_folder(folder: Path, root: Optional[Path], suffix: str = "", folders: b
     try:
         with os.scandir(folder) as entries:
             names = []
-            for entry in entries:
-                if len(names) > limits.MAX_FILES:
-                    raise ContentError(Diagnostic(message=f"this folder has more than {limits.MAX_FILES} entries",
+            for seen, entry in enumerate(entries, 1):
+                if seen > limits.MAX_FILES:  # every entry, so that listing a huge folder stops early too
+                    raise ContentError(Diagnostic(message=f"this folder has more than {limits.MAX_FILES:,} entries",
                                                   path=display_path(folder)))
                 try:
                     is_dir: Optional[bool] = entry.is_dir()

@@ -1,0 +1,280 @@
+"""Each limit of docs/limits.md is enforced exactly where the page says: a value
+at the limit is accepted, one past it is refused with a message naming the
+limit (test_hostile_input.py covers the hostile cases far past the limits).
+
+Content is loaded as few times as possible: the loader reports every problem
+of a folder at once, so one broken copy checks several limits.
+"""
+
+import pytest
+
+from crisis.cli.saves import _scan
+from crisis.content.loader import load_content
+from crisis.content.yamlfile import Budget, ContentError, YamlFile, list_folder, read_text
+from crisis.ruleset import limits
+from crisis.ruleset.diagnostics import Diagnostic, RulesError, shown
+from crisis.ruleset.parser import parse_block
+
+from helpers import copy_content, replace_in
+
+
+def messages_of(root):
+    try:
+        load_content(root)
+    except ContentError as error:
+        return [d.message for d in error.diagnostics]
+    return []
+
+
+def yaml_problem(text):
+    try:
+        YamlFile("limits.yaml", text).load()
+    except ContentError as error:
+        return error.diagnostics[0].message
+    return None
+
+
+def rule_problem(text):
+    try:
+        parse_block(text)
+    except RulesError as error:
+        return error.diagnostics[0].message
+    return None
+
+
+# ------------------------------------------------------------ YAML
+
+
+def test_yaml_nesting_limit():
+    # the top mapping, lists inside it, each level counted (a value at the bottom is a level too)
+    inside = limits.MAX_YAML_DEPTH - 1
+    assert yaml_problem("a: " + "[" * inside + "]" * inside) is None
+    too_deep = yaml_problem("a: " + "[" * (inside + 1) + "]" * (inside + 1))
+    assert too_deep == f"values are nested too deeply (more than {limits.MAX_YAML_DEPTH} levels)"
+
+
+def test_yaml_alias_expansion_limit():
+    # a list of 9 numbers repeated by aliases: 1 + 10 per copy + the loose numbers, counted before expanding
+    copies = (limits.MAX_YAML_NODES - 1) // 10
+    loose = limits.MAX_YAML_NODES - 1 - 10 * copies
+
+    def text(extra):
+        return "- &a [1,2,3,4,5,6,7,8,9]\n" + "- *a\n" * (copies - 1) + "- 0\n" * (loose + extra)
+    assert yaml_problem(text(0)) is None
+    assert yaml_problem(text(1)) == f"aliases expand this file beyond {limits.MAX_YAML_NODES:,} values"
+
+
+def test_number_length_limit_in_yaml_rules_and_saves():
+    most = "9" * limits.MAX_NUMBER_DIGITS
+    over = "1" + "0" * limits.MAX_NUMBER_DIGITS
+    assert yaml_problem(f"a: {most}") is None and yaml_problem(f"a: -{most}") is None
+    assert "too many digits" in yaml_problem(f"a: {over}")
+    assert rule_problem(f"gain {most} VP") is None
+    assert "too many digits" in rule_problem(f"gain {over} VP")
+    assert _scan(f'{{"seed": {most}}}'.encode()) is None
+    assert _scan(f'{{"seed": {over}}}'.encode()) == ("cli.save.long_number", 1)
+
+
+# ------------------------------------------------------------ rules
+
+
+def test_rule_nesting_limit():
+    def nested(n):
+        return "if " + "(" * n + "you control Texas" + ")" * n + ": gain 1 VP"
+    assert rule_problem(nested(limits.MAX_RULE_DEPTH)) is None
+    assert rule_problem(nested(limits.MAX_RULE_DEPTH + 1)) == (
+        f"this rule is nested too deeply (more than {limits.MAX_RULE_DEPTH} levels)")
+
+
+# ------------------------------------------------------------ saves
+
+
+def test_save_nesting_limit():
+    def nested(n):  # the save's own object is the first level
+        return b'{"a": ' + b"[" * (n - 1) + b"]" * (n - 1) + b"}"
+    assert _scan(nested(limits.MAX_SAVE_DEPTH)) is None
+    assert _scan(nested(limits.MAX_SAVE_DEPTH + 1)) == ("cli.save.too_deep", 1)
+
+
+# ------------------------------------------------------------ messages
+
+
+def test_names_quoted_in_messages_are_shortened_past_the_limit():
+    assert shown("x" * limits.MAX_SHOWN_CHARS) == "x" * limits.MAX_SHOWN_CHARS
+    assert shown("x" * (limits.MAX_SHOWN_CHARS + 1)) == "x" * (limits.MAX_SHOWN_CHARS - 1) + "…"
+
+
+def test_a_long_source_line_is_shown_around_the_column():
+    line = "a" * 5000 + "HERE" + "b" * 5000
+    text = Diagnostic(message="m", path="f.yaml", line=1, column=5001, width=4, source_line=line).format()
+    quoted = [row for row in text.splitlines() if "HERE" in row]
+    assert quoted and all(len(row) <= limits.MAX_SHOWN_LINE + 12 for row in text.splitlines())
+
+
+# ------------------------------------------------------------ content folders
+
+
+def test_entries_per_folder_limit(tmp_path):
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    for n in range(limits.MAX_FILES - 1):
+        (folder / f"zz-{n:04}.yaml").write_text("")
+    (folder / "notes.txt").write_text("")  # every entry counts, not only the files read
+    assert len(list_folder(folder, tmp_path, ".yaml")) == limits.MAX_FILES - 1
+    (folder / "zz-last.yaml").write_text("")
+    with pytest.raises(ContentError, match=f"this folder has more than {limits.MAX_FILES:,} entries"):
+        list_folder(folder, tmp_path, ".yaml")
+
+
+def test_files_per_content_limit(tmp_path):
+    (tmp_path / "a.yaml").write_text("a: 1\n")
+    budget = Budget()
+    for _ in range(limits.MAX_FILES):
+        read_text(tmp_path / "a.yaml", tmp_path, budget)
+    with pytest.raises(ContentError, match=f"the content has more than {limits.MAX_FILES:,} files"):
+        read_text(tmp_path / "a.yaml", tmp_path, budget)
+
+
+def test_content_bytes_limit(tmp_path):
+    (tmp_path / "a.yaml").write_bytes(b"#" * (limits.MAX_CONTENT_BYTES // 4))
+    budget = Budget()
+    for _ in range(4):
+        read_text(tmp_path / "a.yaml", tmp_path, budget)
+    (tmp_path / "b.yaml").write_bytes(b"#")
+    with pytest.raises(ContentError, match="add up to more than the limit of 4 MiB"):
+        read_text(tmp_path / "b.yaml", tmp_path, budget)
+
+
+def test_file_bytes_limit(tmp_path):
+    (tmp_path / "a.yaml").write_bytes(b"#" * limits.MAX_FILE_BYTES)
+    read_text(tmp_path / "a.yaml", tmp_path)
+    (tmp_path / "a.yaml").write_bytes(b"#" * (limits.MAX_FILE_BYTES + 1))
+    with pytest.raises(ContentError, match="larger than the limit of 1 MiB per file"):
+        read_text(tmp_path / "a.yaml", tmp_path)
+
+
+GAME_KEYS = {key: f"{key}: " for key in limits.GAME_NUMBERS}
+
+
+def set_game_numbers(root, shift):
+    """Every number of game.yaml with a limit, set to its limit plus ``shift``."""
+    game = root / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        key = line.split(":")[0].strip()
+        if key in limits.GAME_NUMBERS and not line.startswith(" "):
+            line = f"{key}: {limits.GAME_NUMBERS[key] + shift}"
+        lines.append(line)
+    text = "\n".join(lines) + "\n"
+    text = text.replace("game: fort-sumter", "game: " + "g" * (limits.MAX_NAME_CHARS + shift), 1)
+    text = text.replace("box: 2}", f"box: {limits.MAX_BOX + shift}}}", 1)
+    game.write_text(text, encoding="utf-8")
+
+
+def limit_messages(messages):
+    return [m for m in messages if "at most" in m or "the limit" in m or "1 to" in m]
+
+
+def test_game_numbers_limits(tmp_path):
+    at = copy_content(tmp_path / "at")
+    set_game_numbers(at, 0)
+    assert limit_messages(messages_of(at)) == []
+
+    over = copy_content(tmp_path / "over")
+    set_game_numbers(over, 1)
+    found = messages_of(over)
+    for key, most in limits.GAME_NUMBERS.items():
+        assert f"'{key}' in game.yaml must be at most {most:,}" in found
+    assert f"'box' in a zone must be at most {limits.MAX_BOX}" in found
+    assert f"the game's name must have 1 to {limits.MAX_NAME_CHARS} characters" in found
+
+
+def test_crisis_track_length_limit(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "game.yaml", "top: 15", f"top: {limits.MAX_TRACK_TOP}")
+    assert limit_messages(messages_of(root)) == []
+    replace_in(root / "game.yaml", f"top: {limits.MAX_TRACK_TOP}", f"top: {limits.MAX_TRACK_TOP + 1}")
+    assert f"'top' in crisis_track must be at most {limits.MAX_TRACK_TOP}" in messages_of(root)
+
+
+def word(n):
+    """A distinct name for the n-th added thing: names are letters only."""
+    letters = ""
+    while True:
+        letters = "abcdefghijklmnopqrstuvwxyz"[n % 26] + letters
+        n //= 26
+        if not n:
+            return letters
+
+
+def add_board_parts(root, shift):
+    """Dimensions, spaces, zones and markers up to their limits plus ``shift``."""
+    extra_dimensions = limits.MAX_DIMENSIONS + shift - 4
+    # the first extra dimension holds the extra spaces, so the spaces are counted even past the dimensions' limit
+    spaces = limits.MAX_SPACES + shift - 12 - min(extra_dimensions - 1, limits.MAX_DIMENSIONS - 5)
+    rows = [f"  - name: Extra\n    spaces: [{', '.join(f'Plain {word(i).title()}' for i in range(spaces))}]"]
+    rows += [f"  - name: Extra {word(d).title()}\n    spaces: [Lone {word(d).title()}]" for d in range(1, extra_dimensions)]
+    replace_in(root / "game.yaml", "\ncrisis_track:", "\n" + "\n".join(rows) + "\n\ncrisis_track:")
+    zones = "".join(f"    - {{name: Zone {word(z).title()}, from: 0, to: 0}}\n" for z in range(limits.MAX_ZONES + shift - 4))
+    replace_in(root / "game.yaml", "    - {name: Final Crisis, from: 5, to: 0, box: 4}\n",
+               "    - {name: Final Crisis, from: 5, to: 0, box: 4}\n" + zones)
+    markers = "".join(f"  Marker {word(m).title()}:\n    blocks: [placement]\n" for m in range(limits.MAX_MARKERS + shift - 1))
+    replace_in(root / "game.yaml", "\nmarkers:\n", "\nmarkers:\n" + markers)
+
+
+def test_board_size_limits(tmp_path):
+    at = copy_content(tmp_path / "at")
+    add_board_parts(at, 0)
+    assert limit_messages(messages_of(at)) == []
+
+    over = copy_content(tmp_path / "over")
+    add_board_parts(over, 1)
+    found = messages_of(over)
+    assert f"'dimensions' has {limits.MAX_DIMENSIONS + 1} entries; at most {limits.MAX_DIMENSIONS} are allowed" in found
+    assert any(m.startswith("the map has") and m.endswith(f"the limit is {limits.MAX_SPACES}") for m in found)
+    assert f"'zones' has {limits.MAX_ZONES + 1} entries; at most {limits.MAX_ZONES} are allowed" in found
+    assert f"'markers' has {limits.MAX_MARKERS + 1} entries; at most {limits.MAX_MARKERS} are allowed" in found
+
+
+def add_cards(root, shift):
+    """Cards and their parts up to their limits plus ``shift`` (ids, values, catalog nesting)."""
+    strategy = "".join(f"  - {{id: extra-{n}, value: 1, event_for: both, final_crisis: Armaments, "
+                       f"provenance: authored}}\n" for n in range(limits.MAX_STRATEGY_CARDS + shift - 41))
+    objectives = "".join(f"  - {{id: extra-{n}, space: Texas, provenance: authored}}\n"
+                         for n in range(limits.MAX_OBJECTIVE_CARDS + shift - 12))
+    (root / "cards" / "zz-many.yaml").write_text(
+        f"strategy_cards:\n  - {{id: {'a' * (limits.MAX_NAME_CHARS + shift)}, value: {limits.MAX_CARD_VALUE + shift}, "
+        f"event_for: both, final_crisis: Armaments, provenance: authored}}\n{strategy}"
+        f"objective_cards:\n{objectives}", encoding="utf-8")
+    depth = limits.MAX_MESSAGE_DEPTH + shift
+    with open(root / "locale" / "en" / "messages.yaml", "a", encoding="utf-8") as catalog:
+        catalog.write(f"zz_deep: \"{'{n|' * depth}x{'}' * depth}\"\n")
+
+
+def test_card_and_catalog_limits(tmp_path):
+    at = copy_content(tmp_path / "at")
+    add_cards(at, 0)
+    found = messages_of(at)
+    assert limit_messages(found) == []
+    assert not any("nests placeholders" in m or "cannot be a card id" in m for m in found)
+
+    over = copy_content(tmp_path / "over")
+    add_cards(over, 1)
+    found = messages_of(over)
+    assert f"more than {limits.MAX_STRATEGY_CARDS} strategy cards: the limit" in found
+    assert f"more than {limits.MAX_OBJECTIVE_CARDS} objective cards: the limit" in found
+    assert f"'{shown('a' * (limits.MAX_NAME_CHARS + 1))}' cannot be a card id" in found
+    assert f"a card's value is at most {limits.MAX_CARD_VALUE}" in found
+    assert f"message 'zz_deep' nests placeholders {limits.MAX_MESSAGE_DEPTH + 1} deep; " \
+           f"at most {limits.MAX_MESSAGE_DEPTH}" in found
+
+
+def test_rule_text_limit(tmp_path):
+    root = copy_content(tmp_path)
+    filler = "gain 1 VP\n" * (limits.MAX_RULE_CHARS // 10 + 1)
+    (root / "cards" / "zz-long.yaml").write_text(
+        "strategy_cards:\n  - id: long-rule\n    value: 2\n    event_for: both\n    final_crisis: Armaments\n"
+        "    provenance: authored\n    event: |\n" + "".join("      " + line + "\n" for line in filler.splitlines()),
+        encoding="utf-8")
+    assert f"the content's rules add up to more than {limits.MAX_RULE_CHARS:,} characters" in messages_of(root)
