@@ -217,19 +217,24 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not a number a saved game holds")
 
 
-def options_valid(options: dict) -> bool:
-    """The options' names and types, as declared on ``Options`` (a new option needs no code here)."""
+def bad_option(options: dict) -> Optional[str]:
+    """The first option whose name or type is not as declared on ``Options`` (a new option
+    needs no code here): its name, or '' when only the class's own validators refuse them."""
     from crisis.interpreter.game import Options
     fields = attrs.fields_dict(attrs.resolve_types(Options))
     for name, value in options.items():
         field = fields.get(name)
         if field is None or not _has_type(value, field.type):
-            return False
+            return name
     try:
         Options(**options)  # the class's own validators, if it has any
     except (TypeError, ValueError):
-        return False
-    return True
+        return ""
+    return None
+
+
+def options_valid(options: dict) -> bool:
+    return bad_option(options) is None
 
 
 def _has_type(value, kind) -> bool:
@@ -298,8 +303,9 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
                           content=content.root)
     seed = data["seed"]
     options = data["options"]
-    if not options_valid(options):
-        raise SaveProblem("cli.save.damaged", file=where, field="options")
+    wrong = bad_option(options)
+    if wrong is not None:
+        raise SaveProblem("cli.save.damaged", file=where, field=f"options.{shown(wrong)}" if wrong else "options")
     controllers = data["controllers"]
     sides = content.board.sides
     if set(controllers) != set(sides) or not all(isinstance(v, str) for v in controllers.values()):

@@ -363,9 +363,9 @@ def refused(path, content):
 
 
 @pytest.mark.parametrize("change, field", [
-    ({"options": {"event_discard": "yes"}}, "options"),
-    ({"options": {"event_discard": 1}}, "options"),
-    ({"options": {"event_discard": False, "house_rule": True}}, "options"),
+    ({"options": {"event_discard": "yes"}}, "options.event_discard"),
+    ({"options": {"event_discard": 1}}, "options.event_discard"),
+    ({"options": {"event_discard": False, "house_rule": True}}, "options.house_rule"),
     ({"version": 0}, "version"),
     ({"version": -1}, "version"),
     ({"version": True}, "version"),
