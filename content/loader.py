@@ -88,7 +88,7 @@ class _Loader:
             else:
                 text, raw = read_text(path, self.root, self.budget)
             file = YamlFile(display_path(path), text)
-            data = file.load()
+            data = file.load(self.budget)
         except ContentError as error:
             self.problems.extend(error.diagnostics)
             return None, None

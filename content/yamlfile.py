@@ -59,11 +59,12 @@ def size_text(n: int) -> str:
 
 
 class Budget:
-    """What one content folder may cost in all: bytes and files read."""
+    """What one content folder may cost in all: bytes and files read, YAML values built."""
 
-    def __init__(self, max_bytes: int = limits.MAX_CONTENT_BYTES, max_files: int = limits.MAX_FILES):
-        self.max_bytes, self.max_files = max_bytes, max_files
-        self.bytes = self.files = 0
+    def __init__(self, max_bytes: int = limits.MAX_CONTENT_BYTES, max_files: int = limits.MAX_FILES,
+                 max_values: int = limits.MAX_CONTENT_VALUES):
+        self.max_bytes, self.max_files, self.max_values = max_bytes, max_files, max_values
+        self.bytes = self.files = self.values = 0
 
 
 def real_inside(path: Path, root: Optional[Path]) -> str:
@@ -328,16 +329,23 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
 
 
 class _Bounded:
-    """Composition (PyYAML's own), refusing nesting deeper than the limit before it recurses."""
+    """Composition (PyYAML's own), refusing nesting deeper than the limit before it recurses,
+    and more values than the file may hold before they are built."""
 
     depth = 0
+    values = 0
+    max_values = limits.MAX_YAML_NODES
+    too_many = ""
 
     def compose_node(self, parent, index):
         self.depth += 1
+        self.values += 1
         try:
             if self.depth > limits.MAX_YAML_DEPTH:
                 mark = self.peek_event().start_mark
                 raise yaml.composer.ComposerError(None, None, _too_deep(), mark)
+            if self.values > self.max_values:
+                raise yaml.composer.ComposerError(None, None, self.too_many, self.peek_event().start_mark)
             return yaml.composer.Composer.compose_node(self, parent, index)
         finally:
             self.depth -= 1
@@ -359,6 +367,12 @@ if _FastParser is not None:
 else:  # pragma: no cover
     class _BoundedLoader(_Bounded, yaml.SafeLoader):
         pass
+
+
+def _too_many(budget: Optional[Budget], left: int) -> str:
+    if budget is not None and left < limits.MAX_YAML_NODES:
+        return f"the content's files hold more than {budget.max_values:,} values in all"
+    return f"this file holds more than {limits.MAX_YAML_NODES:,} values"
 
 
 def _too_deep() -> str:
@@ -397,8 +411,11 @@ class YamlFile:
     def _at(self, mark) -> Optional[Position]:
         return self.position(mark.index) if mark is not None else None
 
-    def load(self) -> Any:
-        """The file's value (None for an empty file); ContentError with every problem otherwise."""
+    def load(self, budget: Optional[Budget] = None) -> Any:
+        """The file's value (None for an empty file); ContentError with every problem otherwise.
+
+        With ``budget``, the values of the whole content folder count towards its limit too.
+        """
         control = _FILE_CONTROL.search(self.text)
         if control:
             raise ContentError([self.diagnostic(self.position(control.start()), _control_message(control.group()),
@@ -407,11 +424,19 @@ class YamlFile:
             loader = _BoundedLoader(self.text)
         except yaml.reader.ReaderError as error:  # characters YAML does not allow
             raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
+        left = budget.max_values - budget.values if budget is not None else limits.MAX_YAML_NODES
+        loader.max_values = min(limits.MAX_YAML_NODES, left)
+        loader.too_many = _too_many(budget, left)
         try:
             node = loader.get_single_node()
             if node is None:
                 return None
-            self._expanded(node, {}, 0)
+            size = self._expanded(node, {}, 0)
+            if size > left:  # within the file's limit, past what the content has left
+                raise _Stop(self.diagnostic(self._at(node.start_mark), loader.too_many,
+                                            hint="aliases (*name) count once for each place they are used"))
+            if budget is not None:
+                budget.values += size - loader.values  # the values composed are counted below
             errors: List[Diagnostic] = []
             value = self._convert(node, loader, errors, 0)
         except yaml.reader.ReaderError as error:
@@ -419,12 +444,14 @@ class YamlFile:
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             problem = error.problem or ""
-            message = problem if problem == _too_deep() else f"this is not valid YAML: {problem}"
+            message = problem if problem in (_too_deep(), loader.too_many) else f"this is not valid YAML: {problem}"
             raise ContentError([self.diagnostic(self._at(mark), message, hint=error.context)]) from None
         except _Stop as stop:
             raise ContentError([stop.diagnostic]) from None
         finally:
             loader.dispose()
+            if budget is not None:  # a refused file's work counts too: many refused files stay bounded
+                budget.values += min(loader.values, left)
         if errors:
             raise ContentError(errors)
         return value

@@ -22,7 +22,8 @@ MAX_FILES = 1000                # files read from one content folder (Fort Sumte
 
 # ------------------------------------------------------------------ YAML
 MAX_YAML_DEPTH = 40             # mappings and lists inside each other (Fort Sumter: 6)
-MAX_YAML_NODES = 100_000        # values in one file, aliases expanded (Fort Sumter's largest: 441)
+MAX_YAML_NODES = 50_000         # values in one file, aliases expanded (Fort Sumter's largest: 981)
+MAX_CONTENT_VALUES = 200_000    # values in all the content's files, aliases expanded (Fort Sumter: 5,437)
 MAX_NUMBER_DIGITS = 9           # digits of any number in content, rules or saves (999,999,999)
 
 # ------------------------------------------------------------------ rules

@@ -64,6 +64,33 @@ def test_yaml_alias_expansion_limit():
     assert yaml_problem(text(1)) == f"aliases expand this file beyond {limits.MAX_YAML_NODES:,} values"
 
 
+def test_values_per_file_limit_without_aliases():
+    assert yaml_problem("- a\n" * (limits.MAX_YAML_NODES - 1)) is None  # the list itself is a value
+    assert yaml_problem("- a\n" * limits.MAX_YAML_NODES) == f"this file holds more than {limits.MAX_YAML_NODES:,} values"
+
+
+def test_values_per_content_limit():
+    per_file = limits.MAX_CONTENT_VALUES // 4  # at most the limit of one file
+    copies = (per_file - 1) // 10
+    text = "- &a [1,2,3,4,5,6,7,8,9]\n" + "- *a\n" * (copies - 1) + "- 0\n" * (per_file - 1 - 10 * copies)
+    budget = Budget()
+    for n in range(4):
+        YamlFile(f"{n}.yaml", text).load(budget)
+    assert budget.values == limits.MAX_CONTENT_VALUES
+    with pytest.raises(ContentError, match=f"the content's files hold more than {limits.MAX_CONTENT_VALUES:,} values"):
+        YamlFile("last.yaml", "a").load(budget)
+
+
+def test_refused_files_count_towards_the_content_limit():
+    budget = Budget()
+    too_many = "- a\n" * limits.MAX_YAML_NODES
+    for n in range(limits.MAX_CONTENT_VALUES // limits.MAX_YAML_NODES):
+        with pytest.raises(ContentError, match="more than"):
+            YamlFile(f"{n}.yaml", too_many).load(budget)
+    with pytest.raises(ContentError, match="the content's files hold more than"):
+        YamlFile("small.yaml", "a: 1").load(budget)
+
+
 def test_number_length_limit_in_yaml_rules_and_saves():
     most = "9" * limits.MAX_NUMBER_DIGITS
     over = "1" + "0" * limits.MAX_NUMBER_DIGITS
