@@ -200,17 +200,23 @@ def set_game_numbers(root, shift):
 
 
 def limit_messages(messages):
-    return [m for m in messages if "at most" in m or "the limit" in m or "1 to" in m]
+    words = ("at most", "the limit", "1 to", "nests placeholders", "cannot be a card id")
+    return [m for m in messages if any(w in m for w in words)]
+
+
+def over_the_limits(tmp_path, build):
+    """The messages for a copy of the content built one past its limits, after checking
+    that the copy built exactly at them says nothing about a limit."""
+    at = copy_content(tmp_path / "at")
+    build(at, 0)
+    assert limit_messages(messages_of(at)) == []
+    over = copy_content(tmp_path / "over")
+    build(over, 1)
+    return messages_of(over)
 
 
 def test_game_numbers_limits(tmp_path):
-    at = copy_content(tmp_path / "at")
-    set_game_numbers(at, 0)
-    assert limit_messages(messages_of(at)) == []
-
-    over = copy_content(tmp_path / "over")
-    set_game_numbers(over, 1)
-    found = messages_of(over)
+    found = over_the_limits(tmp_path, set_game_numbers)
     for key, most in limits.GAME_NUMBERS.items():
         assert f"'{key}' in game.yaml must be at most {most:,}" in found
     assert f"'box' in a zone must be at most {limits.MAX_BOX}" in found
@@ -251,13 +257,7 @@ def add_board_parts(root, shift):
 
 
 def test_board_size_limits(tmp_path):
-    at = copy_content(tmp_path / "at")
-    add_board_parts(at, 0)
-    assert limit_messages(messages_of(at)) == []
-
-    over = copy_content(tmp_path / "over")
-    add_board_parts(over, 1)
-    found = messages_of(over)
+    found = over_the_limits(tmp_path, add_board_parts)
     assert f"'dimensions' has {limits.MAX_DIMENSIONS + 1} entries; at most {limits.MAX_DIMENSIONS} are allowed" in found
     assert any(m.startswith("the map has") and m.endswith(f"the limit is {limits.MAX_SPACES}") for m in found)
     assert f"'zones' has {limits.MAX_ZONES + 1} entries; at most {limits.MAX_ZONES} are allowed" in found
@@ -280,15 +280,7 @@ def add_cards(root, shift):
 
 
 def test_card_and_catalog_limits(tmp_path):
-    at = copy_content(tmp_path / "at")
-    add_cards(at, 0)
-    found = messages_of(at)
-    assert limit_messages(found) == []
-    assert not any("nests placeholders" in m or "cannot be a card id" in m for m in found)
-
-    over = copy_content(tmp_path / "over")
-    add_cards(over, 1)
-    found = messages_of(over)
+    found = over_the_limits(tmp_path, add_cards)
     assert f"more than {limits.MAX_STRATEGY_CARDS} strategy cards: the limit" in found
     assert f"more than {limits.MAX_OBJECTIVE_CARDS} objective cards: the limit" in found
     assert f"'{shown('a' * (limits.MAX_NAME_CHARS + 1))}' cannot be a card id" in found
