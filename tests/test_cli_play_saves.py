@@ -162,7 +162,7 @@ def variants(data):
     yield "other content", json.dumps(dict(data, content_digest="0123456789abcdef")), \
         "was played on other content"
     yield "seed missing", json.dumps({k: v for k, v in data.items() if k != "seed"}), "its 'seed' entry"
-    yield "options wrong", json.dumps(dict(data, options={"house_rule": True})), "its 'options' entry"
+    yield "options wrong", json.dumps(dict(data, options={"house_rule": True})), "its 'options.house_rule' entry"
     yield "unknown player", json.dumps(dict(data, controllers={"Unionist": "human", "Secessionist": "deep-blue"})), \
         "names a player 'deep-blue'"
     yield "actions not a list", json.dumps(dict(data, actions="keep everything")), "its 'actions' entry"
