@@ -119,7 +119,7 @@ class Session:
     def close_input(self) -> None:
         self.proc.stdin.close()
 
-    def wait(self, timeout=30.0) -> int:
+    def wait(self, timeout=120.0) -> int:  # as run_crisis: a loaded machine (2 cores, several suites) is slow
         code = self.proc.wait(timeout)
         self._reader.join(timeout)
         return code
