@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 
-from startup import crisis  # noqa: E402  (benchmarks/ is on the path when a script here runs)
+from startup import crisis, read_to_prompt  # noqa: E402  (benchmarks/ is on the path when a script here runs)
 
 
 def timed(command, env=None):
@@ -63,13 +63,7 @@ def line_mode(games: int, folder: Path):
                                 env=dict(os.environ, NO_COLOR="1", LANG="C"))
         first = True
         while True:
-            seen = b""
-            while not seen.endswith(b"> "):
-                chunk = os.read(proc.stdout.fileno(), 65536)
-                if not chunk:
-                    break
-                seen += chunk
-            if not seen.endswith(b"> "):
+            if not read_to_prompt(proc):
                 break
             now = time.perf_counter()
             (firsts if first else answers).append(now - started)

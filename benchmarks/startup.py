@@ -37,17 +37,23 @@ def check(env):
     return time.perf_counter() - started, cpu() - used
 
 
+def read_to_prompt(proc) -> bool:
+    """Read the command's output up to its next prompt; False when it ended first."""
+    seen = b""
+    while not seen.endswith(b"> "):
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            return False
+        seen += chunk
+    return True
+
+
 def first_prompt(env, folder):
     """(wall, CPU) seconds of `crisis play --vs bot` to its first prompt (CPU counted to its end, just after)."""
     started, used = time.perf_counter(), cpu()
     proc = subprocess.Popen(crisis() + ["play", "--vs", "bot", "--seed", "1", "--no-color"], env=env, cwd=folder,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    seen = b""
-    while not seen.endswith(b"> "):
-        chunk = os.read(proc.stdout.fileno(), 65536)
-        if not chunk:
-            break
-        seen += chunk
+    read_to_prompt(proc)
     elapsed = time.perf_counter() - started
     proc.kill()
     proc.wait()

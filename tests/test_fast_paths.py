@@ -5,7 +5,7 @@ from crisis.interpreter.controllers import RandomBot, play_out
 from crisis.interpreter.game import Game, Options
 from crisis.interpreter.state import initial_state
 from crisis.interpreter.tables import tables_for
-from helpers import copy_content
+from helpers import add_designer_card, copy_content
 from test_language_words import CARD
 
 
@@ -28,10 +28,7 @@ def test_a_game_without_a_log_is_the_game_with_one(content):
 
 def test_that_space_is_remembered_when_no_log_is_kept(tmp_path):
     root = copy_content(tmp_path)
-    (root / "cards" / "zz-designer.yaml").write_text(CARD, encoding="utf-8")
-    for lang in ("en", "es"):
-        (root / "locale" / lang / "zz-designer.yaml").write_text(
-            "cards:\n  designer-truce:\n    title: Truce\n", encoding="utf-8")
+    add_designer_card(root, CARD, "designer-truce", "Truce")
     content = load_content(root)
     t = tables_for(content)
     for log in (True, False):

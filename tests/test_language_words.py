@@ -8,7 +8,7 @@ from crisis.content.loader import load_content
 from crisis.ruleset.checker import STRATEGY_EVENT, Checker
 from crisis.ruleset.parser import parse_block
 from crisis.ruleset.render import render_block
-from helpers import copy_content, replace_in
+from helpers import add_designer_card, copy_content, replace_in
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +108,7 @@ scenarios:
 
 def test_the_new_words_run_in_a_designers_card(tmp_path):
     root = copy_content(tmp_path)
-    (root / "cards" / "zz-designer.yaml").write_text(CARD, encoding="utf-8")
-    for lang in ("en", "es"):
-        (root / "locale" / lang / "zz-designer.yaml").write_text(
-            "cards:\n  designer-truce:\n    title: Truce\n", encoding="utf-8")
+    add_designer_card(root, CARD, "designer-truce", "Truce")
     content = load_content(root)
     path = tmp_path / "truce.yaml"
     path.write_text(SCENARIOS, encoding="utf-8")
