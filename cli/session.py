@@ -23,7 +23,8 @@ import attrs
 
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
-from crisis.interpreter.controllers import Controller, RandomBot, controller_factories
+from crisis.interpreter.controllers import (Controller, RandomBot, UnknownController, controller_factories,
+                                           controller_factory)
 from crisis.interpreter.game import Game, IllegalAction, Options
 from crisis.interpreter.invariants import InvariantBroken, apply_checked, broken_message
 from crisis.interpreter.state import NOBODY
@@ -51,6 +52,20 @@ def bots() -> Dict[str, Callable[[int, int], Controller]]:
     return controller_factories()
 
 
+class KnownBots:
+    """The bot names a game may name: every registered controller, with or without a setting
+    after a colon (``search:200``, ``search:500ms``), as ``controller_factory`` reads them."""
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        try:
+            controller_factory(name)
+        except (UnknownController, ValueError):
+            return False
+        return True
+
+
 def default_bot() -> str:
     registry = bots()
     preferred = [name for name, cls in registry.items() if getattr(cls, "default_opponent", False)]
@@ -58,8 +73,19 @@ def default_bot() -> str:
 
 
 def controller_text(catalog, name: str) -> str:
-    key = f"cli.controller.{name}"
-    return catalog.text(key) if catalog.raw(key) is not None else name
+    base, _, setting = name.partition(":")
+    key = f"cli.controller.{base}"
+    text = catalog.text(key) if catalog.raw(key) is not None else base
+    if not setting:
+        return text
+    from crisis.content.bots import Budget
+    try:
+        budget = Budget.parse(setting)
+    except ValueError:
+        return catalog.text("cli.controller.setting", bot=text, setting=setting)
+    if budget.milliseconds:
+        return catalog.text("cli.controller.milliseconds", bot=text, n=f"{budget.milliseconds:g}")
+    return catalog.text("cli.controller.iterations", bot=text, n=budget.iterations)
 
 
 def match_side(given: str, content: Content, show: Presenter) -> int:
@@ -179,9 +205,8 @@ class GameSession:
 
     # ------------------------------------------------------------ the game
     def make_bots(self) -> List[Optional[Controller]]:
-        registry = bots()
         # the solo opponent is no controller: the engine answers its decisions from the content
-        return [None if human or name == saves.SOLO else registry[name](self.seed, side)
+        return [None if human or name == saves.SOLO else controller_factory(name)(self.seed, side)
                 for side, (human, name) in enumerate(zip(self.humans, self.controllers))]
 
     def rebuild(self, actions: Sequence[str]) -> None:
@@ -524,7 +549,7 @@ SOLO_ACTION_LINES = ("log.place", "log.remove", "log.move", "log.marker")
 
 def open_saved(content: Content, show: Presenter, path: Path, allow_changed_content: bool = False) -> saves.SavedGame:
     try:
-        return saves.read(path, content, bots(), allow_changed_content)
+        return saves.read(path, content, KnownBots(), allow_changed_content)
     except saves.SaveProblem as problem:
         params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason) else v
                   for k, v in problem.params.items()}
@@ -565,8 +590,12 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
         human = match_side(args.side, content, show) if args.side else 0
         registry = bots()
         bot = default_bot() if args.vs == "bot" else args.vs
-        if bot not in registry:
+        if bot.partition(":")[0] not in registry:
             raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(["bot"] + sorted(registry))))
+        try:
+            controller_factory(bot)  # a setting after the name: search:200, search:500ms
+        except (UnknownController, ValueError) as error:
+            raise CliError(c.text("cli.error.bot", given=args.vs, reason=str(error)))
         controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]
     else:
         controllers = [saves.HUMAN] * len(sides)

@@ -13,6 +13,8 @@ from typing import Tuple
 
 import attrs
 
+from crisis.ruleset.limits import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS
+
 # decisions the search bot may search (the others are the heuristic's)
 SEARCHABLE = ("play_card", "keep_objective", "order", "option", "bonus", "marker")
 
@@ -52,19 +54,23 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
-        """``200`` (iterations) or ``50ms`` (milliseconds per decision)."""
+        """``200`` (iterations) or ``50ms`` (milliseconds per decision), within the limits."""
         text = str(text).strip().lower()
+        budget = None
         try:
             if text.endswith("ms"):
                 value = float(text[:-2])
-                if value > 0:
-                    return cls(iterations=0, milliseconds=value)
-            elif int(text) > 0:
-                return cls(iterations=int(text))
+                if 0 < value <= MAX_SEARCH_MILLISECONDS:
+                    budget = cls(iterations=0, milliseconds=value)
+            elif 0 < int(text) <= MAX_SEARCH_ITERATIONS:
+                budget = cls(iterations=int(text))
         except ValueError:
             pass
-        raise ValueError(f"'{text}' is not a search budget: write a number of iterations (like 20) "
-                         f"or of milliseconds (like 500ms)")
+        if budget is None:
+            raise ValueError(f"'{text}' is not a search budget: write a number of iterations (like 20, at most "
+                             f"{MAX_SEARCH_ITERATIONS:,}) or of milliseconds (like 500ms, at most "
+                             f"{MAX_SEARCH_MILLISECONDS:,}ms)")
+        return budget
 
     def __str__(self) -> str:
         return f"{self.milliseconds:g}ms" if self.milliseconds > 0 else str(self.iterations)

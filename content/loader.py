@@ -572,6 +572,11 @@ class _Loader:
             elif "iterations" in numbers:
                 budget = B.Budget(iterations=numbers.pop("iterations"))
             numbers.pop("milliseconds", None)
+            for key, most, given in (("iterations", limits.MAX_SEARCH_ITERATIONS, budget.iterations),
+                                     ("milliseconds", limits.MAX_SEARCH_MILLISECONDS, budget.milliseconds)):
+                if given > most and key in spec:
+                    self.problems.add(file.diagnostic(spec.value_positions[key],
+                                                      f"{key} may be at most {most:,} (docs/limits.md)"))
             decisions = settings.search.decisions
             if "decisions" in spec:
                 kinds = spec["decisions"]

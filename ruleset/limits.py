@@ -55,6 +55,12 @@ MAX_OBJECTIVE_CARDS = 200
 MAX_CARD_VALUE = 99
 MAX_NAME_CHARS = 60             # a name in game.yaml, a card id, the game's name
 
+# ------------------------------------------------------------------ bots
+# The search bot's budget per decision (bots/search.yaml, "search:N" on the command line and in
+# a saved game): past these one decision would take hours, which is a hang, not a setting.
+MAX_SEARCH_ITERATIONS = 100_000
+MAX_SEARCH_MILLISECONDS = 600_000   # ten minutes
+
 # ------------------------------------------------------------------ saves
 MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: 3.4 KB at most)
 MAX_SAVE_DEPTH = 8              # JSON nesting in a saved game (the format itself uses 2)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from clirun import (MOVE_DESTINATIONS, PASS_PROMPT, DECISION_PROMPT, Session, answer_all, board_of, decision_kind, last_line,
-                    run_crisis)
+                    run_crisis, run_main)
 from crisis.interpreter.game import Game, Options, replay
 from crisis.interpreter.state import NOBODY
 
@@ -397,3 +397,21 @@ def test_an_unknown_bot_is_refused(tmp_path):
     assert result.returncode == 2
     assert "There is no bot called 'deep-blue': choose one of bot, heuristic, random, search." in result.stderr
     assert not list(tmp_path.iterdir())  # no game file was started
+
+
+def test_play_against_a_search_bot_with_its_budget(tmp_path):
+    """``--vs search:N`` sets the bot's thinking per decision; the game saves it and resumes
+    with it; a budget that is not one is refused before the game starts."""
+    game = run_main("play", "--vs", "search:2", "--side", "union", "--seed", "3", "--save", "g.json",
+                    input="quit\n", cwd=tmp_path)
+    assert game.returncode in (0, 3), game.stderr
+    assert "2 iterations per decision" in " ".join(game.stdout.split())
+    saved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert saved["controllers"]["Secessionist"] == "search:2"
+    again = run_main("resume", "g.json", input="quit\n", cwd=tmp_path)
+    assert again.returncode in (0, 3), again.stderr
+    assert "Traceback" not in again.stderr
+    for setting, says in (("search:fast", "not a search budget"), ("random:3", "'random' takes no setting"),
+                          ("clever:3", "There is no bot called 'clever:3'")):
+        refused = run_main("play", "--vs", setting, "--seed", "3", cwd=tmp_path)
+        assert refused.returncode == 2 and says in refused.stderr, (setting, refused.stderr)

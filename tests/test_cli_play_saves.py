@@ -7,6 +7,8 @@ import signal
 
 import pytest
 
+from crisis.ruleset import limits
+
 from clirun import (DECISION_PROMPT, MOVE_DESTINATIONS, Session, answer_all, decision_kind, last_line, run_crisis,
                     run_main)
 
@@ -165,6 +167,9 @@ def variants(data):
     yield "options wrong", json.dumps(dict(data, options={"house_rule": True})), "its 'options.house_rule' entry"
     yield "unknown player", json.dumps(dict(data, controllers={"Unionist": "human", "Secessionist": "deep-blue"})), \
         "names a player 'deep-blue'"
+    yield "a bot's budget past the limit", json.dumps(dict(data, controllers={
+        "Unionist": "human", "Secessionist": f"search:{limits.MAX_SEARCH_ITERATIONS + 1}"})), \
+        f"names a player 'search:{limits.MAX_SEARCH_ITERATIONS + 1}'"
     yield "actions not a list", json.dumps(dict(data, actions="keep everything")), "its 'actions' entry"
     yield "an action that does not replay", json.dumps(dict(data, actions=broken)), \
         "action 6 ('place Nowhere') is not legal at that point"

@@ -6,6 +6,8 @@ Content is loaded as few times as possible: the loader reports every problem
 of a folder at once, so one broken copy checks several limits.
 """
 
+import re
+
 import pytest
 
 from crisis.cli.saves import _scan
@@ -297,3 +299,28 @@ def test_rule_text_limit(tmp_path):
         "    provenance: authored\n    event: |\n" + "".join("      " + line + "\n" for line in filler.splitlines()),
         encoding="utf-8")
     assert f"the content's rules add up to more than {limits.MAX_RULE_CHARS:,} characters" in messages_of(root)
+
+
+# ------------------------------------------------------------ bots
+
+
+def set_search_iterations(root, shift):
+    path = root / "bots" / "search.yaml"
+    text, count = re.subn(r"(?m)^iterations: *\d+", f"iterations: {limits.MAX_SEARCH_ITERATIONS + shift}",
+                          path.read_text(encoding="utf-8"))
+    assert count == 1
+    path.write_text(text, encoding="utf-8")
+
+
+def test_search_budget_limit_in_content(tmp_path):
+    found = over_the_limits(tmp_path, set_search_iterations)
+    assert f"iterations may be at most {limits.MAX_SEARCH_ITERATIONS:,} (docs/limits.md)" in found
+
+
+def test_search_budget_limit_on_the_command_line():
+    from crisis.content.bots import Budget
+    assert Budget.parse(str(limits.MAX_SEARCH_ITERATIONS)).iterations == limits.MAX_SEARCH_ITERATIONS
+    assert Budget.parse(f"{limits.MAX_SEARCH_MILLISECONDS}ms").milliseconds == limits.MAX_SEARCH_MILLISECONDS
+    for past in (str(limits.MAX_SEARCH_ITERATIONS + 1), f"{limits.MAX_SEARCH_MILLISECONDS + 1}ms"):
+        with pytest.raises(ValueError, match=f"at most {limits.MAX_SEARCH_ITERATIONS:,}"):
+            Budget.parse(past)
