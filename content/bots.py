@@ -83,6 +83,9 @@ class SearchSettings:
     scale: float = 2.0  # VP of evaluation per unit of log-odds of winning
     prior: int = 4  # visits the heuristic's judgement of an action counts for
     decisions: Tuple[str, ...] = ("play_card", "keep_objective", "order")
+    widen: int = 0  # > 0: at each node only the heuristic's best this many available actions are tried
+    replies: int = 0  # the same for the opponent's card plays (1: the opponent plays as the heuristic would)
+    rollout: int = 0  # card plays the heuristic plays on past a new node before its position is judged
 
 
 @attrs.frozen
@@ -96,4 +99,5 @@ WEIGHT_KEYS = {name: (int if name == "lead_cap" else float, 0 if name in ("lead_
                for name in (f.name for f in attrs.fields(Weights)) if name != "breached"}
 HEURISTIC_KEYS = {"order_playouts": (int, 1), "quick_steps": (bool, None)}
 SEARCH_KEYS = {"iterations": (int, 1), "milliseconds": (float, 0), "exploration": (float, 0),
-               "scale": (float, 0.01), "prior": (int, 0)}
+               "scale": (float, 0.01), "prior": (int, 0),
+               "widen": (int, 0), "replies": (int, 0), "rollout": (int, 0)}

@@ -48,7 +48,7 @@ from crisis.content.bots import Budget, SearchSettings
 from .actions import Action, Decision
 from .controllers import Controller
 from .heuristic import Judge, decision_rng, judge_for
-from .lookahead import Sim, sample
+from .lookahead import RESUMABLE, Sim, sample
 
 # the opponent's choices that are nodes: those it makes face up
 _PUBLIC = frozenset(("play_card",))
@@ -57,9 +57,10 @@ _PUBLIC = frozenset(("play_card",))
 class Edge:
     """An action at a node, with what the search learnt of it."""
 
-    __slots__ = ("visits", "total", "available", "settle", "child")
+    __slots__ = ("visits", "total", "available", "settle", "child", "chance")
 
     def __init__(self, prior: int, chance: float, settle: Optional[List[Action]]):
+        self.chance = chance  # the heuristic's judgement, for the node's player
         self.visits = self.available = prior
         self.total = prior * chance  # sum of results, for the node's player
         self.settle = settle  # the heuristic's actions that followed it, when it was judged
@@ -160,11 +161,36 @@ class Search:
         determinization); each counts as ``prior`` visits.  The best chance, for the chooser."""
         prior = self.settings.prior
         node.edges = {}
-        best = 0.0
+        best, best_action = -1.0, None
         for action, chance, taken in self._judged(sim):
-            node.edges[action.text] = Edge(prior, chance, taken)
-            best = max(best, chance)
+            edge = node.edges[action.text] = Edge(prior, chance, taken)
+            if chance > best:
+                best, best_action = chance, (action, edge)
+        if self.settings.rollout > 0:
+            mine = self._rollout(sim, *best_action)
+            return mine if node.player == self.me else 1.0 - mine
         return best
+
+    def _rollout(self, sim: Sim, action: Action, edge: Edge) -> float:
+        """The node's best-judged action, then ``rollout`` more card plays (or objectives, Final
+        Crisis cards) by the heuristic, on this determinization: the bot's chance of winning there."""
+        sim.apply(action)
+        for step in edge.settle or ():
+            decision = sim.decision
+            if decision is None or decision.kind in RESUMABLE or not any(a is step for a in decision.actions):
+                break
+            sim.apply(step)
+        left = self.settings.rollout
+        while sim.decision is not None:
+            decision = sim.decision
+            if decision.kind in RESUMABLE:
+                if left == 0:
+                    break
+                left -= 1
+            sim.apply(decision.actions[0] if len(decision.actions) == 1 else self._policy(sim))
+        if sim.decision is None:
+            return 1.0 if sim.state.result.winner == self.me else 0.0
+        return self.chance(self.judge.value(sim.state, self.me))
 
     def _select(self, node: Node, sim: Sim):
         """The available action with the best upper confidence bound (an action first met in
@@ -177,10 +203,15 @@ class Search:
             for action, chance, taken in self._judged(sim, new):
                 edges[action.text] = Edge(prior, chance, taken)
         c = self.settings.exploration
-        for action in decision.actions:
+        candidates = decision.actions
+        widen = self.settings.widen if node.player == self.me else self.settings.replies
+        if 0 < widen < len(candidates):
+            # only the heuristic's best few: iterations go to the close calls, not the bad moves
+            candidates = sorted(candidates, key=lambda a: -edges[a.text].chance)[:widen]
+        for action in candidates:
             edges[action.text].available += 1
         best, best_score, best_edge = None, -1.0, None
-        for action in decision.actions:
+        for action in candidates:
             edge = edges[action.text]
             score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:

@@ -176,3 +176,48 @@ def test_half_way_through_a_card_the_other_sides_hidden_cards_do_not_change_the_
             game.apply(chosen[0])
         steps += 1
     assert steps >= 1
+
+
+def _search(game, **changes):
+    """A search from ``game``'s decision with the content's settings changed by ``changes``."""
+    import attrs
+    from crisis.interpreter.heuristic import decision_rng
+    from crisis.interpreter.search import Search, settings_for
+    tables = game.tables
+    settings = attrs.evolve(settings_for(tables), **changes)
+    me = game.decision.player
+    search = Search(judge_for(tables), settings, me, decision_rng("search", game.seed, me, game))
+    return search, search.run(game).text
+
+
+@pytest.mark.parametrize("changes", [{"widen": 2}, {"replies": 1}, {"rollout": 1}, {"widen": 2, "replies": 1, "rollout": 2}])
+def test_widening_and_rollouts_use_only_what_the_side_may_know(content, changes):
+    """The leaf's play-out and the widening's ranking run on the determinizations, never on the
+    true hidden cards: the twin positions get the same choice and the same visits."""
+    from crisis.content.bots import Budget
+    original, twin = twins(content, 11, "play_card")
+    runs = [_search(game, budget=Budget(iterations=6), **changes) for game in (original, twin)]
+    assert runs[0][1] == runs[1][1]
+    stats = [{t: (e.visits, round(e.total, 9)) for t, e in search.root.edges.items()} for search, _ in runs]
+    assert stats[0] == stats[1]
+
+
+@pytest.mark.parametrize("iterations", [1, 5, 12])
+def test_a_budget_of_n_iterations_is_respected(content, iterations):
+    """At most N iterations; the first expands the root, each later one adds one visit there."""
+    from crisis.content.bots import Budget
+    game = position_at(content, 5, "play_card", 3)
+    search, _ = _search(game, budget=Budget(iterations=iterations), prior=2)
+    assert 1 <= search.iterations <= iterations
+    edges = search.root.edges.values()
+    assert sum(e.visits for e in edges) - 2 * len(edges) == search.iterations - 1
+
+
+def test_widening_searches_only_the_heuristics_best_actions(content):
+    from crisis.content.bots import Budget
+    game = position_at(content, 11, "play_card", 2)
+    search, chosen = _search(game, budget=Budget(iterations=10), widen=2, prior=1)
+    edges = search.root.edges
+    assert len(edges) > 2
+    best = sorted(edges, key=lambda t: -edges[t].chance)[:2]
+    assert {t for t, e in edges.items() if e.visits > 1} <= set(best) and chosen in best
