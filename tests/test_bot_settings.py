@@ -39,8 +39,8 @@ def test_a_breach_weight_names_a_zone_of_the_board(tmp_path):
     ("iterations: 20", "iterations: 12\nmilliseconds: 50", "either iterations or milliseconds"),
     ("decisions: [play_card,", "decisions: [play_cards,", "unknown kind of decision 'play_cards'"),
     ("exploration: 0.7", "exploration: -1", "'exploration' must be at least 0"),
-    ("exploration: 0.7", "exploration: 0.7\nwiden: -1", "'widen' must be at least 0"),
-    ("exploration: 0.7", "exploration: 0.7\nrollout: two", "'rollout' in search.yaml should be a whole number"),
+    ("widen: 3", "widen: -1", "'widen' must be at least 0"),
+    ("rollout: 0", "rollout: two", "'rollout' in search.yaml should be a whole number"),
 ])
 def test_search_settings_are_checked(tmp_path, old, new, expected):
     folder = copy_content(tmp_path)
