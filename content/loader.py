@@ -28,7 +28,8 @@ from crisis.ruleset import checker as C
 from crisis.ruleset import limits
 from crisis.ruleset.checker import Checker, Slot
 from crisis.ruleset.diagnostics import Diagnostic, RulesError, diagnostic_at, did_you_mean, one_of, shown
-from crisis.ruleset.parser import parse_block, parse_condition
+from crisis.ruleset import treecache
+from crisis.ruleset.treecache import parse_block, parse_condition
 from crisis.ruleset.work import Work
 
 from . import bots as B
@@ -887,4 +888,5 @@ def load_content(path: Optional[os.PathLike | str] = None, required_messages: It
     ``overrides`` maps absolute file paths to text that stands for the file's
     (an editor's unsaved buffer)."""
     root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
-    return _Loader(root, required_messages, overrides).load()
+    with treecache.session():  # rule texts parsed in an earlier run are not parsed again
+        return _Loader(root, required_messages, overrides).load()

@@ -16,7 +16,7 @@ import attrs
 from crisis.ruleset import checker as C
 from crisis.ruleset.checker import Checker, Slot
 from crisis.ruleset.diagnostics import RulesError
-from crisis.ruleset.parser import parse_block, parse_condition, parse_locations
+from crisis.ruleset.treecache import parse_block, parse_condition, parse_locations  # cached trees, else the parser
 
 from .model import Aid, AvailableCase, Row, Rule, SoloContent, SoloSequence
 from .yamlfile import Map, Text, YamlFile

@@ -14,7 +14,6 @@ import re
 import stat
 import tempfile
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable, List, Optional
 
 from lark import Lark, Token, Tree
@@ -24,6 +23,7 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from . import ast as A
 from . import limits
+from . import treecache
 from crisis.content.cachefolder import cache_folder as _cache_folder
 from crisis.content.cachefolder import uid as _uid
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of
@@ -172,7 +172,7 @@ def _write_cache(folder: str, key: str, parser: Lark) -> None:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("crisis.ruleset").joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = treecache.grammar()
     key = _grammar_key(grammar)
     folder = _cache_folder()
     if folder:
@@ -347,8 +347,19 @@ def _last_position(text: str):
 
 
 def _parse(text: str, source: Optional[Source], start: str):
-    source = source or Source(text=text)
     body = text if text.endswith("\n") else text + "\n"
+    cache = treecache.current()
+    if cache is not None:
+        tree = cache.tree(start, body)
+        if tree is not None:
+            return tree
+    tree = _parse_afresh(body, source or Source(text=text), start)
+    if cache is not None:  # only a text that parsed without error gets here
+        cache.keep(start, body, tree)
+    return tree
+
+
+def _parse_afresh(body: str, source: Source, start: str):
     brackets = _bracket_depth(body)
     if brackets:
         raise RulesError([_too_deep(source, *brackets)])

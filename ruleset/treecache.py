@@ -1,0 +1,299 @@
+"""Parsed rules kept between runs, so a content load need not parse its rule texts again.
+
+Parsing the content's rule texts is most of a content load (Lark also compiles
+its lexer's expressions the first time it parses), yet the texts rarely change
+between two runs.  One file per user keeps the typed syntax trees of the texts
+parsed lately, keyed by each text's digest:
+
+- JSON, never pickle: a tree is rebuilt only from the classes of ``ast.py``,
+  looked up in a fixed table, with each field's value checked to be plain data
+  (text, whole number, yes/no, nothing) or another node; nothing else can come
+  out of the file, and nothing in it is run.
+- The file names what made its trees (the grammar, the Lark version, the code
+  that turns Lark's trees into ours, the nesting and number limits) and carries
+  the digest of its body; a file from another version, a damaged or cut file,
+  or one edited by hand is ignored and written again.  A tree is kept only
+  after its text parsed without error, so errors are always found by the
+  parser, with their positions.
+- The file lives in the cache folder of the grammar tables (the user's own,
+  closed to others; written private, replaced atomically).  When it cannot be
+  written the load goes on without it.  ``CRISIS_NO_CACHE=1`` does without it.
+
+A content load opens one session (``session()``): the file is read once at its
+start and written once at its end, only if a text was parsed afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import importlib.util
+import json
+import os
+import stat
+import tempfile
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Dict, Iterator, Optional
+
+import attrs
+
+from . import ast as A
+from . import limits
+from crisis.content.cachefolder import cache_folder as _cache_folder
+from crisis.content.cachefolder import uid as _uid
+
+_FORMAT = "crisis-rules-cache/1"
+_NAME = "rules-cache.json"
+_MAX_BYTES = 16 * 1024 * 1024
+# Trees of other texts than this load's are kept too (a designer switching
+# between two versions of a card parses neither again), up to this many texts:
+# the file stays small enough to read in a few milliseconds.
+_MAX_ENTRIES = 600
+
+# The only classes a cached tree can be made of, by name: the syntax tree's own nodes.
+_NODES: Dict[str, type] = {
+    name: cls for name, cls in vars(A).items()
+    if isinstance(cls, type) and issubclass(cls, A.Node) and cls is not A.Node and cls.__module__ == A.__name__
+}
+# Each node's fields in the order its class takes them (``pos`` is keyword-only).
+_FIELDS: Dict[str, tuple] = {name: tuple(f.name for f in attrs.fields(cls) if f.name != "pos")
+                             for name, cls in _NODES.items()}
+_NUMBER_LIMIT = 10 ** limits.MAX_NUMBER_DIGITS
+
+
+class _Untrusted(Exception):
+    """The file holds something no parse could have produced."""
+
+
+# ------------------------------------------------------------------ encoding
+#
+# A node is a list: its class's name, its position (four numbers, or 0), then
+# its fields in order.  A tuple is {"t": [...]}.  Text, numbers, yes/no and
+# nothing are themselves.
+
+def encode(node):
+    if isinstance(node, A.Node):
+        name = type(node).__name__
+        pos = node.pos
+        out = [name, [pos.line, pos.column, pos.end_line, pos.end_column] if pos is not None else 0]
+        out.extend(encode(getattr(node, field)) for field in _FIELDS[name])
+        return out
+    if isinstance(node, tuple):
+        return {"t": [encode(v) for v in node]}
+    if node is None or isinstance(node, (bool, int, str)):
+        return str(node) if isinstance(node, str) else node  # Lark's tokens are kept as plain text
+    raise TypeError(type(node).__name__)
+
+
+def decode(value, depth: int = 0):
+    # The parser refuses rules nested deeper than the limit, and every node is at least one
+    # level of Lark's tree: a deeper cached tree was not made by the parser.
+    if depth > limits.MAX_RULE_DEPTH + 2:
+        raise _Untrusted("too deep")
+    if isinstance(value, list):
+        if not value or not isinstance(value[0], str) or value[0] not in _NODES:
+            raise _Untrusted("not a node")
+        name = value[0]
+        fields = _FIELDS[name]
+        if len(value) != len(fields) + 2:
+            raise _Untrusted("wrong number of fields")
+        pos = value[1]
+        if pos == 0:
+            pos = None
+        elif (isinstance(pos, list) and len(pos) == 4
+              and all(type(n) is int and 0 <= n < _NUMBER_LIMIT for n in pos)):
+            pos = A.Pos(*pos)
+        else:
+            raise _Untrusted("bad position")
+        try:
+            return _NODES[name](*[decode(v, depth + 1) for v in value[2:]], pos=pos)
+        except (TypeError, ValueError) as error:
+            raise _Untrusted(str(error)) from None
+    if isinstance(value, dict):
+        if list(value) != ["t"] or not isinstance(value["t"], list):
+            raise _Untrusted("not a tuple")
+        return tuple(decode(v, depth + 1) for v in value["t"])
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if type(value) is int and -_NUMBER_LIMIT < value < _NUMBER_LIMIT:
+        return value
+    raise _Untrusted("not plain data")
+
+
+@lru_cache(maxsize=1)
+def grammar() -> str:
+    """The packaged grammar's text."""
+    return resources.files("crisis.ruleset").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ the file
+
+def _key(grammar: str) -> Optional[str]:
+    """Names what made the trees: a change to any of it makes every cached tree a stranger."""
+    digest = hashlib.sha256()
+    for part in (_FORMAT, grammar, f"{limits.MAX_RULE_DEPTH} {limits.MAX_NUMBER_DIGITS}"):
+        digest.update(part.encode("utf-8") + b"\0")
+    # The code between the text and the tree; without its source nothing vouches for old trees.
+    # Lark's version is read from its package's first file, which names it: importing Lark
+    # only to ask would cost what the cache saves.
+    here = Path(__file__).resolve().parent
+    lark = importlib.util.find_spec("lark")
+    files = [here / name for name in ("parser.py", "transform.py", "ast.py", "treecache.py")]
+    for path in files + [Path(lark.origin) if lark is not None and lark.origin else None]:
+        try:
+            digest.update(path.read_bytes() + b"\0")
+        except (OSError, AttributeError):
+            return None
+    return digest.hexdigest()
+
+
+def _text_key(start: str, text: str) -> str:
+    return hashlib.sha256(f"{start}\0{text}".encode("utf-8")).hexdigest()
+
+
+def _read(path: str, key: str) -> Optional[dict]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != _uid()
+                or info.st_size > _MAX_BYTES):
+            return None
+        raw = os.read(fd, _MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    head, _, body = raw.partition(b"\n")
+    if head.split(b" ") != [_FORMAT.encode(), key.encode(), hashlib.sha256(body).hexdigest().encode()]:
+        return None
+    try:
+        entries = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return entries if isinstance(entries, dict) else None
+
+
+def _write(folder: str, key: str, entries: dict) -> None:
+    try:
+        body = json.dumps(entries, separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError, RecursionError):
+        return
+    if len(body) > _MAX_BYTES - 1024:
+        return
+    head = " ".join([_FORMAT, key, hashlib.sha256(body).hexdigest()]).encode()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rules-", suffix=".tmp", dir=folder)  # created 0600
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(head + b"\n" + body)
+        os.replace(tmp, os.path.join(folder, _NAME))
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+class TreeCache:
+    """The cached trees of one content load."""
+
+    def __init__(self, folder: str, key: str):
+        self.folder, self.key = folder, key
+        self.stored = _read(os.path.join(folder, _NAME), key) or {}
+        self.used: Dict[str, object] = {}  # this load's texts, encoded, in the order they came
+        self.changed = False
+
+    def tree(self, start: str, text: str):
+        """The tree of ``text`` parsed from rule ``start``, if a trusted one is kept; else None."""
+        digest = _text_key(start, text)
+        value = self.stored.get(digest)
+        if value is None:
+            return None
+        try:
+            tree = decode(value)
+        except (_Untrusted, RecursionError):
+            # one entry that no parse made: the whole file is suspect, and rewritten from this load
+            self.stored, self.changed = {}, True
+            return None
+        self.used[digest] = value
+        return tree
+
+    def keep(self, start: str, text: str, tree) -> None:
+        try:
+            value = encode(tree)
+        except TypeError:
+            return
+        self.used[_text_key(start, text)] = value
+        self.changed = True
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        entries = dict(self.used)
+        for digest, value in self.stored.items():
+            if len(entries) >= _MAX_ENTRIES:
+                break
+            entries.setdefault(digest, value)
+        _write(self.folder, self.key, entries)
+
+
+_current: contextvars.ContextVar[Optional[TreeCache]] = contextvars.ContextVar("crisis_tree_cache", default=None)
+
+
+def current() -> Optional[TreeCache]:
+    return _current.get()
+
+
+@contextlib.contextmanager
+def session() -> Iterator[Optional[TreeCache]]:
+    """Use the cache for the parses inside; a session inside another uses the outer one's."""
+    if _current.get() is not None:
+        yield _current.get()
+        return
+    folder = _cache_folder()
+    key = _key(grammar()) if folder else None
+    cache = TreeCache(folder, key) if folder and key else None
+    token = _current.set(cache)
+    try:
+        yield cache
+    finally:
+        _current.reset(token)
+        if cache is not None:
+            cache.save()
+
+
+# ------------------------------------------------------------------ parsing
+#
+# As parser.parse_block and its siblings; but a text whose tree is cached is
+# not handed to the parser at all, so a run whose texts are all cached never
+# imports Lark (a tenth of a second of start-up).
+
+def parse_block(text: str, source=None):
+    return _parse("block", text, source)
+
+
+def parse_condition(text: str, source=None):
+    return _parse("condition_rule", text, source)
+
+
+def parse_locations(text: str, source=None):
+    return _parse("locations_rule", text, source)
+
+
+def _parse(start: str, text: str, source):
+    cache = _current.get()
+    if cache is not None and text.strip():  # an empty text gets the parser's message
+        tree = cache.tree(start, text if text.endswith("\n") else text + "\n")
+        if tree is not None:
+            return tree
+    from . import parser  # caches the tree it makes in this session
+    return {"block": parser.parse_block, "condition_rule": parser.parse_condition,
+            "locations_rule": parser.parse_locations}[start](text, source)
