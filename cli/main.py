@@ -175,11 +175,11 @@ def solo_options(args, content: Content, show: Presenter, event_discard: bool = 
     of a two-player game (side -1)."""
     from crisis.interpreter.game import Options
     from .errors import CliError
-    from .session import match_side
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
         return Options(event_discard=event_discard), -1
+    from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
     player = match_side(args.side, content, show) if args.side else 0
     return solo_game(content, show, player, getattr(args, "difficulty", None)), player
 
@@ -373,9 +373,9 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 def bots_for_sides(given, content, show, default: str) -> tuple:
     from crisis.interpreter.controllers import UnknownController, controller_factory
     from .errors import CliError
-    from .session import match_side
     names = [default, default]
     for side, bot in given:
+        from .session import match_side  # only when a side is named: `crisis sim` alone needs none
         try:
             controller_factory(bot)
         except (UnknownController, ValueError) as error:

@@ -818,19 +818,24 @@ def _file_for_key(files: List[YamlFile], catalog: Catalog, key: str) -> Optional
 _GUESSED_KEYS = 20  # missing catalog keys given a 'did you mean'
 
 
+_BRACES = re.compile(r"\{\{|\}\}|[{}]")
+
+
 def _brace_depth(message: str) -> int:
-    """How deep a message's placeholders nest ('{{' and '}}' outside them are plain braces)."""
-    depth = deepest = i = 0
-    while i < len(message):
-        if depth == 0 and message.startswith(("{{", "}}"), i):
-            i += 2
+    """How deep a message's placeholders nest ('{{' and '}}' outside them are plain braces).
+
+    Only the braces are visited (every message with a brace is measured at each load)."""
+    depth = deepest = 0
+    for match in _BRACES.finditer(message):
+        braces = match.group()
+        if len(braces) == 2 and depth == 0:
             continue
-        if message[i] == "{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif message[i] == "}" and depth:
-            depth -= 1
-        i += 1
+        for brace in braces:  # inside a placeholder, a doubled brace is two braces
+            if brace == "{":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif depth:
+                depth -= 1
     return deepest
 
 

@@ -21,6 +21,7 @@ Grammar a language needs is data too:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Dict, Iterator, List, Mapping, Optional, Tuple
 
 class MessageError(ValueError):
@@ -47,8 +48,12 @@ def _split_top(text: str, separator: str) -> List[str]:
 _BRACE = re.compile(r"[{}]")
 
 
-def _parse(message: str) -> list:
-    """Message -> list of literal strings and ('ph', body) placeholders."""
+@lru_cache(maxsize=4096)
+def _parse(message: str) -> tuple:
+    """Message -> literal strings and ('ph', body) placeholders.
+
+    Kept per message: a load checks each message's placeholders and then formats it,
+    and a game formats the same few messages again and again."""
     out, i, literal = [], 0, []
     while i < len(message):
         # the text up to the next brace is literal: taken whole (every catalog message is parsed at load)
@@ -86,7 +91,7 @@ def _parse(message: str) -> list:
         i = j
     if literal:
         out.append("".join(literal))
-    return out
+    return tuple(out)
 
 
 def _placeholder_name(body: str) -> str:
