@@ -1,6 +1,6 @@
 """Start-up CPU of `crisis sim --games 1 --jobs 1`: this tree against another commit, alternating.
 
-    python benchmarks/startup_sim.py [--ref main] [--runs 9]
+    python benchmarks/startup_sim.py [--ref main] [--runs 9] [--games 1] [--settings warm,cold,no cache]
 
 One game is played, so the figure is nearly all start-up: imports, the content
 load, the batch set-up.  Each tree runs as its own process importing only that
@@ -37,10 +37,13 @@ from compare import export, import_dir  # noqa: E402 - the benchmarks share thei
 TREE = Path(__file__).resolve().parent.parent
 
 
+GAMES = "1"
+
+
 def command(where: Path) -> list:
     bootstrap = (f"import sys; sys.path.insert(0, {str(where)!r}); "
                  "from crisis.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    return [sys.executable, "-c", bootstrap, "sim", "--games", "1", "--jobs", "1"]
+    return [sys.executable, "-c", bootstrap, "sim", "--games", GAMES, "--jobs", "1"]
 
 
 def cpu_with(env: dict, where: Path) -> float:
@@ -55,7 +58,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", default="main", help="commit to compare with (default main)")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--games", type=int, default=1, help="games per run (default 1: start-up alone)")
+    parser.add_argument("--settings", default="warm,cold,no cache", help="which of warm, cold, no cache")
     args = parser.parse_args()
+    global GAMES
+    GAMES = str(args.games)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}; "
           f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")
     scratch = Path(tempfile.mkdtemp(prefix="crisis-startup-"))
@@ -63,7 +70,7 @@ def main() -> None:
         trees = {"this tree": import_dir(TREE, scratch / "tree"),
                  args.ref: import_dir(export(args.ref, scratch / "ref-tree"), scratch / "ref")}
         base = {k: v for k, v in os.environ.items() if k != "CRISIS_NO_CACHE"}
-        for setting in ("warm", "cold", "no cache"):
+        for setting in args.settings.split(","):
             times = {label: [] for label in trees}
             for round_ in range(args.runs):
                 order = list(trees) if round_ % 2 == 0 else list(trees)[::-1]

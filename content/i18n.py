@@ -18,7 +18,6 @@ from crisis.ruleset.diagnostics import Diagnostic
 
 from .loader import REFERENCE_LANG, display_path
 from .locale import Catalog, placeholders
-from .messages import allowed_placeholders, closest, used_messages
 from .model import Content
 from .yamlfile import ContentError, Map, Seq, YamlFile, read_text
 
@@ -45,6 +44,8 @@ def check_reference(content: Content) -> List[Diagnostic]:
     A mistake here shows to every player whatever their language, so it is
     reported in the reference file itself, never in a translation.
     """
+    # imported here: a content load (check_card_texts) needs none of the registry
+    from .messages import allowed_placeholders, closest, used_messages
     reference = content.catalogs[REFERENCE_LANG]
     problems: List[Diagnostic] = []
     for key, passed in sorted(used_messages().items()):
@@ -75,6 +76,7 @@ def _close_key(key: str, catalog: Catalog) -> Optional[str]:
 
 def _expected_placeholders(content: Content, key: str) -> Optional[set]:
     """What a translation of ``key`` must use: what the program fills, or else what the reference uses."""
+    from .messages import used_messages
     passed = used_messages().get(key)
     if passed is not None:
         return set(passed)
@@ -126,6 +128,7 @@ def _contains(text: str, form: str) -> bool:
 
 def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
     """Problems of one catalog against the reference catalog (and the glossary)."""
+    from .messages import allowed_placeholders
     reference = content.catalogs[REFERENCE_LANG]
     catalog = content.catalogs[lang]
     problems: List[Diagnostic] = []
