@@ -26,3 +26,50 @@ def cache_folder() -> Optional[str]:
 
 def uid() -> int:
     return os.getuid() if hasattr(os, "getuid") else 0
+
+
+def read_checked(path: str, form: str, key: str, max_bytes: int) -> Optional[bytes]:
+    """The body of a cache file written by ``write_checked`` with this form and key, if it is
+    the user's own regular file, private, within the size, and its body matches its digest;
+    else None (the caller builds what it holds again)."""
+    import hashlib
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != uid()
+                or info.st_size > max_bytes):
+            return None
+        raw = os.read(fd, max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    head, _, body = raw.partition(b"\n")
+    if head.split(b" ") != [form.encode(), key.encode(), hashlib.sha256(body).hexdigest().encode()]:
+        return None
+    return body
+
+
+def write_checked(folder: str, name: str, form: str, key: str, body: bytes) -> None:
+    """Write a cache file: a first line naming its form, its key and its body's digest, then the
+    body; private (0600) and replaced at once, so a reader never sees half of it.  A folder
+    that cannot be written is done without."""
+    import hashlib
+    import tempfile
+    head = " ".join([form, key, hashlib.sha256(body).hexdigest()]).encode()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="." + name, suffix=".tmp", dir=folder)  # created 0600
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(head + b"\n" + body)
+        os.replace(tmp, os.path.join(folder, name))
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

@@ -11,8 +11,6 @@ import hashlib
 import json
 import os
 import re
-import stat
-import tempfile
 from functools import lru_cache
 from typing import Iterable, List, Optional
 
@@ -25,7 +23,8 @@ from . import ast as A
 from . import limits
 from . import treecache
 from crisis.content.cachefolder import cache_folder as _cache_folder
-from crisis.content.cachefolder import uid as _uid
+from crisis.content.cachefolder import read_checked as _read_checked
+from crisis.content.cachefolder import write_checked as _write_checked
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of
 from .transform import ToAst
 
@@ -110,22 +109,8 @@ def _decode(value):
 
 
 def _read_cache(path: str, key: str) -> Optional[dict]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != _uid()
-                or info.st_size > _CACHE_MAX_BYTES):
-            return None
-        raw = os.read(fd, _CACHE_MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    head, _, body = raw.partition(b"\n")
-    if head.split(b" ") != [_CACHE_FORMAT.encode(), key.encode(), hashlib.sha256(body).hexdigest().encode()]:
+    body = _read_checked(path, _CACHE_FORMAT, key, _CACHE_MAX_BYTES)
+    if body is None:
         return None
     try:
         return _decode(json.loads(body))
@@ -150,24 +135,11 @@ def _write_cache(folder: str, key: str, parser: Lark) -> None:
         body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":")).encode("utf-8")
     except (TypeError, ValueError, KeyError, AttributeError):
         return
-    head = " ".join([_CACHE_FORMAT, key, hashlib.sha256(body).hexdigest()]).encode()
     try:  # earlier versions kept a pickle here; it is never read, and better gone
         os.unlink(os.path.join(folder, "grammar.lark-cache"))
     except OSError:
         pass
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".grammar-", suffix=".tmp", dir=folder)  # created 0600
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(head + b"\n" + body)
-        os.replace(tmp, os.path.join(folder, _CACHE_NAME))
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    _write_checked(folder, _CACHE_NAME, _CACHE_FORMAT, key, body)
 
 
 @lru_cache(maxsize=1)

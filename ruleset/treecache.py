@@ -31,8 +31,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import stat
-import tempfile
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -43,7 +41,7 @@ import attrs
 from . import ast as A
 from . import limits
 from crisis.content.cachefolder import cache_folder as _cache_folder
-from crisis.content.cachefolder import uid as _uid
+from crisis.content.cachefolder import read_checked, write_checked
 
 _FORMAT = "crisis-rules-cache/1"
 _NAME = "rules-cache.json"
@@ -155,22 +153,8 @@ def _text_key(start: str, text: str) -> str:
 
 
 def _read(path: str, key: str) -> Optional[dict]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or info.st_uid != _uid()
-                or info.st_size > _MAX_BYTES):
-            return None
-        raw = os.read(fd, _MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    head, _, body = raw.partition(b"\n")
-    if head.split(b" ") != [_FORMAT.encode(), key.encode(), hashlib.sha256(body).hexdigest().encode()]:
+    body = read_checked(path, _FORMAT, key, _MAX_BYTES)
+    if body is None:
         return None
     try:
         entries = json.loads(body)
@@ -184,22 +168,8 @@ def _write(folder: str, key: str, entries: dict) -> None:
         body = json.dumps(entries, separators=(",", ":")).encode("utf-8")
     except (TypeError, ValueError, RecursionError):
         return
-    if len(body) > _MAX_BYTES - 1024:
-        return
-    head = " ".join([_FORMAT, key, hashlib.sha256(body).hexdigest()]).encode()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".rules-", suffix=".tmp", dir=folder)  # created 0600
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(head + b"\n" + body)
-        os.replace(tmp, os.path.join(folder, _NAME))
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    if len(body) <= _MAX_BYTES - 1024:
+        write_checked(folder, _NAME, _FORMAT, key, body)
 
 
 class TreeCache:
