@@ -3,6 +3,7 @@
     python benchmarks/compare.py [--ref REF] [--games 2000] [--rounds 7]
                                  [--reference-games 4000] [--reference-rounds 3]
                                  [--jobs-games 20000] [--jobs-rounds 2] [--only per-core|reference|jobs]
+                                 [--cache warm|cold]
 
 Absolute times drift on a shared machine, so every figure is a ratio of two
 runs made side by side, alternating (A B, B A, A B, ...), and each round's
@@ -16,7 +17,9 @@ ratio is printed so the noise shows:
    compare their results, so the two trees are seen to play the same games.
 2. reference: CPU time of ``crisis sim --jobs 1 --games N`` / CPU time of the
    hand-written reference playout (../shared/benchmarks/reference_playout.py)
-   on the same N, whole processes (start-up included), alternating.
+   on the same N, whole processes (start-up included), alternating; crisis's
+   cache folder (grammar tables, parsed rules) warm by default, or cold
+   (``--cache cold``: emptied before each run).
 3. jobs: wall time of ``crisis sim --jobs 1`` / ``crisis sim --jobs <all cores>``
    on the same games.
 """
@@ -115,10 +118,10 @@ def per_core(args, scratch: Path) -> None:
           f"this tree {'uses its batch API' if current.batch else 'plays Game + play_out'}")
 
 
-def child_cpu(command: List[str]) -> float:
+def child_cpu(command: List[str], env=None) -> float:
     """User + system CPU seconds of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=TREE)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=TREE, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -129,7 +132,7 @@ def crisis_command(*arguments: str) -> List[str]:
     return [sys.executable, "-c", bootstrap, *arguments]
 
 
-def reference(args) -> None:
+def reference(args, scratch: Path) -> None:
     if not REFERENCE.exists():
         print(f"== reference: skipped ({REFERENCE} not found)")
         return
@@ -138,8 +141,24 @@ def reference(args) -> None:
           f"{args.reference_rounds} rounds, alternating")
     sim = crisis_command("sim", "--games", games, "--seed", "1", *JOBS_1)
     playout = [sys.executable, str(REFERENCE), games, "1"]
+    # crisis keeps the grammar tables and the parsed rules in its cache folder: "warm" (a
+    # designer's second run and every one after) fills a folder of its own once, untimed;
+    # "cold" (the first run after an install or a grammar change) empties it before each run
+    cache = scratch / "cache"
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    env.pop("CRISIS_NO_CACHE", None)
+    print(f"   crisis's cache: {args.cache}")
+    if args.cache == "warm":
+        child_cpu(crisis_command("sim", "--games", "1", *JOBS_1), env)
+
+    def measure(command: List[str]) -> float:
+        if command is not sim:
+            return child_cpu(command)
+        if args.cache == "cold":
+            shutil.rmtree(cache, ignore_errors=True)
+        return child_cpu(command, env)
     ratios = []
-    for round_, (ours, theirs) in enumerate(alternate(child_cpu, sim, playout, args.reference_rounds)):
+    for round_, (ours, theirs) in enumerate(alternate(measure, sim, playout, args.reference_rounds)):
         ratios.append(ours / theirs)
         print(f"  round {round_ + 1}: crisis sim {ours:.2f} s CPU, reference {theirs:.2f} s CPU -> {ratios[-1]:.2f}")
     print(f"CPU-time ratio crisis sim / reference: {spread(ratios)}")
@@ -193,6 +212,8 @@ def main() -> None:
     parser.add_argument("--jobs-games", type=int, default=20000)
     parser.add_argument("--jobs-rounds", type=int, default=2)
     parser.add_argument("--only", choices=["per-core", "reference", "jobs"])
+    parser.add_argument("--cache", choices=["warm", "cold"], default="warm",
+                        help="crisis's cache folder in the reference runs (default warm)")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}")
     scratch = Path(tempfile.mkdtemp(prefix="crisis-compare-"))
@@ -203,7 +224,7 @@ def main() -> None:
         if args.only in (None, "per-core"):
             per_core(args, scratch)
         if args.only in (None, "reference"):
-            reference(args)
+            reference(args, scratch)
         if args.only in (None, "jobs"):
             jobs(args)
     finally:
