@@ -399,12 +399,25 @@ def cmd_balance(args) -> int:
     if not 0 < args.level < 1:
         raise CliError(c.text("cli.error.level", given=args.level))
     other = load_content(args.compare) if args.compare else None
-    union = [b for b in (args.union or "heuristic").split(",") if b]
-    secessionist = [b for b in (args.secessionist or "heuristic").split(",") if b]
-    if len(union) != len(secessionist) and 1 not in (len(union), len(secessionist)):
-        raise CliError(c.text("cli.error.pairings", union=len(union), secessionist=len(secessionist)))
-    count = max(len(union), len(secessionist))
-    pairings = tuple(bots_for_sides([("union", union[i % len(union)]), ("secessionist", secessionist[i % len(secessionist)])],
+    # each side's bots, one pairing per bot: --union/--secessionist, or --bot SIDE=BOT[,BOT...] for
+    # any content's sides
+    from .session import match_side
+    sides = content.board.sides
+    given = [(side, bots) for side, bots in (("union", args.union), ("secessionist", args.secessionist)) if bots]
+    for pair in args.bot or ():
+        side, equals, bots = pair.partition("=")
+        if not equals or not side or not bots:
+            raise CliError(c.text("cli.error.bot_pair", given=pair))
+        given.append((side, bots))
+    lineup = [["heuristic"], ["heuristic"]]
+    for side, bots in given:
+        lineup[match_side(side, content, show)] = [b for b in bots.split(",") if b] or ["heuristic"]
+    first, second = lineup
+    if len(first) != len(second) and 1 not in (len(first), len(second)):
+        raise CliError(c.text("cli.error.pairings", side=show.side(sides[0]), count=len(first),
+                              other=show.side(sides[1]), other_count=len(second)))
+    count = max(len(first), len(second))
+    pairings = tuple(bots_for_sides([(sides[0], first[i % len(first)]), (sides[1], second[i % len(second)])],
                                     content, show, "heuristic") for i in range(count))
     rules = (False, True) if args.both_rules else (bool(args.event_discard),)
     from crisis.interpreter.batch import default_jobs
@@ -527,6 +540,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     report.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
     report.add_argument("--union", metavar=metavar("bots"), help=say("balance.union"))
     report.add_argument("--secessionist", metavar=metavar("bots"), help=say("balance.secessionist"))
+    report.add_argument("--bot", action="append", metavar=metavar("side_bots"), help=say("balance.bot"))
     report.add_argument("--event-discard", action="store_true", help=say("event_discard"))
     report.add_argument("--both-rules", action="store_true", help=say("balance.both_rules"))
     report.add_argument("--out", default="balance-report", metavar=metavar("dir"), help=say("balance.out"))

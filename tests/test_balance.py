@@ -183,3 +183,19 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
     for args in (["--games", "0"], ["--level", "2"], ["--union", "a,b", "--secessionist", "c,d,e"]):
         bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)  # usage errors: in the process
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_the_bots_of_any_contents_sides_are_named_side_by_side(tmp_path):
+    """``--bot SIDE=BOT[,BOT...]`` names a side by the start of its name, as ``crisis sim`` does;
+    a side or a pairing count that does not fit is a usage error naming the sides."""
+    result = run_main("balance", "--games", "2", "--jobs", "1", "--bot", "union=random",
+                      "--bot", "Secession=random,heuristic", "--out", tmp_path / "r", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    assert [(run["bots"]["Unionist"], run["bots"]["Secessionist"]) for run in data["runs"]] == [
+        ("random", "random"), ("random", "heuristic")]
+    for args, says in ((["--bot", "confederacy=random"], "confederacy"), (["--bot", "union"], "joined by '='"),
+                       (["--bot", "union=a,b", "--bot", "secession=c,d,e"],
+                        "The Unionist side has 2 bots and the Secessionist side 3")):
+        bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)
+        assert bad.returncode == 2 and says in bad.stderr, (args, bad.stderr)
