@@ -375,11 +375,11 @@ def bots_for_sides(given, content, show, default: str) -> tuple:
     from .errors import CliError
     names = [default, default]
     for side, bot in given:
-        from .session import match_side  # only when a side is named: `crisis sim` alone needs none
+        from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
         try:
             controller_factory(bot)
         except (UnknownController, ValueError) as error:
-            raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=str(error)))
+            raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=bot_problem(show.catalog, error)))
         names[match_side(side, content, show)] = bot
     return tuple(names)
 

@@ -66,6 +66,16 @@ class KnownBots:
         return True
 
 
+def bot_problem(catalog, error: ValueError) -> str:
+    """Why a bot's name or setting cannot be used, in the catalog's language."""
+    key = getattr(error, "key", "")
+    if key and catalog.raw(f"cli.error.bot_reason.{key}") is not None:
+        params = {name: f"{value:,}".replace(",", catalog.raw("cli.number.thousands") or ",")
+                  if isinstance(value, int) else value for name, value in error.params.items()}
+        return catalog.text(f"cli.error.bot_reason.{key}", **params)
+    return str(error)
+
+
 def default_bot() -> str:
     registry = bots()
     preferred = [name for name, cls in registry.items() if getattr(cls, "default_opponent", False)]
@@ -595,7 +605,7 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
         try:
             controller_factory(bot)  # a setting after the name: search:200, search:500ms
         except (UnknownController, ValueError) as error:
-            raise CliError(c.text("cli.error.bot", given=args.vs, reason=str(error)))
+            raise CliError(c.text("cli.error.bot", given=args.vs, reason=bot_problem(c, error)))
         controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]
     else:
         controllers = [saves.HUMAN] * len(sides)

@@ -45,6 +45,15 @@ class HeuristicSettings:
     quick_steps: bool = True  # token steps judged without running the scoring rules
 
 
+class SettingError(ValueError):
+    """A bot's name or setting that cannot be used.  The English message is for logs and the
+    Python API; ``key`` and ``params`` let a front end say it in the user's language."""
+
+    def __init__(self, message: str, key: str, **params):
+        super().__init__(message)
+        self.key, self.params = key, params
+
+
 @attrs.frozen
 class Budget:
     """How long the search bot thinks at each decision it searches."""
@@ -67,9 +76,10 @@ class Budget:
         except ValueError:
             pass
         if budget is None:
-            raise ValueError(f"'{text}' is not a search budget: write a number of iterations (like 20, at most "
-                             f"{MAX_SEARCH_ITERATIONS:,}) or of milliseconds (like 500ms, at most "
-                             f"{MAX_SEARCH_MILLISECONDS:,}ms)")
+            raise SettingError(f"'{text}' is not a search budget: write a number of iterations (like 20, at most "
+                               f"{MAX_SEARCH_ITERATIONS:,}) or of milliseconds (like 500ms, at most "
+                               f"{MAX_SEARCH_MILLISECONDS:,}ms)", "budget", given=text,
+                               iterations=MAX_SEARCH_ITERATIONS, milliseconds=MAX_SEARCH_MILLISECONDS)
         return budget
 
     def __str__(self) -> str:

@@ -181,6 +181,7 @@ MESSAGES = {
     "cli.move.source": frozenset({"source"}),
     "cli.move.source_text": None,
     "cli.number.decimal": frozenset(),
+    "cli.number.thousands": frozenset(),
     "cli.panel.counts": frozenset({"aside", "hand", "kept", "side"}),
     "cli.panel.hand": frozenset({"n", "side"}),
     "cli.panel.objective": frozenset({"side"}),

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Dict, Optional
 
+from crisis.content.bots import SettingError
+
 from .actions import Action, Decision
 
 
@@ -100,9 +102,11 @@ def controller_factory(name: str) -> Callable[[int, int], Controller]:
     if factory is not None and setting and hasattr(factory, "configured"):
         return factory.configured(setting)
     if factory is not None:
-        raise UnknownController(f"'{base}' takes no setting after ':'" if setting else f"no controller named '{name}'")
-    raise UnknownController(f"no controller named '{name}' (known: {', '.join(sorted(registry))})")
+        # (a known name without a setting was found above)
+        raise UnknownController(f"'{base}' takes no setting after ':'", "no_setting", name=base)
+    known = ", ".join(sorted(registry))
+    raise UnknownController(f"no controller named '{name}' (known: {known})", "unknown", name=name, known=known)
 
 
-class UnknownController(ValueError):
+class UnknownController(SettingError):
     pass

@@ -133,7 +133,7 @@ def test_the_command_line_knows_the_bots(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "1 games" in result.stdout
     unknown = run_main("sim", "--games", "2", "--union", "clever", cwd=tmp_path)  # the rest in the process
-    assert unknown.returncode == 2 and "no controller named 'clever'" in unknown.stderr and "search" in unknown.stderr
+    assert unknown.returncode == 2 and "no bot is called 'clever'" in unknown.stderr and "search" in unknown.stderr
     budget = run_main("sim", "--games", "2", "--bot", "Secessionist=search:fast", cwd=tmp_path)
     assert budget.returncode == 2 and "not a search budget" in budget.stderr
     game = run_main("play", "--vs", "heuristic", "--side", "union", "--seed", "3", input="quit\n", cwd=tmp_path)

@@ -415,3 +415,7 @@ def test_play_against_a_search_bot_with_its_budget(tmp_path):
                           ("clever:3", "There is no bot called 'clever:3'")):
         refused = run_main("play", "--vs", setting, "--seed", "3", cwd=tmp_path)
         assert refused.returncode == 2 and says in refused.stderr, (setting, refused.stderr)
+    # the reason is in the player's language too, numbers included
+    spanish = run_main("play", "--vs", "search:200000", "--lang", "es", cwd=tmp_path)
+    assert spanish.returncode == 2 and "no es un presupuesto de búsqueda" in spanish.stderr
+    assert "como mucho 100.000)" in spanish.stderr and "is not" not in spanish.stderr
