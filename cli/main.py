@@ -356,18 +356,23 @@ def cmd_aid(args) -> int:
     return EXIT_OK
 
 
-def chosen_bots(args, content, show, default: str = "random") -> tuple:
-    """The bot playing each side: ``--union``/``--secessionist`` (the sides whose names start
-    with those words) and ``--bot SIDE=NAME`` for any content's sides; unknown names are refused."""
+def side_bots(args, catalog) -> list:
+    """(side as given, bot) from ``--union``/``--secessionist`` (the sides whose names start with
+    those words) and ``--bot SIDE=BOT`` for any content's sides, in the order given."""
     from .errors import CliError
     given = [(side, bot) for side, bot in (("union", getattr(args, "union", None)),
                                            ("secessionist", getattr(args, "secessionist", None))) if bot]
     for pair in getattr(args, "bot", None) or ():
         side, equals, bot = pair.partition("=")
         if not equals or not side or not bot:
-            raise CliError(show.catalog.text("cli.error.bot_pair", given=pair))
+            raise CliError(catalog.text("cli.error.bot_pair", given=pair))
         given.append((side, bot))
-    return bots_for_sides(given, content, show, default)
+    return given
+
+
+def chosen_bots(args, content, show, default: str = "random") -> tuple:
+    """The bot playing each side (``side_bots``); unknown names are refused."""
+    return bots_for_sides(side_bots(args, show.catalog), content, show, default)
 
 
 def bots_for_sides(given, content, show, default: str) -> tuple:
@@ -399,18 +404,11 @@ def cmd_balance(args) -> int:
     if not 0 < args.level < 1:
         raise CliError(c.text("cli.error.level", given=args.level))
     other = load_content(args.compare) if args.compare else None
-    # each side's bots, one pairing per bot: --union/--secessionist, or --bot SIDE=BOT[,BOT...] for
-    # any content's sides
+    # each side's bots, one pairing per bot (BOT,BOT... in any of the options side_bots reads)
     from .session import match_side
     sides = content.board.sides
-    given = [(side, bots) for side, bots in (("union", args.union), ("secessionist", args.secessionist)) if bots]
-    for pair in args.bot or ():
-        side, equals, bots = pair.partition("=")
-        if not equals or not side or not bots:
-            raise CliError(c.text("cli.error.bot_pair", given=pair))
-        given.append((side, bots))
     lineup = [["heuristic"], ["heuristic"]]
-    for side, bots in given:
+    for side, bots in side_bots(args, c):
         lineup[match_side(side, content, show)] = [b for b in bots.split(",") if b] or ["heuristic"]
     first, second = lineup
     if len(first) != len(second) and 1 not in (len(first), len(second)):

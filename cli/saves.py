@@ -233,10 +233,6 @@ def bad_option(options: dict) -> Optional[str]:
     return None
 
 
-def options_valid(options: dict) -> bool:
-    return bad_option(options) is None
-
-
 def _has_type(value, kind) -> bool:
     origin = typing.get_origin(kind)
     if origin is typing.Union:

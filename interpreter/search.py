@@ -175,19 +175,19 @@ class Search:
         """The node's best-judged action, then ``rollout`` more card plays (or objectives, Final
         Crisis cards) by the heuristic, on this determinization: the bot's chance of winning there."""
         sim.apply(action)
-        for step in edge.settle or ():
-            decision = sim.decision
-            if decision is None or decision.kind in RESUMABLE or not any(a is step for a in decision.actions):
-                break
-            sim.apply(step)
+        self._replay(sim, edge.settle, lambda decision: decision.kind in RESUMABLE)
         left = self.settings.rollout
-        while sim.decision is not None:
-            decision = sim.decision
-            if decision.kind in RESUMABLE:
-                if left == 0:
-                    break
-                left -= 1
-            sim.apply(decision.actions[0] if len(decision.actions) == 1 else self._policy(sim))
+
+        def past_the_last_play(decision: Decision) -> bool:
+            nonlocal left
+            if decision.kind not in RESUMABLE:
+                return False
+            if left == 0:
+                return True
+            left -= 1
+            return False
+
+        self._play_on(sim, past_the_last_play)
         if sim.decision is None:
             return 1.0 if sim.state.result.winner == self.me else 0.0
         return self.chance(self.judge.value(sim.state, self.me))
@@ -229,14 +229,22 @@ class Search:
     def _settle(self, sim: Sim, edge: Edge) -> None:
         """Carry the play on to the next node: the steps taken when the action was judged,
         while they stay legal, then the heuristic's."""
-        for action in edge.settle or ():
+        self._replay(sim, edge.settle, self._is_node)
+        self._play_on(sim, self._is_node)
+
+    @staticmethod
+    def _replay(sim: Sim, steps, stop) -> None:
+        """The steps recorded when an action was judged, up to a decision ``stop`` names or the
+        first step no longer legal in this determinization."""
+        for step in steps or ():
             decision = sim.decision
-            if decision is None or self._is_node(decision):
+            if decision is None or stop(decision) or not any(a is step for a in decision.actions):
                 return
-            if not any(a is action for a in decision.actions):
-                break
-            sim.apply(action)
-        while sim.decision is not None and not self._is_node(sim.decision):
+            sim.apply(step)
+
+    def _play_on(self, sim: Sim, stop) -> None:
+        """The heuristic plays every side on to the game's end or a decision ``stop`` names."""
+        while sim.decision is not None and not stop(sim.decision):
             decision = sim.decision
             sim.apply(decision.actions[0] if len(decision.actions) == 1 else self._policy(sim))
 

@@ -391,11 +391,11 @@ def test_options_added_later_are_validated_from_their_declared_types(monkeypatch
         difficulty: typing.Literal["easy", "hard"] = "easy"
         bots: int = attrs.field(default=1, validator=attrs.validators.in_([1, 2]))
     monkeypatch.setattr(game, "Options", Options)
-    assert saves.options_valid({"event_discard": True, "solo_side": "Unionist", "difficulty": "hard", "bots": 2})
-    assert saves.options_valid({"solo_side": None})
+    assert saves.bad_option({"event_discard": True, "solo_side": "Unionist", "difficulty": "hard", "bots": 2}) is None
+    assert saves.bad_option({"solo_side": None}) is None
     for bad in ({"solo_side": 1}, {"difficulty": "medium"}, {"difficulty": True}, {"bots": 3}, {"bots": 1.0},
                 {"event_discard": 0}):
-        assert not saves.options_valid(bad), bad
+        assert saves.bad_option(bad) is not None, bad
 
 
 def test_an_old_save_without_newer_options_still_loads(tmp_path, content, save_data):
