@@ -364,9 +364,15 @@ if _FastParser is not None:
             yaml.composer.Composer.__init__(self)
             yaml.constructor.SafeConstructor.__init__(self)
             yaml.resolver.Resolver.__init__(self)
-else:  # pragma: no cover
-    class _BoundedLoader(_Bounded, yaml.SafeLoader):
-        pass
+
+
+class _PlainBoundedLoader(_Bounded, yaml.SafeLoader):
+    """PyYAML's own pure-Python parser, bounded the same way.  It has no nesting limit of
+    its own, so the project's bounds are always the first to refuse a file."""
+
+
+if _FastParser is None:  # pragma: no cover
+    _BoundedLoader = _PlainBoundedLoader
 
 
 def _too_many(budget: Optional[Budget], left: int) -> str:
@@ -420,11 +426,26 @@ class YamlFile:
         if control:
             raise ContentError([self.diagnostic(self.position(control.start()), _control_message(control.group()),
                                                 hint="content files hold text; write the character out in words")])
+        left = budget.max_values - budget.values if budget is not None else limits.MAX_YAML_NODES
+        counted = budget.values if budget is not None else 0
         try:
-            loader = _BoundedLoader(self.text)
+            return self._load_with(_BoundedLoader, budget, left)
+        except _ParserRefused:
+            if _BoundedLoader is _PlainBoundedLoader:
+                raise
+            if budget is not None:  # the second reading counts the file's values, not both
+                budget.values = counted
+        # libyaml refused the file.  Its refusals include limits of its own (nesting, in
+        # some releases) that a machine may or may not have, worded its own way; the
+        # pure-Python parser reads the same YAML with only the project's bounds, so every
+        # machine gives the same refusal.  Only a refused file pays for the slower parser.
+        return self._load_with(_PlainBoundedLoader, budget, left)
+
+    def _load_with(self, loader_class, budget: Optional[Budget], left: int) -> Any:
+        try:
+            loader = loader_class(self.text)
         except yaml.reader.ReaderError as error:  # characters YAML does not allow
             raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
-        left = budget.max_values - budget.values if budget is not None else limits.MAX_YAML_NODES
         loader.max_values = min(limits.MAX_YAML_NODES, left)
         loader.too_many = _too_many(budget, left)
         try:
@@ -445,7 +466,7 @@ class YamlFile:
             mark = error.problem_mark or error.context_mark
             problem = error.problem or ""
             message = problem if problem in (_too_deep(), loader.too_many) else f"this is not valid YAML: {problem}"
-            raise ContentError([self.diagnostic(self._at(mark), message, hint=error.context)]) from None
+            raise _ParserRefused([self.diagnostic(self._at(mark), message, hint=error.context)]) from None
         except _Stop as stop:
             raise ContentError([stop.diagnostic]) from None
         finally:
@@ -542,6 +563,10 @@ class YamlFile:
         text.line, text.column = at
         text._file, text._span = self, (node.start_mark.index, node.end_mark.index)
         return text
+
+
+class _ParserRefused(ContentError):
+    """The YAML parser (or the composer's bounds) refused the file."""
 
 
 class _Stop(Exception):

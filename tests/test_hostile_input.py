@@ -120,6 +120,30 @@ def test_deeply_nested_yaml_is_refused_before_recursion(tmp_path):
     assert d.line == 1
 
 
+@pytest.mark.parametrize("text", [
+    "strategy_cards: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n",
+    "strategy_cards:\n" + "".join(" " * i + "- \n" for i in range(1, 1200)),
+    "- " * 2000 + "x\n",
+])
+def test_nesting_is_refused_in_the_projects_words_whichever_yaml_parser_the_machine_has(tmp_path, monkeypatch, text):
+    """libyaml has a nesting limit of its own in some releases, worded its own way; the
+    refusal must be the same on every machine, with or without libyaml."""
+    from crisis.content import yamlfile
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-deep.yaml").write_text(text)
+    with_libyaml = one(problems(root), "nested too deeply")
+    monkeypatch.setattr(yamlfile, "_BoundedLoader", yamlfile._PlainBoundedLoader)
+    pure_python = one(problems(root), "nested too deeply")
+    assert (with_libyaml.line, with_libyaml.column) == (pure_python.line, pure_python.column)
+
+
+def test_a_yaml_syntax_error_is_still_located_after_the_second_reading(tmp_path):
+    root = copy_content(tmp_path)
+    (root / "cards" / "zz-broken.yaml").write_text("strategy_cards:\n  - id: x\n    name: [unclosed\n")
+    d = one(problems(root), "not valid YAML")
+    assert d.path.endswith("zz-broken.yaml") and d.line is not None
+
+
 def test_alias_expansion_is_bounded(tmp_path):
     root = copy_content(tmp_path)
     lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
