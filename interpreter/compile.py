@@ -291,6 +291,21 @@ class Executor:
 NO_DECISIONS = ()
 
 
+def decisions(op: "Op", ex: "Executor", ctx: Ctx):
+    """Run ``op`` and return its decisions as a generator, to drive with ``next`` and ``send``.
+
+    ``run`` gives the empty tuple when the op asked nothing (its effect is
+    already done); code that steps through decisions by hand needs the
+    generator protocol either way."""
+    run = op.run(ex, ctx)
+    return run if hasattr(run, "send") else _asked_nothing()
+
+
+def _asked_nothing():
+    return
+    yield
+
+
 class Op:
     node: Optional[A.Node] = None
     asks = True  # whether running it may ask a player to choose (known when compiled)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import attrs
 
 from .actions import DONE
-from .compile import Executor
+from .compile import Executor, decisions
 
 MAX_DECISIONS = 500  # rules are short; the bound keeps a faulty rule from running away
 
@@ -32,7 +32,7 @@ def predict(ex: Executor, op, ctx) -> Outcome:
     if ctx.chosen is not None:  # "that space" is remembered in the context: the copy keeps its own
         ctx = ctx._replace(chosen=list(ctx.chosen))
     before = (_map(state), list(state.pool), list(state.track), [list(b) for b in state.boxes], list(state.vp))
-    run = op.run(sim, ctx)
+    run = decisions(op, sim, ctx)
     action = None
     for _ in range(MAX_DECISIONS):
         try:
