@@ -43,8 +43,15 @@ def choose_language(requested: Optional[str], content) -> str:
         if lang in content.catalogs:
             return lang
     if requested:
-        raise UserError(f"no '{requested}' catalog in this content (available: {', '.join(sorted(content.catalogs))})")
+        raise UserError(no_catalog(requested, content))
     return "en"
+
+
+def no_catalog(requested: str, content) -> str:
+    """The refusal of a language the content has no catalog for, naming those it has
+    (in the environment's language when the content has it)."""
+    said = next((lang for lang in words.environment_languages() if lang in content.catalogs), "en")
+    return content.catalog(said).text("cli.error.no_catalog", lang=requested, langs=", ".join(sorted(content.catalogs)))
 
 
 def load(args):
@@ -292,19 +299,25 @@ def cmd_cards(args) -> int:
 
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
-    from crisis.content.i18n import check_all
+    from crisis.content.i18n import missing_key_problems, missing_keys, other_problems
+    from crisis.content.loader import REFERENCE_LANG
     from crisis.ruleset.diagnostics import UserError
     content = load(args)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
     for lang in langs:
         if lang not in content.catalogs:
-            raise UserError(f"no '{lang}' catalog in this content (available: {', '.join(sorted(content.catalogs))})")
-    problems = check_all(content, langs)
-    for problem in problems:
-        print(problem.format())
+            raise UserError(no_catalog(lang, content))
     c = presenter(args, content).catalog
-    print(c.text("cli.i18n.summary", langs=", ".join(langs), n=len(problems)))
-    return EXIT_FAILED if problems else EXIT_OK
+    failed = False
+    for lang in langs:
+        gaps = missing_keys(content, lang) if lang != REFERENCE_LANG else {}
+        others = other_problems(content, lang)
+        for problem in missing_key_problems(content, lang, args.all) + others:
+            print(problem.format())
+        missing = sum(len(keys) for keys in gaps.values())
+        print(c.text("cli.i18n.summary", lang=lang, n=len(others), missing=missing, files=len(gaps)))
+        failed = failed or bool(gaps or others)
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def cmd_sim(args) -> int:
@@ -559,6 +572,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     i18n_check = i18n_commands.add_parser("check", help=say("i18n.check"), description=say("i18n.check"))
     i18n_check.add_argument("--content", metavar=metavar("dir"), help=say("content", game=words.embedded_locale_dir().parent.name))
     i18n_check.add_argument("--lang", metavar=metavar("lang"), help=say("i18n.lang"))
+    i18n_check.add_argument("--all", action="store_true", help=say("i18n.all"))
     i18n_check.set_defaults(run=cmd_i18n)
 
     test = command("test")

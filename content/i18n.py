@@ -126,8 +126,21 @@ def _contains(text: str, form: str) -> bool:
     return re.search(r"(?<![\w])" + re.escape(form.lower()) + r"(?![\w])", text.lower()) is not None
 
 
-def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
-    """Problems of one catalog against the reference catalog (and the glossary)."""
+FEW_MISSING = 5  # missing keys shown by name in each file's summary (``--all`` shows every one)
+
+
+def check_catalog(content: Content, lang: str, every_missing: bool = False) -> List[Diagnostic]:
+    """Problems of one catalog against the reference catalog (and the glossary).
+
+    Missing keys are summarized per file (a new language lacks hundreds), unless ``every_missing``."""
+    if lang == REFERENCE_LANG:
+        return other_problems(content, lang)
+    return missing_key_problems(content, lang, every_missing) + other_problems(content, lang)
+
+
+def other_problems(content: Content, lang: str) -> List[Diagnostic]:
+    """A catalog's problems other than missing keys: extra keys, placeholders, command words,
+    glossary, hand-written card texts (for the reference: what the program asks of it)."""
     from .messages import allowed_placeholders
     reference = content.catalogs[REFERENCE_LANG]
     catalog = content.catalogs[lang]
@@ -135,18 +148,8 @@ def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
     if lang == REFERENCE_LANG:
         problems.extend(check_reference(content))
     else:
-        for key in reference.messages:
-            if key.startswith(("forms.", "grammar.", "glosses.")):
-                continue  # grammar is each language's own business
-            if key not in catalog.messages:
-                path, line, _ = reference.positions[key]
-                # a gap falls back to the reference text: incomplete, not broken
-                problems.append(Diagnostic(
-                    message=f"'{key}' is missing in the '{lang}' catalog", path=_file_for(catalog, key),
-                    hint=f"the {REFERENCE_LANG} text is at {path}:{line}: {reference.messages[key]!r}",
-                    severity="warning"))
         for key in catalog.messages:
-            if key.startswith(("forms.", "grammar.", "glosses.")):
+            if _own_grammar(key):
                 continue
             if key not in reference.messages and not _optional(key):
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
@@ -162,8 +165,99 @@ def check_catalog(content: Content, lang: str) -> List[Diagnostic]:
                                                       f"{REFERENCE_LANG} text uses {_names(required)}",
                                         hint="a placeholder the game does not fill shows as an error; "
                                              "one left out loses information"))
+        problems.extend(check_command_words(content, lang))
     problems.extend(check_glossary(content, lang))
     problems.extend(check_card_texts(content, lang))
+    return problems
+
+
+def _own_grammar(key: str) -> bool:
+    """Keys of a language's own grammar, which no other language needs to match."""
+    return key.startswith(("forms.", "grammar.", "glosses."))
+
+
+def missing_keys(content: Content, lang: str) -> Dict[str, List[str]]:
+    """The reference keys a catalog lacks, by the file of the catalog each belongs in (reference order)."""
+    reference = content.catalogs[REFERENCE_LANG]
+    catalog = content.catalogs[lang]
+    by_file: Dict[str, List[str]] = {}
+    prefixes = _prefix_files(catalog)
+    for key in reference.messages:
+        if not _own_grammar(key) and key not in catalog.messages:
+            by_file.setdefault(_file_for(catalog, key, reference, prefixes), []).append(key)
+    return by_file
+
+
+def missing_key_problems(content: Content, lang: str, every_missing: bool = False) -> List[Diagnostic]:
+    """One warning per file of missing keys (the first few named), or one per key.
+
+    A gap falls back to the reference text: incomplete, not broken."""
+    reference = content.catalogs[REFERENCE_LANG]
+    problems: List[Diagnostic] = []
+
+    def english(key: str) -> str:
+        path, line, _ = reference.positions[key]
+        return f"{path}:{line}: {reference.messages[key]!r}"
+
+    for path, keys in missing_keys(content, lang).items():
+        if every_missing or len(keys) == 1:
+            problems.extend(Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog", path=path,
+                                       hint=f"the {REFERENCE_LANG} text is at {english(key)}", severity="warning")
+                            for key in keys)
+            continue
+        named = ", ".join(keys[:FEW_MISSING]) + (f" and {len(keys) - FEW_MISSING} more" if len(keys) > FEW_MISSING else "")
+        english_file = reference.positions[keys[0]][0]
+        problems.append(Diagnostic(
+            message=f"{len(keys)} keys of the {REFERENCE_LANG} catalog are missing in the '{lang}' catalog "
+                    f"(players see the {REFERENCE_LANG} texts)",
+            path=path,
+            hint=f"missing: {named}\n  the {REFERENCE_LANG} texts are in {english_file}; "
+                 f"crisis i18n check --lang {lang} --all lists each with its {REFERENCE_LANG} text",
+            severity="warning"))
+    return problems
+
+
+# English words quoted as words (a mention, not an instruction): «help», "help", 'help'
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|'[^']*'")
+
+
+def check_command_words(content: Content, lang: str) -> List[Diagnostic]:
+    """A translation that tells the player to type a reference-language command word ("type log")
+    where the language shows its own word ("registro").
+
+    The words come from the catalogs' ``cli.command.*`` lists (the first word of each is the one
+    shown); a word the language itself shows is never flagged, and a quoted word is a mention."""
+    reference = content.catalogs[REFERENCE_LANG]
+    catalog = content.catalogs[lang]
+    prefix = "cli.command."
+    shown_words = {(catalog.raw(key) or "").split()[0].lower()
+                   for key in reference.messages if key.startswith(prefix) and (catalog.raw(key) or "").split()}
+    foreign: Dict[str, str] = {}  # word -> the command it names
+    for key, words in reference.messages.items():
+        if key.startswith(prefix):
+            for word in words.split():
+                # one- and two-letter shortcuts are also words of many languages ("u", "a")
+                if len(word) >= 3 and word.isalpha() and word.lower() not in shown_words:
+                    foreign.setdefault(word.lower(), key[len(prefix):])
+    if not foreign:
+        return []
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(foreign))) + r")(?![\w-])", re.IGNORECASE)
+    problems: List[Diagnostic] = []
+    for key, text in catalog.messages.items():
+        if _own_grammar(key) or key.startswith((prefix, "cli.argparse.")):
+            continue
+        bare = _QUOTED.sub(" ", _PLACEHOLDER_NAME.sub("{", text))
+        found = list(dict.fromkeys(match.group(1) for match in pattern.finditer(bare)))
+        if not found:
+            continue
+        commands = list(dict.fromkeys(foreign[word.lower()] for word in found))
+        own = ", ".join(f"'{(catalog.raw(prefix + command) or command).split()[0]}'" for command in commands)
+        problems.append(_at(catalog, key, f"'{key}' tells the player to type "
+                                          + ", ".join(f"'{word}'" for word in found)
+                                          + f", the {REFERENCE_LANG} {'word' if len(found) == 1 else 'words'} "
+                                            f"for {', '.join(commands)}",
+                            hint=f"the '{lang}' screens show {own} (the first word of each {prefix}*); "
+                                 f"quote a word that is only mentioned", severity="warning"))
     return problems
 
 
@@ -176,11 +270,32 @@ def _names(names) -> str:
     return "{" + ", ".join(sorted(names)) + "}" if names else "none"
 
 
-def _file_for(catalog: Catalog, key: str) -> Optional[str]:
-    prefix = key.split(".")[0] + "."
-    for other, (path, _, _) in catalog.positions.items():
-        if other.startswith(prefix):
+def _prefix_files(catalog: Catalog) -> Dict[str, str]:
+    """Each dotted prefix of the catalog's keys ("cli.", "cli.rules.") -> the first file holding one."""
+    files: Dict[str, str] = {}
+    for key, (path, _, _) in catalog.positions.items():
+        parts = key.split(".")
+        for length in range(1, len(parts)):
+            files.setdefault(".".join(parts[:length]) + ".", path)
+    return files
+
+
+def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
+              prefixes: Optional[Dict[str, str]] = None) -> Optional[str]:
+    """The catalog file a missing key belongs in: the one holding its closest neighbours (the
+    longest shared prefix of dotted parts), else the file of the same name as the reference's."""
+    prefixes = _prefix_files(catalog) if prefixes is None else prefixes
+    parts = key.split(".")
+    for length in range(len(parts) - 1, 0, -1):
+        path = prefixes.get(".".join(parts[:length]) + ".")
+        if path is not None:
             return path
+    if reference is not None and key in reference.positions:
+        english = reference.positions[key][0]
+        folder = next((os.path.dirname(path) for path, _, _ in catalog.positions.values()), None)
+        if folder is None:
+            folder = os.path.join(os.path.dirname(os.path.dirname(english)), catalog.lang)
+        return os.path.join(folder, os.path.basename(english))
     return next((path for path, _, _ in catalog.positions.values()), None)
 
 
@@ -188,6 +303,21 @@ def check_glossary(content: Content, lang: str) -> List[Diagnostic]:
     terms, problems = load_glossary(content.root)
     reference = content.catalogs[REFERENCE_LANG]
     catalog = content.catalogs[lang]
+    lacking = [term for term in terms if not term.forms.get(lang)]
+    if lang != REFERENCE_LANG and lacking:
+        # without its column, nothing of the language is checked against the glossary: say so
+        from pathlib import Path
+        path = display_path(Path(content.root) / "locale" / GLOSSARY)
+        names = ", ".join(term.forms.get(REFERENCE_LANG, ("?",))[0] for term in lacking[:FEW_MISSING])
+        if len(lacking) > FEW_MISSING:
+            names += f" and {len(lacking) - FEW_MISSING} more"
+        message = (f"the glossary has no '{lang}' column: no term is checked in the '{lang}' catalog"
+                   if len(lacking) == len(terms) else
+                   f"{len(lacking)} of the glossary's {len(terms)} terms have no '{lang}' form, so they are "
+                   f"not checked in the '{lang}' catalog")
+        problems.append(Diagnostic(message=message, path=path, line=lacking[0].line, severity="warning",
+                                   hint=f"add '{lang}: [...]' to each term ({names}): the words every "
+                                        f"'{lang}' text must use for it"))
     for term in terms:
         reference_forms = term.forms.get(REFERENCE_LANG, ())
         wanted = term.forms.get(lang, ())
@@ -287,9 +417,10 @@ def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
     return problems
 
 
-def check_all(content: Content, langs: Optional[Sequence[str]] = None) -> List[Diagnostic]:
+def check_all(content: Content, langs: Optional[Sequence[str]] = None,
+              every_missing: bool = False) -> List[Diagnostic]:
     langs = list(langs) if langs else sorted(content.catalogs)
     problems: List[Diagnostic] = []
     for lang in langs:
-        problems.extend(check_catalog(content, lang))
+        problems.extend(check_catalog(content, lang, every_missing))
     return problems

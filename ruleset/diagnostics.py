@@ -85,7 +85,9 @@ class Diagnostic:
         Everything is printed with control characters escaped and long texts
         shortened, since names and lines can come from untrusted files.
         """
-        head = f"{printable(self.location)}: {self.severity}: {_clip(self.message)}"
+        # a problem with no place at all (a command line's) is not pinned on "<rules>"
+        place = f"{printable(self.location)}: " if self.path is not None or self.line is not None else ""
+        head = f"{place}{self.severity}: {_clip(self.message)}"
         if self.label:
             head += f" (in {_clip(self.label)})"
         out = [head]

@@ -91,6 +91,98 @@ def test_i18n_check_command_fails_on_a_seeded_mistake_and_passes_otherwise(spani
     assert "locale/es/messages.yaml:" in result.stdout + result.stderr
 
 
+# ------------------------------------------------------- a new language's first check (issue 17)
+
+
+@pytest.fixture
+def french_copy(tmp_path):
+    """The content with a French catalog just begun: the side names and nothing else."""
+    root = copy_content(tmp_path)
+    (root / "locale" / "fr").mkdir()
+    (root / "locale" / "fr" / "board.yaml").write_text(
+        "sides:\n  Unionist: Unioniste\n  Secessionist: Sécessionniste\n", encoding="utf-8")
+    return root
+
+
+def test_missing_keys_are_blamed_on_the_file_english_keeps_them_in(french_copy):
+    content = load_content(french_copy)
+    every = [d for d in check_catalog(content, "fr", every_missing=True) if "is missing" in d.message]
+    where = {d.message.split("'")[1]: d.path for d in every}
+    english = content.catalog("en").positions
+    assert len(where) > 500
+    for key, path in where.items():
+        # report.* in fr/report.yaml, cli.* in fr/cli.yaml ...: never all in the one file fr has
+        assert path.endswith("locale/fr/" + english[key][0].rsplit("/", 1)[1]), (key, path)
+    assert where["report.title"].endswith("locale/fr/report.yaml")
+    assert where["spaces.Washington"].endswith("locale/fr/board.yaml")
+
+
+def test_missing_keys_are_counted_per_file_with_the_first_few_named(french_copy):
+    content = load_content(french_copy)
+    summaries = [d for d in check_catalog(content, "fr") if "missing in the 'fr' catalog" in d.message]
+    every = [d for d in check_catalog(content, "fr", every_missing=True) if "is missing in" in d.message]
+    assert len(summaries) == len({d.path for d in every}) == 7  # one per file of the English catalog
+    assert sum(int(d.message.split()[0]) for d in summaries) == len(every)
+    (report,) = [d for d in summaries if d.path.endswith("fr/report.yaml")]
+    named = report.hint.split("\n")[0]
+    assert named.startswith("missing: report.title, ") and named.endswith(" more")
+    assert "--all" in report.hint
+
+
+def test_a_glossary_without_the_languages_column_is_reported(french_copy):
+    content = load_content(french_copy)
+    (d,) = [d for d in check_catalog(content, "fr") if "glossary" in d.message]
+    assert d.message == "the glossary has no 'fr' column: no term is checked in the 'fr' catalog"
+    assert d.path.endswith("locale/glossary.yaml") and d.line is not None
+    replace_in(french_copy / "locale" / "glossary.yaml", "    es: [ficha, fichas]\n",
+               "    es: [ficha, fichas]\n    fr: [jeton, jetons]\n")
+    (d,) = [d for d in check_catalog(load_content(french_copy), "fr") if "glossary" in d.message]
+    assert d.message.startswith("17 of the glossary's 18 terms have no 'fr' form")
+
+
+def test_check_and_i18n_check_summarize_a_new_language(french_copy):
+    checked = run_main("check", "--content", french_copy)
+    assert checked.returncode == 0
+    assert len((checked.stdout + checked.stderr).splitlines()) < 40
+    assert "keys of the en catalog are missing in the 'fr' catalog" in checked.stderr
+    summary = run_main("i18n", "check", "--lang", "fr", "--content", french_copy)
+    assert summary.returncode == 1
+    assert summary.stdout.splitlines()[-1].startswith("fr: ")
+    assert " keys missing in 7 files; 1 other problem" in summary.stdout.splitlines()[-1]
+    every = run_main("i18n", "check", "--lang", "fr", "--all", "--content", french_copy)
+    assert "'report.title' is missing in the 'fr' catalog" in every.stdout
+    assert len(every.stdout.splitlines()) > 10 * len(summary.stdout.splitlines())
+
+
+def test_a_language_with_no_catalog_is_refused_in_one_line_naming_those_there_are():
+    result = run_main("cards", "--lang", "de")
+    assert result.returncode != 0 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert "'de'" in line and "en, es" in line and "<rules>" not in line
+    spanish = run_main("cards", "--lang", "de", env={"LANG": "es_ES.UTF-8"})
+    assert "«de»" in spanish.stderr and "en, es" in spanish.stderr
+
+
+def test_an_english_command_word_in_a_spanish_text_is_reported(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "cli.yaml", "escribe registro para verlo todo",
+               "escribe log para verlo todo")
+    (d,) = messages_of(spanish_copy)
+    assert d.message == "'cli.panel.earlier' tells the player to type 'log', the en word for log"
+    assert "'registro'" in d.hint and d.path.endswith("es/cli.yaml") and d.line is not None
+
+
+def test_a_quoted_english_command_word_is_a_mention_not_an_instruction(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "cli.yaml", "escribe registro para verlo todo",
+               "escribe registro (o «log») para verlo todo")
+    assert messages_of(spanish_copy) == []
+
+
+def test_spanish_screens_name_the_spanish_command_words(content):
+    catalog = content.catalog("es")
+    assert "consulta reglas zonas" in catalog.text("cli.help.place", max=3)
+    assert "escribe registro para verlo todo" in catalog.text("cli.panel.earlier", n=3)
+
+
 # ------------------------------------------------------------ hand-written texts
 
 
@@ -252,7 +344,7 @@ def test_a_third_language_needs_only_new_files(tmp_path):
     assert played.stdout.strip().splitlines()[-1] in ("Unioniste gagne.", "Sécessionniste gagne.")
     checked = run_main("i18n", "check", "--lang", "fr", "--content", root)
     assert checked.returncode == 1
-    assert "is missing in the 'fr' catalog" in checked.stdout + checked.stderr
+    assert "missing in the 'fr' catalog" in checked.stdout + checked.stderr
 
 
 def test_the_language_comes_from_the_locale_environment(tmp_path):
