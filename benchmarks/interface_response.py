@@ -123,8 +123,9 @@ def headless(games: int, folder: Path):
     class Timed(CrisisApp):
         def take(self, text):
             started = time.perf_counter()
-            super().take(text)
+            taken = super().take(text)
             handler.append(time.perf_counter() - started)
+            return taken
 
     async def one(seed):
         session = GameSession(content, show, seed, Options(), [saves.HUMAN, "random"], folder / f"h{seed}.json")
@@ -138,7 +139,7 @@ def headless(games: int, folder: Path):
                     await pilot.press("enter")
                     continue
                 started = time.perf_counter()
-                await pilot.press("enter")
+                await pilot.press("down", "enter")  # the first choice (nothing is highlighted before a move)
                 pilot_seen.append(time.perf_counter() - started)
 
     for seed in range(1, games + 1):

@@ -39,7 +39,7 @@ async def play_through(app, pilot, keys=12, limit=2000):
     """Answer everything with the first choice (ready at a pass screen, close at an info screen)
     until the game is over and its last screens are closed; what was seen, in order.
 
-    The first ``keys`` answers are Enter pressed through the pilot; after that (to keep a whole
+    The first ``keys`` answers are keys pressed through the pilot; after that (to keep a whole
     game to seconds) each answer goes to the handler Enter calls, the screen is redrawn at each
     pass or info screen and every few decisions."""
     seen = []
@@ -56,7 +56,8 @@ async def play_through(app, pilot, keys=12, limit=2000):
         else:
             seen.append(("decision", None, dict(panes(app))))
         if step < keys:
-            await pilot.press("enter")
+            # Enter at a pass or info screen; at a decision, down to the first choice, then Enter
+            await pilot.press(*(["enter"] if top is not app.screen_stack[0] else ["down", "enter"]))
         elif isinstance(top, PassScreen):
             top.action_ready()
             await settle(pilot, lambda: app.screen is not top and not app.hidden)
@@ -211,13 +212,14 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
     async def main():
         app = CrisisApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("enter")  # keep an objective
+            await pilot.press("down", "enter")  # keep an objective
             await bot_moved(app, pilot)
             card = next(c for c in app.menu if c.action is not None and c.action.kind == "value"
                         and content.strategy_cards[c.action.a].value >= 2)
             await pilot.press(*("value " + card.notation.split()[1][:5]), "enter")  # typed by its start
             assert session.game.history[-1] == card.notation
             before = panes(app)["board"]
+            await pilot.press("down")  # the first choice: its consequences show under the list
             assert "→ you take control of" in panes(app)["preview"]  # the highlighted choice's consequence
             await pilot.press("enter")
             await bot_moved(app, pilot)
@@ -239,7 +241,7 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
         app = CrisisApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(6):
-                await pilot.press("enter")
+                await pilot.press("down", "enter")
                 await bot_moved(app, pilot)
             shown["question"], shown["menu"] = panes(app)["question"], [c.notation for c in app.menu]
         # leaving the context without quitting is the process being killed: the file is all there is
@@ -253,7 +255,7 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             if resumed.two_step(resumed.decision) and shown["menu"] and not shown["menu"][0].startswith("from"):
-                await pilot.press("enter")  # the kill came at a move's second step
+                await pilot.press("down", "enter")  # the kill came at a move's second step
             assert panes(app)["question"] == shown["question"]
             assert [c.notation for c in app.menu] == shown["menu"]
 
@@ -300,7 +302,7 @@ def test_a_bot_thinks_while_the_screen_stays_live_and_quitting_meanwhile_keeps_t
             assert json.loads(session.path.read_text())["actions"] == session.game.history
             for _ in range(10):  # the person answers until the bot is asked again
                 bot.asked.clear()
-                await pilot.press("enter")
+                await pilot.press("down", "enter")
                 if app.thinking is not None:
                     break
                 await bot_moved(app, pilot)
@@ -355,13 +357,13 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
         app = CrisisApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("enter")  # the Unionist takes the terminal
-            await pilot.press("enter")  # and keeps an objective
+            await pilot.press("down", "enter")  # and keeps an objective
             assert isinstance(app.screen, PassScreen) and "Secessionist" in plain(app.screen.body)
             await pilot.press("u")
             assert session.game.history == [] and not isinstance(app.screen, PassScreen)
             assert "Taken back: Keep" in plain(app.query_one("#message").render())
             assert "Unionist: choose the objective card to keep." in " ".join(panes(app)["question"].split())
-            await pilot.press("enter")  # keep again: the terminal goes to the other player
+            await pilot.press("down", "enter")  # keep again: the terminal goes to the other player
             assert isinstance(app.screen, PassScreen)
             await pilot.press("q")
         assert "crisis resume" in app.outcome and len(session.game.history) == 1
@@ -396,7 +398,7 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path, lang)
             for _ in range(30):  # keep an objective, play a card and its tokens: the Solo Opponent answers
                 if isinstance(app.screen, InfoScreen):
                     app.screen.action_close()
-                await pilot.press("enter")
+                await pilot.press("down", "enter")
                 await pilot.pause()
                 result["feed"] = " ".join(dict(panes(app))["feed"].split())
                 if revealed in result["feed"]:
@@ -413,3 +415,63 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path, lang)
     assert why_title in result["why"]
     assert table in result["why"]
     assert session.over and not any(kind == "pass" for kind, _, _ in result["seen"])
+
+
+# ---------------------------------------------------------------- keys in a burst
+
+
+def burst(app, text: str, *keys: str) -> None:
+    """Keys as a terminal delivers a paste or a fast typist: all at once, none handled before the
+    next arrives (the pilot's press waits for each key to be handled)."""
+    from textual import events
+    for character in text:
+        name = "space" if character == " " else character
+        app._driver.send_message(events.Key(name, character))
+    for key in keys:
+        app._driver.send_message(events.Key(key, None))
+
+
+def test_a_burst_of_keys_with_the_choices_focused_is_typed_and_plays_nothing_unchosen(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("1", "enter")  # keep an objective
+            await bot_moved(app, pilot)
+            await pilot.pause()
+            command, choices = app.query_one("#command"), app.query_one("#choices")
+            assert choices.has_focus
+            played = list(session.game.history)
+            burst(app, "card greel", "enter")  # a command typed quickly: it shows the card, plays nothing
+            await pilot.pause()
+            assert session.game.history == played
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            assert "Greeley" in plain(app.screen.body) and command.value == ""
+            await pilot.press("escape")
+            assert choices.has_focus
+            burst(app, "cardx greel", "enter")  # neither a command nor an action: refused, kept to be mended
+            await pilot.pause()
+            assert session.game.history == played and app.screen is app.screen_stack[0]
+            assert command.value == "cardx greel" and command.has_focus
+            await pilot.press("escape")  # back to the choices: what was typed goes
+            assert command.value == "" and choices.has_focus
+            burst(app, "cardx greel", "escape")
+            burst(app, "cardx greel")
+            burst(app, "", *["backspace"] * 6, "home", *["right"] * 4, "delete", "end")
+            await pilot.pause()
+            assert command.value == "card"
+            burst(app, " 2", "enter")  # "card 2": the second choice's card
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            assert session.game.history == played
+            await pilot.press("escape")
+            burst(app, "", "enter", "enter")  # Enter with nothing typed and no choice moved to: nothing taken
+            await pilot.pause()
+            assert session.game.history == played and "Enter takes the choice you have moved to" in plain(
+                app.query_one("#message").render())
+            first = app.menu[0].notation
+            burst(app, "", "down", "down", "up", "enter")  # a choice moved to on purpose
+            await pilot.pause()
+            assert session.game.history == played + [first]
+
+    run(main())

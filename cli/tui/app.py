@@ -19,7 +19,7 @@ import threading
 from typing import Iterable, List, Optional, Tuple
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,6 +35,9 @@ from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
 from ..terminal import Style
 
 WIDE = 120  # columns from which the cards get their own column
+# keys that move in the choice list, from the command line while nothing is typed there
+LIST_KEYS = frozenset({"up", "down", "pageup", "pagedown"})
+REPLAY_KEYS = frozenset({"right", "n", "enter", "space", "left", "p", "backspace", "home", "end", "b"})
 TALL = 36  # rows from which the highlighted choice's card or consequences get more room
 
 
@@ -379,9 +382,10 @@ class CrisisApp(App):
         choices = self.query_one("#choices", OptionList)
         choices.clear_options()
         choices.add_options(options)
-        choices.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
+        # nothing is highlighted until the player moves in the list: Enter takes only a choice moved to
+        choices.highlighted = highlighted if highlighted is not None and highlighted < len(options) else None
         if not keep:
-            choices.focus()
+            self.focus_now(choices)
         words = [c.notation for c in self.menu if c.notation] + [s.command_word(w) for w in
                                                                  ("help", "card", "log", "rules", "undo", "quit")]
         self.query_one("#command", Input).suggester = SuggestFromList(words, case_sensitive=False)
@@ -390,7 +394,10 @@ class CrisisApp(App):
     def preview(self, index: Optional[int]) -> None:
         """The highlighted choice's consequences, or its card in full."""
         s = self.session
-        if s is None or s.decision is None or self.hidden or index is None or not 0 <= index < len(self.menu):
+        if s is None or s.decision is None or self.hidden:
+            return
+        if index is None or not 0 <= index < len(self.menu):
+            self.put("preview", [self.style.dim(self.c.text("cli.tui.preview_hint"))])
             return
         choice = self.menu[index]
         lines = [f"{self.style.arrow} {text}" for text in s.consequences(s.decision, choice.action)]
@@ -408,60 +415,72 @@ class CrisisApp(App):
 
     @on(OptionList.OptionSelected, "#choices")
     def selected(self, event: OptionList.OptionSelected) -> None:
-        if self.replay is None and self.session.decision is not None:
+        """A choice clicked (Enter is taken in ``route``): only if it is still on the list."""
+        choices = event.option_list
+        if self.replay is None and self.session.decision is not None and event.option_index < choices.option_count \
+                and choices.get_option_at_index(event.option_index) is event.option:
             self.take(str(event.option_index + 1))
 
     @on(Input.Submitted, "#command")
     def submitted(self, event: Input.Submitted) -> None:
-        text = event.value
-        event.input.value = ""
-        if self.replay is not None:
-            self.replay_command(text)
-            self.set_focus(None)  # the arrow keys step through the replay again
-        elif self.session.decision is not None:
-            self.take(text)
-            if self.session is not None and not self.hidden:
-                self.action_focus_choices()
+        self.submit_line(event.value)
 
-    def take(self, text: str) -> None:
-        """Act on a typed line or a picked choice: the session reads it as the line mode does."""
+    def submit_line(self, text: str) -> None:
+        """Enter on the command line: the line is taken, or refused and kept to be mended."""
+        command = self.query_one("#command", Input)
+        if self.replay is not None:
+            command.value = ""
+            self.replay_command(text)
+            self.screen.set_focus(None)  # the arrow keys step through the replay again
+            return
+        if self.session.decision is None or not self.take(text):
+            return
+        command.value = ""
+        if self.session is not None and not self.hidden:
+            self.focus_now(self.query_one("#choices", OptionList))
+
+    def take(self, text: str) -> bool:
+        """Act on a typed line or a picked choice: the session reads it as the line mode does.
+        False when it is refused (said under the feed)."""
         s = self.session
         decision = s.decision
         if self.hidden:  # the terminal is changing hands: nothing is taken until the next player is there
-            return
+            return False
         if self.thinking is not None:  # the decision is the bot's: nothing typed is for it
             self.say(self.thinking_text(), error=True)
-            return
+            return False
         reading = s.read(text, decision, self.menu)
         if reading.kind == "problem":
             self.say(reading.problem, error=True)
-            return
+            return False
         if reading.kind in ("source", "back"):
+            self.say("")
             self.source = s.sources(decision)[reading.source] if reading.kind == "source" else None
             self.fill_choices()
-            return
+            return True
         if reading.kind == "action":
             self.say("")
             problem = s.apply(reading.action)
             if problem:
                 self.say(problem, error=s.save_failed)
             self.advance()
-            return
-        self.command(reading.command, reading.rest)
+            return True
+        return self.command(reading.command, reading.rest)
 
-    def command(self, command: str, rest: str) -> None:
+    def command(self, command: str, rest: str) -> bool:
+        """A command word typed at a decision; False when what follows it is refused."""
         if command == "help":
             self.action_help()
         elif command == "log":
             self.action_log()
         elif command == "rules":
-            self.rules(rest)
+            return self.rules(rest)
         elif command == "card":
             scr = self.screen_blocks(self.size.width - 10)
             found, problem = info.card_query(scr, rest, self.session.decision, self.session.command_word("card"))
             if problem:
                 self.say(problem, error=True)
-                return
+                return False
             lines = []
             for kind, index in found:
                 lines += info.card_text(scr, kind, index) + [""]
@@ -474,6 +493,7 @@ class CrisisApp(App):
             self.draw(again=True)
         elif command == "quit":
             self.action_quit_game()
+        return True
 
     def say(self, text: str, error: bool = False) -> None:
         """A message under the feed that stays until the next action."""
@@ -509,13 +529,14 @@ class CrisisApp(App):
     def action_rules(self) -> None:
         self.rules("")
 
-    def rules(self, query: str) -> None:
+    def rules(self, query: str) -> bool:
         word = self.session.command_word("rules") if self.session else "rules"
         lines, problem = info.rules_query(self.screen_blocks(self.size.width - 10), query, word)
         if problem:
             self.say(problem, error=True)
-        else:
-            self.info(lines)
+            return False
+        self.info(lines)
+        return True
 
     def action_undo(self) -> None:
         s = self.session
@@ -530,7 +551,9 @@ class CrisisApp(App):
             self.advance()
 
     def action_focus_choices(self) -> None:
-        self.query_one("#choices", OptionList).focus()
+        """Escape: what is typed goes, the arrow keys move in the choices again."""
+        self.query_one("#command", Input).value = ""
+        self.focus_now(self.query_one("#choices", OptionList))
 
     async def action_quit(self) -> None:
         self.action_quit_game()
@@ -550,18 +573,82 @@ class CrisisApp(App):
             self.outcome = "\n".join(lines)
         self.exit(self.code)
 
+    async def on_event(self, event: events.Event) -> None:
+        """Typed text goes to the command line, in the order typed, whatever has the focus.
+
+        Keys are taken here, in the order they arrive, before they are handed to the focused
+        widget: in a burst of keys (a paste, a fast typist, a loaded machine) the rest of the
+        burst is already queued for the choice list when the first key moves the focus, and an
+        Enter there would take the highlighted choice.  So the command line is edited and
+        submitted from here, and the choice list takes Enter only while nothing is typed."""
+        if not event.is_forwarded and isinstance(event, (events.Key, events.Paste)) and await self.route(event):
+            return
+        await super().on_event(event)
+
+    async def route(self, event) -> bool:
+        """Act on a key or a paste meant for the command line (or, from an empty command line, an
+        arrow for the choice list); True when it is dealt with here."""
+        if not self.is_running or len(self.screen_stack) != 1:
+            return False
+        try:
+            command = self.query_one("#command", Input)
+            choices = self.query_one("#choices", OptionList)
+        except Exception:  # the screen is being built or taken down
+            return False
+        if isinstance(event, events.Paste):
+            self.focus_now(command)
+            command.insert_text_at_cursor(" ".join(event.text.split()))
+            return True
+        typing = command.has_focus or bool(command.value)
+        if self.replay is not None and not typing and event.key in REPLAY_KEYS:
+            return False  # (on_key steps through the game)
+        own = self._bindings.key_to_bindings.get(event.key)
+        if own:  # the interface's own keys (F1, Escape, Ctrl+Z ...) in their turn, not after later keys
+            await self.run_action(own[0].action, self)
+            return True
+        if event.character is not None and event.character.isprintable():
+            self.focus_now(command)
+            if command.selection.is_empty:
+                command.insert_text_at_cursor(event.character)
+            else:
+                command.replace(event.character, *command.selection)
+            return True
+        if event.key == "enter" and typing:
+            self.submit_line(command.value)
+            return True
+        if typing and event.key in command._bindings.key_to_bindings and event.key not in ("ctrl+c", "super+c"):
+            self.focus_now(command)
+            await self.run_action(command._bindings.key_to_bindings[event.key][0].action, command)
+            return True
+        if self.replay is not None or not self.menu:
+            return False
+        if command.has_focus and event.key in LIST_KEYS:
+            self.focus_now(choices)  # the arrows move in the choices, as from the list
+        if not choices.has_focus:
+            return False
+        if event.key == "enter":  # the choice moved to, taken now (not after keys typed since)
+            if choices.highlighted is None:
+                self.say(self.c.text("cli.tui.pick", n=len(self.menu)), error=True)
+            else:
+                self.take(str(choices.highlighted + 1))
+            return True
+        moves = choices._bindings.key_to_bindings.get(event.key)
+        if moves:
+            await self.run_action(moves[0].action, choices)
+            return True
+        return False
+
+    @staticmethod
+    def focus_now(widget) -> None:
+        """Focus at once (``focus()`` waits its turn, after keys already queued)."""
+        widget.screen.set_focus(widget)
+
     def on_key(self, event) -> None:
-        """Typing anywhere goes to the command line (digits and names alike); in a replay, the
-        arrow keys step through the game."""
+        """In a replay, the arrow keys step through the game."""
         command = self.query_one("#command", Input)
         if self.screen is not self.screen_stack[0] or command.has_focus:
             return
         if self.replay is not None and self.replay_key(event.key):
-            event.stop()
-            return
-        if event.character and event.character.isprintable() and not event.character.isspace():
-            command.focus()
-            command.insert_text_at_cursor(event.character)
             event.stop()
 
     # ------------------------------------------------------------------ the end
