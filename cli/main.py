@@ -209,11 +209,26 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
     return Options(event_discard=True, solo=content.board.sides[1 - player], difficulty=difficulty or levels[0])
 
 
+def game_seed(text: str, catalog) -> int:
+    """``--seed`` of a game that is saved: ASCII digits from 0 to the largest seed a saved game
+    holds, so that every game played can be resumed; anything else is a one-line error."""
+    from crisis.ruleset import limits
+    from crisis.ruleset.diagnostics import shown
+    from .errors import CliError
+    digits = str(text).strip()
+    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= limits.MAX_NUMBER_DIGITS:
+        return int(digits)
+    largest = f"{limits.MAX_SEED:,}".replace(",", catalog.raw("cli.number.thousands") or ",")
+    raise CliError(catalog.text("cli.error.seed", value=shown(text), max=largest))
+
+
 def cmd_play(args) -> int:
     from .errors import CliError
+    # the seed first, in the command line's own words: a mistake is told before the content loads
+    seed = (game_seed(args.seed, words.cli_catalog(["--lang", args.lang] if args.lang else []))
+            if args.seed is not None else int(time.time()) % 100000)
     content = load(args)
     show = presenter(args, content)
-    seed = args.seed if args.seed is not None else int(time.time()) % 100000
     options, _player = solo_options(args, content, show, args.event_discard)
     if args.solo and args.vs:
         raise CliError(show.catalog.text("cli.error.solo_vs"))
@@ -498,7 +513,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
 
     play = command("play")
     play.add_argument("--bots", action="store_true", help=say("play.bots"))
-    play.add_argument("--seed", type=int, metavar=metavar("n"), help=say("play.seed"))
+    play.add_argument("--seed", metavar=metavar("n"), help=say("play.seed"))  # checked by game_seed
     play.add_argument("--event-discard", action="store_true", help=say("event_discard"))
     play.add_argument("--vs", metavar=metavar("bot"), help=say("play.vs"))
     play.add_argument("--side", metavar=metavar("side"), help=say("play.side"))

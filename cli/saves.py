@@ -191,26 +191,83 @@ SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "se
 OPTIONAL = {"created", "solo_opponent"}
 
 
+# A JSON token, on text whose escapes are made plain (``_plain``): a string runs from quote to
+# quote.  No group of the pattern repeats: Python's regular expressions keep memory for every
+# repeat of a group, about 150 bytes for each character of a long string.
+_TOKEN = re.compile(rb'"[^"]*"|[\[{]|[\]}]|:|-?[0-9][0-9.eE+-]*|NaN|-?Infinity|true|false|null')
+
+
+def _plain(raw: bytes) -> bytes:
+    """``raw`` with each escaped backslash and escaped quote replaced by two plain bytes (same
+    length, so positions hold): a quote left in it is a string's start or end."""
+    if b"\\" not in raw:
+        return raw
+    return raw.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+
+
+def _line(raw: bytes, at: int) -> int:
+    return raw.count(b"\n", 0, at) + 1
+
+
 def _scan(raw: bytes):
-    """Nesting and numbers checked before JSON is decoded: (problem key, line) or None.
+    """Nesting, numbers and the count of values checked before JSON is decoded: (problem key,
+    line) or None.
 
     Python's decoder recurses once per level and converts a number of any
-    length, so a hostile file could exhaust the stack or the CPU.
+    length, so a hostile file could exhaust the stack or the CPU; each value it
+    builds costs tens of bytes, so their number bounds the memory a save costs.
     """
-    depth = 0
-    for match in re.finditer(rb'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|-?[0-9][0-9.eE+-]*|NaN|-?Infinity', raw):
+    depth = values = 0
+    for match in _TOKEN.finditer(_plain(raw)):
         token = match.group()
+        if token in (b"]", b"}"):
+            depth -= 1
+            continue
+        if token == b":":
+            continue
+        values += 1  # a list or an object is counted where it opens
+        if values > limits.MAX_SAVE_VALUES:
+            return "cli.save.too_many_values", _line(raw, match.start())
         if token in (b"NaN", b"Infinity", b"-Infinity"):  # Python's extension, not JSON
-            return "cli.save.not_json", raw.count(b"\n", 0, match.start()) + 1
+            return "cli.save.not_json", _line(raw, match.start())
         if token in (b"[", b"{"):
             depth += 1
             if depth > limits.MAX_SAVE_DEPTH:
-                return "cli.save.too_deep", raw.count(b"\n", 0, match.start()) + 1
-        elif token in (b"]", b"}"):
-            depth -= 1
-        elif token[:1] != b'"' and len(token.lstrip(b"-")) > limits.MAX_NUMBER_DIGITS:
-            return "cli.save.long_number", raw.count(b"\n", 0, match.start()) + 1
+                return "cli.save.too_deep", _line(raw, match.start())
+        elif token[:1] not in b'"tfn' and len(token.lstrip(b"-")) > limits.MAX_NUMBER_DIGITS:
+            return "cli.save.long_number", _line(raw, match.start())
     return None
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs):
+    """A JSON object whose keys are all different (Python's decoder keeps the last of two)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _DuplicateKey()
+    return found
+
+
+def _duplicate_key(raw: bytes):
+    """(the key, its line) of the first key given twice in one object of ``raw``, valid JSON."""
+    keys: List[Optional[set]] = []  # per open bracket: the keys seen, or None for a list
+    previous = None
+    for match in _TOKEN.finditer(_plain(raw)):
+        token = match.group()
+        if token in (b"{", b"["):
+            keys.append(set() if token == b"{" else None)
+        elif token in (b"}", b"]"):
+            keys.pop()
+        elif token == b":" and previous is not None and keys and keys[-1] is not None:
+            key = json.loads(raw[previous.start():previous.end()])
+            if key in keys[-1]:
+                return key, _line(raw, previous.start())
+            keys[-1].add(key)
+        previous = match if token[:1] == b'"' else None
+    return "", 1  # pragma: no cover - the decoder found one, so the scan does
 
 
 def _refuse_constant(name):
@@ -265,14 +322,18 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.unreadable", file=where, error=reason) from None
     scanned = _scan(raw)
     if scanned:
+        limit = {"cli.save.too_deep": limits.MAX_SAVE_DEPTH, "cli.save.too_many_values": limits.MAX_SAVE_VALUES}
         raise SaveProblem(scanned[0], file=where, line=scanned[1],
-                          limit=limits.MAX_SAVE_DEPTH if scanned[0] == "cli.save.too_deep" else limits.MAX_NUMBER_DIGITS)
+                          limit=limit.get(scanned[0], limits.MAX_NUMBER_DIGITS))
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
     except UnicodeDecodeError:
         raise SaveProblem("cli.save.not_json", file=where, line=1) from None
     except json.JSONDecodeError as error:
         raise SaveProblem("cli.save.not_json", file=where, line=error.lineno) from None
+    except _DuplicateKey:
+        key, line = _duplicate_key(raw)
+        raise SaveProblem("cli.save.duplicate_key", file=where, entry=shown(key), line=line) from None
     except (ValueError, RecursionError):
         raise SaveProblem("cli.save.not_json", file=where, line=1) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -298,6 +359,8 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.other_content", file=where, saved=shown(digest), digest=content.digest,
                           content=content.root)
     seed = data["seed"]
+    if not 0 <= seed <= limits.MAX_SEED:  # the command line never starts a game with another
+        raise SaveProblem("cli.save.damaged", file=where, field="seed")
     options = data["options"]
     wrong = bad_option(options)
     if wrong is not None:
@@ -309,6 +372,9 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     for value in controllers.values():
         if value not in (HUMAN, SOLO) and value not in known_controllers:
             raise SaveProblem("cli.save.unknown_controller", file=where, name=shown(value))
+    mismatch = _solo_mismatch(options, controllers, content)
+    if mismatch:
+        raise SaveProblem("cli.save.damaged", file=where, field=mismatch)
     actions = data["actions"]
     if not all(isinstance(a, str) for a in actions):
         raise SaveProblem("cli.save.damaged", file=where, field="actions")
@@ -320,6 +386,21 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     created = data.get("created", "")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
                      controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created)
+
+
+def _solo_mismatch(options: dict, controllers: Dict[str, str], content: Content) -> Optional[str]:
+    """The entry that disagrees with the others about the Solo Opponent, if any: it plays the side
+    the options name and no other, at one of the content's difficulties, only in a solo game."""
+    solo, difficulty = options.get("solo"), options.get("difficulty")
+    if solo is not None and (content.solo is None or solo not in controllers):
+        return "options.solo"
+    if solo is None and difficulty is not None:
+        return "options.difficulty"
+    if solo is not None and difficulty is not None and difficulty not in dict(content.solo.difficulty or ()):
+        return "options.difficulty"
+    if any((name == SOLO) != (side == solo) for side, name in controllers.items()):
+        return "controllers"
+    return None
 
 
 def check_writable(path: Path) -> Optional[str]:

@@ -561,7 +561,9 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
     try:
         return saves.read(path, content, KnownBots(), allow_changed_content)
     except saves.SaveProblem as problem:
-        params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason) else v
+        thousands = show.catalog.raw("cli.number.thousands") or ","
+        params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason)
+                  else f"{v:,}".replace(",", thousands) if k == "limit" else v
                   for k, v in problem.params.items()}
         usage = problem.key == "cli.save.missing"  # a mistyped name; anything else is the file's fault
         raise CliError(show.catalog.text(problem.key, **params), code=2 if usage else 1) from None

@@ -64,6 +64,8 @@ MAX_SEARCH_MILLISECONDS = 600_000   # ten minutes
 # ------------------------------------------------------------------ saves
 MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: 3.4 KB at most)
 MAX_SAVE_DEPTH = 8              # JSON nesting in a saved game (the format itself uses 2)
+MAX_SAVE_VALUES = 200_000       # JSON values in a saved game (each costs memory once decoded)
+MAX_SEED = 10 ** MAX_NUMBER_DIGITS - 1  # a game's seed: the largest number a saved game holds
 
 # ------------------------------------------------------------------ messages
 MAX_SHOWN_CHARS = 60            # of a name or word quoted in an error message

@@ -125,6 +125,13 @@ def test_save_nesting_limit():
     assert _scan(nested(limits.MAX_SAVE_DEPTH + 1)) == ("cli.save.too_deep", 1)
 
 
+def test_save_values_limit():
+    def values(n):  # the save's own object, its key and its list are three values
+        return b'{"a":\n[' + b",".join([b'"x"'] * (n - 3)) + b"]}"
+    assert _scan(values(limits.MAX_SAVE_VALUES)) is None
+    assert _scan(values(limits.MAX_SAVE_VALUES + 1)) == ("cli.save.too_many_values", 2)
+
+
 # ------------------------------------------------------------ messages
 
 
