@@ -12,10 +12,11 @@ import re
 from typing import Iterator, List, Optional, Tuple
 
 from crisis.interpreter.actions import Decision, normalize
-from crisis.ruleset.diagnostics import did_you_mean
+from crisis.ruleset.diagnostics import did_you_mean, shown
 from crisis.ruleset.render import Renderer, render_block
 
 from .text import fold
+from .typed import typed_number
 
 from .board import Screen
 
@@ -162,10 +163,10 @@ def card_query(screen: Screen, query: str, decision: Optional[Decision], word: s
     c, t, show = screen.c, screen.t, screen.show
     if not query:
         return [], c.text("cli.card.usage", card=word)
-    if query.isdigit() and decision is not None:
-        number = int(query)
+    number = typed_number(query)
+    if number is not None and decision is not None:
         if not 1 <= number <= len(decision.actions):
-            return [], c.text("cli.input.out_of_range", number=number, n=len(decision.actions))
+            return [], c.text("cli.input.out_of_range", number=shown(query), n=len(decision.actions))
         action = decision.actions[number - 1]
         if action.kind in ("value", "event", "claim"):
             return [(STRATEGY, action.a)], None

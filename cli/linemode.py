@@ -15,12 +15,14 @@ import sys
 from typing import List, Optional
 
 from crisis.interpreter.actions import Decision
+from crisis.ruleset.diagnostics import shown
 
 from . import info
 from .board import Screen, fit
 from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
                       controller_text)
 from .terminal import Terminal
+from .typed import too_long, too_long_text, typed_number
 
 
 class Quit(Exception):
@@ -453,6 +455,9 @@ class LineReplay:
     def step_command(self, answer: str):
         """Next (Enter), back, an action number, round N, branch, or quit."""
         r, s = self.replay, self.session
+        if too_long(answer):
+            self.term.write(self.style.error(f"{self.style.error_mark} " + too_long_text(self.c)))
+            return "stay"
         word, _, rest = answer.partition(" ")
         if not answer:
             if r.position >= r.size:
@@ -469,23 +474,23 @@ class LineReplay:
             return r.branch(r.position)
         if command == "round":
             target = rest.strip()
-            if target.isdigit():
-                start = r.round_start(int(target))
+            if typed_number(target) is not None:
+                start = r.round_start(typed_number(target))
             elif s.command_of(target, REPLAY_COMMANDS) == "final":
                 start = r.final_crisis_start()
             else:
                 start = None
             if start is None:
                 self.term.write(self.style.error(f"{self.style.error_mark} "
-                                                 + self.c.text("cli.replay.no_round", round=target)))
+                                                 + self.c.text("cli.replay.no_round", round=shown(target))))
                 return "stay"
             r.go(start)
             return "moved"
-        if answer.lstrip("#").isdigit():
-            number = int(answer.lstrip("#"))
+        number = typed_number(answer.lstrip("#"))
+        if number is not None:
             if not 1 <= number <= r.size + 1:
-                self.term.write(self.style.error(f"{self.style.error_mark} "
-                                                 + self.c.text("cli.replay.no_action", number=number, n=r.size)))
+                self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text(
+                    "cli.replay.no_action", number=shown(answer.lstrip("#")), n=r.size)))
                 return "stay"
             r.go(number - 1)
             return "moved"

@@ -215,9 +215,10 @@ def game_seed(text: str, catalog) -> int:
     from crisis.ruleset import limits
     from crisis.ruleset.diagnostics import shown
     from .errors import CliError
-    digits = str(text).strip()
-    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= limits.MAX_NUMBER_DIGITS:
-        return int(digits)
+    from .typed import typed_number
+    seed = typed_number(str(text).strip())
+    if seed is not None and seed <= limits.MAX_SEED:
+        return seed
     largest = f"{limits.MAX_SEED:,}".replace(",", catalog.raw("cli.number.thousands") or ",")
     raise CliError(catalog.text("cli.error.seed", value=shown(text), max=largest))
 

@@ -34,6 +34,7 @@ from crisis.ruleset.diagnostics import shown
 from . import saves
 from .errors import CliError
 from .text import Presenter, fold
+from .typed import too_long, too_long_text, typed_number
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -431,18 +432,20 @@ class GameSession:
     def read(self, line: str, decision: Decision, menu: Sequence[Choice]) -> Reading:
         """What a typed line means: a number from the menu, an action in either notation or the
         start of one, or a command word."""
-        text = line.strip()
         n = len(menu)
+        if too_long(line):  # before any work on it: comparing a megabyte with every choice took seconds
+            return Reading("problem", problem=too_long_text(self.c))
+        text = line.strip()
         if not text:
             return Reading("problem", problem=self.c.text("cli.input.empty", n=n))
         word, _, rest = text.partition(" ")
         command = self.command_of(word)
         if command is not None:
             return Reading("command", command=command, rest=rest.strip())
-        if text.isdigit():
-            number = int(text)
+        number = typed_number(text)
+        if number is not None:
             if not 1 <= number <= n:
-                return Reading("problem", problem=self.c.text("cli.input.out_of_range", number=number, n=n))
+                return Reading("problem", problem=self.c.text("cli.input.out_of_range", number=shown(text), n=n))
             return self._chosen(menu[number - 1])
         action = self.show.find_action(self.game, decision, text)
         if action is not None:
@@ -452,9 +455,9 @@ class GameSession:
             return Reading("action", action=matches[0])
         if matches:
             names = [self.show.notation(self.game, a) for a in matches]
-            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            listed = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
             return Reading("problem", problem=self.c.text("cli.input.ambiguous", text=text, n=len(names),
-                                                           names=shown))
+                                                           names=listed))
         for choice in menu:  # a source typed by name ("from Washington", or just "Washington")
             if choice.source >= 0 and fold(text) in (fold(choice.notation), fold(choice.notation.split(" ", 1)[-1])):
                 return self._chosen(choice)

@@ -17,11 +17,15 @@ import shutil
 import sys
 from typing import Iterable, Optional, TextIO
 
+from crisis.ruleset import limits
+
 _RESET = "\x1b[0m"
 _SIDE_COLOURS = ("\x1b[34m", "\x1b[31m")  # blue, red: never dark gray, which vanishes on a dark background
 _BOLD, _DIM, _RED, _GREEN, _REVERSE = "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[32m", "\x1b[7m"
 # clear the screen and the scrollback (so the next player cannot scroll up to a hand), cursor home
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+# what is kept of a typed line: one character past the limit, so that the reader refuses it
+_LONGEST_READ = limits.MAX_TYPED_CHARS + 1
 
 
 def colour_wanted(stream: TextIO, no_color_flag: bool = False) -> bool:
@@ -148,10 +152,13 @@ class Terminal:
         self._cleared = False
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        line = self.inp.readline(_LONGEST_READ)
         if not line:
             self.out.write("\n")
             raise EOFError
+        rest = line
+        while not rest.endswith("\n") and rest:  # longer than any prompt takes: the rest is read and dropped
+            rest = self.inp.readline(_LONGEST_READ)
         line = line.rstrip("\r\n")
         if not self.in_tty:
             self.out.write(line + "\n")  # echo piped input, so that a transcript reads naturally

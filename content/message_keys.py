@@ -165,6 +165,7 @@ MESSAGES = {
     "cli.input.illegal": frozenset({"n", "text"}),
     "cli.input.illegal_guess": frozenset({"guess", "number", "text"}),
     "cli.input.out_of_range": frozenset({"n", "number"}),
+    "cli.input.too_long": frozenset({"limit"}),
     "cli.intro.event_discard": frozenset(),
     "cli.intro.help": frozenset({"help", "quit", "rules"}),
     "cli.intro.hotseat": frozenset(),

@@ -142,7 +142,9 @@ class ActionReader:
             self._name(words, self.cards, "strategy card")
         elif keyword == "option":
             number = words.take_word()
-            if number is None or not number.isdigit() or int(number) < 1:
+            # ASCII digits only ('²' passes isdigit(), not int()), never converted past nine of them
+            if (number is None or not (number.isascii() and number.isdigit()) or len(number) > 9
+                    or int(number) < 1):
                 raise NotationError("'option' takes the number of the option, from 1", expected="'option 1'")
         elif keyword == "bonus":
             self._name(words, self.pivotal, "pivotal space")

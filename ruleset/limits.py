@@ -68,5 +68,6 @@ MAX_SAVE_VALUES = 200_000       # JSON values in a saved game (each costs memory
 MAX_SEED = 10 ** MAX_NUMBER_DIGITS - 1  # a game's seed: the largest number a saved game holds
 
 # ------------------------------------------------------------------ messages
+MAX_TYPED_CHARS = 1000          # a line typed at a prompt (Fort Sumter's longest action: 50)
 MAX_SHOWN_CHARS = 60            # of a name or word quoted in an error message
 MAX_SHOWN_LINE = 160            # of a source line quoted under an error

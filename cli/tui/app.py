@@ -29,10 +29,13 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from crisis.ruleset.diagnostics import shown
+
 from .. import info
 from ..board import Screen, fit_all
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
 from ..terminal import Style
+from ..typed import too_long, too_long_text, typed_number
 
 WIDE = 120  # columns from which the cards get their own column
 # keys that move in the choice list, from the command line while nothing is typed there
@@ -742,6 +745,9 @@ class CrisisApp(App):
     def replay_command(self, text: str) -> None:
         """A number (that action), round N (or final), branch, back, quit."""
         r = self.replay
+        if too_long(text):
+            self.say(too_long_text(self.c), error=True)
+            return
         text = text.strip()
         word, _, rest = text.partition(" ")
         command = command_of(self.c, word, REPLAY_COMMANDS) if word else None
@@ -757,15 +763,16 @@ class CrisisApp(App):
             return
         elif command == "round":
             start = (r.final_crisis_start() if command_of(self.c, rest.strip(), REPLAY_COMMANDS) == "final"
-                     else r.round_start(int(rest)) if rest.strip().isdigit() else None)
+                     else r.round_start(typed_number(rest.strip())) if typed_number(rest.strip()) is not None
+                     else None)
             if start is None:
-                self.say(self.c.text("cli.replay.no_round", round=rest.strip()), error=True)
+                self.say(self.c.text("cli.replay.no_round", round=shown(rest.strip())), error=True)
                 return
             r.go(start)
-        elif text.lstrip("#").isdigit():
-            number = int(text.lstrip("#"))
+        elif typed_number(text.lstrip("#")) is not None:
+            number = typed_number(text.lstrip("#"))
             if not 1 <= number <= r.size + 1:
-                self.say(self.c.text("cli.replay.no_action", number=number, n=r.size), error=True)
+                self.say(self.c.text("cli.replay.no_action", number=shown(text.lstrip("#")), n=r.size), error=True)
                 return
             r.go(number - 1)
         else:

@@ -1,0 +1,149 @@
+"""What a person types at a prompt: only ASCII digits make a number ('²' and '٣' pass
+str.isdigit(), not int()), a number of thousands of digits is refused in one line, and a line
+longer than any prompt takes is refused before any work is done on it -- in the line mode, in
+replay --step, and in the full screen."""
+
+import asyncio
+import io
+import json
+
+import pytest
+
+from crisis.cli import saves
+from crisis.cli.session import GameSession, Replay
+from crisis.cli.terminal import Terminal
+from crisis.cli.text import Presenter
+from crisis.cli.typed import PAST_EVERY_CHOICE, typed_number
+from crisis.interpreter.game import Options
+from crisis.ruleset import limits
+
+from clirun import run_main
+
+HUGE = "9" * 900  # past Python's own limit once converted a few times over; a typed line may be 1,000
+WIDE = {"COLUMNS": "160"}  # each message on one line
+NOT_NUMBERS = ["²", "٣", "1_000", "+1", "-1", " 1", "1.0", "0x1", ""]
+
+
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+def test_only_ascii_digits_are_a_number(text):
+    assert typed_number(text) is None
+
+
+def test_a_number_is_read_whatever_its_length_without_being_converted_past_nine_digits():
+    assert typed_number("007") == 7 and typed_number("999999999") == 999_999_999
+    assert typed_number("9" * 5000) == PAST_EVERY_CHOICE and typed_number("0" * 5000 + "3") == 3
+
+
+def game_lines(tmp_path, lines, *args):
+    """``crisis play`` in the line mode, against the random bot, answering ``lines`` then ending input."""
+    return run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json", *args,
+                    input="".join(line + "\n" for line in lines), cwd=tmp_path, env=WIDE)
+
+
+def test_strange_numbers_at_a_decision_are_refused_and_asked_again(tmp_path):
+    result = game_lines(tmp_path, ["²", "٣", HUGE, "9" * 5000, "card ²", "card " + HUGE, "1"])
+    assert result.returncode == 3 and "Something went wrong" not in result.stderr, result.stderr
+    assert "'²' is not one of the choices now" in result.stdout
+    assert f"There is no choice {'9' * 59}…: choose a number from 1 to" in result.stdout
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    game_lines(alone, ["1"])  # the "1" was taken, nothing else
+    assert saved_actions(tmp_path / "g.json") == saved_actions(alone / "g.json") != []
+
+
+def saved_actions(path):
+    return json.loads(path.read_text(encoding="utf-8"))["actions"]
+
+
+def test_a_megabyte_line_is_refused_before_it_is_compared_with_the_choices(tmp_path, monkeypatch):
+    from crisis.cli.text import Presenter
+
+    def never(*args, **kwargs):
+        raise AssertionError("a line past the limit reached the matching of actions")
+    monkeypatch.setattr(Presenter, "find_action", never)
+    monkeypatch.setattr(Presenter, "prefix_matches", never)
+    result = game_lines(tmp_path, ["x" * 1_000_000, "card " + "x" * 1_000_000])
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.count("That line is longer than 1,000 characters") == 2
+    assert len(result.stdout) < 200_000  # the line is not echoed in full
+
+
+def test_the_limit_on_a_line_is_in_the_players_language(tmp_path):
+    result = game_lines(tmp_path, ["x" * (limits.MAX_TYPED_CHARS + 1)], "--lang", "es")
+    assert "Esa línea tiene más de 1.000 caracteres" in result.stdout
+
+
+def test_a_line_at_the_limit_is_read_as_any_other(tmp_path):
+    result = game_lines(tmp_path, ["x" * limits.MAX_TYPED_CHARS])
+    assert "is not one of the choices now" in result.stdout and "longer than" not in result.stdout
+
+
+def test_the_terminal_keeps_no_more_of_a_line_than_the_limit_and_reads_the_next_line_whole():
+    term = Terminal(out=io.StringIO(), inp=io.StringIO("x" * 1_000_000 + "\n1\n" + "y" * 5000))
+    assert len(term.ask("> ")) == limits.MAX_TYPED_CHARS + 1
+    assert term.ask("> ") == "1"
+    assert len(term.ask("> ")) == limits.MAX_TYPED_CHARS + 1  # the last line, with no line end
+    with pytest.raises(EOFError):
+        term.ask("> ")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("typed")
+    result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json",
+                      input="1\n" * 600, cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder / "g.json"
+
+
+def test_replay_step_refuses_strange_numbers_in_one_line_each(finished):
+    answers = ["²", "#²", "round ²", "round " + HUGE, HUGE, "#" + HUGE, "x" * 1_000_000, "q"]
+    result = run_main("replay", finished, "--step", "--plain", input="\n".join(answers) + "\n", env=WIDE)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    out = result.stdout
+    assert out.count("Press Enter for the next action") == 2  # '²' and '#²' are no action number
+    assert "The game has no round '²'." in out and f"The game has no round '{'9' * 59}…'." in out
+    assert out.count(f"There is no action {'9' * 59}…") == 2
+    assert "That line is longer than 1,000 characters" in out
+
+
+def test_a_scenario_action_with_a_strange_option_number_is_a_notation_error(content):
+    from crisis.interpreter.notation import ActionReader, NotationError
+    from crisis.interpreter.tables import tables_for
+    reader = ActionReader(tables_for(content))
+    assert reader.parse("option 12").kind == "option"
+    for text in ("option ²", "option ٣", "option " + HUGE, "option 0"):
+        with pytest.raises(NotationError):
+            reader.parse(text)
+
+
+# ---------------------------------------------------------------- the full screen
+
+
+def test_the_full_screen_refuses_strange_numbers_and_long_lines(content, tmp_path, finished):
+    pytest.importorskip("textual")
+    from crisis.cli.tui.app import CrisisApp
+    show = Presenter(content, content.catalog("en"))
+    said = []
+
+    async def main():
+        session = GameSession(content, show, 3, Options(), [saves.HUMAN, "random"], tmp_path / "t.json")
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(120, 40)):
+            app.say = lambda text, error=False: said.append(text)
+            for line in ("²", HUGE, "card ²", "x" * 1_000_000):
+                app.take(line)
+            assert session.game.history == []
+        watched = Replay(content, show, saves.read(finished, content, {"random"}), finished)
+        app = CrisisApp(replay=watched)
+        async with app.run_test(size=(120, 40)):
+            app.say = lambda text, error=False: said.append(text)
+            for line in ("²", "round ²", "#" + HUGE, "x" * 1_000_000):
+                app.replay_command(line)
+            assert watched.position == 0
+    asyncio.run(main())
+    assert "'²' is not one of the choices now" in said[0]
+    assert said[1].startswith(f"There is no choice {'9' * 59}…")
+    assert said[3].startswith("That line is longer than 1,000 characters")
+    assert "Press Enter for the next action" in said[4] and "The game has no round '²'." == said[5]
+    assert said[6].startswith(f"There is no action {'9' * 59}…") and said[7].startswith("That line is longer")
