@@ -15,7 +15,8 @@ import attrs
 
 from crisis.ruleset import checker as C
 from crisis.ruleset.checker import Checker, Slot
-from crisis.ruleset.diagnostics import RulesError
+from crisis.ruleset import ast as A
+from crisis.ruleset.diagnostics import Diagnostic, RulesError, diagnostic_at
 from crisis.ruleset.treecache import parse_block, parse_condition, parse_locations  # cached trees, else the parser
 
 from .model import Aid, AvailableCase, Row, Rule, SoloContent, SoloSequence
@@ -154,6 +155,10 @@ class SoloLoader:
                 ok = False
             else:
                 terms[name] = (kind, rule)
+        if ok:
+            circles = definition_circles({name: rule for name, (_, rule) in terms.items()})
+            self.problems.extend(circles)
+            ok = not circles
         return terms if ok else None
 
     def available(self, file, spec) -> Optional[Tuple[AvailableCase, ...]]:
@@ -414,3 +419,59 @@ def load_solo(loader) -> Optional[SoloContent]:
     if not folder.is_dir():
         return None
     return SoloLoader(loader).load(folder)
+
+
+def _terms_used(rule: Rule) -> List[A.Name]:
+    """The defined terms a definition uses, as written ("is Friendly", "with Room")."""
+    return [node.term for node in rule.tree.walk() if isinstance(node, (A.CardIs, A.WithTerm))]
+
+
+def definition_circles(definitions: Dict[str, Rule]) -> List[Diagnostic]:
+    """Definitions that use themselves, directly or through others: each circle once, at the
+    word in its first definition (in the order written) that leads back into it.
+
+    A term is compiled by compiling the terms it uses, so a circle would recurse without end."""
+    uses = {name: [word for word in _terms_used(rule) if word.text in definitions]
+            for name, rule in definitions.items()}
+    problems, seen = [], set()
+    done = set()
+    for start in definitions:
+        if start in done:
+            continue
+        # depth first without recursion: the path from ``start``, and how far each step's uses are read
+        path, next_use = [start], [0]
+        while path:
+            name, index = path[-1], next_use[-1]
+            if index == len(uses[name]):
+                done.add(name)
+                path.pop()
+                next_use.pop()
+                continue
+            next_use[-1] += 1
+            word = uses[name][index].text
+            if word in path:
+                circle = path[path.index(word):]
+                if frozenset(circle) not in seen:
+                    seen.add(frozenset(circle))
+                    problems.append(_circle_problem(definitions, uses, circle))
+            elif word not in done:
+                path.append(word)
+                next_use.append(0)
+    return problems
+
+
+def _circle_problem(definitions: Dict[str, Rule], uses, circle: List[str]) -> Diagnostic:
+    order = list(definitions)
+    first = min(range(len(circle)), key=lambda i: order.index(circle[i]))
+    circle = circle[first:] + circle[:first]  # from the definition written first
+    name, following = circle[0], circle[1 % len(circle)]
+    word = next(w for w in uses[name] if w.text == following)
+    if len(circle) == 1:
+        message = f"the definition of {name} uses {name} itself"
+    else:
+        message = f"definitions use each other in a circle: {' -> '.join(circle + [name])}"
+    pos = word.pos
+    rule = definitions[name]
+    return diagnostic_at(rule.source, pos.line if pos else None, pos.column if pos else None, message,
+                         width=len(following),
+                         hint="a definition may use another only if that one does not lead back to it")

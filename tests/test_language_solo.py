@@ -5,7 +5,10 @@ Spanish, and what the solo content loader refuses."""
 import pytest
 
 from crisis.content.loader import load_content
+from crisis.cli.main import main
 from crisis.content.yamlfile import ContentError
+from crisis.interpreter.controllers import RandomBot, play_out
+from crisis.interpreter.game import Game, Options
 from crisis.interpreter.compile import Compiler, Ctx, Executor
 from crisis.interpreter.state import initial_state
 from crisis.interpreter.tables import tables_for
@@ -238,3 +241,45 @@ def test_content_without_a_solo_folder_loads_without_a_solo_game(tmp_path):
     root = copy_content(tmp_path)
     shutil.rmtree(root / "solo")
     assert load_content(root).solo is None
+
+
+# ------------------------------------------------------- definitions in a circle (issue 18, item 3)
+
+FRIENDLY = "  Friendly:\n    card: the card is for you only\n"
+
+
+def with_definitions(tmp_path, definitions):
+    root = copy_content(tmp_path)
+    replace_in(root / "solo" / "solo.yaml", FRIENDLY, definitions)
+    return root
+
+
+def test_a_definition_that_uses_itself_is_refused_at_the_word(tmp_path, capsys):
+    root = with_definitions(tmp_path, "  Friendly:\n    card: the card is Friendly\n")
+    assert main(["check", "--content", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "RecursionError" not in err
+    (problem,) = solo_problems(root)
+    assert problem.message == "the definition of Friendly uses Friendly itself"
+    lines = (root / "solo" / "solo.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[problem.line - 1][problem.column - 1:] == "Friendly"
+    assert lines[problem.line - 1].strip() == "card: the card is Friendly"
+
+
+def test_definitions_in_a_circle_are_refused_naming_the_circle(tmp_path):
+    root = with_definitions(tmp_path, "  Friendly:\n    card: the card is for you only and the card is Hostile\n"
+                                      "  Hostile:\n    card: the card is Loyal\n"
+                                      "  Loyal:\n    card: the card is for you or the card is Friendly\n")
+    (problem,) = solo_problems(root)
+    assert problem.message == "definitions use each other in a circle: Friendly -> Hostile -> Loyal -> Friendly"
+    line = (root / "solo" / "solo.yaml").read_text(encoding="utf-8").splitlines()[problem.line - 1]
+    assert line[problem.column - 1:] == "Hostile" and "Friendly:" not in line
+
+
+def test_a_definition_may_use_another_that_does_not_lead_back(tmp_path):
+    root = with_definitions(tmp_path, "  Friendly:\n    card: the card is Loyal\n"
+                                      "  Loyal:\n    card: the card is for you only\n")
+    content = load_content(root)
+    game = Game(content, 2, Options(solo="Secessionist"), log=False)
+    play_out(game, [RandomBot(2, 0), RandomBot(2, 1)])
+    assert game.over
