@@ -15,6 +15,7 @@ Layout of a content directory::
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 import os
 import re
 import stat
@@ -645,6 +646,7 @@ class _Loader:
             messages: Dict[str, str] = {}
             positions: Dict[str, Tuple[str, int, int]] = {}
             files_of[lang] = []
+            contractions = _Contractions()
             for path in self.listing(lang_dir, ".yaml") or ():
                 file, data = self.read(path)
                 if file is None or data is None:
@@ -677,6 +679,14 @@ class _Loader:
                     except MessageError as error:
                         self.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
                         continue
+                    if key.startswith(CONTRACTIONS):
+                        problem = contractions.add(key[len(CONTRACTIONS):], str(value))
+                        if problem:
+                            self.problems.add(file.diagnostic(
+                                parent.key_positions[leaf], problem,
+                                hint="a contraction joins words ('de el' -> 'del'): it seldom lengthens a text, "
+                                     "and never many times over (docs/limits.md)"))
+                            continue
                     messages[key] = str(value)
                     positions[key] = (file.path, position[0], position[1])
             catalogs[lang] = Catalog(lang, messages, positions)
@@ -819,6 +829,43 @@ _GUESSED_KEYS = 20  # missing catalog keys given a 'did you mean'
 
 
 _BRACES = re.compile(r"\{\{|\}\}|[{}]")
+
+
+CONTRACTIONS = "grammar.contractions."
+
+
+class _Contractions:
+    """A language's contractions, bounded as they are read: each is a pass over every text the
+    language formats, and together they may lengthen a text at most ``MAX_CONTRACTION_GROWTH``
+    times (docs/limits.md), whichever texts they meet and however one feeds another."""
+
+    def __init__(self):
+        self.count = 0
+        self.growth = Fraction(1)
+
+    def add(self, old: str, new: str) -> Optional[str]:
+        """The problem with one more contraction ``old`` -> ``new``, or None."""
+        if not old:
+            return "a contraction replaces some text: its key is empty"
+        self.count += 1
+        if self.count > limits.MAX_CONTRACTIONS:
+            return f"more than {limits.MAX_CONTRACTIONS:,} contractions in one language"
+        growth = self.growth * _pass_growth(old, new) * _pass_growth(*map(Catalog.capitalized, (old, new)))
+        if growth > limits.MAX_CONTRACTION_GROWTH:
+            return (f"the contractions could make a text {_times(growth)} times longer "
+                    f"(at most {limits.MAX_CONTRACTION_GROWTH} times)")
+        self.growth = growth
+        return None
+
+
+def _pass_growth(old: str, new: str) -> Fraction:
+    """At most how many times longer one replacement of ``old`` by ``new`` makes any text (it can
+    replace no more than one ``old`` for each len(old) characters)."""
+    return max(Fraction(1), Fraction(len(new), len(old)))
+
+
+def _times(growth: Fraction) -> str:
+    return f"{round(growth):,}" if growth >= 10 else f"{float(growth):.3g}"
 
 
 def _brace_depth(message: str) -> int:

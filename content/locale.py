@@ -195,10 +195,15 @@ class Catalog:
         for old, new in pairs:
             if old in text:
                 text = text.replace(old, new)
-            capital = old[:1].upper() + old[1:]
+            capital = self.capitalized(old)
             if capital in text:
-                text = text.replace(capital, new[:1].upper() + new[1:])
+                text = text.replace(capital, self.capitalized(new))
         return text
+
+    @staticmethod
+    def capitalized(text: str) -> str:
+        """A contraction at the start of a sentence ("De el" -> "Del")."""
+        return text[:1].upper() + text[1:]
 
     def _contractions(self) -> List[Tuple[str, str]]:
         cached = getattr(self, "_contraction_cache", None)

@@ -33,6 +33,8 @@ MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (For
 
 # ------------------------------------------------------------------ catalogs
 MAX_MESSAGE_DEPTH = 8           # placeholders nested in plural or choice forms (Fort Sumter: 3)
+MAX_CONTRACTIONS = 100          # a language's contractions, each a pass over every text (Fort Sumter: 2)
+MAX_CONTRACTION_GROWTH = 4      # times longer a language's contractions together can make a text (Fort Sumter: 1)
 
 # ------------------------------------------------------------------ game.yaml
 GAME_NUMBERS = {                # Fort Sumter's own numbers in docs/limits.md

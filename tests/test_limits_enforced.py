@@ -331,3 +331,52 @@ def test_search_budget_limit_on_the_command_line():
     for past in (str(limits.MAX_SEARCH_ITERATIONS + 1), f"{limits.MAX_SEARCH_MILLISECONDS + 1}ms"):
         with pytest.raises(ValueError, match=f"at most {limits.MAX_SEARCH_ITERATIONS:,}"):
             Budget.parse(past)
+
+
+# ------------------------------------------------------------ contractions (issue 18, item 4)
+
+
+def with_contractions(tmp_path, pairs):
+    """The shipped content with more Spanish contractions (YAML lines 'old: new', in order)."""
+    root = copy_content(tmp_path)
+    board = root / "locale" / "es" / "board.yaml"
+    replace_in(board, '    " a el ": " al "\n',
+               '    " a el ": " al "\n' + "".join(f'    "{old}": "{new}"\n' for old, new in pairs))
+    return root
+
+
+def test_contraction_growth_limit(tmp_path):
+    # "ab" -> "abcd" doubles a text at most, and so does its capitalised pass: 4 times in all
+    assert messages_of(with_contractions(tmp_path / "at", [("ab", "abcd")])) == []
+    root = with_contractions(tmp_path / "past", [("ab", "abcd"), ("xyzzy", "xyzzyx")])
+    (problem,) = messages_of(root)
+    assert problem == f"the contractions could make a text 5.76 times longer " \
+                      f"(at most {limits.MAX_CONTRACTION_GROWTH} times)"
+
+
+def test_contraction_count_limit(tmp_path):
+    shipped = 2
+    pairs = [(f" w{n} ", f" v{n} ") for n in range(limits.MAX_CONTRACTIONS - shipped)]
+    assert messages_of(with_contractions(tmp_path / "at", pairs)) == []
+    found = messages_of(with_contractions(tmp_path / "past", pairs + [(" w ", " v ")]))
+    assert found == [f"more than {limits.MAX_CONTRACTIONS:,} contractions in one language"]
+
+
+def test_contractions_that_feed_each_other_are_refused_where_written(tmp_path, capsys):
+    from crisis.cli.main import main
+    e = "e" * 1000
+    root = with_contractions(tmp_path, [("e", e), ("ee", e), ("eee", e)])
+    assert main(["cards", "--content", str(root), "--lang", "es"]) == 1
+    err = capsys.readouterr().err
+    assert "MemoryError" not in err and "Traceback" not in err
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    lines = (root / "locale" / "es" / "board.yaml").read_text(encoding="utf-8").splitlines()
+    assert [lines[d.line - 1][d.column - 1:].split(":")[0] for d in caught.value.diagnostics] == \
+        ['"e"', '"ee"', '"eee"']
+    assert all(d.path.endswith("board.yaml") for d in caught.value.diagnostics)
+
+
+def test_an_empty_contraction_is_refused(tmp_path):
+    assert messages_of(with_contractions(tmp_path, [("", "x")])) == \
+        ["a contraction replaces some text: its key is empty"]
