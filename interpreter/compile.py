@@ -18,6 +18,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import attrs
 
 from crisis.ruleset import ast as A
+from crisis.ruleset.diagnostics import UserError
 
 from .actions import DONE, Action, Decision
 from .state import NOBODY
@@ -50,6 +51,14 @@ class Ctx(NamedTuple):
 
 # a bare context per side, for conditions asked about each player (Ctx is immutable)
 SIDE_CTX = (Ctx(0), Ctx(1))
+
+
+class FixedRollError(UserError):
+    """A die roll fixed in advance (a scenario's ``dice``) that the die it is used for cannot show."""
+
+    def __init__(self, roll: int, faces: int, left: int):
+        self.roll, self.faces, self.left = roll, faces, left  # left: the fixed rolls still unused after it
+        super().__init__(f"a die roll of {roll} cannot come from the {faces}-sided die rolled here (1 to {faces})")
 
 
 @attrs.frozen(slots=True)
@@ -133,7 +142,12 @@ class Executor:
         faces = 6 if count <= 6 else 12
         rolls: List[int] = []
         for _ in range(1000):  # a reroll is rare; the bound keeps the loop finite
-            roll = st.dice.pop(0) if st.dice else st.rng.randint(1, faces)
+            if st.dice:
+                roll = st.dice.pop(0)
+                if roll > faces:  # fixed in advance, before anyone knew which die it would be
+                    raise FixedRollError(roll, faces, len(st.dice))
+            else:
+                roll = st.rng.randint(1, faces)
             rolls.append(roll)
             if faces % count == 0:
                 index = (roll - 1) // (faces // count)

@@ -25,6 +25,7 @@ from crisis.content.model import Content
 from crisis.content.yamlfile import ContentError, Map, Seq, YamlFile, read_text
 from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
 
+from .compile import FixedRollError
 from .game import Game, IllegalAction, Options
 from .invariants import check_invariants
 from .notation import ACTIONS_AT, DECISION_KINDS, ActionReader, NotationError, ParsedAction
@@ -106,6 +107,9 @@ class _Reader:
         self.t: Tables = tables_for(content)
         self.actions = ActionReader(self.t)
         self.errors: List[Diagnostic] = []
+        self.placed_cards: Dict[int, str] = {}  # card -> where the position puts it ("hands.Unionist")
+        self.placed_objectives: Dict[int, str] = {}
+        self.dice: Tuple[Any, Any] = (None, [])  # where the fixed die rolls are written, and the rolls
         t = self.t
         self.names: Dict[str, List[str]] = {
             "side": list(t.sides), "space": list(t.spaces), "zone": [z.name for z in t.zones],
@@ -159,16 +163,27 @@ class _Reader:
                 out[side] = (value, side_name, value[side_name])
         return out
 
-    def cards(self, container, key, values, objectives=False) -> List[int]:
+    def cards(self, container, key, values, objectives=False, place: Optional[str] = None) -> List[int]:
+        """The cards a list names; with ``place`` (where they are, as written: 'hands.Unionist'),
+        a card already listed in another place, or twice in this one, is refused at its entry."""
         index = self.t.objective_index if objectives else self.t.card_index
         what = "objective card" if objectives else "strategy card"
-        if not isinstance(values, list):
-            values = [values]
+        items = values if isinstance(values, list) else [values]
+        placed = self.placed_objectives if objectives else self.placed_cards
         out = []
-        for value in values:
-            card = self.lookup(container, key, value, list(index), what)
-            if card != NOBODY:
-                out.append(card)
+        for number, value in enumerate(items):
+            at = (values, number) if isinstance(values, Seq) else (container, key)
+            card = self.lookup(*at, value, list(index), what)
+            if card == NOBODY:
+                continue
+            if place is not None:
+                if card in placed:
+                    where = "twice in " + place if placed[card] == place else f"in {placed[card]} and in {place}"
+                    self.error(*at, f"{what} '{value}' is listed {where}",
+                               hint="each card is in one place only: a hand, the deck, the discard pile...")
+                    continue
+                placed[card] = place
+            out.append(card)
         return out
 
     def number(self, container, key, low=0, high=None) -> Optional[int]:
@@ -187,6 +202,15 @@ class _Reader:
                                                         width=len(str(key)),
                                                         expected=one_of(list(allowed), limit=30),
                                                         hint=f"did you mean '{guess}'?" if guess else None))
+
+    def roll_problem(self, error: FixedRollError) -> Diagnostic:
+        """A fixed die roll the die cannot show, at its place in ``dice``."""
+        position, rolls = self.dice
+        index = len(rolls) - error.left - 1
+        container, key = (rolls, index) if isinstance(rolls, Seq) else (position, "dice")
+        return self.file.diagnostic(self.position_of(container, key), f"die roll {index + 1}: {error.diagnostics[0].message}",
+                                    hint="a die roll between two to six things is of a six-sided die, "
+                                         "of seven to twelve of a twelve-sided die")
 
     # -------------------------------------------------------------- position
     def build(self, spec: Map) -> Game:
@@ -219,6 +243,9 @@ class _Reader:
             raise ScenarioError(self.errors)
         try:
             return Game(self.content, seed, options, state=state)
+        except FixedRollError as error:
+            self.errors.append(self.roll_problem(error))
+            raise ScenarioError(self.errors) from None
         except UserError as error:
             self.error(spec, "options", error.diagnostics[0].message)
             raise ScenarioError(self.errors) from None
@@ -256,20 +283,21 @@ class _Reader:
                                 ("objective_offer", True)):
             if key in p:
                 for side, (container, name, value) in self.per_side(p, key).items():
-                    cards = self.cards(container, name, value, objectives)
+                    cards = self.cards(container, name, value, objectives, place=f"{key}.{name}")
                     getattr(st, key)[side] = cards
                     (used_objectives if objectives else used).update(cards)
         if "objectives" in p:
             for side, (container, name, value) in self.per_side(p, "objectives").items():
-                cards = self.cards(container, name, value, True)
+                cards = self.cards(container, name, value, True, place=f"objectives.{name}")
                 if cards:
                     st.objectives[side] = cards[0]
                     used_objectives.add(cards[0])
         if "discard" in p:
-            st.discard = self.cards(p, "discard", p["discard"])
+            st.discard = self.cards(p, "discard", p["discard"], place="discard")
             used.update(st.discard)
         if "dice" in p:  # die rolls fixed in advance, used in order before the game's generator
             rolls = p["dice"] if isinstance(p["dice"], list) else [p["dice"]]
+            self.dice = (p, rolls)
             for index, roll in enumerate(rolls):
                 if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 12:
                     self.error(p, "dice", f"die roll {index + 1} should be a whole number from 1 to 12",
@@ -277,12 +305,12 @@ class _Reader:
             st.dice = [r for r in rolls if isinstance(r, int) and not isinstance(r, bool)]
         deck = [c for c in st.strategy_deck if c not in used]
         if "deck" in p:
-            top = self.cards(p, "deck", p["deck"])
+            top = self.cards(p, "deck", p["deck"], place="deck")
             deck = [c for c in deck if c not in top] + list(reversed(top))  # first listed is on top
         st.strategy_deck = deck
         objective_deck = [c for c in st.objective_deck if c not in used_objectives]
         if "objective_deck" in p:
-            top = self.cards(p, "objective_deck", p["objective_deck"], True)
+            top = self.cards(p, "objective_deck", p["objective_deck"], True, place="objective_deck")
             objective_deck = [c for c in objective_deck if c not in top] + list(reversed(top))
         st.objective_deck = objective_deck
         if "plays" in p:
@@ -332,7 +360,11 @@ class _Reader:
                 mode = str(lp.get("mode", "value"))
                 if mode not in ("value", "event", "claim"):
                     self.lookup(lp, "mode", mode, ("value", "event", "claim"), "mode")
-                if cards:
+                elsewhere = self.placed_cards.get(cards[0]) if cards else None
+                if elsewhere not in (None, "discard"):
+                    self.error(lp, "card", f"strategy card '{lp['card']}' is in {elsewhere}, so it cannot be the "
+                                           f"card just played (which is on the discard pile)")
+                elif cards:
                     st.last_play = LastPlay(self.side(lp, "side"), cards[0], mode)
                     if cards[0] not in st.discard:
                         st.discard.append(cards[0])
@@ -786,6 +818,16 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str,
         outcome.diagnostics = [file.diagnostic((spec.line, spec.column), f"the starting position is impossible: {v}")
                                for v in violations]
         return outcome
+    try:
+        _play_steps(game, steps, wanted, final_check, outcome)
+    except FixedRollError as error:
+        outcome.diagnostics = [reader.roll_problem(error)]
+        outcome.problems, outcome.status = [], NOT_RUN
+    return outcome
+
+
+def _play_steps(game: Game, steps, wanted, final_check: Optional[Check], outcome: Outcome) -> None:
+    """The scenario's actions and checks, then its expectations: the outcome's problems and status."""
     problems = outcome.problems
     stopped = False
     for where, step in steps:
@@ -816,7 +858,6 @@ def run_scenario(content: Content, file: YamlFile, spec: Map, name: str,
         if final_check is not None:
             _run_check(game, final_check, outcome.problems)
     outcome.status = FAILED if outcome.problems else PASSED
-    return outcome
 
 
 def scenario_files(paths: Sequence[Path]) -> List[Path]:

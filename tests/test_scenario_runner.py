@@ -243,3 +243,60 @@ def test_the_documented_example_passes(tmp_path):
     example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
     (outcome,) = run(tmp_path, example)
     assert outcome.passed, outcome.problems + [d.message for d in outcome.diagnostics]
+
+
+# ------------------------------------------------------------ issue 18, item 10
+
+
+def peace_commissioner_die_roll(rolls):
+    """The shipped scenario where a die decides between two spaces, with other fixed rolls."""
+    import yaml
+
+    from crisis.content.loader import default_content_dir
+    path = default_content_dir() / "scenarios" / "solo" / "peace-commissioner.yaml"
+    specs = yaml.safe_load(path.read_text(encoding="utf-8"))["scenarios"]
+    spec = next(s for s in specs if s["position"].get("dice") == [5])
+    spec["position"]["dice"] = rolls
+    spec["expect"] = {"markers": spec["expect"]["markers"]}
+    return yaml.safe_dump(spec, sort_keys=False)
+
+
+def test_a_die_roll_the_die_cannot_show_is_refused_at_its_place(tmp_path):
+    # a six-sided die between two spaces: 1-3 and 4-6 (7 was an IndexError)
+    text = peace_commissioner_die_roll([7])
+    diagnostics = not_run(tmp_path, text)
+    (problem,) = diagnostics
+    assert problem.message == "die roll 1: a die roll of 7 cannot come from the 6-sided die rolled here (1 to 6)"
+    assert text.splitlines()[problem.line - 1][problem.column - 1:] == "7"
+
+
+def test_the_die_rolls_a_scenario_fixes_are_checked_one_by_one(tmp_path):
+    (outcome,) = run(tmp_path, peace_commissioner_die_roll([6]))
+    assert outcome.passed, outcome.problems
+    text = peace_commissioner_die_roll([6, 5, 9])  # the rolls left over are never used: no error
+    (outcome,) = run(tmp_path, text)
+    assert outcome.passed, outcome.problems
+    assert not_run(tmp_path, peace_commissioner_die_roll([13]))[0].message.startswith("die roll 1 should be")
+
+
+@pytest.mark.parametrize("position, message", [
+    ("  hands:\n    Unionist: [lincoln, lincoln, winfield-scott]\n    Secessionist: [jefferson-davis, lincoln]\n",
+     ["strategy card 'lincoln' is listed twice in hands.Unionist",
+      "strategy card 'lincoln' is listed in hands.Unionist and in hands.Secessionist"]),
+    ("  hands:\n    Unionist: [lincoln, winfield-scott]\n    Secessionist: [jefferson-davis]\n"
+     "  discard: [winfield-scott]\n",
+     ["strategy card 'winfield-scott' is listed in hands.Unionist and in discard"]),
+    ("  hands:\n    Unionist: [lincoln, winfield-scott]\n    Secessionist: [jefferson-davis]\n"
+     "  deck: [major-anderson, lincoln]\n",
+     ["strategy card 'lincoln' is listed in hands.Unionist and in deck"]),
+    ("  hands:\n    Unionist: [lincoln, winfield-scott]\n    Secessionist: [jefferson-davis]\n"
+     "  last_play: {side: Unionist, card: lincoln}\n",
+     ["strategy card 'lincoln' is in hands.Unionist, so it cannot be the card just played "
+      "(which is on the discard pile)"]),
+])
+def test_a_card_in_two_places_is_refused_at_its_entry(tmp_path, position, message):
+    text = "name: copies\nposition:\n  phase: card_play\n" + position + "actions:\n  - value lincoln\n"
+    diagnostics = not_run(tmp_path, text)
+    assert [d.message for d in diagnostics] == message
+    line = text.splitlines()[diagnostics[-1].line - 1]
+    assert line[diagnostics[-1].column - 1:].startswith("lincoln" if "lincoln" in message[-1] else "winfield")
