@@ -25,12 +25,14 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import attrs
 
+from crisis.ruleset import ast as A
 from crisis.ruleset import checker as C
 from crisis.ruleset import limits
 from crisis.ruleset.checker import Checker, Slot
 from crisis.ruleset.diagnostics import Diagnostic, RulesError, diagnostic_at, did_you_mean, one_of, shown
 from crisis.ruleset import treecache
 from crisis.ruleset.treecache import parse_block, parse_condition
+from crisis.ruleset.cost import Cost
 from crisis.ruleset.work import Work
 
 from . import bots as B
@@ -180,19 +182,29 @@ class _Loader:
         self.warnings.extend(d for d in found if d.severity != "error")
         return None if errors else Rule(str(value), tree, source)
 
-    def work(self, tree, source, work: Optional[Work] = None) -> List[Diagnostic]:
-        """A rule that could ask for more decisions in one run than the limit is refused (docs/limits.md)."""
+    def work(self, tree, source, work: Optional[Work] = None, cost: Optional[Cost] = None) -> List[Diagnostic]:
+        """A rule that could ask for more decisions in one run than the limit, or take more steps of
+        work, is refused at its heaviest statement (docs/limits.md)."""
         work = work or Work(self.vocabulary)
         costs = [work.statement(statement) for statement in tree.statements]
-        if sum(costs) <= limits.MAX_EFFECT_DECISIONS:
-            return []
-        heaviest = tree.statements[costs.index(max(costs))]
-        line, column = (heaviest.pos.line, heaviest.pos.column) if heaviest.pos else (1, 1)
-        return [diagnostic_at(source, line, column,
-                              f"this rule can ask for up to {sum(costs):,} decisions in one run; "
-                              f"the limit is {limits.MAX_EFFECT_DECISIONS:,}",
-                              hint="each 'for each player' doubles the work inside it, and 'each' multiplies "
-                                   "it by the spaces")]
+        if sum(costs) > limits.MAX_EFFECT_DECISIONS:
+            return [_at_heaviest(tree, costs, source,
+                                 f"this rule can ask for up to {sum(costs):,} decisions in one run; "
+                                 f"the limit is {limits.MAX_EFFECT_DECISIONS:,}",
+                                 "each 'for each player' doubles the work inside it, and 'each' multiplies "
+                                 "it by the spaces")]
+        cost = cost or Cost(self.vocabulary, card_value=limits.MAX_CARD_VALUE)
+        steps = [cost.run(statement) for statement in tree.statements]
+        if sum(steps) > limits.MAX_RULE_WORK:
+            hint = ("each 'for each player' doubles the work inside it; 'either' and 'first of' try every option "
+                    "on a copy of the game; 'so that' looks at every way of taking its steps (docs/limits.md)")
+            if cost.heaviest_card and any(isinstance(node, (A.UseEvent, A.CardWould)) for node in tree.walk()):
+                hint = (f"this rule tries and carries out card events, and the heaviest, "
+                        f"{shown(cost.heaviest_card)}'s, can take up to {cost.card_event.run:,} steps; " + hint)
+            return [_at_heaviest(tree, steps, source,
+                                 f"this rule can take {_large(sum(steps))} steps of work in one run; "
+                                 f"the limit is {limits.MAX_RULE_WORK:,}", hint)]
+        return []
 
     def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str) -> bool:
         if isinstance(value, str) and value in kinds:
@@ -785,6 +797,7 @@ class _Loader:
         from .solo import load_solo
         # the solo opponent's turn carries out card events and breach effects: its work bound needs theirs
         self.strategy_cards = strategy
+        self.procedures_loaded = procedures
         work = Work(self.vocabulary)
         self.breach_work = sum(max(work.block(r.tree) for r in pair if r is not None)
                                for pair in (procedures.breach_effects.values() if procedures else ())
@@ -829,6 +842,18 @@ _GUESSED_KEYS = 20  # missing catalog keys given a 'did you mean'
 
 
 _BRACES = re.compile(r"\{\{|\}\}|[{}]")
+
+
+def _at_heaviest(tree, weights, source, message: str, hint: str) -> Diagnostic:
+    """A diagnostic at the first word of a rule's heaviest statement."""
+    heaviest = tree.statements[weights.index(max(weights))]
+    line, column = (heaviest.pos.line, heaviest.pos.column) if heaviest.pos else (1, 1)
+    return diagnostic_at(source, line, column, message, hint=hint)
+
+
+def _large(n: int) -> str:
+    """A bound for a message: in full below a million billion, which no accepted rule comes near."""
+    return f"up to {n:,}" if n < 10 ** 15 else "more than 10^15"
 
 
 CONTRACTIONS = "grammar.contractions."

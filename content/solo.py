@@ -45,6 +45,7 @@ class SoloLoader:
         self.loader = loader  # the content loader: its files, problems and field checks
         self.problems = loader.problems
         self.vocabulary = loader.vocabulary
+        self.term_rules = {}  # the definitions, once read: name -> (kind, rule)
 
     # -------------------------------------------------------------- rules
     def _rule(self, file: YamlFile, value: Any, position, slot: Slot, label: str, kind: str,
@@ -64,8 +65,8 @@ class SoloLoader:
         checker = Checker(self.vocabulary)
         if kind == "block":
             found = checker.check_block(tree, slot, source)
-            if not found:  # what it may ask in one run is bounded, as for every rule (docs/limits.md)
-                found = self.loader.work(tree, source, self.work())
+            if not found:  # what it may ask and cost in one run is bounded, as for every rule (docs/limits.md)
+                found = self.loader.work(tree, source, self.work(), self.cost())
         elif kind == "condition":
             found = checker.check_condition(tree, slot, source, about_a_space)
         else:
@@ -80,6 +81,14 @@ class SoloLoader:
         strategy = getattr(self.loader, "strategy_cards", ())
         events = [base.block(card.event.tree) for card in strategy if card.event] or [0]
         return Work(self.vocabulary, card_event=max(events), breaches=self.loader.breach_work)
+
+    def cost(self):
+        """Work bounds knowing the card events, breach effects and defined terms the rules may use."""
+        from crisis.ruleset.cost import solo_cost
+        procedures = getattr(self.loader, "procedures_loaded", None)
+        breaches = procedures.breach_effects.values() if procedures is not None else ()
+        return solo_cost(self.vocabulary, getattr(self.loader, "strategy_cards", ()), breaches,
+                         {name: rule.tree for name, (_, rule) in self.term_rules.items()})
 
     def _fields(self, file, value, what, required, optional, at=None):
         return self.loader.fields(file, value, what, required, optional, at=at)
@@ -102,6 +111,7 @@ class SoloLoader:
         terms = self.terms(file, spec)
         if terms is None:
             return None
+        self.term_rules = terms
         # the defined terms are words of the language from here on
         self.vocabulary = attrs.evolve(self.vocabulary, terms={n: kind for n, (kind, _) in terms.items()})
         available = self.available(file, spec)

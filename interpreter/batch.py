@@ -132,6 +132,7 @@ def _random_play(tables, options, state, bots) -> int:
                 while pick >= n:
                     pick = getrandbits(k)
                 actions += 1
+                ex.work = 0  # counted from the last decision (Executor.charge)
                 decision = phase.send(choices[pick])
         except StopIteration:
             pass

@@ -18,7 +18,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import attrs
 
 from crisis.ruleset import ast as A
-from crisis.ruleset.diagnostics import UserError
+from crisis.ruleset import limits
+from crisis.ruleset.diagnostics import UserError, diagnostic_at
 
 from .actions import DONE, Action, Decision
 from .state import NOBODY
@@ -53,6 +54,41 @@ class Ctx(NamedTuple):
 SIDE_CTX = (Ctx(0), Ctx(1))
 
 
+class RuleWorkError(UserError):
+    """A rule took more work than any rule ``crisis check`` accepts can take (docs/limits.md)."""
+
+    @classmethod
+    def at(cls, tables, node, ctx: "Ctx") -> "RuleWorkError":
+        """The error, at the statement in its file when the content holds the rule (else named by its reason)."""
+        message = (f"the rule did more than {limits.MAX_WORK_BETWEEN_DECISIONS:,} steps of work "
+                   f"without a decision, so the game stops here")
+        rule = _rule_holding(tables.content, node) if node is not None else None
+        pos = getattr(node, "pos", None)
+        if rule is None or pos is None:  # named by what it was running for (a card, a procedure)
+            return cls(f"{ctx.reason or 'a rule'}: {message}")
+        return cls(diagnostic_at(rule.source, pos.line, pos.column, message,
+                                 hint="crisis check should have refused this rule: please report it"))
+
+
+def _rule_holding(content, node):
+    """The content's rule whose text holds ``node`` (for locating an error), or None."""
+    procedures, solo = content.procedures, content.solo
+    rules = [card.event for card in content.strategy_cards + content.objective_cards]
+    rules += [getattr(procedures, field) for field in ("pivotal_bonus", "dimension_scoring", "objective_scoring",
+                                                       "final_crisis_start", "final_crisis_matching",
+                                                       "final_crisis_not_matching")]
+    rules += [rule for pair in procedures.breach_effects.values() for rule in pair]
+    rules += [rule for _, rule in procedures.final_scoring]
+    if solo is not None:
+        rules += list(solo.opponent.values()) + list(solo.rules.values())
+        rules += [rule for _, rule in solo.terms.values()]
+    for rule in rules:
+        tree = getattr(rule, "tree", None)
+        if isinstance(tree, A.Node) and any(part is node for part in tree.walk()):
+            return rule
+    return None
+
+
 class FixedRollError(UserError):
     """A die roll fixed in advance (a scenario's ``dice``) that the die it is used for cannot show."""
 
@@ -72,7 +108,7 @@ class Executor:
 
     __slots__ = ("tables", "state", "log", "locations", "max_per_space", "_block_place", "_block_remove",
                  "_first_by_vp", "_first_vp", "_first", "markers_seen", "no_place", "no_remove",
-                 "solo", "shortfall")
+                 "solo", "shortfall", "work")
 
     def __init__(self, tables, state, log: Optional[list] = None, solo=None):
         self.tables = tables
@@ -93,6 +129,15 @@ class Executor:
         self.solo = solo
         # token steps an effect could not take (for "can be carried out fully")
         self.shortfall = 0
+        # steps of work since the last decision (ruleset/cost.py counts the same): whoever drives the
+        # game sets it to 0 at each decision, and ``charge`` stops a rule that goes past the budget
+        self.work = 0
+
+    def charge(self, steps: int, node, ctx: "Ctx") -> None:
+        """Count steps of work; past ``MAX_WORK_BETWEEN_DECISIONS`` the rule is stopped (never a hang)."""
+        self.work += steps
+        if self.work > limits.MAX_WORK_BETWEEN_DECISIONS:
+            raise RuleWorkError.at(self.tables, node, ctx)
 
     def emit(self, key: str, **params) -> None:
         """Log an event.  Code run often tests ``log is not None`` first: the
@@ -431,6 +476,7 @@ class EachPlayerOp(Op):
         self.asks = body.asks
 
     def run(self, ex, ctx):
+        ex.charge(2, self.node, ctx)
         if self.asks:
             return self._both(ex, ctx)
         first = ex.first_player()
@@ -1070,7 +1116,7 @@ class GoalOp(Op):
 
     def run(self, ex, ctx):
         before = self.change.before(ex, ctx, NOBODY)
-        if _GoalSearch(self, ex, ctx, before).best(0, 0, {}) is None:
+        if _GoalSearch(self, ex, ctx, before).done(ex, 0, 0, {}) is None:
             ex.shortfall += 1
             return
         for index, op in enumerate(self.steps):
@@ -1086,6 +1132,7 @@ class GoalOp(Op):
                 good = [a for a in legal if search.after(index, step, counts, a) == best]
                 if (optional or not legal) and search.stopping(index, step, total) == best:
                     good.append(DONE)
+                ex.work = search.ex.work
                 if not good or good == [DONE]:
                     ex.shortfall += total - step
                     break
@@ -1100,7 +1147,7 @@ class GoalOp(Op):
 
     def shortfall(self, ex, ctx) -> Optional[int]:
         """The fewest token steps short with which the change can be made (0: fully), or None."""
-        return _GoalSearch(self, ex, ctx, self.change.before(ex, ctx, NOBODY)).best(0, 0, {})
+        return _GoalSearch(self, ex, ctx, self.change.before(ex, ctx, NOBODY)).done(ex, 0, 0, {})
 
 
 class _GoalSearch:
@@ -1111,11 +1158,19 @@ class _GoalSearch:
             ctx = ctx._replace(chosen=list(ctx.chosen))
         self.goal, self.ctx, self.before = goal, ctx, before
         self.ex = Executor(ex.tables, ex.state.copy(), None, ex.solo)
+        self.ex.work = ex.work  # each position looked at is a step of the rule's work
         self.memo = {}
+
+    def done(self, ex, index: int, step: int, counts) -> Optional[int]:
+        """``best``, its work counted as the rule's on ``ex``."""
+        found = self.best(index, step, counts)
+        ex.work = self.ex.work
+        return found
 
     def best(self, index: int, step: int, counts) -> Optional[int]:
         """The fewest steps short with which the change can still be made, or None."""
         st, ex, ctx = self.ex.state, self.ex, self.ctx
+        ex.charge(1, self.goal.node, ctx)
         key = (index, step, tuple(counts.items()), tuple(map(tuple, st.tokens)), tuple(st.pool), tuple(st.track))
         if key in self.memo:
             return self.memo[key]
@@ -1215,6 +1270,7 @@ class UseEventOp(Op):
             ex.shortfall += 1
             return
         ex.emit("log.solo.use_event", side=ex.tables.sides[ctx.me], card=event_ctx.reason)
+        ex.charge(1, self.node, ctx)
         yield from event.run(ex, event_ctx)
 
     def can_act(self, ex, ctx):

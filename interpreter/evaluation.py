@@ -30,6 +30,7 @@ class _Judging(Executor):
 
     def look_at(self, state: GameState) -> None:
         self.state = state
+        self.work = 0  # each position judged is a fresh start for the scoring rules it runs
         a, b = state.tokens
         dims = self._dims = []
         for spaces in self.tables.dimension_spaces:

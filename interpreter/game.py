@@ -98,6 +98,7 @@ class Game:
 
     # ------------------------------------------------------------ stepping
     def _advance(self, action: Optional[Action]) -> None:
+        self.executor.work = 0  # the work of a rule is counted from the last decision (Executor.charge)
         try:
             self.decision = next(self._flow) if action is None else self._flow.send(action)
         except StopIteration:
@@ -151,6 +152,7 @@ class Game:
             raise IllegalAction(self._illegal_message(getattr(action, "text", str(action))))
         self.actions_taken += 1
         player = self.decision.player
+        self.executor.work = 0
         try:
             self.decision = self._flow.send(action)
         except StopIteration:

@@ -72,6 +72,7 @@ class Sim:
 
     def apply(self, action: Action) -> None:
         player = self.decision.player
+        self.ex.work = 0  # counted from the last decision (Executor.charge)
         try:
             self.decision = self.flow.send(action)
         except StopIteration:

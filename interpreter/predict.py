@@ -13,6 +13,8 @@ from __future__ import annotations
 import attrs
 
 from .actions import DONE
+from crisis.ruleset.cost import LOOK
+
 from .compile import Executor, decisions
 
 MAX_DECISIONS = 500  # rules are short; the bound keeps a faulty rule from running away
@@ -29,6 +31,8 @@ def predict(ex: Executor, op, ctx) -> Outcome:
     solo = ex.solo
     state = solo.public_copy(ex.state) if solo is not None else ex.state.copy()
     sim = Executor(ex.tables, state, None, solo)
+    sim.work = ex.work  # the look-ahead is part of the work of the rule that asks for it
+    sim.charge(LOOK, op.node, ctx)
     if ctx.chosen is not None:  # "that space" is remembered in the context: the copy keeps its own
         ctx = ctx._replace(chosen=list(ctx.chosen))
     before = (_map(state), list(state.pool), list(state.track), [list(b) for b in state.boxes], list(state.vp))
@@ -43,6 +47,7 @@ def predict(ex: Executor, op, ctx) -> Outcome:
             action = solo.choose(sim, decision, explain=False)
         else:
             action = next((a for a in decision.actions if a is not DONE), DONE)
+    ex.work = sim.work
     pieces = _map(state) != before[0]
     acted = pieces or (list(state.pool), list(state.track), [list(b) for b in state.boxes],
                        list(state.vp)) != before[1:]

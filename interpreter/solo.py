@@ -162,6 +162,7 @@ class SoloOpponent:
     def choose(self, ex: Executor, decision: Decision, explain: bool = True) -> Action:
         """The solo opponent's answer to one of its decisions (logged with why, if ``explain``)."""
         view_ex = ex if ex.state.view == self.side else Executor(ex.tables, self.public_copy(ex.state), None, self)
+        view_ex.work = ex.work  # the look-ahead at options is the work of the rule that offers them
         # dice come from the real position, so the roll is the game's own
         dice = _Dice(ex)
         parts: List[dict] = []
@@ -175,6 +176,7 @@ class SoloOpponent:
         else:  # nothing in the rules asks the solo opponent this: the first legal choice, said so
             action = decision.actions[0]
             parts.append({"kind": "first"})
+        ex.work = view_ex.work
         if explain and ex.log is not None:
             ex.emit("log.solo.choice", side=ex.tables.sides[self.side], parts=parts, action=action.text)
         return action
@@ -326,6 +328,7 @@ def drive(flow, solo: SoloOpponent, ex: Executor):
                 reason = len(log) - 1
         else:
             action = yield decision
+        ex.work = 0  # a decision was made: the work of what follows starts from nothing
         try:
             decision = flow.send(action)
         except StopIteration:

@@ -30,6 +30,10 @@ MAX_NUMBER_DIGITS = 9           # digits of any number in content, rules or save
 MAX_RULE_DEPTH = 100            # levels of a rule's parse tree (Fort Sumter's deepest: 10)
 MAX_RULE_CHARS = 256 * KIB      # rule text in one content folder (Fort Sumter: 6 KB)
 MAX_EFFECT_DECISIONS = 1000     # decisions one run of one rule can ask for (Fort Sumter's most: 52)
+MAX_RULE_WORK = 100_000         # steps of work one run of one rule can take (ruleset/cost.py; Fort Sumter's most: 2,552)
+# what the engine may do between two decisions before it stops the game, naming the rule: a
+# backstop for MAX_RULE_WORK (a hundred rules at the limit, several seconds of work)
+MAX_WORK_BETWEEN_DECISIONS = 10_000_000
 
 # ------------------------------------------------------------------ catalogs
 MAX_MESSAGE_DEPTH = 8           # placeholders nested in plural or choice forms (Fort Sumter: 3)

@@ -35,3 +35,13 @@ def test_every_game_number_is_documented_with_its_limit_and_fort_sumters_value(k
 
 def test_the_documented_game_bound_is_fort_sumters(content):
     assert f"the bound is {game_decisions(content):,} decisions" in re.sub(r"\s+", " ", DOC)
+
+
+def test_the_documented_heaviest_rule_is_fort_sumters(content):
+    from crisis.ruleset.cost import content_costs
+    costs = content_costs(content)
+    assert row_for("MAX_RULE_WORK")[3] == f"{max(costs.values()):,}"
+    text = re.sub(r"\s+", " ", DOC)
+    assert f"pivotal bonus (four goals, each searched), {max(costs.values()):,} steps" in text
+    events = [cost for label, cost in costs.items() if label.startswith("event of")]
+    assert f"a card event costs at most {max(events)}" in text

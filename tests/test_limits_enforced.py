@@ -380,3 +380,66 @@ def test_contractions_that_feed_each_other_are_refused_where_written(tmp_path, c
 def test_an_empty_contraction_is_refused(tmp_path):
     assert messages_of(with_contractions(tmp_path, [("", "x")])) == \
         ["a contraction replaces some text: its key is empty"]
+
+
+# ------------------------------------------------------------ the work of a rule (issue 18, item 2)
+
+
+def rule_of_cost(steps):
+    """A rule that asks nothing and costs exactly ``steps``: groups of nested 'for each player'
+    around 'gain 1 VP' (a group k deep costs 2^(k+1) - 1), largest first."""
+    groups = []
+    while steps:
+        depth = max(k for k in range(0, 40) if 2 ** (k + 1) - 1 <= steps)
+        groups.append("\n".join("  " * i + "for each player:" for i in range(depth)) + "\n" + "  " * depth
+                      + "gain 1 VP" if depth else "gain 1 VP")
+        steps -= 2 ** (depth + 1) - 1
+    return "\n".join(groups)
+
+
+def test_rule_work_limit(tmp_path, content):
+    from crisis.ruleset.cost import Cost
+    at = rule_of_cost(limits.MAX_RULE_WORK)
+    assert Cost(content.vocabulary).block(parse_block(at)) == limits.MAX_RULE_WORK
+    for name, text, refused in (("at", at, False), ("past", at + "\ngain 1 VP", True)):
+        root = copy_content(tmp_path / name)
+        replace_in(root / "rules.yaml", "dimension_scoring: gain 1 VP for each dimension you control",
+                   "dimension_scoring: |\n" + "".join("  " + line + "\n" for line in text.splitlines()))
+        found = messages_of(root)
+        assert found == ([f"this rule can take up to {limits.MAX_RULE_WORK + 1:,} steps of work in one run; "
+                          f"the limit is {limits.MAX_RULE_WORK:,}"] if refused else [])
+
+
+def test_work_between_decisions_limit(content, monkeypatch):
+    from crisis.interpreter.compile import Compiler, Ctx, Executor, RuleWorkError, decisions
+    from crisis.interpreter.game import Game
+    from crisis.interpreter.tables import tables_for
+    tables = tables_for(content)
+    depth = 10
+    op = Compiler(tables).block(parse_block(rule_of_cost(2 ** (depth + 1) - 1)))
+    counted = 2 * (2 ** depth - 1)  # each 'for each player' run counts its two sides
+    for budget, stops in ((counted, False), (counted - 1, True)):
+        monkeypatch.setattr(limits, "MAX_WORK_BETWEEN_DECISIONS", budget)
+        ex = Executor(tables, Game(content, 1, log=False).state.copy(), None)
+        if stops:
+            with pytest.raises(RuleWorkError) as caught:
+                list(decisions(op, ex, Ctx(0, reason="a test")))
+            assert f"more than {budget:,} steps of work" in caught.value.diagnostics[0].message
+        else:
+            list(decisions(op, ex, Ctx(0, reason="a test")))
+            assert ex.work == budget
+
+
+def test_a_card_event_too_heavy_for_the_solo_opponent_to_try_is_named(tmp_path):
+    # the Solo Opponent's turn asks whether the revealed card's event would place pieces, tries it
+    # and carries it out: an event a quarter of the limit makes its turn too heavy
+    from helpers import add_designer_card, designer_card
+    root = copy_content(tmp_path)
+    event = "|\n" + "".join("      " + line + "\n" for line in rule_of_cost(limits.MAX_RULE_WORK // 4).splitlines())
+    add_designer_card(root, designer_card(event), "designer-card", "Heavy")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (problem,) = caught.value.diagnostics
+    assert problem.path.endswith("solo.yaml") and "steps of work in one run" in problem.message
+    assert problem.hint.startswith(f"this rule tries and carries out card events, and the heaviest, "
+                                   f"designer-card's, can take up to {limits.MAX_RULE_WORK // 4:,} steps")

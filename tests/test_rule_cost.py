@@ -1,0 +1,166 @@
+"""What one run of a rule can cost the engine is bounded when content is checked
+(ruleset/cost.py, docs/limits.md), and a runtime budget backs the bound up: content
+that `crisis check` accepts never hangs a game (issue 18, item 2)."""
+
+import time
+
+import pytest
+import yaml
+
+from crisis.cli.main import main
+from crisis.content.loader import load_content
+from crisis.content.yamlfile import ContentError
+from crisis.interpreter.compile import Compiler, Ctx, Executor, decisions
+from crisis.interpreter.controllers import RandomBot, controller_factory, play_out
+from crisis.interpreter.game import Game, Options
+from crisis.interpreter.tables import tables_for
+from crisis.ruleset import ast as A
+from crisis.ruleset import limits
+from crisis.ruleset.cost import LOOK, Cost, content_costs
+from crisis.ruleset.parser import parse_block
+
+from helpers import copy_content, replace_in
+
+
+def nested(levels, opener, body, sibling=None):
+    """``levels`` blocks each inside the one before (``opener:``), ``body`` innermost; with ``sibling``,
+    each level's block is followed by an ``or:`` holding it (so every level offers two options)."""
+    lines, indent = [], ""
+    for _ in range(levels):
+        lines.append(indent + opener + ":")
+        indent += "  "
+    lines.append(indent + body)
+    if sibling is not None:
+        for level in reversed(range(levels)):
+            lines += ["  " * level + "or:", "  " * (level + 1) + sibling]
+    return "\n".join(lines)
+
+
+def first_of_chain(levels):
+    """A priority list whose first line is another priority list, ``levels`` deep."""
+    lines, indent = [], ""
+    for _ in range(levels):
+        lines.append(indent + "first of:")
+        indent += "  "
+    lines.append(indent + "place 1 in any space")
+    for level in reversed(range(levels)):
+        lines += ["  " * level + "or:", "  " * (level + 1) + "gain 1 VP"]
+    return "\n".join(lines)
+
+
+GOAL = "so that you gain control of Political:\n  move 8 tokens of either side within any spaces"
+
+
+@pytest.mark.parametrize("node", A.STATEMENT_TYPES, ids=lambda n: n.__name__)
+def test_every_statement_has_a_cost_of_running_and_of_asking(node):
+    assert hasattr(Cost, "run_" + node.__name__) and hasattr(Cost, "can_" + node.__name__)
+
+
+def test_what_multiplies_the_work(content):
+    cost = Cost(content.vocabulary)
+    assert cost.block(parse_block("gain 1 VP")) == 1
+    assert cost.block(parse_block(nested(3, "for each player", "gain 1 VP"))) == 2 ** 4 - 1
+    # each option is asked, tried on a copy, and the one chosen carried out
+    assert cost.block(parse_block("either:\n  gain 1 VP\nor:\n  lose 1 VP")) == 1 + 2 * (1 + LOOK + 1) + 1
+    two = cost.block(parse_block(first_of_chain(2)))
+    assert cost.block(parse_block(first_of_chain(3))) > 2 * two
+    # a goal's search: (ways of one step + 1) ** steps positions, times the steps' depth, before each step
+    ways = 2 * 3 * 2  # either side's token, from one of 3 spaces of a dimension to another
+    assert cost.block(parse_block("so that you gain control of Political:\n"
+                                  "  move 2 tokens of either side within Political spaces")) == \
+        1 + 3 * (3 * (ways + 1) ** 2)
+
+
+def test_the_shipped_rules_are_well_within_the_limit(content):
+    costs = content_costs(content)
+    assert len(costs) > 60 and max(costs.values()) * 10 < limits.MAX_RULE_WORK
+    assert max(costs, key=costs.get) == "solo: pivotal_bonus"  # four goals, each searched
+
+
+@pytest.fixture(scope="module")
+def refusals(tmp_path_factory):
+    """The rules of issue 18 that hung a game, each written into a copy of the content."""
+    root = copy_content(tmp_path_factory.mktemp("heavy"))
+    replace_in(root / "rules.yaml", "dimension_scoring: gain 1 VP for each dimension you control",
+               "dimension_scoring: |\n" + "\n".join("  " + line for line in
+                                                    nested(30, "for each player", "gain 1 VP").splitlines()))
+    path = root / "cards" / "strategy-both.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    events = [card for card in data["strategy_cards"] if card.get("event")]
+    events[0]["event"] = first_of_chain(24)
+    events[1]["event"] = GOAL
+    events[2]["event"] = nested(16, "either", "gain 1 VP", sibling="lose 1 VP")
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    return root, caught.value.diagnostics
+
+
+def test_the_rules_that_hung_a_game_are_refused_where_written(refusals):
+    root, diagnostics = refusals
+    heavy = [d for d in diagnostics if "steps of work" in d.message]
+    assert len(heavy) == 4 and len(diagnostics) == 4
+    for d in heavy:
+        assert d.message.endswith(f"the limit is {limits.MAX_RULE_WORK:,}")
+    files = sorted({d.path.rsplit("/", 1)[-1] for d in heavy})
+    assert files == ["rules.yaml", "strategy-both.yaml"]
+    # each at its first word, in the file
+    for d in heavy:
+        text = open(d.path, encoding="utf-8").read().splitlines()[d.line - 1]
+        assert text[d.column - 1:].startswith(("for each player", "first of", "so that", "either", '"'))
+
+
+def test_crisis_check_refuses_them_with_locations(refusals, capsys):
+    root, _ = refusals
+    assert main(["check", "--content", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("steps of work in one run") == 4 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("levels", [8])
+def test_a_first_of_chain_within_the_limit_plays(tmp_path, levels):
+    root = copy_content(tmp_path)
+    path = root / "cards" / "strategy-unionist.yaml"
+    replace_in(path, "event: place 3 in Fort Sumter", "event: |\n" + "\n".join(
+        "      " + line for line in first_of_chain(levels).splitlines()))
+    content = load_content(root)
+    factory = controller_factory("heuristic")
+    started = time.perf_counter()
+    game = Game(content, 1, log=False)
+    play_out(game, [factory(1, 0), factory(1, 1)])
+    assert game.over and time.perf_counter() - started < 60
+
+
+# ------------------------------------------------------------ the runtime budget
+
+
+def test_a_rule_past_its_bound_stops_with_an_error_naming_it(content, monkeypatch):
+    from crisis.interpreter.compile import RuleWorkError
+    monkeypatch.setattr(limits, "MAX_WORK_BETWEEN_DECISIONS", 10_000)
+    tables = tables_for(content)
+    op = Compiler(tables).block(parse_block(nested(30, "for each player", "gain 1 VP")))  # never checked
+    ex = Executor(tables, Game(content, 1, log=False).state.copy(), None)
+    started = time.perf_counter()
+    with pytest.raises(RuleWorkError) as caught:
+        for _ in decisions(op, ex, Ctx(0, reason="designer-card")):
+            pass
+    assert time.perf_counter() - started < 5
+    assert "designer-card" in caught.value.diagnostics[0].message
+    assert "10,000 steps of work" in caught.value.diagnostics[0].message
+
+
+def test_a_game_on_a_rule_past_the_budget_ends_with_one_located_error(tmp_path, monkeypatch, capsys):
+    # as if the check had missed it: the game stops at the rule, naming its file and line
+    monkeypatch.setattr(limits, "MAX_RULE_WORK", 10 ** 12)
+    monkeypatch.setattr(limits, "MAX_WORK_BETWEEN_DECISIONS", 100_000)
+    root = copy_content(tmp_path)
+    replace_in(root / "rules.yaml", "dimension_scoring: gain 1 VP for each dimension you control",
+               "dimension_scoring: |\n" + "\n".join("  " + line for line in
+                                                    nested(30, "for each player", "gain 1 VP").splitlines()))
+    started = time.perf_counter()
+    assert main(["play", "--bots", "--content", str(root), "--seed", "1"]) == 2
+    assert time.perf_counter() - started < 30
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "rules.yaml:" in err and "the rule did more than 100,000 steps of work" in err
+    assert "(in dimension_scoring)" in err
