@@ -42,6 +42,7 @@ def _files(root: Path) -> List[Path]:
     files = [root / "game.yaml", root / "rules.yaml"]
     files += sorted((root / "cards").glob("*.yaml"))
     files += sorted((root / "locale").glob("*/*.yaml"))
+    files += sorted((root / "solo").glob("*.yaml"))
     return [f for f in files if f.is_file() and not f.is_symlink()]
 
 
@@ -187,8 +188,164 @@ def new_file(rng: random.Random, root: Path) -> str:
     return f"new file {path.name}"
 
 
+# ------------------------------------------------------------ well-formed rules
+# Damage mostly makes rules that do not parse; these make rules that do, built from the
+# language's constructs nested at random (now and then very deep), so that what `crisis check`
+# accepts is played: the look-ahead, the bots and the Solo Opponent meet every shape of rule.
+
+
+def _names(root: Path) -> dict:
+    """The board's names, read from the copy (its game.yaml may be damaged: then none)."""
+    import yaml
+    try:
+        game = yaml.safe_load((root / "game.yaml").read_text(encoding="utf-8"))
+        dimensions = {d["name"]: list(d["spaces"]) for d in game["dimensions"]}
+        markers = list(game.get("markers") or {})
+    except Exception:  # a damaged file: the rules will simply not check
+        dimensions, markers = {"Nowhere": ["Nowhere"]}, []
+    return {"dimensions": dimensions, "spaces": [s for spaces in dimensions.values() for s in spaces],
+            "markers": markers}
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def _place(rng: random.Random, names: dict) -> str:
+    dimension = rng.choice(list(names["dimensions"]))
+    return rng.choice([rng.choice(names["spaces"]), f"{dimension} spaces", "any space", "pivotal spaces",
+                       "spaces you control", "spaces the opponent controls", "a space nobody controls"])
+
+
+def _token_step(rng: random.Random, names: dict, plain: bool = False) -> str:
+    n = rng.choice([1, 1, 2, 3, 4, 8, 25])
+    upto = "" if plain or rng.random() < 0.6 else "up to "
+    place = _place(rng, names)
+    return rng.choice([
+        f"place {upto}{n} in {place}",
+        f"remove {upto}{n} opponent tokens from {place}",
+        f"move {upto}{n} tokens of either side within {place}",
+        f"move {upto}{n} of your tokens from your pool to {place}",
+        f"remove {upto}{n} of your tokens from {place}",
+    ])
+
+
+def _statement(rng: random.Random, names: dict, depth: int) -> str:
+    leaf = rng.random() < 0.45 or depth <= 0
+    if leaf:
+        marker = names["markers"][0] if names["markers"] else None
+        return rng.choice([
+            "gain 1 VP", "lose 1 VP", "gain 2 VP", "gain 1 VP for each dimension you control",
+            _token_step(rng, names), _token_step(rng, names),
+            f"place the {marker} in any space" if marker else "gain 1 VP",
+            f"remove the {marker}" if marker else "lose 1 VP"])
+    kind = rng.choice(["for each", "either", "first of", "if", "goal", "opponent"])
+    inner = lambda: _rule(rng, names, depth - 1)  # noqa: E731 - a nested block
+    if kind == "for each":
+        return "for each player:\n" + _indent(inner())
+    if kind in ("either", "first of"):
+        options = [inner() for _ in range(rng.randint(2, 3))]
+        return (kind + ":\n" + _indent(options[0]) + "".join("\nor:\n" + _indent(o) for o in options[1:]))
+    if kind == "if":
+        text = f"if you control {rng.choice(names['spaces'])}:\n" + _indent(inner())
+        return text + ("\notherwise:\n" + _indent(inner()) if rng.random() < 0.5 else "")
+    if kind == "goal":
+        dimension = rng.choice(list(names["dimensions"]))
+        steps = "\n".join(_token_step(rng, names, plain=True) for _ in range(rng.randint(1, 2)))
+        return f"so that you gain control of {dimension}:\n" + _indent(steps)
+    return "the opponent " + _token_step(rng, names)
+
+
+def _rule(rng: random.Random, names: dict, depth: int) -> str:
+    return "\n".join(_statement(rng, names, depth) for _ in range(rng.choice([1, 1, 1, 2, 3])))
+
+
+def random_rule(rng: random.Random, names: dict) -> str:
+    """A well-formed rule: usually a few levels deep, now and then a chain of one construct."""
+    if rng.random() < 0.15:  # one construct inside itself, as deep as rules that once hung a game
+        levels = rng.choice([4, 8, 12, 16, 24, 30])
+        opener = rng.choice(["for each player", "either", "first of"])
+        text = "gain 1 VP"
+        for _ in range(levels):
+            text = (opener + ":\n" + _indent(text) + ("" if opener == "for each player" else "\nor:\n  gain 1 VP"))
+        return text
+    return _rule(rng, names, rng.choice([1, 2, 3, 4, 6]))
+
+
+def _rewrite_yaml(path: Path, change) -> None:
+    import yaml
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def rule_structure(rng: random.Random, root: Path) -> str:
+    """Replace a card event, a procedure or a Solo Opponent procedure by a random well-formed rule."""
+    names = _names(root)
+    rule = random_rule(rng, names)
+    where = rng.choice(["card", "card", "card", "rules", "solo"])
+    cards = sorted((root / "cards").glob("strategy-*.yaml")) if (root / "cards").is_dir() else []
+    try:
+        if where == "card" and cards:
+            path = rng.choice(cards)
+            picked = []
+
+            def change(data):
+                with_events = [card for card in data["strategy_cards"] if card.get("event")]
+                card = rng.choice(with_events)
+                card["event"] = rule
+                picked.append(card["id"])
+            _rewrite_yaml(path, change)
+            return f"event of {picked[0]} -> {rule[:60]!r}"
+        if where == "solo" and (root / "solo" / "solo.yaml").is_file():
+            key = rng.choice(["turn", "pivotal_bonus"])
+            _rewrite_yaml(root / "solo" / "solo.yaml", lambda data: data["opponent"].__setitem__(key, rule))
+            return f"solo {key} -> {rule[:60]!r}"
+        key = rng.choice(["pivotal_bonus", "dimension_scoring", "objective_scoring"])
+        _rewrite_yaml(root / "rules.yaml", lambda data: data.__setitem__(key, rule))
+        return f"{key} -> {rule[:60]!r}"
+    except Exception:  # a file already damaged by another mutation: left as it is
+        return "no rule to replace"
+
+
+def definitions(rng: random.Random, root: Path) -> str:
+    """A Solo Opponent definition that uses itself, another, or goes round a circle."""
+    path = root / "solo" / "solo.yaml"
+    if not path.is_file():
+        return "no solo.yaml"
+    text = rng.choice(["the card is Friendly", "the card is Loyal", "the card is for you only and the card is Loyal",
+                       "the card would place or remove pieces", "the card is for you or the card is Friendly"])
+    loyal = rng.choice(["the card is Friendly", "the card is for you only", "the value of the card is at least 2"])
+    try:
+        def change(data):
+            data["definitions"]["Friendly"] = {"card": text}
+            data["definitions"]["Loyal"] = {"card": loyal}
+        _rewrite_yaml(path, change)
+    except Exception:
+        return "no definitions to change"
+    return f"Friendly: {text}; Loyal: {loyal}"
+
+
+def contractions(rng: random.Random, root: Path) -> str:
+    """Contractions added to a language: some shorten, some lengthen, some feed each other."""
+    langs = sorted(p for p in (root / "locale").glob("*") if (p / "board.yaml").is_file())
+    if not langs:
+        return "no locale to change"
+    path = rng.choice(langs) / "board.yaml"
+    pairs = {}
+    for _ in range(rng.randint(1, 4)):
+        old = rng.choice(["e", "ee", " de ", "a", " the ", "s", "", "É"])
+        pairs[old] = rng.choice([old * rng.choice([1, 2, 3, 10, 1000]), old[:1], "x", ""])
+    try:
+        _rewrite_yaml(path, lambda data: data.setdefault("grammar", {}).setdefault("contractions", {}).update(pairs))
+    except Exception:
+        return "no catalog to change"
+    return f"{path.parent.name} contractions {list(pairs.items())[:3]!r}"[:120]
+
+
 CONTENT_MUTATIONS: List[Callable] = [byte_damage, scalar_swap, rule_damage, line_damage, nesting]
-ROOT_MUTATIONS: List[Callable] = [game_numbers, filesystem, new_file]
+ROOT_MUTATIONS: List[Callable] = [game_numbers, filesystem, new_file, rule_structure, rule_structure,
+                                  rule_structure, definitions, contractions]
 
 
 def mutate_content(rng: random.Random, root: Path) -> str:
@@ -345,3 +502,89 @@ def save_outcome(path: Path, content) -> str:
             _clean(printable(message, keep="\n\t"))
             return "error"
     return "valid"
+
+
+# ------------------------------------------------------------ playing what is accepted
+
+STRUCTURE_MUTATIONS: List[Callable] = [rule_structure, rule_structure, rule_structure, definitions, contractions]
+
+# What a designer does with content `crisis check` accepts (issue 18): two-player games with each
+# bot, the Solo Opponent, the cards and the aid printed in every language.
+PLAYS = ("heuristic", "search", "solo", "log", "cards", "aid")
+
+
+def mutate_rules(rng: random.Random, root: Path) -> str:
+    """One or two well-formed changes: rules, definitions, contractions (most are accepted)."""
+    return "; ".join(rng.choice(STRUCTURE_MUTATIONS)(rng, root) for _ in range(rng.choice([1, 1, 2])))
+
+
+class PlayTimeout(BaseException):
+    """A play past its time limit (a BaseException: no ``except Exception`` in crisis can swallow it)."""
+
+
+class Alarm:
+    """``PlayTimeout`` after ``seconds`` of wall time (the main thread only)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def __enter__(self):
+        import signal
+
+        def stop(signum, frame):
+            raise PlayTimeout(f"more than {self.seconds} s")
+        self.previous = signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc):
+        import signal
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+
+
+def play(root: Path, which: str, seed: int, content=None, search_budget: int = 2) -> str:
+    """Carry out one play on accepted content (``content``: the folder at ``root``, loaded already):
+    'ok', or 'refused' (a clean error from crisis, which accepted content should never give either).
+    Anything else propagates.  The commands run in this process, given the loaded content."""
+    import contextlib
+    import io
+    import os
+
+    from crisis.cli.main import main
+    from crisis.content import loader
+    from crisis.interpreter.controllers import controller_factory, play_out
+    from crisis.interpreter.game import Game
+    from crisis.ruleset.diagnostics import UserError
+    content = content or loader.load_content(root)
+    load_content = loader.load_content
+
+    def loaded(path=None, *args, **kwargs):  # the commands' own load: the same folder, read already
+        if path is not None and not args and not kwargs and os.path.abspath(path) == os.path.abspath(root):
+            return content
+        return load_content(path, *args, **kwargs)
+    loader.load_content = loaded
+    try:
+        if which in ("heuristic", "search"):
+            factory = controller_factory("heuristic" if which == "heuristic" else f"search:{search_budget}")
+            game = Game(content, seed, log=False)
+            play_out(game, [factory(seed, 0), factory(seed, 1)])
+        elif which in ("solo", "log", "cards", "aid"):
+            if which in ("solo", "aid") and content.solo is None:
+                return "ok"
+            command = {"solo": ["play", "--bots", "--solo", "--seed", str(seed)],  # the whole log, with reasons
+                       "log": ["play", "--bots", "--seed", str(seed)]}.get(which, [which])
+            for lang in sorted(content.catalogs):
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    code = main(command + ["--content", str(root), "--lang", lang])
+                if code != 0:
+                    _clean(err.getvalue())
+                    return "refused"
+        else:
+            raise ValueError(f"no play '{which}'")
+    except UserError as error:
+        _clean(error.report())
+        return "refused"
+    finally:
+        loader.load_content = load_content
+    return "ok"

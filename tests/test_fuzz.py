@@ -4,6 +4,7 @@ never an exception.  Few examples per run, so the suite stays quick; the long
 run is tools/fuzz_inputs.py (docs/limits.md gives its figures)."""
 
 import json
+import random
 import shutil
 import signal
 import tempfile
@@ -82,3 +83,32 @@ def test_an_undamaged_save_is_valid(content, tmp_path):
 
 def test_undamaged_content_is_valid(tmp_path):
     assert content_outcome(content_copy(tmp_path)) == "valid"
+
+
+# ------------------------------------------------------------ playing what is accepted (issue 18)
+# A fixed slice of the long run's play phase (tools/fuzz_inputs.py --plays): well-formed rules
+# written into the content, and every content that loads played as a designer would.
+
+PLAY_SEEDS = (2, 9, 13)  # a 'first of' chain in an event, refused contractions, an 'either' in scoring
+
+
+def test_accepted_content_plays_through_with_every_bot_the_solo_opponent_and_the_printouts():
+    from crisis.content.loader import load_content
+    from mutations import PLAYS, Alarm, mutate_rules, play
+    played = 0
+    for seed in PLAY_SEEDS:
+        rng = random.Random(seed)
+        with tempfile.TemporaryDirectory() as folder:
+            root = content_copy(Path(folder))
+            what = mutate_rules(rng, root)
+            with _Alarm(30):
+                outcome = content_outcome(root)
+            assert outcome in ("error", "valid"), what
+            if outcome == "error":
+                continue
+            content = load_content(root)
+            for which in PLAYS:
+                with Alarm(60):
+                    assert play(root, which, seed, content) == "ok", (which, what)
+            played += 1
+    assert played == 2

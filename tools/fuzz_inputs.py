@@ -4,14 +4,27 @@ Each case damages a fresh copy of the shipped content (or a saved game) with
 the mutations of tests/mutations.py and loads it as ``crisis check`` would
 (and, when the content is accepted, plays a whole game between random bots
 within its decision bound; a damaged save is read and replayed as ``crisis
-resume`` would).  Cases run in worker processes under a memory cap, one at a
-time, with a time limit; a case past the limit is counted as a hang and its
-worker is replaced.
+resume`` would).  Half the content cases (``--rules-share``) are changed with
+well-formed rules instead of damage (card events, procedures and the Solo
+Opponent's procedures rewritten with nested constructs, definitions that
+use each other, contractions), so that most of them are accepted.
+
+Content that is accepted is then played as a designer would (``--plays``):
+two-player games between heuristic bots and between search bots (a small
+budget), ``crisis play --bots --solo`` and ``crisis play --bots`` with their
+logs and ``crisis cards`` and ``crisis aid`` in every language.  Each play
+has its own time limit (``--play-timeout``); accepted content must never
+give a traceback, a hang, an out-of-memory, nor even a clean error there.
+
+Cases run in worker processes under a memory cap, one at a time, with a
+time limit; a case past the limit is counted as a hang and its worker is
+replaced.
 
     python tools/fuzz_inputs.py --content 10000 --saves 1000 --seed 1 --jobs 2
 
 prints the counts (clean errors, valid loads, tracebacks, hangs, memory
-peak) and writes every failing case's seed and mutation to --failures.
+peak; then each play's) and writes every failing case's seed and mutation
+to --failures.
 """
 
 from __future__ import annotations
@@ -31,6 +44,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from mutations import PLAYS  # noqa: E402 - the tests' folder is on the path from here on
+
+
+def _plays(target: Path, seed: int, plays, timeout: float):
+    """Each play on the accepted content at ``target``: [(play, outcome, detail)]."""
+    from crisis.content.loader import load_content
+    from mutations import Alarm, PlayTimeout, play
+    content = load_content(target)
+    found = []
+    for which in plays:
+        try:
+            with Alarm(timeout):
+                found.append((which, play(target, which, seed, content), ""))
+        except PlayTimeout as error:
+            found.append((which, "hang", str(error)))
+        except MemoryError:
+            found.append((which, "memory", "MemoryError"))
+        except BaseException as error:  # what the run is looking for
+            found.append((which, "traceback", "".join(traceback.format_exception(error))[-3000:]))
+    return found
+
 
 def _worker(conn, memory_mb: int) -> None:
     cap = memory_mb * 1024 * 1024
@@ -39,7 +73,7 @@ def _worker(conn, memory_mb: int) -> None:
     from crisis.content.loader import default_content_dir, load_content
     from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.game import Game
-    from mutations import content_outcome, mutate_content, mutate_save, save_outcome
+    from mutations import content_outcome, mutate_content, mutate_rules, mutate_save, save_outcome
 
     content = load_content()
     pristine = default_content_dir()
@@ -55,15 +89,16 @@ def _worker(conn, memory_mb: int) -> None:
             return
         if job is None:
             return
-        kind, seed = job
+        kind, seed, rules_share, plays, play_timeout = job
         rng = random.Random(seed)
         what = ""
+        played = []
         with tempfile.TemporaryDirectory() as folder:
             try:  # damage first: a failure here is the harness's, not crisis's
                 if kind == "content":
                     target = Path(folder) / "content"
                     shutil.copytree(pristine, target, ignore=shutil.ignore_patterns("scenarios"))
-                    what = mutate_content(rng, target)
+                    what = (mutate_rules if rng.random() < rules_share else mutate_content)(rng, target)
                 else:
                     data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3,
                                            options={"event_discard": False},
@@ -72,7 +107,7 @@ def _worker(conn, memory_mb: int) -> None:
                     target = Path(folder) / "game.json"
                     what = mutate_save(rng, data, target)
             except Exception as error:
-                conn.send(("harness", what, "".join(traceback.format_exception(error))[-3000:], 0))
+                conn.send(("harness", what, "".join(traceback.format_exception(error))[-3000:], 0, []))
                 continue
             try:
                 outcome = content_outcome(target) if kind == "content" else save_outcome(target, content)
@@ -81,8 +116,15 @@ def _worker(conn, memory_mb: int) -> None:
                 result = ("memory", what, "MemoryError")
             except BaseException as error:  # anything else is what the run is looking for
                 result = ("traceback", what, "".join(traceback.format_exception(error))[-3000:])
+            if kind == "content" and result[0] == "valid" and plays:
+                try:
+                    played = _plays(target, seed, plays, play_timeout)
+                except MemoryError:
+                    played = [("load", "memory", "MemoryError")]
+                except BaseException as error:
+                    played = [("load", "traceback", "".join(traceback.format_exception(error))[-3000:])]
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-        conn.send(result + (peak,))
+        conn.send(result + (peak, played))
 
 
 class Pool:
@@ -107,11 +149,11 @@ class Pool:
             self.process.join(5)
             code = self.process.exitcode
             self.start()
-            return ("crash", "", f"worker exited with status {code}", 0)
+            return ("crash", "", f"worker exited with status {code}", 0, [])
         self.process.kill()
         self.process.join(5)
         self.start()
-        return ("hang", "", f"more than {timeout} s", 0)
+        return ("hang", "", f"more than {timeout} s", 0, [])
 
     def close(self):
         try:
@@ -131,13 +173,26 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--failures", default="fuzz-failures.jsonl", help="where failing cases are written")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--rules-share", type=float, default=0.5,
+                        help="share of content cases changed with well-formed rules rather than damaged (default 0.5)")
+    parser.add_argument("--plays", default=",".join(PLAYS),
+                        help=f"what is done with accepted content, or 'none' (default {','.join(PLAYS)})")
+    parser.add_argument("--play-timeout", type=float, default=30.0, help="seconds per play before it counts as a hang")
     args = parser.parse_args(argv)
+    plays = () if args.plays == "none" else tuple(p for p in args.plays.split(",") if p)
+    unknown = [p for p in plays if p not in PLAYS]
+    if unknown:
+        parser.error(f"unknown play {unknown[0]!r}: choose among {', '.join(PLAYS)}")
 
-    jobs = [("content", args.seed * 1_000_003 + i) for i in range(args.content)]
-    jobs += [("save", args.seed * 1_000_003 + 500_000 + i) for i in range(args.saves)]
+    jobs = [("content", args.seed * 1_000_003 + i, args.rules_share, plays, args.play_timeout)
+            for i in range(args.content)]
+    jobs += [("save", args.seed * 1_000_003 + 500_000 + i, 0.0, (), 0.0) for i in range(args.saves)]
     counts = {kind: {"cases": 0, "error": 0, "valid": 0, "traceback": 0, "hang": 0, "memory": 0, "crash": 0,
                      "harness": 0}
               for kind in ("content", "save")}
+    played = {which: {"ok": 0, "refused": 0, "traceback": 0, "hang": 0, "memory": 0} for which in plays}
+    # a case's own time, then each play's, and a margin for the worker's start
+    case_timeout = args.timeout + len(plays) * args.play_timeout + 10
     peak = 0
     slowest = 0.0
     started = time.perf_counter()
@@ -154,12 +209,13 @@ def main(argv=None) -> int:
                 pool = free.pop()
                 job = queue.pop(0)
                 t0 = time.perf_counter()
-                pending[threads.submit(pool.run, job, args.timeout)] = (pool, job, t0)
+                pending[threads.submit(pool.run, job, case_timeout if job[0] == "content" else args.timeout)] = \
+                    (pool, job, t0)
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in finished:
-                pool, (kind, seed), t0 = pending.pop(future)
+                pool, (kind, seed, *_), t0 = pending.pop(future)
                 free.append(pool)
-                outcome, what, detail, rss = future.result()
+                outcome, what, detail, rss, plays_done = future.result()
                 slowest = max(slowest, time.perf_counter() - t0)
                 peak = max(peak, rss)
                 counts[kind]["cases"] += 1
@@ -168,6 +224,13 @@ def main(argv=None) -> int:
                     failures.write(json.dumps({"kind": kind, "seed": seed, "outcome": outcome, "mutation": what,
                                                "detail": detail}) + "\n")
                     failures.flush()
+                for which, result, why in plays_done:
+                    if which in played:
+                        played[which][result] += 1
+                    if result != "ok":
+                        failures.write(json.dumps({"kind": "play", "play": which, "seed": seed, "outcome": result,
+                                                   "mutation": what, "detail": why}) + "\n")
+                        failures.flush()
                 done += 1
                 if done % 500 == 0:
                     print(f"{done} cases, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
@@ -175,7 +238,8 @@ def main(argv=None) -> int:
         pool.close()
     failures.close()
     summary = {"seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
-               "timeout_s": args.timeout, "memory_cap_mb": args.memory, **counts}
+               "timeout_s": args.timeout, "play_timeout_s": args.play_timeout, "memory_cap_mb": args.memory,
+               "rules_share": args.rules_share, **counts, "plays": played}
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -184,9 +248,15 @@ def main(argv=None) -> int:
             print(f"{kind} mutations: {c['cases']} tried: {c['error']} clean errors, {c['valid']} valid loads, "
                   f"{c['traceback']} tracebacks, {c['hang']} hangs, {c['memory']} out of memory, {c['crash']} crashes"
                   + (f" ({c['harness']} cases the harness could not damage)" if c["harness"] else ""))
+        for which, c in played.items():
+            print(f"played {which}: {sum(c.values())} accepted contents: {c['ok']} played through, "
+                  f"{c['refused']} clean errors, {c['traceback']} tracebacks, {c['hang']} hangs, "
+                  f"{c['memory']} out of memory")
         print(f"memory peak {peak} MB (cap {args.memory} MiB per worker); slowest case {slowest:.1f} s "
-              f"(limit {args.timeout:.0f} s); {summary['seconds']} s in all")
+              f"(limits {args.timeout:.0f} s to load, {args.play_timeout:.0f} s per play); "
+              f"{summary['seconds']} s in all")
     bad = sum(c[k] for c in counts.values() for k in ("traceback", "hang", "memory", "crash", "harness"))
+    bad += sum(c[k] for c in played.values() for k in ("refused", "traceback", "hang", "memory"))
     return 1 if bad else 0
 
 
