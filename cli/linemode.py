@@ -94,9 +94,13 @@ class LineMode:
                 s.save()
             except Exception:  # pragma: no cover - the file written after the last action stays
                 pass
-            print(self.c.text("cli.stop.crash", error=f"{type(error).__name__}: {error}", file=str(s.path)),
-                  file=sys.stderr)
-            print(s.resume_hint(), file=sys.stderr)
+            if s.save_failed:
+                print(self.c.text("cli.stop.crash_unsaved", error=f"{type(error).__name__}: {error}"), file=sys.stderr)
+                print(s.unsaved_text(), file=sys.stderr)
+            else:
+                print(self.c.text("cli.stop.crash", error=f"{type(error).__name__}: {error}", file=str(s.path)),
+                      file=sys.stderr)
+                print(s.resume_hint(), file=sys.stderr)
             if os.environ.get("CRISIS_DEBUG"):
                 import traceback
                 traceback.print_exc()
@@ -111,6 +115,8 @@ class LineMode:
             if not s.save_failed:
                 self.term.write(self.c.text("cli.stop.saved", file=str(s.path)))
                 self.term.write(s.resume_hint())
+            else:
+                self.term.write(s.unsaved_text())
             self.term.flush()
         except KeyboardInterrupt:  # a second Ctrl-C: the file is saved after every action anyway
             pass

@@ -632,6 +632,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return EXIT_OK
+    finally:
+        saves = sys.modules.get("crisis.cli.saves")  # imported only by the commands that save
+        if saves is not None:
+            saves.release_all()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -108,7 +108,7 @@ def cmd_play(args, content: Content, show: Presenter, seed: int, options: Option
 
 
 def cmd_resume(args, content: Content, show: Presenter) -> int:
-    path, saved, session = reopen(args, content, show)
+    path, saved, session = reopen(args, content, show, hold=True)
     if wants_tui(args) and not session.check:
         return run_tui(session=session, args=args)
     term = terminal(args)

@@ -16,6 +16,7 @@ import errno
 import json
 import os
 import re
+import stat
 import tempfile
 import typing
 import unicodedata
@@ -401,6 +402,73 @@ def _solo_mismatch(options: dict, controllers: Dict[str, str], content: Content)
     if any((name == SOLO) != (side == solo) for side, name in controllers.items()):
         return "controllers"
     return None
+
+
+# saves this process writes, each held by a lock (``hold``): path -> (lock file, its descriptor)
+_HELD: Dict[str, tuple] = {}
+
+
+def hold(path: Path) -> None:
+    """Make this process the one writer of the save at ``path``, until ``release_all``.
+
+    The lock is ``flock`` on ``.NAME.lock`` beside the save (the save itself is
+    replaced at every write, so it cannot hold a lock): the system lets go of
+    it when the process ends however it ends, ``kill -9`` too, so it never
+    outlives its holder.  The holder's process id is written in it, for the
+    refusal (SaveProblem ``cli.save.in_use``).  In a folder where nothing can
+    be created there is no lock, and no writer to keep out either.
+    """
+    import fcntl
+    key = os.path.abspath(path)
+    if key in _HELD:
+        return
+    lock_path = (path.parent if str(path.parent) else Path(".")) / f".{path.name}.lock"
+    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(10):  # the file may be taken away by the last holder between our open and our lock
+        try:
+            fd = os.open(lock_path, flags, 0o644)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return
+            raise SaveProblem("cli.save.cannot_write", file=str(path),
+                              error=SystemReason.of(error.errno or 0, error.strerror)) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SaveProblem("cli.save.cannot_write", file=str(path), error=SystemReason.of(errno.EINVAL))
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 40, 0).decode("utf-8", "replace").strip()
+                raise SaveProblem("cli.save.in_use", file=str(path), pid=shown(holder or "?")) from None
+            try:
+                same = os.stat(lock_path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+            raise
+        _HELD[key] = (lock_path, fd)
+        return
+
+
+def release_all() -> None:
+    """Let go of every save this process holds: each lock file is removed while still locked (a
+    process that opened it meanwhile finds it gone and makes a new one), then closed."""
+    while _HELD:
+        _, (lock_path, fd) = _HELD.popitem()
+        try:
+            os.unlink(lock_path)
+        except OSError:
+            pass
+        os.close(fd)
 
 
 def check_writable(path: Path) -> Optional[str]:

@@ -207,6 +207,7 @@ class GameSession:
         self.path = path
         self.created = created or saves.now_stamp()
         self.save_failed = False
+        self.on_disk: Optional[int] = None  # actions the save file holds, as far as this session knows
         self.seen = [0, 0]  # log entries each side had been shown at its last turn
         self.snapshot: List[Optional[List[List[int]]]] = [None, None]  # tokens each side saw then
         self._marks: List[tuple] = []  # (actions taken, side, seen, snapshot) before each mark_seen, for undo
@@ -299,6 +300,7 @@ class GameSession:
             self.save_failed = True
             reason = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
             return self.c.text("cli.save.write_failed", file=str(self.path), error=self.show.system_reason(reason))
+        self.on_disk = len(self.game.history)
         if self.save_failed:
             self.save_failed = False
             return self.c.text("cli.save.write_ok_again", file=str(self.path))
@@ -308,8 +310,18 @@ class GameSession:
         return self.c.text("cli.resume_hint", command=f"crisis resume {shlex.quote(str(self.path))}")
 
     def replay_hint(self) -> str:
+        """At the end of a game: where the whole of it is saved, or (when the last write failed)
+        how much of it the file holds."""
+        if self.save_failed:
+            return self.unsaved_text()
         return self.c.text("cli.end.saved", file=str(self.path),
                            command=f"crisis replay {shlex.quote(str(self.path))}")
+
+    def unsaved_text(self) -> str:
+        """What the save file holds when the last write failed: never "saved" unless it was."""
+        text = self.c.text("cli.save.not_saved", file=str(self.path), n=self.on_disk or 0,
+                           total=len(self.game.history))
+        return text + ("\n" + self.resume_hint() if self.on_disk else "")
 
     def seed_shown(self) -> bool:
         """In hot seat the seed (which with the actions tells the deck) is kept for the end."""
@@ -575,8 +587,10 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
 def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSession:
     controllers = [saved.controllers[s] for s in content.board.sides]
     try:
-        return GameSession(content, show, saved.seed, Options.from_dict(saved.options), controllers, path,
-                           saved.actions, saved.created)
+        session = GameSession(content, show, saved.seed, Options.from_dict(saved.options), controllers, path,
+                              saved.actions, saved.created)
+        session.on_disk = len(session.game.history)  # what the file holds, as read
+        return session
     except IllegalAction:
         pass
     # find the first action that does not replay, for the message
@@ -623,24 +637,39 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
     return session
 
 
+def hold_file(path: Path, show: Presenter) -> None:
+    """This process becomes the one writer of ``path`` (``saves.hold``), or a one-line refusal."""
+    try:
+        saves.hold(path)
+    except saves.SaveProblem as problem:
+        params = {k: show.system_reason(v) if isinstance(v, saves.SystemReason) else v
+                  for k, v in problem.params.items()}
+        raise CliError(show.catalog.text(problem.key, **params), code=1) from None
+
+
 def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
     c = show.catalog
     if getattr(args, "save", None):
         path = Path(args.save)
+        hold_file(path, show)  # before looking: two new games of one name cannot both find it free
         if path.exists():
             raise CliError(c.text("cli.error.save_exists", file=str(path),
                                   command=f"crisis resume {shlex.quote(str(path))}"))
     else:
         path = saves.default_path(Path.cwd(), content.board.game, seed)
+        hold_file(path, show)
     problem = saves.check_writable(path)
     if problem:
         raise CliError(c.text("cli.save.cannot_write", file=str(path), error=problem))
     return path
 
 
-def reopen(args, content: Content, show: Presenter) -> Tuple[Path, saves.SavedGame, GameSession]:
-    """The saved game named on the command line, checked and replayed into a session."""
+def reopen(args, content: Content, show: Presenter, hold: bool = False) -> Tuple[Path, saves.SavedGame, GameSession]:
+    """The saved game named on the command line, checked and replayed into a session; with
+    ``hold``, for this process to write it (and no other while it does)."""
     path = Path(args.file)
+    if hold:
+        hold_file(path, show)
     saved = open_saved(content, show, path, args.allow_changed_content)
     session = session_for(content, show, path, saved)
     session.check = getattr(args, "check", False)
@@ -706,9 +735,11 @@ class Replay:
     def branch(self, position: int, path: Optional[Path] = None) -> GameSession:
         """A new game that continues from ``position`` with the same players, in a new file."""
         position = max(0, min(position, self.size))
+        named = path is not None
         if path is None:
             path = branch_path(self.path, position)
-        elif path.exists():
+        hold_file(path, self.show)
+        if named and path.exists():
             raise CliError(self.show.catalog.text("cli.error.save_exists", file=str(path),
                                                   command=f"crisis resume {shlex.quote(str(path))}"))
         controllers = [self.saved.controllers[s] for s in self.content.board.sides]

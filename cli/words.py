@@ -91,13 +91,16 @@ def _read(path: Path) -> Dict[str, str]:
             pass
     messages = _read_yaml(path)
     if cache is not None and messages:
+        temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
         try:
-            temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
             temporary.write_text(json.dumps({"stamp": stamp, "messages": messages}), encoding="utf-8")
             os.chmod(temporary, 0o600)
             os.replace(temporary, cache)
-        except OSError:
-            pass
+        except OSError:  # a full disk, say: the cache is done without, and nothing is left behind
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
     return messages
 
 

@@ -68,8 +68,10 @@ def write_checked(folder: str, name: str, form: str, key: str, body: bytes) -> N
         with os.fdopen(fd, "wb") as handle:
             handle.write(head + b"\n" + body)
         os.replace(tmp, os.path.join(folder, name))
-    except OSError:
+    except BaseException as error:  # a full disk, or Ctrl-C: no temporary file is left behind
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if not isinstance(error, OSError):
+            raise

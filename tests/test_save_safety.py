@@ -1,7 +1,12 @@
 """Saved games under hostile input and a failing disk: seeds that round-trip, hand-edited
 files, memory spent reading one, the disk full or read-only, two writers at once."""
 
+import errno
+import io
 import json
+import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +193,161 @@ def test_a_save_of_many_small_values_is_refused_before_they_are_built(tmp_path, 
     assert peak_bytes_reading(path, content) < 4 * path.stat().st_size
     result = run_main("replay", "g.json", "--plain", cwd=tmp_path)
     assert result.returncode == 1 and "more than 200,000 values" in result.stderr
+
+
+# ------------------------------------------------------------------ a failing disk
+
+
+def failing_after(monkeypatch, good_writes, number=errno.ENOSPC):
+    """Saves fail (as on a full disk, or a folder made read-only) after ``good_writes`` writes."""
+    real = saves.write_atomic
+    done = [0]
+
+    def write(path, data):
+        done[0] += 1
+        if done[0] > good_writes:
+            raise OSError(number, os.strerror(number))
+        real(path, data)
+    monkeypatch.setattr(saves, "write_atomic", write)
+
+
+@pytest.mark.parametrize("number", [errno.ENOSPC, errno.EROFS])
+def test_a_game_that_could_not_be_saved_to_the_end_never_says_it_was(tmp_path, monkeypatch, number):
+    failing_after(monkeypatch, 9, number)
+    result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json",
+                      input="1\n" * 600, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    held = saved(tmp_path / "g.json")["actions"]
+    assert len(held) == 8  # the new game's empty file, then 8 actions
+    assert "The whole game is saved" not in result.stdout and "Warning: the game could not be saved" in result.stdout
+    told = re.search(r"The game is NOT saved in full: g\.json holds 8 actions of the (\d+) played", result.stdout)
+    assert told and int(told.group(1)) > 30  # the whole game's actions
+    assert "crisis resume g.json" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]  # no temporary file, no lock left
+
+
+def test_stopping_after_failed_saves_says_what_the_file_holds(tmp_path, monkeypatch):
+    failing_after(monkeypatch, 1)
+    result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json",
+                      input="1\n1\n", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "The game is saved in" not in result.stdout
+    assert "g.json holds 0 actions of the" in result.stdout and saved(tmp_path / "g.json")["actions"] == []
+
+
+def test_saving_again_after_a_failure_is_said(tmp_path, monkeypatch):
+    real, failures = saves.write_atomic, [2]
+
+    def write(path, data):  # the second and third writes fail, then the disk has room again
+        if len(data["actions"]) in (1, 2) and failures[0]:
+            failures[0] -= 1
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data)
+    monkeypatch.setattr(saves, "write_atomic", write)
+    result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json",
+                      input="1\n" * 600, cwd=tmp_path)
+    assert "The game is saved again in g.json" in result.stdout
+    assert "The whole game is saved in g.json" in result.stdout and "NOT saved" not in result.stdout.split(
+        "The game is saved again")[-1]
+
+
+class FullDisk(io.RawIOBase):
+    """A file whose writes fail as on a full disk."""
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_write_that_fails_leaves_the_old_save_and_no_temporary_file(tmp_path, monkeypatch, base):
+    path = write(tmp_path / "g.json", base)
+    before = path.read_bytes()
+    real_fdopen = os.fdopen
+
+    def fdopen(fd, *args, **kwargs):
+        os.close(fd)
+        return io.TextIOWrapper(io.BufferedWriter(FullDisk()), encoding="utf-8")
+    monkeypatch.setattr(os, "fdopen", fdopen)
+    with pytest.raises(OSError):
+        saves.write_atomic(path, dict(base, actions=["x"] * 1000))
+    monkeypatch.setattr(os, "fdopen", real_fdopen)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"] and path.read_bytes() == before
+
+
+def test_the_command_lines_catalog_cache_leaves_no_temporary_file_on_a_full_disk(tmp_path, monkeypatch):
+    from crisis.cli import words
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("CRISIS_NO_CACHE", raising=False)
+    real = Path.write_text
+
+    def full(self, text, *args, **kwargs):
+        real(self, text[:100], *args, **kwargs)  # some of it written, then no room
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(Path, "write_text", full)
+    catalog = words.embedded_locale_dir() / "en" / "cli.yaml"
+    assert words._read(catalog)  # the words, read from the YAML
+    assert list((tmp_path / "crisis").iterdir()) == []
+
+
+def test_the_cache_folders_writer_leaves_no_temporary_file_on_a_full_disk(tmp_path, monkeypatch):
+    from crisis.content import cachefolder
+
+    def fdopen(fd, *args, **kwargs):
+        os.close(fd)
+        return io.BufferedWriter(FullDisk())
+    monkeypatch.setattr(os, "fdopen", fdopen)
+    cachefolder.write_checked(str(tmp_path), "rules-cache.json", "form", "key", b"x" * 100_000)
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ one writer at a time
+
+
+def test_a_second_resume_of_a_game_being_played_is_refused_naming_the_process(tmp_path):
+    from clirun import Session
+    assert play_and_stop(tmp_path, "--seed", "3").returncode == 3
+    first = Session("resume", "g.json", "--plain", cwd=tmp_path)
+    try:
+        assert first.prompt() is not None
+        second = run_main("resume", "g.json", "--plain", cwd=tmp_path)
+        assert second.returncode == 1 and second.stdout == ""
+        assert second.stderr.strip() == (f"g.json is being played by another crisis (process {first.proc.pid}): "
+                                         "a saved game is written by one process at a time.")
+        replay = run_main("replay", "g.json", "--plain", cwd=tmp_path)  # watching needs no lock
+        assert replay.returncode == 0, replay.stderr
+        first.send("1")
+        first.prompt()
+    finally:
+        first.kill()  # kill -9: the lock goes with the process
+    played = len(saved(tmp_path / "g.json")["actions"])
+    again = run_main("resume", "g.json", "--plain", input="1\n", cwd=tmp_path)
+    assert again.returncode == 3, again.stderr
+    assert len(saved(tmp_path / "g.json")["actions"]) > played > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]  # the lock file goes when let go
+
+
+def held_by(lock, holder: str):
+    """The lock of a save, taken as another crisis process would take it."""
+    import fcntl
+    handle = open(lock, "w")
+    handle.write(holder)
+    handle.flush()
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
+
+def test_a_new_game_is_not_started_in_a_file_another_process_is_starting(tmp_path):
+    with held_by(tmp_path / ".g.json.lock", "4242\n"):
+        result = play_and_stop(tmp_path, "--seed", "3")
+    assert result.returncode == 1 and "g.json is being played by another crisis (process 4242)" in result.stderr
+    assert not (tmp_path / "g.json").exists()
+    assert play_and_stop(tmp_path, "--seed", "3").returncode == 3  # a lock let go of is taken again
+
+
+def test_a_hostile_lock_file_is_never_printed_raw(tmp_path):
+    assert play_and_stop(tmp_path, "--seed", "3").returncode == 3
+    with held_by(tmp_path / ".g.json.lock", "\x1b]0;pwned\x07" + "9" * 500):
+        result = run_main("resume", "g.json", "--plain", cwd=tmp_path)
+    assert result.returncode == 1 and "\x1b" not in result.stderr and len(result.stderr) < 300

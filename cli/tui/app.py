@@ -573,6 +573,8 @@ class CrisisApp(App):
             lines = [self.c.text("cli.stop.quit")]
             if not s.save_failed:
                 lines += [self.c.text("cli.stop.saved", file=str(s.path)), s.resume_hint()]
+            else:
+                lines.append(s.unsaved_text())
             self.outcome = "\n".join(lines)
         self.exit(self.code)
 
