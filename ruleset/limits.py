@@ -61,6 +61,13 @@ MAX_OBJECTIVE_CARDS = 200
 MAX_CARD_VALUE = 99
 MAX_NAME_CHARS = 60             # a name in game.yaml, a card id, the game's name
 
+# ------------------------------------------------------------------ state.yaml
+MAX_SIDES = 8                   # sides of one game (Fort Sumter: 2)
+MAX_COUNTER = 1_000_000         # a counter's lowest and highest value, either way (Fort Sumter's VP: 99)
+MAX_TOKENS = 1000               # tokens of a side, in one place, holder or box (Fort Sumter: 25)
+MAX_TRACK_SPACES = 1000         # spaces of one track (Fort Sumter's crisis track: 16)
+MAX_CARDS = 1000                # cards of one kind, and a pile's limit (Fort Sumter's strategy cards: 40)
+
 # ------------------------------------------------------------------ bots
 # The search bot's budget per decision (bots/search.yaml, "search:N" on the command line and in
 # a saved game): past these one decision would take hours, which is a hang, not a setting.

@@ -8,7 +8,6 @@ as in Lark's Python example.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from functools import lru_cache
@@ -16,49 +15,18 @@ from typing import Iterable, List, Optional
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from . import ast as A
 from . import limits
 from . import treecache
 from crisis.content.cachefolder import cache_folder as _cache_folder
-from crisis.content.cachefolder import read_checked as _read_checked
-from crisis.content.cachefolder import write_checked as _write_checked
+from .lalrcache import read_tables as _read_cache
+from .lalrcache import write_tables
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of
+from .indent import IndentationProblem as _IndentationError
+from .indent import RulesIndenter as _RulesIndenter
 from .transform import ToAst
-
-
-class _IndentationError(Exception):
-    def __init__(self, token: Token):
-        self.token = token
-
-
-class _RulesIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR"]
-    CLOSE_PAREN_types = ["RPAR"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-    def handle_NL(self, token):
-        # Lark's Indenter raises a bare DedentError; keep the token so the
-        # designer sees where the indentation went wrong.
-        if self.paren_level > 0:
-            return
-        yield token
-        indent_str = token.rsplit("\n", 1)[1]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        if indent > self.indent_level[-1]:
-            self.indent_level.append(indent)
-            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
-        else:
-            while indent < self.indent_level[-1]:
-                self.indent_level.pop()
-                yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-            if indent != self.indent_level[-1]:
-                raise _IndentationError(token)
 
 
 # ------------------------------------------------------------ grammar cache
@@ -73,7 +41,6 @@ class _RulesIndenter(Indenter):
 
 _CACHE_NAME = "grammar-cache.json"
 _CACHE_FORMAT = "crisis-grammar-cache/1"
-_CACHE_MAX_BYTES = 8 * 1024 * 1024
 _OPTIONS = dict(parser="lalr", start=["block", "condition_rule", "locations_rule"], propagate_positions=True,
                 maybe_placeholders=False)
 
@@ -83,63 +50,6 @@ def _grammar_key(grammar: str) -> str:
     import lark
     text = "\0".join([_CACHE_FORMAT, lark.__version__, repr(sorted(_OPTIONS.items())), grammar])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _encode(value):
-    """Lark's serialised tables as JSON: dicts (whose keys may be numbers) and tuples are tagged."""
-    if isinstance(value, dict):
-        return {"d": [[_encode(k), _encode(v)] for k, v in value.items()]}
-    if isinstance(value, tuple):
-        return {"t": [_encode(v) for v in value]}
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    raise TypeError(type(value).__name__)
-
-
-def _decode(value):
-    if isinstance(value, dict):
-        if "d" in value:
-            return {_decode(k): _decode(v) for k, v in value["d"]}
-        return tuple(_decode(v) for v in value["t"])
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value
-
-
-def _read_cache(path: str, key: str) -> Optional[dict]:
-    body = _read_checked(path, _CACHE_FORMAT, key, _CACHE_MAX_BYTES)
-    if body is None:
-        return None
-    try:
-        return _decode(json.loads(body))
-    except (ValueError, TypeError, KeyError, RecursionError):
-        return None
-
-
-def _write_cache(folder: str, key: str, parser: Lark) -> None:
-    from lark.grammar import Rule
-    from lark.lark import _LOAD_ALLOWED_OPTIONS
-    from lark.lexer import TerminalDef
-    try:
-        data, memo = parser.memo_serialize([TerminalDef, Rule])
-        options = {}
-        for name, value in data["options"].items():
-            if name not in _LOAD_ALLOWED_OPTIONS:
-                try:
-                    options[name] = _encode(value)
-                except TypeError:  # loaders and paths: not needed to load the tables
-                    continue
-        data["options"] = {name: _decode(value) for name, value in options.items()}
-        body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":")).encode("utf-8")
-    except (TypeError, ValueError, KeyError, AttributeError):
-        return
-    try:  # earlier versions kept a pickle here; it is never read, and better gone
-        os.unlink(os.path.join(folder, "grammar.lark-cache"))
-    except OSError:
-        pass
-    _write_checked(folder, _CACHE_NAME, _CACHE_FORMAT, key, body)
 
 
 @lru_cache(maxsize=1)
@@ -156,7 +66,7 @@ def _lark() -> Lark:
                 pass
     parser = Lark(grammar, postlex=_RulesIndenter(), **_OPTIONS)
     if folder:
-        _write_cache(folder, key, parser)
+        write_tables(folder, _CACHE_NAME, key, parser)
     return parser
 
 

@@ -1,0 +1,609 @@
+"""The state a game declares (``state.yaml``): its sides, counters, map, pieces,
+tracks, cards and piles, and the words its rules use for them (docs/state.md).
+
+The engine knows no game: everything a position holds is declared here, and
+the rules language learns the game's words from the ``Lexicon`` built here.
+Every problem is reported at its file, line and column; nothing is
+half-loaded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import attrs
+
+from crisis.ruleset import limits
+from crisis.ruleset.diagnostics import did_you_mean, one_of, shown
+
+from .yamlfile import Map, Seq, YamlFile
+
+# ------------------------------------------------------------------ the schema
+
+
+@attrs.frozen
+class Counter:
+    """A bounded whole number, kept for each side or once for the game."""
+
+    name: str
+    each_side: bool
+    low: int
+    high: int
+    start: int
+    words: Tuple[str, ...] = ()  # what rules call it (its name, unless given)
+
+
+@attrs.frozen
+class Group:
+    name: str
+    places: Tuple[str, ...]
+
+
+@attrs.frozen
+class GameMap:
+    """Named places, the groups they form, the attributes some have, and which touch."""
+
+    place_words: Tuple[str, ...]
+    places: Tuple[str, ...]
+    group_words: Tuple[str, ...]
+    groups: Tuple[Group, ...]
+    attributes: Mapping[str, Tuple[str, ...]]  # adjective -> the places that have it
+    adjacent: Mapping[str, Tuple[str, ...]]  # place -> the places next to it (empty: none touch)
+
+    def group_of(self, place: str) -> Optional[str]:
+        for group in self.groups:
+            if place in group.places:
+                return group.name
+        return None
+
+
+@attrs.frozen
+class Holder:
+    """Where a side's tokens wait off the map."""
+
+    name: str
+    words: Tuple[str, ...]
+    start: int
+
+
+@attrs.frozen
+class Tokens:
+    """Counted pieces: each side has a fixed number, always somewhere."""
+
+    words: Tuple[str, ...]
+    each_side: int
+    at_most_per_place: int
+    holders: Tuple[Holder, ...]
+    supply: Tuple[str, ...]  # where a token comes from when a rule does not say, in order
+    control_words: Tuple[str, ...]  # the relation a side has to a place it holds more tokens in
+
+
+@attrs.frozen
+class Zone:
+    name: str
+    top: int
+    bottom: int
+    box: int  # tokens in the zone's box at the start, for each side (0: no box)
+
+
+@attrs.frozen
+class Track:
+    """A holder laid out on numbered spaces; tokens leave from the top, and the
+    first to leave a zone enters it (the zone's flag is set, its box is due)."""
+
+    name: str
+    words: Tuple[str, ...]
+    each_side: bool
+    holds: str
+    spaces: int
+    zone_words: Tuple[str, ...]
+    zones: Tuple[Zone, ...]
+    box_words: Tuple[str, ...]
+    entered_words: Tuple[str, ...]
+
+    def zone_of_space(self, number: int) -> int:
+        for index, zone in enumerate(self.zones):
+            if zone.bottom <= number <= zone.top:
+                return index
+        raise ValueError(number)
+
+
+@attrs.frozen
+class Marker:
+    name: str
+    blocks_placement: bool
+    blocks_removal: bool
+
+
+FIELD_TYPES = ("number", "rule", "sides", "side", "place", "group", "text")
+
+
+@attrs.frozen
+class CardKind:
+    name: str
+    words: Tuple[str, ...]
+    fields: Tuple[Tuple[str, str], ...]  # (field, type), in the order declared
+
+    def field_type(self, name: str) -> Optional[str]:
+        return dict(self.fields).get(name)
+
+
+SEEN_BY = ("nobody", "owner", "everyone")
+
+
+@attrs.frozen
+class Pile:
+    name: str
+    kind: str  # the card kind it holds
+    words: Tuple[str, ...]
+    each_side: bool
+    seen_by: str
+    starts_with_all: bool
+    when_empty: Optional[str]  # the pile shuffled into this one when a card must be drawn from it empty
+    at_most: Optional[int]
+    position: Optional[str] = None  # a counter: the cards before it are face up, "the current card" is at it
+
+
+@attrs.frozen
+class Schema:
+    sides: Tuple[str, ...]
+    counters: Tuple[Counter, ...]
+    map: GameMap
+    tokens: Optional[Tokens]
+    tracks: Tuple[Track, ...]
+    markers: Tuple[Marker, ...]
+    card_kinds: Tuple[CardKind, ...]
+    piles: Tuple[Pile, ...]
+
+    def counter(self, name: str) -> Optional[Counter]:
+        return next((c for c in self.counters if c.name == name), None)
+
+    def pile(self, name: str) -> Optional[Pile]:
+        return next((p for p in self.piles if p.name == name), None)
+
+    def card_kind(self, name: str) -> Optional[CardKind]:
+        return next((k for k in self.card_kinds if k.name == name), None)
+
+    def track(self, name: str) -> Optional[Track]:
+        return next((t for t in self.tracks if t.name == name), None)
+
+    def lexicon(self, extra: Iterable["Entry"] = ()) -> "Lexicon":
+        return Lexicon.of(_entries(self), extra)
+
+
+# ---------------------------------------------------------------- the lexicon
+#
+# Every word and name a game's rules may use, and what kind of word it is for
+# the grammar: a NOUN (a thing, a pile, a counter, a field, a role), an ADJ
+# (an attribute, a flag), a RELATION ("control") or a VERB.  A word the game
+# does not declare is a plain WORD, which the grammar refuses as unknown.
+
+WORD_KINDS = ("NOUN", "ADJ", "RELATION", "VERB")
+
+
+@attrs.frozen
+class Entry:
+    """One word (or several words read as one) and what it refers to."""
+
+    text: str
+    kind: str  # one of WORD_KINDS
+    refers_to: str  # what the resolver finds: "places", "group", "tokens", "holder:pool", "pile:hand"...
+
+
+@attrs.frozen
+class Lexicon:
+    entries: Tuple[Entry, ...]
+    kinds: Mapping[str, str]  # word -> its kind (a word has one kind)
+    longest: int  # the most words in one entry
+    starts: frozenset  # the first words of entries of several words
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry], extra: Iterable[Entry] = ()) -> "Lexicon":
+        all_entries = tuple(entries) + tuple(extra)
+        kinds: Dict[str, str] = {}
+        for entry in all_entries:
+            kinds.setdefault(entry.text, entry.kind)
+        longest = max((len(e.text.split()) for e in all_entries), default=1)
+        starts = frozenset(e.text.split()[0] for e in all_entries if " " in e.text)
+        return cls(all_entries, kinds, longest, starts)
+
+    def kind(self, text: str) -> Optional[str]:
+        return self.kinds.get(text)
+
+    def meanings(self, text: str) -> Tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.text == text)
+
+    def words_of(self, kind: str) -> List[str]:
+        return sorted({e.text for e in self.entries if e.kind == kind})
+
+    def digest_text(self) -> str:
+        """What the lexer depends on: the words and their kinds (for the parsed-rules cache's key)."""
+        return "\n".join(f"{word}\t{kind}" for word, kind in sorted(self.kinds.items()))
+
+
+def _entries(schema: Schema) -> List[Entry]:
+    out: List[Entry] = []
+
+    def add(words: Sequence[str], kind: str, refers_to: str) -> None:
+        for word in words:
+            out.append(Entry(word, kind, refers_to))
+
+    for counter in schema.counters:
+        add(counter.words or (counter.name,), "NOUN", f"counter:{counter.name}")
+    add(schema.map.place_words, "NOUN", "places")
+    add(schema.map.group_words, "NOUN", "group")
+    for attribute in schema.map.attributes:
+        add((attribute,), "ADJ", f"attribute:{attribute}")
+    if schema.tokens is not None:
+        add(schema.tokens.words, "NOUN", "tokens")
+        for holder in schema.tokens.holders:
+            add(holder.words, "NOUN", f"holder:{holder.name}")
+        add(schema.tokens.control_words, "RELATION", "control")
+    for track in schema.tracks:
+        add(track.words, "NOUN", f"track:{track.name}")
+        add(track.zone_words, "NOUN", f"zone:{track.name}")
+        add(track.box_words, "NOUN", f"box:{track.name}")
+        add(track.entered_words, "ADJ", f"entered:{track.name}")
+    for kind in schema.card_kinds:
+        add(kind.words, "NOUN", f"cards:{kind.name}")
+        for field, _type in kind.fields:
+            add((field,), "NOUN", f"field:{kind.name}:{field}")
+    for pile in schema.piles:
+        add(pile.words, "NOUN", f"pile:{pile.name}")
+    return out
+
+
+# ------------------------------------------------------------------ reading
+
+_WORD = re.compile(r"^[a-z][a-z\-]*( [a-z][a-z\-]*)*$")
+_NAME = re.compile(r"^([A-Z][A-Za-z0-9.\-]*|[0-9]+(st|nd|rd|th))( [A-Z][A-Za-z0-9.\-]*)*$")
+
+
+class SchemaReader:
+    """Reads ``state.yaml`` through a content loader (its file reading, field checks and problems)."""
+
+    def __init__(self, loader, keywords: Iterable[str] = ()):
+        self.loader = loader
+        self.problems = loader.problems
+        self.keywords = frozenset(keywords)  # the grammar's own words, which a game may not take
+        self.file: Optional[YamlFile] = None
+        self.names: Dict[str, str] = {}  # every name declared -> what it names (each name once)
+        self.words: Dict[str, Tuple[str, str]] = {}  # every word declared -> (its kind, what it is for)
+
+    # ---------------------------------------------------------------- report
+    def error(self, position, message: str, **kwargs) -> None:
+        self.problems.add(self.file.diagnostic(position, message, **kwargs))
+
+    def fields(self, value, what: str, required: Dict[str, type], optional: Dict[str, type], at=None):
+        return self.loader.fields(self.file, value, what, required, optional, at=at)
+
+    def at(self, container, key):
+        if isinstance(container, Map) and key in container.value_positions:
+            return container.value_positions[key]
+        if isinstance(container, Seq) and isinstance(key, int) and key < len(container.positions):
+            return container.positions[key]
+        return (getattr(container, "line", 1), getattr(container, "column", 1))
+
+    def key_at(self, container: Map, key):
+        return container.key_positions.get(key, self.at(container, key))
+
+    def name(self, container, key, value, what: str) -> Optional[str]:
+        """A new name: capitalised, not declared before (names are unique across the schema)."""
+        position = self.key_at(container, key) if isinstance(container, Map) and key in container else self.at(container, key)
+        if not isinstance(value, str) or not _NAME.match(value):
+            self.error(position, f"'{shown(value)}' is not a name for {what}",
+                       expected="a capitalised name, such as 'Fort Sumter' or 'Washington D.C.'",
+                       hint="names start with a capital letter (or an ordinal such as '20th') and hold letters, "
+                            "digits, dots and hyphens")
+            return None
+        if value in self.names:
+            self.error(position, f"'{value}' already names {self.names[value]}",
+                       hint="each name in state.yaml names one thing")
+            return None
+        self.names[value] = what
+        return value
+
+    def word_list(self, container: Map, key, what: str, default: Sequence[str] = (),
+                  kind: str = "NOUN") -> Tuple[str, ...]:
+        """The words rules use for a thing: a word, or a list of forms ("space", "spaces")."""
+        if key not in container:
+            return tuple(default)
+        return self.words_of(container[key], self.at(container, key), what, kind)
+
+    def words_of(self, value, position, what: str, kind: str = "NOUN") -> Tuple[str, ...]:
+        """A word may name several things of one kind (the resolver tells them apart by where
+        they stand), but not a noun and an adjective at once: the grammar must know which it is."""
+        values = list(value) if isinstance(value, list) else [value]
+        out = []
+        for index, word in enumerate(values):
+            where = self.at(value, index) if isinstance(value, Seq) else position
+            if not isinstance(word, str) or not (_WORD.match(word) or _NAME.match(word)):
+                self.error(where, f"'{shown(word)}' is not a word rules can use for {what}",
+                           expected="lowercase words, such as 'crisis track' (or a capitalised one, such as 'VP')")
+                continue
+            if word in self.keywords:
+                self.error(where, f"'{word}' is a word of the rules language itself",
+                           hint="choose another word for it (several words may start with it: 'discard pile')")
+                continue
+            if word in self.words and self.words[word][0] != kind:
+                self.error(where, f"'{word}' is already the word for {self.words[word][1]}",
+                           hint="a word is a noun, an adjective or a verb, not two of them")
+                continue
+            self.words.setdefault(word, (kind, what))
+            out.append(word)
+        return tuple(out)
+
+    def number(self, container: Map, key, low: int, high: int, default: Optional[int] = None) -> Optional[int]:
+        if key not in container:
+            return default
+        value = container[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.error(self.at(container, key), f"'{key}' should be a whole number from {low} to {high}",
+                       hint=f"got {shown(value)}")
+            return None
+        return value
+
+    def flag(self, container: Map, key) -> bool:
+        value = container.get(key, False)
+        if not isinstance(value, bool):
+            self.error(self.at(container, key), f"'{key}' should be true or false", hint=f"got {shown(value)}")
+            return False
+        return value
+
+    def choice(self, container: Map, key, choices: Sequence[str], what: str) -> Optional[str]:
+        value = container.get(key)
+        if value in choices:
+            return value
+        guess = did_you_mean(str(value), choices)
+        self.error(self.at(container, key), f"unknown {what} '{shown(value)}'", expected=one_of(list(choices)),
+                   hint=f"did you mean '{guess}'?" if guess else None)
+        return None
+
+    def refer(self, container, key, value, known: Sequence[str], what: str) -> Optional[str]:
+        """A name (or word) declared elsewhere in the schema."""
+        if isinstance(value, str) and value in known:
+            return value
+        guess = did_you_mean(str(value), known) if isinstance(value, str) else None
+        self.error(self.at(container, key), f"unknown {what} '{shown(value)}'", expected=one_of(list(known)),
+                   hint=f"did you mean '{guess}'?" if guess else None)
+        return None
+
+    # ---------------------------------------------------------------- parts
+    def read(self, root) -> Optional[Schema]:
+        file, data = self.loader.read(root / "state.yaml")
+        if file is None:
+            return None
+        self.file = file
+        spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
+                               {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
+                                "piles": dict})
+        if spec is None:
+            return None
+        sides = self.sides(spec)
+        counters = self.counters(spec.get("counters") or Map())
+        game_map = self.game_map(spec["map"]) if "map" in spec else None
+        tokens = self.tokens(spec["tokens"]) if "tokens" in spec else None
+        tracks = self.tracks(spec.get("tracks") or Map(), tokens)
+        markers = self.markers(spec.get("markers") or Map())
+        kinds = self.card_kinds(spec.get("cards") or Map())
+        piles = self.piles(spec.get("piles") or Map(), kinds, counters)
+        if tokens is not None:
+            supply = tuple(self.refer(spec["tokens"], "supply", name,
+                                      [h.name for h in tokens.holders] + [t.name for t in tracks],
+                                      "token holder") for name in tokens.supply)
+            tokens = attrs.evolve(tokens, supply=tuple(s for s in supply if s))
+        if not ok or game_map is None or sides is None:
+            return None
+        return Schema(sides=sides, counters=counters, map=game_map, tokens=tokens, tracks=tracks,
+                      markers=markers, card_kinds=kinds, piles=piles)
+
+    def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
+        values = spec["sides"]
+        if not 1 <= len(values) <= limits.MAX_SIDES:
+            self.error(self.at(spec, "sides"), f"a game has from 1 to {limits.MAX_SIDES} sides",
+                       hint=f"got {len(values)}")
+            return None
+        names = [self.name(values, index, value, "a side") for index, value in enumerate(values)]
+        return tuple(names) if all(names) else None
+
+    def counters(self, spec: Map) -> Tuple[Counter, ...]:
+        out = []
+        for key in spec:
+            body, _ok = self.fields(spec[key], f"counter '{key}'", {"from": int, "to": int},
+                                    {"each side": bool, "start": int, "words": (str, list)}, at=self.at(spec, key))
+            if body is None:
+                continue
+            words = (self.word_list(body, "words", f"the counter '{key}'") if "words" in body
+                     else self.words_of(key, self.key_at(spec, key), f"the counter '{key}'"))
+            if not words:
+                continue
+            low = self.number(body, "from", -limits.MAX_COUNTER, limits.MAX_COUNTER)
+            high = self.number(body, "to", -limits.MAX_COUNTER, limits.MAX_COUNTER)
+            if low is None or high is None:
+                continue
+            if high < low:
+                self.error(self.at(body, "to"), f"counter '{key}' goes from {low} to {high}: 'to' is below 'from'")
+                continue
+            start = self.number(body, "start", low, high, default=low)
+            out.append(Counter(str(key), self.flag(body, "each side"), low, high, low if start is None else start,
+                               words))
+        return tuple(out)
+
+    def game_map(self, spec: Map) -> Optional[GameMap]:
+        body, ok = self.fields(spec, "map", {"places": (str, list)}, {"groups": dict, "attributes": dict,
+                                                                        "adjacent": dict})
+        if body is None:
+            return None
+        place_words = self.word_list(body, "places", "the map's places")
+        places: List[str] = []
+        groups: List[Group] = []
+        group_words: Tuple[str, ...] = ()
+        grouped = body.get("groups") or Map()
+        for key in grouped:
+            if key == "words":
+                group_words = self.word_list(grouped, "words", "the map's groups")
+                continue
+            group = self.name(grouped, key, key, "a group of places")
+            members = grouped[key]
+            if not isinstance(members, list) or not members:
+                self.error(self.at(grouped, key), f"group '{key}' should list its places",
+                           expected="a list of place names, such as [Washington, Montgomery]")
+                continue
+            names = [self.name(members, i, m, "a place") for i, m in enumerate(members)]
+            names = [n for n in names if n]
+            places.extend(names)
+            if group:
+                groups.append(Group(group, tuple(names)))
+        if not places:
+            self.error(self.at(spec, "groups") if "groups" in spec else (spec.line, spec.column),
+                       "the map has no places", expected="groups: {GROUP: [PLACE, ...]}")
+        attributes: Dict[str, Tuple[str, ...]] = {}
+        for key, members in (body.get("attributes") or Map()).items():
+            if not self.words_of(key, self.key_at(body["attributes"], key), "an attribute", "ADJ"):
+                continue
+            listed = members if isinstance(members, list) else [members]
+            attributes[key] = tuple(p for p in (self.refer(body["attributes"], key, m, places, "place")
+                                                for m in listed) if p)
+        adjacent: Dict[str, Tuple[str, ...]] = {}
+        for key, others in (body.get("adjacent") or Map()).items():
+            place = self.refer(body["adjacent"], key, key, places, "place")
+            listed = others if isinstance(others, list) else [others]
+            found = tuple(p for p in (self.refer(body["adjacent"], key, o, places, "place") for o in listed) if p)
+            if place:
+                adjacent[place] = found
+        for place, others in list(adjacent.items()):  # adjacency goes both ways
+            for other in others:
+                if place not in adjacent.get(other, ()):
+                    adjacent[other] = adjacent.get(other, ()) + (place,)
+        return GameMap(place_words=place_words, places=tuple(places), group_words=group_words,
+                       groups=tuple(groups), attributes=attributes, adjacent=adjacent)
+
+    def tokens(self, spec: Map) -> Optional[Tokens]:
+        body, _ok = self.fields(spec, "tokens", {"words": (str, list), "each side": int, "at most per place": int},
+                                {"holders": dict, "supply": list, "control": dict})
+        if body is None:
+            return None
+        holders = []
+        for key, value in (body.get("holders") or Map()).items():
+            hold, _ = self.fields(value, f"holder '{key}'", {}, {"words": (str, list), "start": int},
+                                  at=self.at(body["holders"], key))
+            if hold is None:
+                continue
+            words = self.word_list(hold, "words", f"the holder '{key}'", default=(str(key),))
+            holders.append(Holder(str(key), words, self.number(hold, "start", 0, limits.MAX_TOKENS, 0) or 0))
+        control = body.get("control") or Map()
+        control_words = self.word_list(control, "words", "control", kind="RELATION") if control else ()
+        return Tokens(words=self.word_list(body, "words", "tokens"),
+                      each_side=self.number(body, "each side", 0, limits.MAX_TOKENS) or 0,
+                      at_most_per_place=self.number(body, "at most per place", 1, limits.MAX_TOKENS) or 1,
+                      holders=tuple(holders), supply=tuple(str(s) for s in body.get("supply") or ()),
+                      control_words=control_words)
+
+    def tracks(self, spec: Map, tokens: Optional[Tokens]) -> Tuple[Track, ...]:
+        out = []
+        for key, value in spec.items():
+            body, _ok = self.fields(value, f"track '{key}'", {"holds": str, "spaces": int, "zones": dict},
+                                    {"words": (str, list), "each side": bool, "boxes": dict, "entered": dict},
+                                    at=self.at(spec, key))
+            if body is None:
+                continue
+            if tokens is None or body["holds"] != "tokens":
+                self.error(self.at(body, "holds"), f"track '{key}' holds '{shown(body['holds'])}'",
+                           expected="tokens (declared under 'tokens:')")
+                continue
+            spaces = self.number(body, "spaces", 1, limits.MAX_TRACK_SPACES)
+            if spaces is None:
+                continue
+            zones = []
+            zone_words: Tuple[str, ...] = ()
+            for name, zone in body["zones"].items():
+                if name == "words":
+                    zone_words = self.word_list(body["zones"], "words", f"the zones of '{key}'")
+                    continue
+                zone_name = self.name(body["zones"], name, name, f"a zone of '{key}'")
+                part, _ = self.fields(zone, f"zone '{name}'", {"from": int, "to": int}, {"box": int},
+                                      at=self.at(body["zones"], name))
+                if part is None or zone_name is None:
+                    continue
+                top = self.number(part, "from", 0, spaces - 1)
+                bottom = self.number(part, "to", 0, spaces - 1)
+                if top is None or bottom is None:
+                    continue
+                zones.append(Zone(zone_name, max(top, bottom), min(top, bottom),
+                                  self.number(part, "box", 0, limits.MAX_TOKENS, 0) or 0))
+            covered = sorted(n for z in zones for n in range(z.bottom, z.top + 1))
+            if covered != list(range(spaces)):
+                self.error(self.at(body, "zones"), f"the zones of track '{key}' must cover its spaces "
+                                                   f"0 to {spaces - 1} once each")
+                continue
+            zones.sort(key=lambda z: -z.top)  # from the top of the track down: the order zones are entered
+            out.append(Track(name=str(key), words=self.word_list(body, "words", f"the track '{key}'",
+                                                                 default=(str(key),)),
+                             each_side=self.flag(body, "each side"), holds="tokens", spaces=spaces,
+                             zone_words=zone_words, zones=tuple(zones),
+                             box_words=self.word_list(body.get("boxes") or Map(), "words", "boxes"),
+                             entered_words=self.word_list(body.get("entered") or Map(), "words",
+                                                          "an entered zone", kind="ADJ")))
+        return tuple(out)
+
+    def markers(self, spec: Map) -> Tuple[Marker, ...]:
+        out = []
+        for key, value in spec.items():
+            name = self.name(spec, key, key, "a marker")
+            body, _ = self.fields(value if value is not None else Map(), f"marker '{key}'", {}, {"blocks": list},
+                                  at=self.at(spec, key))
+            if body is None or name is None:
+                continue
+            blocks = list(body.get("blocks") or ())
+            for index, blocked in enumerate(blocks):
+                if blocked not in ("placement", "removal"):
+                    self.error(self.at(body["blocks"], index), f"a marker blocks 'placement' or 'removal', "
+                                                               f"not '{shown(blocked)}'")
+            out.append(Marker(name, "placement" in blocks, "removal" in blocks))
+        return tuple(out)
+
+    def card_kinds(self, spec: Map) -> Tuple[CardKind, ...]:
+        out = []
+        for key, value in spec.items():
+            body, _ = self.fields(value, f"cards '{key}'", {"words": (str, list)}, {"fields": dict},
+                                  at=self.at(spec, key))
+            if body is None:
+                continue
+            fields = []
+            for field, kind in (body.get("fields") or Map()).items():
+                if self.choice(body["fields"], field, FIELD_TYPES, "field type") is not None:
+                    fields.append((str(field), kind))
+            out.append(CardKind(str(key), self.word_list(body, "words", f"the cards '{key}'"), tuple(fields)))
+        return tuple(out)
+
+    def piles(self, spec: Map, kinds: Sequence[CardKind], counters: Sequence[Counter] = ()) -> Tuple[Pile, ...]:
+        out = []
+        names = [k.name for k in kinds]
+        for key, value in spec.items():
+            body, _ = self.fields(value, f"pile '{key}'", {"cards": str, "seen by": str},
+                                  {"words": (str, list), "each side": bool, "starts with": str, "when empty": str,
+                                   "at most": int, "position": str}, at=self.at(spec, key))
+            if body is None:
+                continue
+            kind = self.refer(body, "cards", body["cards"], names, "kind of card")
+            seen = self.choice(body, "seen by", SEEN_BY, "'seen by'")
+            if "starts with" in body and body["starts with"] != "all":
+                self.error(self.at(body, "starts with"), "a pile starts with all its cards, or with none",
+                           expected="starts with: all (or leave it out)")
+            if kind is None or seen is None:
+                continue
+            out.append(Pile(name=str(key), kind=kind,
+                            words=self.word_list(body, "words", f"the pile '{key}'", default=(str(key),)),
+                            each_side=self.flag(body, "each side"), seen_by=seen,
+                            starts_with_all=body.get("starts with") == "all",
+                            when_empty=body.get("when empty"),
+                            at_most=self.number(body, "at most", 1, limits.MAX_CARDS),
+                            position=body.get("position")))
+        known = [p.name for p in out]
+        for pile in out:
+            if pile.when_empty is not None:
+                self.refer(spec[pile.name], "when empty", pile.when_empty, known, "pile")
+            if pile.position is not None:
+                self.refer(spec[pile.name], "position", pile.position, [c.name for c in counters], "counter")
+        return tuple(out)

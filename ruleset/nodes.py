@@ -1,0 +1,550 @@
+"""The syntax tree of the rules language: what a rule says, before it is known
+what its words refer to.
+
+Every node is a frozen attrs class with its position in the rule text
+(excluded from equality, so tests compare structure).  Phrases are still
+words here: ``Phrase(determiner="your", words=("Escalation", "box"))``; the
+resolver (resolver.py) finds what they mean in the game at hand.  Class names
+match the grammar rules they come from.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple, Union
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    """A span in the rule text (1-based lines and columns, end exclusive)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def _pos():
+    return attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Node:
+    pos: Optional[Pos] = _pos()
+
+    def children(self):
+        """Child nodes, in source order."""
+        for field in attrs.fields(type(self)):
+            if field.name == "pos":
+                continue
+            value = getattr(self, field.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                yield from (v for v in value if isinstance(v, Node))
+
+    def walk(self):
+        """This node and all below it, depth first, without recursion."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(list(node.children())))
+
+
+# ------------------------------------------------------------------ words
+
+
+@attrs.frozen
+class Word(Node):
+    """One word or name of a phrase, with the kind the lexer gave it."""
+
+    text: str
+    kind: str  # "NAME" | "NOUN" | "ADJ" | "OWNS" (a name or noun with 's)
+
+
+@attrs.frozen
+class Player(Node):
+    """A player named relative to the acting one."""
+
+    kind: str  # "you" | "opponent"
+
+
+@attrs.frozen
+class Possessive(Node):
+    kind: str  # "own" | "their" | "opponent"
+
+
+@attrs.frozen
+class Relation(Node):
+    """"you control", "the opponent controls", "nobody controls" after a phrase."""
+
+    who: str  # "you" | "opponent" | "nobody"
+    verb: str
+
+
+@attrs.frozen
+class Phrase(Node):
+    """A noun phrase: "the top card of the strategy deck", "pivotal spaces you control"."""
+
+    determiner: Optional[str]  # the a any each this that its top next last own their opponent each_player
+    words: Tuple[Word, ...]
+    of: Tuple["Phrase", ...] = ()  # "of ..." parts, in order
+    above: Optional["Phrase"] = None
+    relation: Optional[Relation] = None
+    it: bool = False  # "it" / "there": the place a "where" clause tests
+
+
+@attrs.frozen
+class Where(Node):
+    condition: "Condition"
+
+
+@attrs.frozen
+class Most(Node):
+    kind: str  # "most" | "fewest"
+    pieces: "Pieces"
+
+
+@attrs.frozen
+class WithTerm(Node):
+    term: str
+
+
+@attrs.frozen
+class Filtered(Node):
+    phrase: Phrase
+    filter: Union[Where, Most, WithTerm]
+
+
+@attrs.frozen
+class Places(Node):
+    """A union of phrases, in order: "Abolitionists, Border States or Newspapers"."""
+
+    items: Tuple[Union[Phrase, Filtered], ...]
+
+
+# ------------------------------------------------------------- quantities
+
+
+@attrs.frozen
+class Pieces(Node):
+    """Whose pieces, and what: "of your tokens", "opponent tokens", "Secessionist tokens", "VP"."""
+
+    owner: Optional[str] = None  # "own" | "their" | "opponent" | "either" | a side's name
+    noun: Optional[str] = None
+    either: bool = False
+
+
+@attrs.frozen
+class Quantity(Node):
+    """How many: exactly n, up to n, up to a number phrase, all, or one thing named by a phrase."""
+
+    kind: str  # "exactly" | "up_to" | "up_to_number" | "all" | "thing"
+    n: Optional[int] = None
+    pieces: Optional[Pieces] = None
+    phrase: Optional[Phrase] = None
+
+
+@attrs.frozen
+class Number(Node):
+    """A number: terms added or subtracted ("the power of your units plus 2")."""
+
+    terms: Tuple[Union[int, Phrase], ...]
+    signs: Tuple[int, ...]  # +1 or -1 before each term after the first
+
+
+@attrs.frozen
+class Comparison(Node):
+    op: str  # "==" | ">=" | "<=" | ">" | "<"
+    n: int
+
+
+# ------------------------------------------------------------- conditions
+
+
+@attrs.frozen
+class AnyOf(Node):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class AllOf(Node):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class Not(Node):
+    item: "Condition"
+
+
+@attrs.frozen
+class EachPlayer(Node):
+    """"each player" as the subject of a condition: it holds for every player."""
+
+
+Subject = Union[Player, Phrase, EachPlayer]
+
+
+@attrs.frozen
+class Relates(Node):
+    """"you control Fort Sumter"; with ``comparison`` "you control 2 spaces of its dimension";
+    with ``more_than`` "you control more spaces than the opponent"."""
+
+    subject: Subject
+    verb: str
+    target: Phrase
+    comparison: Optional[Comparison] = None
+    more_than: Optional[Subject] = None
+
+
+@attrs.frozen
+class NobodyRelates(Node):
+    verb: str
+    target: Phrase
+
+
+@attrs.frozen
+class HasCount(Node):
+    """"you have no tokens in Texas", "your pool has at least 3 tokens", "you have 3 VP"."""
+
+    subject: Subject
+    comparison: Comparison
+    pieces: Pieces
+    where: Optional[Places] = None  # None: none named; Places(()) never: "there" is it_there
+    there: bool = False
+
+
+@attrs.frozen
+class HasMore(Node):
+    """"you have more tokens than the opponent there", "... at least 3 more tokens than ...",
+    "each player has more cards in their final crisis order than the final crisis step"."""
+
+    subject: Subject
+    pieces: Pieces
+    other: Optional[Subject]
+    lead: Optional[Comparison] = None  # "at least 3 more": the margin, compared
+    where: Optional[Places] = None
+    there: bool = False
+    than_number: Optional[Phrase] = None
+
+
+@attrs.frozen
+class HasFewer(Node):
+    subject: Subject
+    pieces: Pieces
+    other: Subject
+
+
+@attrs.frozen
+class IsFirstPlayer(Node):
+    subject: Subject
+
+
+@attrs.frozen
+class IsState(Node):
+    """"X is Y": a side, an attribute, a flag, a role, a term, "for you", in places, off the map..."""
+
+    subject: Subject
+    kind: str  # named adjective role for in there on_map off_map all_in_one
+    negated: bool = False
+    word: Optional[str] = None
+    player: Optional[Player] = None
+    only: bool = False
+    where: Optional[Places] = None
+
+
+@attrs.frozen
+class Compares(Node):
+    """"the round is at least 2", "the value of X is at most the value of Y", "X is the same as Y"."""
+
+    subject: Subject
+    comparison: Optional[Comparison] = None
+    op: Optional[str] = None  # "<=" | ">=" | "==" with ``other``
+    other: Optional[Phrase] = None
+
+
+@attrs.frozen
+class Change(Node):
+    """A change of a relation: "you gain control of this dimension"."""
+
+    player: Player
+    gain: bool
+    verb: str
+    target: Phrase
+
+
+@attrs.frozen
+class Would(Node):
+    """"placing a token there would give you control of it" -- one step, imagined."""
+
+    verb: str  # "place" | "remove"
+    pieces: Pieces
+    negated: bool
+    change: Change
+
+
+@attrs.frozen
+class CardWould(Node):
+    """"the revealed card would place or remove pieces"."""
+
+    subject: Subject
+
+
+@attrs.frozen
+class Holds(Node):
+    """"the final crisis trigger holds": a named condition of the content."""
+
+    phrase: Phrase
+
+
+Condition = Union[AnyOf, AllOf, Not, Relates, NobodyRelates, HasCount, HasMore, HasFewer, IsFirstPlayer,
+                  IsState, Compares, Would, CardWould, Holds]
+
+
+# ------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Limit(Node):
+    kind: str  # "per" | "one"
+    n: Optional[int] = None
+    noun: str = ""
+
+
+@attrs.frozen
+class Selection(Node):
+    kind: str  # "random" | "opponent"
+    pieces_only: bool = False  # "the opponent choosing the tokens": only which ones, not where
+
+
+@attrs.frozen
+class Place(Node):
+    quantity: Quantity
+    source: Optional[Places]
+    dest: Places
+    limit: Optional[Limit] = None
+    selection: Optional[Selection] = None
+
+
+@attrs.frozen
+class Remove(Node):
+    quantity: Quantity
+    source: Optional[Places]  # None: "remove the Peace Commissioner"
+    limit: Optional[Limit] = None
+    selection: Optional[Selection] = None
+
+
+@attrs.frozen
+class Move(Node):
+    quantity: Quantity
+    source: Optional[Places]
+    dest: Places
+    within: bool = False
+    limit: Optional[Limit] = None
+    selection: Optional[Selection] = None
+
+
+@attrs.frozen
+class Gain(Node):
+    """"gain 1 VP" (``lose``: "lose 1 VP"), maybe "for each dimension you control"."""
+
+    n: int
+    pieces: Pieces
+    lose: bool = False
+    per: Optional[Phrase] = None
+
+
+@attrs.frozen
+class Set(Node):
+    target: Places
+    number: Optional[Number] = None
+    first_player: bool = False
+
+
+@attrs.frozen
+class Add(Node):
+    """"add 1 to the final crisis step"."""
+
+    number: "Number"
+    target: Places
+
+
+@attrs.frozen
+class Draw(Node):
+    n: Optional[int]  # None: "draw cards ... until they have N"
+    noun: str
+    source: Places
+    dest: Places
+    until: Optional[int] = None
+
+
+@attrs.frozen
+class Shuffle(Node):
+    pile: Places
+    into: Optional[Places] = None
+
+
+@attrs.frozen
+class Put(Node):
+    source: Places
+    dest: Places
+
+
+@attrs.frozen
+class Reveal(Node):
+    what: Places
+
+
+@attrs.frozen
+class Discard(Node):
+    what: Places
+
+
+@attrs.frozen
+class Play(Node):
+    quantity: Quantity
+    source: Places
+
+
+@attrs.frozen
+class Keep(Node):
+    n: int
+    noun: str
+    source: Places
+    dest: Places
+
+
+@attrs.frozen
+class Order(Node):
+    source: Places
+    dest: Places
+
+
+@attrs.frozen
+class CarryOut(Node):
+    what: Places
+    for_: Optional[Places] = None
+
+
+@attrs.frozen
+class Score(Node):
+    what: Places
+    counter: Pieces
+
+
+@attrs.frozen
+class Resolve(Node):
+    words: Tuple[Word, ...]
+
+
+@attrs.frozen
+class Win(Node):
+    """"the player with more VP wins, ties broken by the tie-breaks"; "you win"."""
+
+    counter: Optional[Pieces] = None
+    ties: Optional[Places] = None
+
+
+@attrs.frozen
+class Stop(Node):
+    pass
+
+
+@attrs.frozen
+class Call(Node):
+    """A verb the game declares, with its phrases: "tap the card", "deploy a card from your hand"."""
+
+    verb: str
+    object: Optional[Places]
+    parts: Tuple[Tuple[str, Places], ...] = ()  # (preposition, places)
+
+
+@attrs.frozen
+class Acting(Node):
+    """A statement carried out by someone else: "the opponent removes ...", "each player places ..."."""
+
+    actor: str  # "opponent" | "each" | "first" | "role"
+    statement: "Statement"
+    role: Optional[str] = None
+
+
+@attrs.frozen
+class Block(Node):
+    statements: Tuple["Statement", ...]
+
+
+@attrs.frozen
+class If(Node):
+    condition: Condition
+    then: Block
+    otherwise: Optional[Block] = None
+
+
+@attrs.frozen
+class Either(Node):
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class FirstOf(Node):
+    """A priority list: the first option that can be carried out (fully, if any can)."""
+
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class Goal(Node):
+    """"so that you gain control of this dimension:" -- steps taken only in a way that makes it happen."""
+
+    change: Change
+    body: Block
+
+
+@attrs.frozen
+class ForEachPlayer(Node):
+    body: Block
+    who: Optional[Tuple[str, Phrase]] = None  # "who controls their objective space": (verb, phrase)
+
+
+@attrs.frozen
+class OrderChoice(Node):
+    chooser: str  # "you" | "opponent" | a role's noun
+    action: Optional[str] = None  # "as a bonus": the word of the choice's actions
+
+
+@attrs.frozen
+class ForEach(Node):
+    """"for each round:", "for each pivotal space you control, in the order you choose:"."""
+
+    what: Phrase
+    body: Block
+    order: Optional[OrderChoice] = None
+
+
+@attrs.frozen
+class Step(Node):
+    name: str
+    body: Block
+
+
+@attrs.frozen
+class Repeat(Node):
+    condition: Condition
+    body: Block
+
+
+@attrs.frozen
+class Alternate(Node):
+    """"players alternate, the leader first, until each has 3 plays:"."""
+
+    first: Phrase
+    n: int
+    counter: Phrase
+    body: Block
+
+
+Statement = Union[Place, Remove, Move, Gain, Set, Add, Draw, Shuffle, Put, Reveal, Discard, Play, Keep, Order,
+                  CarryOut, Score, Resolve, Win, Stop, Call, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
+                  ForEach, Step, Repeat, Alternate]

@@ -1,0 +1,139 @@
+"""Rule text -> syntax tree (nodes.py), with syntax errors turned into diagnostics.
+
+The Lark parser is built once per process (LALR, Lark's basic lexer) from the
+packaged grammar, its tables kept in the user's cache folder.  The words of the
+game in force come from its lexicon (words.py), which the caller passes with
+each text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from importlib import resources
+from typing import Iterable, List, Optional
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import limits
+from . import nodes as N
+from .builder import build
+from .diagnostics import RulesError, Source, diagnostic_at, did_you_mean, one_of
+from .indent import IndentationProblem
+from .lalrcache import read_tables, write_tables
+from .words import LEXICON, WordsPostLex
+
+_STARTS = ["block", "condition_rule", "places_rule", "number_rule", "unknown_word"]
+_OPTIONS = dict(parser="lalr", lexer="basic", start=_STARTS, propagate_positions=True, maybe_placeholders=False)
+_CACHE_NAME = "language-cache.json"
+
+
+@lru_cache(maxsize=1)
+def grammar() -> str:
+    return resources.files("crisis.ruleset").joinpath("language.lark").read_text(encoding="utf-8")
+
+
+def _key(text: str) -> str:
+    import lark
+    return hashlib.sha256("\0".join(["crisis-language/1", lark.__version__, repr(sorted(_OPTIONS.items())),
+                                     text]).encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    from crisis.content.cachefolder import cache_folder
+    text = grammar()
+    key = _key(text)
+    folder = cache_folder()
+    if folder:
+        data = read_tables(os.path.join(folder, _CACHE_NAME), key)
+        if data is not None:
+            try:
+                return Lark.__new__(Lark)._load(data, postlex=WordsPostLex(), propagate_positions=True)
+            except Exception:  # tables from another Lark: build them again
+                pass
+    parser = Lark(text, postlex=WordsPostLex(), **_OPTIONS)
+    if folder:
+        write_tables(folder, _CACHE_NAME, key, parser)
+    return parser
+
+
+def parse(text: str, lexicon, start: str = "block", source: Optional[Source] = None):
+    """The syntax tree of a rule (``start``: block, condition_rule, places_rule, number_rule)."""
+    body = text if text.endswith("\n") else text + "\n"
+    source = source or Source(text=text)
+    if not text.strip():
+        raise RulesError([diagnostic_at(source, 1, 1, "the rule is empty", expected="a rule")])
+    token = LEXICON.set(lexicon)
+    try:
+        tree = _lark().parse(body, start=start)
+    except IndentationProblem as error:
+        line = error.token.end_line
+        column = len(error.token.rsplit("\n", 1)[1]) + 1
+        raise RulesError([diagnostic_at(source, line, column, "this line's indentation matches no enclosing block",
+                                        expected="the indentation of an earlier line")]) from None
+    except UnexpectedInput as error:
+        raise RulesError([_syntax_diagnostic(error, source, body, lexicon)]) from None
+    finally:
+        LEXICON.reset(token)
+    return build(tree)
+
+
+def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexicon):
+    expected = set(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+    line, column, width, hint = error.line, error.column, 1, None
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            message = "the rule ends too early"
+        elif token.type == "_NL":
+            message = "unexpected end of line"
+        elif token.type == "_INDENT":
+            message = "unexpected indentation"
+            line, column = token.end_line, token.end_column
+        elif token.type == "_DEDENT":
+            message = "unexpected end of the indented block"
+        elif token.type == "WORD":
+            width = len(token)
+            message = f"unknown word '{token}'"
+            words = lexicon.words_of("NOUN") + lexicon.words_of("ADJ") + lexicon.words_of("RELATION") + \
+                lexicon.words_of("VERB") if lexicon is not None else []
+            guess = did_you_mean(str(token), words + _keywords())
+            hint = f"did you mean '{guess}'?" if guess else None
+        else:
+            width = len(token)
+            message = f"unexpected word '{token}'" if token.type != "NAME" else f"unexpected name '{token}'"
+    elif isinstance(error, UnexpectedCharacters):
+        message = f"unexpected character '{error.char}'"
+    else:
+        message = "the rule ends too early"
+    shown = sorted({_describe(name) for name in expected if not name.startswith("__")})
+    return diagnostic_at(source, line, column, message, width=width,
+                         expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+_KINDS = {"NOUN": "a word for a thing", "ADJ": "an adjective", "RELATION": "a relation such as 'control'",
+          "VERB": "a verb of the game", "NAME": "a name", "NUMBER": "a number", "_NL": "the end of the line",
+          "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the rule",
+          "_OR_PLACE": "'or'"}
+
+
+def _describe(name: str) -> str:
+    if name in _KINDS:
+        return _KINDS[name]
+    pattern = next((t.pattern for t in _lark().terminals if t.name == name), None)
+    if pattern is not None and pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> List[str]:
+    return sorted({t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value.isalpha()})
+
+
+def keywords() -> frozenset:
+    """The words of the language itself, which a game may not declare as its own."""
+    return frozenset(_keywords())
