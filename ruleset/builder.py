@@ -324,19 +324,21 @@ class Builder(Transformer):
     def phrase(self, meta, children):
         determiner = None
         words: tuple = ()
-        of, above, relation, it = [], None, None, False
+        of, above, relation, it, last_played = [], None, None, False, False
         for child in children:
             if isinstance(child, _Tagged) and child.tag == "det":
                 determiner = child.value
             elif isinstance(child, _Tagged) and child.tag == "head":
                 words, it = child.value
+                last_played = it == "last_played"
+                it = it is True
             elif isinstance(child, _Tagged) and child.tag == "of":
                 of.append(child.value)
             elif isinstance(child, _Tagged) and child.tag == "above":
                 above = child.value
             elif isinstance(child, N.Relation):
                 relation = child
-        return N.Phrase(determiner, words, tuple(of), above, relation, it, pos=_pos(meta))
+        return N.Phrase(determiner, words, tuple(of), above, relation, it, last_played, pos=_pos(meta))
 
     def _det(name):
         def method(self, meta, children):
@@ -371,6 +373,9 @@ class Builder(Transformer):
     def it(self, meta, children):
         return _Tagged("head", ((), True))
 
+    def last_played(self, meta, children):
+        return _Tagged("head", ((N.Word(str(children[0]), "NOUN", pos=_tok_pos(children[0])),), "last_played"))
+
     def owns(self, meta, children):
         token = children[0]
         return N.Word(str(token), "OWNS", pos=_tok_pos(token))
@@ -398,6 +403,18 @@ class Builder(Transformer):
 
     def most_kind(self, meta, children):
         return str(children[0])
+
+    def whose_compares(self, meta, children):
+        return N.Whose(str(children[0]), comparison=children[1], pos=_pos(meta))
+
+    def whose_at_least(self, meta, children):
+        return N.Whose(str(children[0]), op=">=", other=children[1], pos=_pos(meta))
+
+    def whose_at_most(self, meta, children):
+        return N.Whose(str(children[0]), op="<=", other=children[1], pos=_pos(meta))
+
+    def played(self, meta, children):
+        return N.Played(children[0], children[1], pos=_pos(meta))
 
     def with_term(self, meta, children):
         return N.WithTerm(str(children[0]), pos=_pos(meta))
@@ -434,23 +451,29 @@ class Builder(Transformer):
         return N.NobodyRelates(str(children[0]), children[1], pos=_pos(meta))
 
     def _there(self, children):
-        return any(isinstance(c, Token) and c.value == "there" for c in children)
+        return _tag(children, "there") is not None
+
+    def there(self, meta, children):
+        return _Tagged("there")
 
     def has_count(self, meta, children):
         return N.HasCount(children[0], children[1], children[2], _of(children[3:], N.Places),
                           self._there(children), pos=_pos(meta))
 
+    def than_number(self, meta, children):
+        return _Tagged("than_number", children[0])
+
     def has_more(self, meta, children):
+        than = _tag(children, "than_number")
+        if than is not None:
+            return N.HasMore(children[0], _of(children, N.Pieces), None, _of(children[1:], N.Comparison),
+                             _of(children, N.Places), False, than_number=than.value, pos=_pos(meta))
         subject = children[0]
         lead = _of(children[1:], N.Comparison)
         pieces = _of(children, N.Pieces)
         rest = children[children.index(pieces) + 1:]
         other = rest[0] if rest else None
-        return N.HasMore(subject, pieces, other, lead, _of(rest, N.Places), False, pos=_pos(meta))
-
-    def has_more_than_number(self, meta, children):
-        return N.HasMore(children[0], children[1], None, None, children[2], False, than_number=children[3],
-                         pos=_pos(meta))
+        return N.HasMore(subject, pieces, other, lead, _of(rest, N.Places), self._there(rest), pos=_pos(meta))
 
     def has_fewer(self, meta, children):
         return N.HasFewer(children[0], children[1], children[2], pos=_pos(meta))

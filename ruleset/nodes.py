@@ -94,6 +94,7 @@ class Phrase(Node):
     above: Optional["Phrase"] = None
     relation: Optional[Relation] = None
     it: bool = False  # "it" / "there": the place a "where" clause tests
+    last_played: bool = False  # "the last card played"
 
 
 @attrs.frozen
@@ -113,9 +114,19 @@ class WithTerm(Node):
 
 
 @attrs.frozen
+class Whose(Node):
+    """"whose value is at least the value of the card": a field of each thing, compared."""
+
+    field: str
+    comparison: Optional["Comparison"] = None
+    op: Optional[str] = None
+    other: Optional[Phrase] = None
+
+
+@attrs.frozen
 class Filtered(Node):
     phrase: Phrase
-    filter: Union[Where, Most, WithTerm]
+    filter: Union[Where, Most, WithTerm, Whose]
 
 
 @attrs.frozen
@@ -293,6 +304,14 @@ class CardWould(Node):
 
 
 @attrs.frozen
+class Played(Node):
+    """"the opponent played the card": who made the last play of a card."""
+
+    subject: "Subject"
+    card: Phrase
+
+
+@attrs.frozen
 class Holds(Node):
     """"the final crisis trigger holds": a named condition of the content."""
 
@@ -300,7 +319,7 @@ class Holds(Node):
 
 
 Condition = Union[AnyOf, AllOf, Not, Relates, NobodyRelates, HasCount, HasMore, HasFewer, IsFirstPlayer,
-                  IsState, Compares, Would, CardWould, Holds]
+                  IsState, Compares, Would, CardWould, Played, Holds]
 
 
 # ------------------------------------------------------------- statements

@@ -1,0 +1,657 @@
+"""What a checked rule means: statements, conditions, places and numbers bound
+to the game's schema by index.
+
+The resolver (resolver.py) builds these from the syntax tree; the compiler
+turns them into operations, and the renderer into card text.  Each keeps the
+syntax node it came from (``node``, excluded from equality) for positions and
+for rendering.  Nothing here names a game: a place is an index into the
+schema's places, a holder into its holders, a pile into its piles.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple, Union
+
+import attrs
+
+
+def _node():
+    return attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class Meaning:
+    node: object = _node()
+
+
+# ------------------------------------------------------------------ sides
+# Who: relative to the acting player ("you" is ctx.me), a named side, a role
+# (a side-valued register such as "the leader"), or the first player.
+
+
+@attrs.frozen
+class Side(Meaning):
+    kind: str  # "me" | "opponent" | "side" | "register" | "first"
+    index: int = -1  # a side's index, or a register's
+
+
+ME = Side("me")
+OPPONENT = Side("opponent")
+
+
+# ------------------------------------------------------------------ places
+# A set of map places, in order, without repeats.
+
+
+@attrs.frozen
+class Fixed(Meaning):
+    """Places named outright: a place, a group's places, an attribute's places, every place."""
+
+    places: Tuple[int, ...]
+    kind: str = "named"  # named | group | attribute | all (for rendering and for "each")
+    index: int = -1  # the group or attribute, for rendering
+
+
+@attrs.frozen
+class ContextPlace(Meaning):
+    """The place the rule runs for ("this space"), the place tested ("it"), or the place
+    an earlier step of the same effect chose ("that space")."""
+
+    kind: str  # "this" | "it" | "that"
+
+
+@attrs.frozen
+class ContextGroupPlaces(Meaning):
+    """The places of the group the rule runs for ("this dimension"), or of the tested
+    place's group ("its dimension")."""
+
+    kind: str  # "this" | "its"
+
+
+@attrs.frozen
+class CardPlaces(Meaning):
+    """The place field of cards: "your objective space", "revealed objective spaces"."""
+
+    cards: "Cards"
+    field: int  # index of the field in its card kind
+
+
+@attrs.frozen
+class Filtered(Meaning):
+    places: "PlaceSet"
+    test: "Condition"  # about "it", each place in turn
+
+
+@attrs.frozen
+class Related(Meaning):
+    """"spaces you control": places a side (or nobody) stands in the relation to."""
+
+    places: "PlaceSet"
+    who: Side  # or Side("nobody")
+    relation: int = 0
+
+
+@attrs.frozen
+class Most(Meaning):
+    """"spaces with the most opponent tokens": the most among the places considered."""
+
+    places: "PlaceSet"
+    most: bool
+    owner: "Owners"
+
+
+@attrs.frozen
+class WithTerm(Meaning):
+    places: "PlaceSet"
+    term: int
+
+
+PlaceSet = Union[Fixed, ContextPlace, ContextGroupPlaces, CardPlaces, Filtered, Related, Most, WithTerm,
+                 "Union_"]
+
+
+@attrs.frozen
+class Union_(Meaning):
+    """Places and holders named together, in order, without repeats."""
+
+    items: Tuple[object, ...]
+
+
+# ------------------------------------------------------------------ holders
+# Where a side's tokens are off the map.  The side is whoever owns the tokens.
+
+
+@attrs.frozen
+class Holder(Meaning):
+    kind: str  # "holder" | "track" | "box" | "above" | "supply"
+    index: int = -1  # the holder or the track
+    zone: int = -1  # the zone of a track, for a box or "above"
+    possessive: Optional[str] = None  # as written, checked for agreement with the owner
+
+
+# ------------------------------------------------------------------ groups
+
+
+@attrs.frozen
+class GroupRef(Meaning):
+    """A group of places: by name, the group the rule runs for, the tested place's group,
+    or a card's group field."""
+
+    kind: str  # "named" | "this" | "its" | "card"
+    index: int = -1
+    card: Optional["CardRef"] = None
+    field: int = -1
+
+
+# ------------------------------------------------------------------ cards and piles
+
+
+@attrs.frozen
+class PileRef(Meaning):
+    """A pile; for a pile each side has, whose (``side``), or every side's in turn order (``each``)."""
+
+    pile: int
+    side: Optional[Side] = None
+    each: bool = False
+
+
+@attrs.frozen
+class CardRef(Meaning):
+    """One card: the top or the current card of a pile, the card a rule is about ("the
+    card"), a term's card, or the last card played."""
+
+    kind: str  # "top" | "current" | "this" | "last_played" | "pile" (the only card of a pile)
+    pile: Optional[PileRef] = None
+
+
+@attrs.frozen
+class Cards(Meaning):
+    """Cards of a kind: those in piles, or those revealed ("revealed objectives")."""
+
+    kind: int  # card kind
+    piles: Tuple[PileRef, ...] = ()
+    revealed: bool = False
+
+
+@attrs.frozen
+class Marker(Meaning):
+    index: int
+
+
+@attrs.frozen
+class ZoneRef(Meaning):
+    track: int
+    zone: int
+    side: Side
+
+
+# ------------------------------------------------------------------ numbers
+
+
+@attrs.frozen
+class Literal(Meaning):
+    value: int
+
+
+@attrs.frozen
+class CounterValue(Meaning):
+    counter: int
+    side: Optional[Side] = None
+
+
+@attrs.frozen
+class CardField(Meaning):
+    card: CardRef
+    field: int
+
+
+@attrs.frozen
+class Count(Meaning):
+    """How many of something: places in a set, groups a side holds, cards in a pile."""
+
+    what: object
+    kind: str  # "places" | "groups" | "cards"
+    who: Optional[Side] = None  # groups: those this side (or nobody) controls
+
+
+@attrs.frozen
+class Sum(Meaning):
+    terms: Tuple[object, ...]
+    signs: Tuple[int, ...]
+
+
+Number = Union[Literal, CounterValue, CardField, Count, Sum]
+
+
+# ------------------------------------------------------------------ token phrases
+
+
+@attrs.frozen
+class Owners(Meaning):
+    """Whose tokens a step moves."""
+
+    kind: str  # "own" | "opponent" | "either" | "side"
+    side: int = -1
+
+
+@attrs.frozen
+class Amount(Meaning):
+    kind: str  # "exactly" | "up_to" | "all"
+    n: int = 0
+    number: Optional[Number] = None  # read from a card when the statement starts
+
+
+# ------------------------------------------------------------------ conditions
+
+
+@attrs.frozen
+class AnyOf(Meaning):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class AllOf(Meaning):
+    items: Tuple["Condition", ...]
+
+
+@attrs.frozen
+class Not(Meaning):
+    item: "Condition"
+
+
+@attrs.frozen
+class EachSide(Meaning):
+    """The condition holds for every side as "you"."""
+
+    item: "Condition"
+
+
+@attrs.frozen
+class Controls(Meaning):
+    """A side holds a place or a whole group (every place of it)."""
+
+    side: Side
+    target: object  # a place (PlaceSet of one) or GroupRef
+    target_kind: str  # "place" | "group"
+    nobody: bool = False
+
+
+@attrs.frozen
+class ControlsCount(Meaning):
+    side: Side
+    test: "Comparison"
+    within: Optional[GroupRef] = None
+
+
+@attrs.frozen
+class ControlsMore(Meaning):
+    side: Side
+    other: Side
+
+
+@attrs.frozen
+class Comparison(Meaning):
+    op: str
+    n: int
+
+
+@attrs.frozen
+class TokensIn(Meaning):
+    """How many tokens a side has in a place set or a holder, compared."""
+
+    side: Side
+    where: object  # PlaceSet or Holder
+    test: Comparison
+
+
+@attrs.frozen
+class TokensMore(Meaning):
+    side: Side
+    other: Side
+    where: object
+    lead: Optional[Comparison] = None
+
+
+@attrs.frozen
+class NumberTest(Meaning):
+    number: Number
+    test: Optional[Comparison] = None
+    op: Optional[str] = None
+    other: Optional[Number] = None
+
+
+@attrs.frozen
+class CounterMore(Meaning):
+    counter: int
+    side: Side
+    other: Side
+    fewer: bool = False
+
+
+@attrs.frozen
+class IsFirstPlayer(Meaning):
+    side: Side
+
+
+@attrs.frozen
+class IsSide(Meaning):
+    side: Side
+    named: int
+
+
+@attrs.frozen
+class IsRole(Meaning):
+    side: Side
+    role: str  # a register's or an overlay role's name
+    negated: bool = False
+
+
+@attrs.frozen
+class HasAttribute(Meaning):
+    place: object  # a place
+    attribute: str
+
+
+@attrs.frozen
+class ZoneEntered(Meaning):
+    zone: ZoneRef
+
+
+@attrs.frozen
+class MarkerAt(Meaning):
+    marker: int
+    where: Optional[object] = None  # a PlaceSet; None: on or off the map
+    off: bool = False
+
+
+@attrs.frozen
+class CardIs(Meaning):
+    card: CardRef
+    term: int
+
+
+@attrs.frozen
+class CardFor(Meaning):
+    card: CardRef
+    side: Side
+    only: bool = False
+    field: int = -1
+
+
+@attrs.frozen
+class PlayedBy(Meaning):
+    card: CardRef
+    side: Side
+
+
+@attrs.frozen
+class CardWould(Meaning):
+    """The card's event, imagined: would it place or remove pieces on the map?"""
+
+    card: CardRef
+
+
+@attrs.frozen
+class Change(Meaning):
+    """A change of control: of a place, of a group, or of any place of a group."""
+
+    side: Side
+    gain: bool
+    target: object
+    target_kind: str  # "place" | "group" | "places"
+
+
+@attrs.frozen
+class Would(Meaning):
+    verb: str  # "place" | "remove"
+    owners: Owners
+    negated: bool
+    change: Change
+
+
+@attrs.frozen
+class AllInOneGroup(Meaning):
+    cards: Cards
+
+
+@attrs.frozen
+class Named(Meaning):
+    """A named condition of the content ("the final crisis trigger holds")."""
+
+    procedure: int
+
+
+@attrs.frozen
+class Term(Meaning):
+    """A defined term about a place or a card, tested on "it" or on "the card"."""
+
+    term: int
+
+
+Condition = Union[AnyOf, AllOf, Not, EachSide, Controls, ControlsCount, ControlsMore, TokensIn, TokensMore,
+                  NumberTest, CounterMore, IsFirstPlayer, IsSide, IsRole, HasAttribute, ZoneEntered, MarkerAt,
+                  CardIs, CardFor, PlayedBy, CardWould, Would, AllInOneGroup, Named, Term]
+
+
+# ------------------------------------------------------------------ statements
+
+
+@attrs.frozen
+class Transfer(Meaning):
+    """Place, remove or move tokens, one token per step (docs/language.md)."""
+
+    verb: str  # "place" | "remove" | "move"
+    amount: Amount
+    owners: Owners
+    sources: object  # Union_ of places and holders
+    dests: object
+    each: bool = False
+    limit: Optional[int] = None
+    one_place: bool = False
+    random: bool = False
+    chooser: Optional[str] = None  # "all": the other player makes the choices; "pieces": only which tokens
+
+
+@attrs.frozen
+class PlaceMarker(Meaning):
+    marker: int
+    places: object
+
+
+@attrs.frozen
+class RemoveMarker(Meaning):
+    marker: int
+
+
+@attrs.frozen
+class ChangeCounter(Meaning):
+    """"gain 1 VP", "lose 1 VP for each ...", "add 1 to the final crisis step"."""
+
+    counter: int
+    amount: Number
+    sign: int
+    per: Optional[Number] = None
+    side: Optional[Side] = None  # a counter each side keeps: whose
+
+
+@attrs.frozen
+class SetCounter(Meaning):
+    counter: int
+    value: Number
+    each_side: bool = False
+
+
+@attrs.frozen
+class SetRegister(Meaning):
+    register: int
+    first_player: bool = True
+
+
+@attrs.frozen
+class Draw(Meaning):
+    n: int  # -1: "until they have N"
+    source: PileRef
+    dest: PileRef
+    until: int = -1
+
+
+@attrs.frozen
+class Shuffle(Meaning):
+    pile: PileRef
+    into: Optional[PileRef] = None
+
+
+@attrs.frozen
+class Put(Meaning):
+    source: PileRef
+    dest: PileRef
+
+
+@attrs.frozen
+class Reveal(Meaning):
+    """Turn face up: every card of piles, or the current card of piles."""
+
+    piles: Tuple[PileRef, ...]
+    current: bool = False
+
+
+@attrs.frozen
+class Discard(Meaning):
+    card: CardRef
+
+
+@attrs.frozen
+class Play(Meaning):
+    source: PileRef
+
+
+@attrs.frozen
+class Keep(Meaning):
+    n: int
+    source: PileRef
+    dest: PileRef
+    noun: str  # the card kind's word (the decision's kind)
+
+
+@attrs.frozen
+class Order(Meaning):
+    source: PileRef
+    dest: PileRef
+
+
+@attrs.frozen
+class CarryOut(Meaning):
+    """A named procedure, or a card's rule field, carried out; ``bind`` gives "this space",
+    "this dimension" or "the card" for it."""
+
+    procedure: int = -1
+    card: Optional[CardRef] = None
+    field: int = -1
+    bind: Optional[object] = None
+
+
+@attrs.frozen
+class Score(Meaning):
+    procedure: int
+    counter: int
+
+
+@attrs.frozen
+class Resolve(Meaning):
+    track: int
+
+
+@attrs.frozen
+class Win(Meaning):
+    counter: int = -1  # -1: "you win"
+    ties: int = -1  # a procedure: the tie-breaks
+
+
+@attrs.frozen
+class Stop(Meaning):
+    pass
+
+
+@attrs.frozen
+class Call(Meaning):
+    verb: str
+    args: Tuple[object, ...] = ()
+
+
+@attrs.frozen
+class Acting(Meaning):
+    actor: str  # "opponent" | "each" | "first" | "register"
+    statement: object
+    register: int = -1
+
+
+@attrs.frozen
+class Block(Meaning):
+    statements: Tuple[object, ...]
+
+
+@attrs.frozen
+class If(Meaning):
+    condition: Condition
+    then: Block
+    otherwise: Optional[Block] = None
+
+
+@attrs.frozen
+class Either(Meaning):
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class FirstOf(Meaning):
+    options: Tuple[Block, ...]
+
+
+@attrs.frozen
+class Goal(Meaning):
+    change: Change
+    steps: Tuple[Transfer, ...]
+
+
+@attrs.frozen
+class ForEachPlayer(Meaning):
+    body: Block
+    who: Optional[Condition] = None  # settled for every player before the first runs
+
+
+@attrs.frozen
+class ForEachPlace(Meaning):
+    """"for each pivotal space you control, in the order you choose, as a bonus:"."""
+
+    places: object
+    body: Block
+    chooser: str = "you"  # "you" | "opponent" | a register or role
+    action: str = ""
+
+
+@attrs.frozen
+class ForEachCounter(Meaning):
+    """"for each round:": the counter from where it stands to its highest value."""
+
+    counter: int
+    body: Block
+
+
+@attrs.frozen
+class Step(Meaning):
+    name: str
+    body: Block
+
+
+@attrs.frozen
+class Repeat(Meaning):
+    condition: Condition
+    body: Block
+
+
+@attrs.frozen
+class Alternate(Meaning):
+    first: int  # a register
+    n: int
+    counter: int
+    body: Block
