@@ -149,6 +149,7 @@ class Pile:
 class Schema:
     sides: Tuple[str, ...]
     counters: Tuple[Counter, ...]
+    registers: Tuple[str, ...]  # sides a position names ("the leader")
     map: GameMap
     tokens: Optional[Tokens]
     tracks: Tuple[Track, ...]
@@ -251,6 +252,10 @@ def _entries(schema: Schema) -> List[Entry]:
             add((field,), "NOUN", f"field:{kind.name}:{field}")
     for pile in schema.piles:
         add(pile.words, "NOUN", f"pile:{pile.name}")
+    for register in schema.registers:
+        add((register,), "NOUN", f"register:{register}")
+    if schema.piles:
+        add(("revealed",), "ADJ", "revealed")  # cards turned face up
     return out
 
 
@@ -377,7 +382,7 @@ class SchemaReader:
         self.file = file
         spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
                                {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
-                                "piles": dict})
+                                "piles": dict, "registers": dict})
         if spec is None:
             return None
         sides = self.sides(spec)
@@ -395,8 +400,10 @@ class SchemaReader:
             tokens = attrs.evolve(tokens, supply=tuple(s for s in supply if s))
         if not ok or game_map is None or sides is None:
             return None
-        return Schema(sides=sides, counters=counters, map=game_map, tokens=tokens, tracks=tracks,
-                      markers=markers, card_kinds=kinds, piles=piles)
+        registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
+                          for key in (spec.get("registers") or Map()))
+        return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
+                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles)
 
     def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
         values = spec["sides"]

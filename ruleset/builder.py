@@ -256,6 +256,9 @@ class Builder(Transformer):
     def stop(self, meta, children):
         return N.Stop(pos=_pos(meta))
 
+    def forget(self, meta, children):
+        return N.Forget(pos=_pos(meta))
+
     def call(self, meta, children):
         verb = str(children[0])
         rest = children[1:]

@@ -174,6 +174,17 @@ class Cards(Meaning):
 
 
 @attrs.frozen
+class CardFilter(Meaning):
+    """"a card of your hand whose value is at least the value of the card": cards of piles whose
+    field compares so to a number."""
+
+    cards: Cards
+    field: int
+    op: str
+    other: object  # a Number
+
+
+@attrs.frozen
 class Marker(Meaning):
     index: int
 
@@ -570,6 +581,11 @@ class Win(Meaning):
 @attrs.frozen
 class Stop(Meaning):
     pass
+
+
+@attrs.frozen
+class Forget(Meaning):
+    """The last card played is forgotten (a new round of plays)."""
 
 
 @attrs.frozen

@@ -472,6 +472,11 @@ class Stop(Node):
 
 
 @attrs.frozen
+class Forget(Node):
+    """"forget the last card played"."""
+
+
+@attrs.frozen
 class Call(Node):
     """A verb the game declares, with its phrases: "tap the card", "deploy a card from your hand"."""
 
@@ -565,5 +570,5 @@ class Alternate(Node):
 
 
 Statement = Union[Place, Remove, Move, Gain, Set, Add, Draw, Shuffle, Put, Reveal, Discard, Play, Keep, Order,
-                  CarryOut, Score, Resolve, Win, Stop, Call, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
+                  CarryOut, Score, Resolve, Win, Stop, Forget, Call, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
                   ForEach, Step, Repeat, Alternate]

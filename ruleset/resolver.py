@@ -99,6 +99,11 @@ class Resolver:
         run = self.run(slot, source)
         return run.card(places), run.diagnostics
 
+    def card_filter(self, places: N.Places, slot: Slot, source: Optional[Source] = None):
+        """"a card of your hand whose value is at least the value of the card"."""
+        run = self.run(slot, source)
+        return run.card_filter(places), run.diagnostics
+
 
 class _Run:
     """One pass over one rule."""
@@ -269,7 +274,10 @@ class _Run:
         """"your objective space", "revealed objective spaces": the place field of cards."""
         word = cards_mod[-1]
         revealed = any(w.kind == "ADJ" and w.text == "revealed" for w in modifiers)
-        for refers_to in self.meanings(word):
+        possessive = p.determiner in ("own", "their", "opponent")
+        # "your objective space": a pile of yours; "revealed objective spaces": cards of a kind
+        meanings = sorted(self.meanings(word), key=lambda m: m.startswith("pile:") != possessive)
+        for refers_to in meanings:
             kind, _, name = refers_to.partition(":")
             if kind == "pile" and p.determiner in ("own", "their", "opponent"):
                 pile = self.r.pile_index[name]
@@ -795,6 +803,31 @@ class _Run:
             return None
         return self.card_phrase(item)
 
+    def card_filter(self, places: N.Places) -> Optional[M.CardFilter]:
+        item = places.items[0] if len(places.items) == 1 else None
+        if not isinstance(item, N.Filtered) or not isinstance(item.filter, N.Whose):
+            self.error(places, "name cards and what their field must be",
+                       expected="'a card of your hand whose value is at least ...'")
+            return None
+        found = self._phrase(item.phrase, ("cards",))
+        if found is None or found[0] != "cards":
+            self.error(item.phrase, f"{_describe(item.phrase)} are not cards")
+            return None
+        cards = found[1]
+        whose = item.filter
+        fields = [f for f, _ in self.schema.card_kinds[cards.kind].fields]
+        if whose.field not in fields:
+            self.error(whose, f"the {self.schema.card_kinds[cards.kind].name} have no '{whose.field}'",
+                       expected=one_of(fields))
+            return None
+        if whose.comparison is not None:
+            return M.CardFilter(cards, fields.index(whose.field), whose.comparison.op, M.Literal(whose.comparison.n),
+                                node=item)
+        other = self.number_phrase(whose.other)
+        if other is None:
+            return None
+        return M.CardFilter(cards, fields.index(whose.field), whose.op, other, node=item)
+
     def stmt_Discard(self, node: N.Discard):
         card = self.card(node.what)
         return M.Discard(card, node=node) if card is not None else None
@@ -859,6 +892,9 @@ class _Run:
 
     def stmt_Stop(self, node: N.Stop):
         return M.Stop(node=node)
+
+    def stmt_Forget(self, node: N.Forget):
+        return M.Forget(node=node)
 
     def stmt_Call(self, node: N.Call):
         self.error(node, f"'{node.verb}' is not a verb this game declares")

@@ -1,0 +1,281 @@
+"""A game's definition for the general engine: its state schema, cards, sequence of play and
+procedures, every rule parsed and resolved (docs/engine.md).
+
+``load_definition`` reads ``state.yaml``, ``sequence.yaml`` and ``cards/*.yaml``;
+every problem is reported with its file, line and column, and nothing is
+returned half-loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import attrs
+
+from crisis.ruleset import meaning as M
+from crisis.ruleset.diagnostics import RulesError, did_you_mean, one_of, shown
+from crisis.ruleset.reader import keywords, parse
+from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
+
+from .schema import Entry, Lexicon, Schema, SchemaReader
+from .yamlfile import ContentError, Map, Text, YamlFile
+
+CARD_FILE_KEYS = ("id", "provenance", "note")
+
+
+@attrs.frozen
+class CardSet:
+    ids: Tuple[str, ...]
+    fields: Tuple[tuple, ...]  # fields[field][card]: numbers, indices, side tuples, resolved rules
+    texts: Tuple[tuple, ...] = ()  # the rule texts, per rule field
+
+
+@attrs.frozen
+class UseDefinition:
+    name: str
+    rule: M.Block
+    condition: Optional[object] = None
+    target: Optional[M.CardRef] = None
+    payment: Optional[M.CardFilter] = None
+    option: Optional[str] = None
+    pay_word: str = ""
+
+
+@attrs.frozen
+class Definition:
+    schema: Schema
+    declarations: Declarations
+    lexicon: Lexicon
+    cards: Mapping[str, CardSet]
+    setup: M.Block
+    play: M.Block
+    first_player: Tuple[object, ...]
+    played_to: int
+    uses: Tuple[UseDefinition, ...]
+    entering: Mapping[Tuple[int, int], Tuple[M.Block, M.Block]]
+    procedures: Mapping[str, Tuple[str, object]]  # name -> (kind, meaning)
+    terms: Mapping[str, Tuple[str, object]]
+
+
+class DefinitionReader:
+    def __init__(self, loader):
+        self.loader = loader
+        self.problems = loader.problems
+
+    def rule(self, file: YamlFile, value: Any, position, kind: str, resolver: Resolver, lexicon,
+             slot: Slot = ANYWHERE, label: str = "a rule"):
+        """Parse and resolve one rule text (kind: block, condition, places, card, card_filter)."""
+        if not isinstance(value, Text):
+            self.problems.add(file.diagnostic(position, f"{label} should be rule text",
+                                              hint="write it as a string; use '|' for several lines"))
+            return None
+        source = value.source(label)
+        start = {"block": "block", "condition": "condition_rule", "places": "places_rule", "card": "places_rule",
+                 "card_filter": "places_rule", "place_condition": "condition_rule"}[kind]
+        try:
+            tree = parse(str(value), lexicon, start, source)
+        except RulesError as error:
+            self.problems.extend(error.diagnostics)
+            return None
+        if kind == "block":
+            result, found = resolver.block(tree, slot, source)
+        elif kind in ("condition", "place_condition"):
+            result, found = resolver.condition(tree, slot, source, about_a_place=kind == "place_condition")
+        elif kind == "card":
+            result, found = resolver.card(tree, slot, source)
+        elif kind == "card_filter":
+            result, found = resolver.card_filter(tree, slot, source)
+        else:
+            result, found = resolver.places(tree, slot, source)
+        errors = [d for d in found if d.severity == "error"]
+        self.problems.extend(errors)
+        return None if errors else result
+
+    def read(self, root: Path, option_names: Tuple[str, ...] = ()) -> Optional[Definition]:
+        loader = self.loader
+        schema = SchemaReader(loader, keywords=keywords()).read(root)
+        if schema is None:
+            return None
+        file, data = loader.read(root / "sequence.yaml")
+        if file is None or data is None:
+            return None
+        spec, _ok = loader.fields(file, data, "sequence.yaml", {"setup": str, "play": str, "first player": list,
+                                                                "playing a card": dict},
+                                  {"zones entered": dict, "procedures": dict, "terms": dict})
+        if spec is None:
+            return None
+        procedures = spec.get("procedures") or Map()
+        kinds: Dict[str, str] = {}
+        for name, value in procedures.items():
+            kinds[name] = "block" if isinstance(value, str) else (next(iter(value)) if isinstance(value, dict) and value
+                                                                  else "block")
+        terms_spec = spec.get("terms") or Map()
+        term_kinds = {name: next(iter(value)) for name, value in terms_spec.items() if isinstance(value, dict) and value}
+        declarations = Declarations(procedures=kinds, terms=term_kinds, registers=schema.registers,
+                                    options=tuple(option_names))
+        extra = [Entry(name, "NOUN", f"procedure:{name}") for name in kinds]
+        extra += [Entry(name, "NOUN", f"term:{name}") for name in term_kinds if name[:1].islower()]
+        lexicon = schema.lexicon(extra)
+        resolver = Resolver(schema, declarations, lexicon)
+        terms: Dict[str, Tuple[str, object]] = {}
+        for name, value in terms_spec.items():
+            kind = term_kinds.get(name)
+            text = value[kind] if kind else None
+            at = terms_spec.value_positions[name]
+            if kind == "card":
+                terms[name] = (kind, self.rule(file, text, at, "card", resolver, lexicon, label=f"the term '{name}'"))
+            else:
+                terms[name] = (kind, self.rule(file, text, at, "place_condition", resolver, lexicon,
+                                               label=f"the term '{name}'"))
+        cards = self.cards(root, schema, resolver, lexicon)
+        setup = self.rule(file, spec["setup"], spec.value_positions["setup"], "block", resolver, lexicon,
+                          label="the setup")
+        play = self.rule(file, spec["play"], spec.value_positions["play"], "block", resolver, lexicon,
+                         label="the sequence of play")
+        first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
+                                label="a first-player rule") for text in spec["first player"])
+        played_to, uses = self.uses(file, spec["playing a card"], schema, resolver, lexicon)
+        entering = self.entering(file, spec.get("zones entered") or Map(), schema, resolver, lexicon)
+        meanings: Dict[str, Tuple[str, object]] = {}
+        for name, value in procedures.items():
+            at = procedures.value_positions[name]
+            kind = kinds[name]
+            label = f"the procedure '{name}'"
+            if kind == "block":
+                meanings[name] = (kind, self.rule(file, value, at, "block", resolver, lexicon, label=label))
+            elif kind == "condition":
+                meanings[name] = (kind, self.rule(file, value["condition"], at, "condition", resolver, lexicon,
+                                                  label=label))
+            elif kind == "conditions":
+                meanings[name] = (kind, tuple(self.rule(file, text, at, "condition", resolver, lexicon, label=label)
+                                              for text in value["conditions"]))
+            elif kind == "lines":
+                meanings[name] = (kind, tuple((str(label_), self.rule(file, text, at, "block", resolver, lexicon,
+                                                                       label=f"the line '{label_}'"))
+                                              for label_, text in value["lines"].items()))
+        if self.problems.items:
+            return None
+        return Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
+                          entering, meanings, terms)
+
+    def uses(self, file, spec: Map, schema, resolver, lexicon):
+        played = spec.get("played cards go to")
+        played_to = 0
+        if isinstance(played, str):
+            found = resolver.run(ANYWHERE, None)
+            names = {w: p.name for p in schema.piles for w in p.words}
+            name = names.get(played.removeprefix("the ").strip())
+            if name is None:
+                self.problems.add(file.diagnostic(spec.value_positions.get("played cards go to"),
+                                                  f"unknown pile '{shown(played)}'", expected=one_of(list(names))))
+            else:
+                played_to = [p.name for p in schema.piles].index(name)
+        uses = []
+        for name, value in (spec.get("uses") or Map()).items():
+            at = spec["uses"].value_positions[name]
+            body, _ = self.loader.fields(file, value, f"the use '{name}'", {"then": str},
+                                         {"if": str, "card": str, "discarding": str, "option": str}, at=at)
+            if body is None:
+                continue
+            rule = self.rule(file, body["then"], body.value_positions["then"], "block", resolver, lexicon,
+                             label=f"the use '{name}'")
+            condition = (self.rule(file, body["if"], body.value_positions["if"], "condition", resolver, lexicon,
+                                   label=f"the use '{name}'") if "if" in body else None)
+            target = (self.rule(file, body["card"], body.value_positions["card"], "card", resolver, lexicon,
+                                label=f"the use '{name}'") if "card" in body else None)
+            payment = (self.rule(file, body["discarding"], body.value_positions["discarding"], "card_filter",
+                                 resolver, lexicon, label=f"the use '{name}'") if "discarding" in body else None)
+            uses.append(UseDefinition(str(name), rule, condition, target, payment,
+                                      str(body["option"]).replace(" ", "_") if "option" in body else None,
+                                      "discard" if "discarding" in body else ""))
+        return played_to, uses
+
+    def entering(self, file, spec: Map, schema, resolver, lexicon):
+        out = {}
+        for track_name, zones in spec.items():
+            track = [t.name for t in schema.tracks].index(track_name) if track_name in [t.name for t in schema.tracks] else None
+            if track is None:
+                self.problems.add(file.diagnostic(spec.key_positions[track_name], f"unknown track '{shown(track_name)}'",
+                                                  expected=one_of([t.name for t in schema.tracks])))
+                continue
+            names = [z.name for z in schema.tracks[track].zones]
+            for zone_name, value in zones.items():
+                at = zones.value_positions[zone_name]
+                if zone_name not in names:
+                    guess = did_you_mean(str(zone_name), names)
+                    self.problems.add(file.diagnostic(zones.key_positions[zone_name], f"unknown zone '{shown(zone_name)}'",
+                                                      expected=one_of(names),
+                                                      hint=f"did you mean '{guess}'?" if guess else None))
+                    continue
+                label = f"what entering {zone_name} does"
+                if isinstance(value, dict):
+                    first = self.rule(file, value.get("first"), value.value_positions.get("first", at), "block",
+                                      resolver, lexicon, label=label)
+                    second = self.rule(file, value.get("second"), value.value_positions.get("second", at), "block",
+                                       resolver, lexicon, label=label)
+                else:
+                    first = second = self.rule(file, value, at, "block", resolver, lexicon, label=label)
+                out[(track, names.index(zone_name))] = (first, second)
+        return out
+
+    def cards(self, root: Path, schema, resolver, lexicon) -> Dict[str, CardSet]:
+        entries: Dict[str, List[Tuple[YamlFile, Map]]] = {kind.name: [] for kind in schema.card_kinds}
+        keys = {kind.name.replace(" ", "_"): kind.name for kind in schema.card_kinds}
+        for path in self.loader.listing(root / "cards", ".yaml") or []:
+            file, data = self.loader.read(path)
+            if file is None or data is None:
+                continue
+            for key, value in data.items():
+                if key not in keys:
+                    guess = did_you_mean(str(key), list(keys))
+                    self.problems.add(file.diagnostic(data.key_positions[key], f"unknown kind of cards '{shown(key)}'",
+                                                      expected=one_of(list(keys)),
+                                                      hint=f"did you mean '{guess}'?" if guess else None))
+                    continue
+                for item in value or ():
+                    entries[keys[key]].append((file, item))
+        out = {}
+        for kind in schema.card_kinds:
+            ids, columns = [], [[] for _ in kind.fields]
+            for file, card in entries[kind.name]:
+                ids.append(str(card.get("id")))
+                for index, (field, type_name) in enumerate(kind.fields):
+                    key = field.replace(" ", "_")
+                    value = card.get(key)
+                    columns[index].append(self.field_value(file, card, key, value, type_name, schema, resolver, lexicon,
+                                                           ids[-1]))
+            out[kind.name] = CardSet(tuple(ids), tuple(tuple(c) for c in columns))
+        return out
+
+    def field_value(self, file, card, key, value, type_name, schema, resolver, lexicon, card_id):
+        at = card.value_positions.get(key) if isinstance(card, Map) else None
+        if type_name == "number":
+            return value if isinstance(value, int) else 0
+        if type_name == "rule":
+            if value is None:
+                return None
+            return self.rule(file, value, at, "block", resolver, lexicon, label=f"the {key} of {card_id}")
+        if type_name == "sides":
+            if value in ("both", "all"):  # every side
+                return tuple(range(len(schema.sides)))
+            names = value if isinstance(value, list) else [value]
+            return tuple(schema.sides.index(n) for n in names if n in schema.sides)
+        if type_name == "side":
+            return schema.sides.index(value) if value in schema.sides else -1
+        if type_name == "place":
+            return schema.map.places.index(value) if value in schema.map.places else -1
+        if type_name == "group":
+            groups = [g.name for g in schema.map.groups]
+            return groups.index(value) if value in groups else -1
+        return value
+
+
+def load_definition(root, option_names: Tuple[str, ...] = ("event discard",)) -> Definition:
+    """The general engine's definition of the content at ``root``; ContentError with every problem."""
+    from .loader import _Loader
+    loader = _Loader(Path(root), ())
+    definition = DefinitionReader(loader).read(Path(root), option_names)
+    if loader.problems.items or definition is None:
+        raise ContentError(loader.problems.items or [])
+    return definition

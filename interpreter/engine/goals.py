@@ -1,0 +1,208 @@
+"""Priority lists ("first of") and goals ("so that ... :").
+
+A priority list carries out its first option that can be carried out fully, or,
+if none can, the first that can be carried out at all (docs/rulings.md).  A
+goal takes its token steps only in a way that makes the change happen: at
+each step only the choices from which the change can still be made (with as
+few steps short as possible) are offered; the search is over the goal's own
+steps, on a copy of the position, so it is small and bounded.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from crisis.interpreter.actions import DONE
+
+from .layout import NOBODY
+from .machine import Outcome, predict
+from .ops import BlockOp, Op, call
+from .transfer import ASKED, ASKED_WHICH, LOOP
+
+
+class FirstOfOp(Op):
+    def __init__(self, options: Sequence[BlockOp], node=None):
+        self.options, self.node = tuple(options), node
+
+    def pick(self, board, ctx):
+        """(index of the option to carry out or None, what was found of each option tried)."""
+        found, partial = [], None
+        for index, option in enumerate(self.options):
+            ops = option.ops if isinstance(option, BlockOp) else (option,)
+            if len(ops) == 1 and isinstance(ops[0], GoalOp):
+                # a goal's own search says how far it can be carried out: no need to play it out
+                best = ops[0].shortfall(board, ctx)
+                outcome = None if best is None else Outcome(True, True, best)
+            else:
+                outcome = predict(board, option, ctx) if option.can_act(board, ctx) else None
+            if outcome is None or not outcome.acted:
+                found.append("none")
+            elif outcome.shortfall == 0:
+                found.append("full")
+                return index, found
+            else:
+                found.append("part")
+                partial = index if partial is None else partial
+        return partial, found
+
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        machine.stack.pop()
+        index, found = self.pick(board, ctx)
+        if board.log is not None:
+            board.emit("log.solo.first_of", side=board.program.schema.sides[ctx.me], rule=self.node, found=found,
+                       chosen=index)
+        if index is None:
+            board.shortfall += 1
+            return None
+        call(machine, self.options[index], ctx)
+        return None
+
+    def can_act(self, board, ctx):
+        return any(option.can_act(board, ctx) for option in self.options)
+
+
+class GoalOp(Op):
+    def __init__(self, change, steps: Sequence[Op], node=None):
+        self.change, self.steps, self.node = change, tuple(steps), node
+
+    # frame: [id, ctx, before, index, step, total, counts, stage, which]
+    def begin(self, machine, ctx):
+        machine.stack.append([self.id, ctx, None, 0, 0, 0, (), 0, -1])
+
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        if frame[7] in (ASKED, ASKED_WHICH):
+            good, total = self.good(board, frame)
+            op = self.steps[frame[3]]
+            return op.ask(board, ctx, good, op.owners(ctx.me), DONE in good, total - frame[4], frame[7], frame[8])
+        if not frame[7]:
+            frame[7] = LOOP
+            frame[2] = self.change.before(board, ctx, NOBODY)
+            if _Search(self, board, ctx, frame[2]).best(0, 0, ()) is None:
+                board.shortfall += 1
+                machine.stack.pop()
+                return None
+            frame[5] = self.steps[0].total(board, ctx) if self.steps else 0
+        while frame[3] < len(self.steps):
+            if frame[4] >= frame[5]:
+                self.next_statement(board, frame)
+                continue
+            good, total = self.good(board, frame)
+            if not good or good == [DONE]:
+                board.shortfall += total - frame[4]
+                self.next_statement(board, frame)
+                continue
+            op = self.steps[frame[3]]
+            action = op.auto(board, good)
+            if action is not None:
+                self.take(board, frame, action)
+                continue
+            frame[7], frame[8] = ASKED, -1
+            return op.ask(board, ctx, good, op.owners(ctx.me), DONE in good, total - frame[4], ASKED, -1)
+        machine.stack.pop()
+        return None
+
+    def next_statement(self, board, frame):
+        frame[3] += 1
+        frame[4], frame[6] = 0, ()
+        if frame[3] < len(self.steps):
+            frame[5] = self.steps[frame[3]].total(board, frame[1])
+
+    def good(self, board, frame):
+        """The steps from which the change can still be made with as few steps short as possible
+        ("done" among them when stopping is as good), and the statement's total."""
+        ctx = frame[1]
+        op = self.steps[frame[3]]
+        total = frame[5]
+        search = _Search(self, board, ctx, frame[2])
+        best = search.best(frame[3], frame[4], frame[6])
+        # steps, not legal: the solo opponent's own tokens go only where it may put them (Room,
+        # Available), in a goal as anywhere (docs/rulings.md, S7)
+        legal = op.steps(board, ctx, op.owners(ctx.me), frame[6])
+        good = [a for a in legal if search.after(frame[3], frame[4], frame[6], a) == best]
+        if (op.amount != "exactly" or not legal) and search.stopping(frame[3], frame[4], total) == best:
+            good.append(DONE)
+        return good, total
+
+    def take(self, board, frame, action):
+        op = self.steps[frame[3]]
+        if action is DONE:
+            board.shortfall += frame[5] - frame[4]
+            self.next_statement(board, frame)
+            return
+        frame[6] = op.apply(board, frame[1], op.owners(frame[1].me), action, frame[6])
+        frame[4] += 1
+
+    def answer(self, machine, frame, action):
+        board = machine.board
+        good, _ = self.good(board, frame)
+        step, which = self.steps[frame[3]].interpret(good, action, frame[7])
+        if step is None:
+            frame[7], frame[8] = ASKED_WHICH, which
+            return
+        frame[7] = LOOP
+        self.take(board, frame, step)
+
+    def can_act(self, board, ctx):
+        return self.shortfall(board, ctx) is not None
+
+    def shortfall(self, board, ctx) -> Optional[int]:
+        """The fewest token steps short with which the change can be made (0: fully), or None."""
+        return _Search(self, board, ctx, self.change.before(board, ctx, NOBODY)).best(0, 0, ())
+
+
+class _Search:
+    """Depth-first search over a goal's token steps, on a copy of the position."""
+
+    def __init__(self, goal: GoalOp, board, ctx, before):
+        from .board import Board
+        self.goal, self.ctx, self.before = goal, ctx, before
+        position = board.position.copy(rng=board.position.rng)
+        self.board = Board(board.program, position, None, board.solo)
+        self.memo = {}
+
+    def best(self, index: int, step: int, counts) -> Optional[int]:
+        board, ctx = self.board, self.ctx
+        layout = board.layout
+        values = board.values
+        key = (index, step, counts, tuple(values[layout.tokens:layout.tokens + layout.sides * layout.places]),
+               tuple(values[layout.holder:layout.box]))
+        if key in self.memo:
+            return self.memo[key]
+        steps = self.goal.steps
+        if index == len(steps):
+            found = 0 if self.goal.change.happened(board, ctx, NOBODY, self.before) else None
+        else:
+            op = steps[index]
+            total = op.total(board, ctx)
+            if step >= total:
+                found = self.best(index + 1, 0, ())
+            else:
+                legal = op.steps(board, ctx, op.owners(ctx.me), counts)
+                found = None
+                for action in legal:
+                    result = self.after(index, step, counts, action)
+                    if result is not None and (found is None or result < found):
+                        found = result
+                        if found == 0:
+                            break
+                if found != 0 and (not legal or op.amount != "exactly"):
+                    result = self.stopping(index, step, total)
+                    if result is not None and (found is None or result < found):
+                        found = result
+        self.memo[key] = found
+        return found
+
+    def after(self, index: int, step: int, counts, action) -> Optional[int]:
+        op, board = self.goal.steps[index], self.board
+        saved = list(board.values)
+        more = op.apply(board, self.ctx, op.owners(self.ctx.me), action, counts)
+        try:
+            return self.best(index, step + 1, more)
+        finally:
+            board.values[:] = saved
+
+    def stopping(self, index: int, step: int, total: int) -> Optional[int]:
+        found = self.best(index + 1, 0, ())
+        return None if found is None else found + total - step

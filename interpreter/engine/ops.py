@@ -1,0 +1,365 @@
+"""Executable operations: statements compiled for one game, run against positions.
+
+An operation that can never ask a player (``asks`` is False) runs to its end at
+once (``run``).  One that may ask keeps where it stands in a frame on the
+position's stack -- a list ``[op id, ctx, state...]`` of plain values -- and the
+machine (machine.py) steps it: ``step`` goes on from the frame until it needs
+a decision (returned), starts a child (pushed), or ends (popped); ``answer``
+takes the chosen action.  ``step`` on a frame that waits for a decision only
+works the decision out again, so a copied position goes on exactly where its
+original stood.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Sequence
+
+from crisis.interpreter.actions import Action, Decision
+
+from .layout import NOBODY
+
+# what a frame waits for
+WAITING = -1
+
+
+class Ctx(NamedTuple):
+    """Who is acting, and what the rule is running for.  Immutable; a named tuple because
+    effects make many of them and a tuple is the cheapest immutable record to build."""
+
+    me: int
+    group: int = -1  # "this dimension"
+    place: int = -1  # "this space"
+    card: int = -1  # "the card" (of the card kind of the rule)
+    reason: str = ""  # what the effect is part of (a card's id, a procedure, a zone entered)
+    effect: int = -1  # the stack depth of the effect's frame, for "that space"
+
+    def as_side(self, me: int) -> "Ctx":
+        return self._replace(me=me)
+
+
+class Op:
+    """An operation; ``id`` is its index in the program's operation list (frames name it)."""
+
+    id = -1
+    node = None
+    asks = True
+
+    def run(self, board, ctx: Ctx) -> None:  # pragma: no cover - ops that ask have no direct run
+        raise NotImplementedError
+
+    def begin(self, machine, ctx: Ctx) -> None:
+        machine.stack.append([self.id, ctx, 0])
+
+    def step(self, machine, frame: list) -> Optional[Decision]:  # pragma: no cover
+        raise NotImplementedError
+
+    def answer(self, machine, frame: list, action: Action) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def can_act(self, board, ctx: Ctx) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+
+def call(machine, op: Op, ctx: Ctx) -> None:
+    """Carry out ``op``: at once if it never asks, else as a new frame."""
+    if op.asks:
+        op.begin(machine, ctx)
+    else:
+        op.run(machine.board, ctx)
+
+
+class BlockOp(Op):
+    def __init__(self, ops: Sequence[Op], node=None):
+        self.ops = tuple(ops)
+        self.node = node
+        self.asks = any(op.asks for op in self.ops)
+
+    def run(self, board, ctx):
+        for op in self.ops:
+            op.run(board, ctx)
+
+    def step(self, machine, frame):
+        # frame: [id, ctx, next statement]
+        ops, ctx = self.ops, frame[1]
+        stack = machine.stack
+        depth = len(stack)
+        while frame[2] < len(ops):
+            op = ops[frame[2]]
+            frame[2] += 1
+            if op.asks:
+                op.begin(machine, ctx)
+                if len(stack) != depth or stack[-1] is not frame:  # a child goes on, or a loop was left
+                    return None
+            else:
+                op.run(machine.board, ctx)
+        stack.pop()
+        return None
+
+    def can_act(self, board, ctx):
+        return any(op.can_act(board, ctx) for op in self.ops)
+
+
+class EffectOp(Op):
+    """A whole effect that says "that space": its frame remembers the place each step chooses."""
+
+    def __init__(self, block: BlockOp):
+        self.block, self.node = block, block.node
+        self.asks = True
+
+    def begin(self, machine, ctx):
+        # frame: [id, ctx, started, chosen place]
+        machine.stack.append([self.id, ctx, 0, NOBODY])
+
+    def step(self, machine, frame):
+        if frame[2]:
+            machine.stack.pop()
+            return None
+        frame[2] = 1
+        call(machine, self.block, frame[1]._replace(effect=len(machine.stack) - 1))
+        return None
+
+    def can_act(self, board, ctx):
+        return self.block.can_act(board, ctx)
+
+
+def choose_place(machine_or_board, ctx: Ctx, place: int) -> None:
+    """Remember the place a step chose, for "that space" later in the same effect."""
+    if ctx.effect >= 0:
+        machine_or_board.position.stack[ctx.effect][3] = place
+
+
+def chosen_place(board, ctx: Ctx) -> int:
+    if ctx.effect < 0 or ctx.effect >= len(board.position.stack):
+        return NOBODY
+    return board.position.stack[ctx.effect][3]
+
+
+class IfOp(Op):
+    def __init__(self, condition, then: BlockOp, otherwise: Optional[BlockOp], node=None, trace: bool = False):
+        self.condition, self.then, self.otherwise, self.node = condition, then, otherwise, node
+        self.asks = then.asks or (otherwise is not None and otherwise.asks)
+        self.trace = trace  # log the test and its answer (the solo opponent's procedures explain themselves)
+
+    def _branch(self, board, ctx):
+        holds = self.condition(board, ctx, NOBODY)
+        if self.trace and board.log is not None:
+            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.node.condition
+                       if self.node is not None else None, holds=holds)
+        return self.then if holds else self.otherwise
+
+    def run(self, board, ctx):
+        branch = self._branch(board, ctx)
+        if branch is not None:
+            branch.run(board, ctx)
+
+    def step(self, machine, frame):
+        machine.stack.pop()
+        branch = self._branch(machine.board, frame[1])
+        if branch is not None:
+            call(machine, branch, frame[1])
+        return None
+
+    def can_act(self, board, ctx):
+        branch = self.then if self.condition(board, ctx, NOBODY) else self.otherwise
+        return branch is not None and branch.can_act(board, ctx)
+
+
+class EitherOp(Op):
+    """Exclusive options.  An option that would change nothing cannot be chosen while another
+    would change something (docs/rulings.md)."""
+
+    def __init__(self, options: Sequence[BlockOp], node=None, actions: Sequence[Action] = ()):
+        self.options, self.node = tuple(options), node
+        self.actions = tuple(actions)
+
+    def possible(self, board, ctx):
+        return [index for index, option in enumerate(self.options) if option.can_act(board, ctx)]
+
+    def step(self, machine, frame):
+        # frame: [id, ctx, stage]; stage 0: not yet looked; WAITING: asking
+        ctx = frame[1]
+        board = machine.board
+        if frame[2] == WAITING:
+            return self.decision(board, ctx, self.possible(board, ctx))
+        possible = self.possible(board, ctx)
+        if not possible:
+            board.shortfall += 1
+            machine.stack.pop()
+            return None
+        if len(possible) == 1:
+            machine.stack.pop()
+            call(machine, self.options[possible[0]], ctx)
+            return None
+        frame[2] = WAITING
+        return self.decision(board, ctx, possible)
+
+    def decision(self, board, ctx, possible):
+        return Decision(ctx.me, "option", [self.actions[i] for i in possible], False, 0, False, self.node,
+                        origin=(self, ctx))
+
+    def answer(self, machine, frame, action):
+        machine.stack.pop()
+        call(machine, self.options[action.a], frame[1])
+
+    def can_act(self, board, ctx):
+        return any(option.can_act(board, ctx) for option in self.options)
+
+
+class EachPlayerOp(Op):
+    """Run for each player, in turn order (first player first); the body's "you" is that player.
+    With ``who``, only the players for whom it held before any ran."""
+
+    def __init__(self, body: Op, node=None, who=None):
+        self.body, self.node, self.who = body, node, who
+        self.asks = body.asks or who is not None
+
+    def sides(self, board, ctx):
+        order = board.order()
+        if self.who is not None:
+            order = tuple(side for side in order if self.who(board, ctx.as_side(side), NOBODY))
+        return order
+
+    def run(self, board, ctx):
+        for side in self.sides(board, ctx):
+            self.body.run(board, ctx.as_side(side))
+
+    def begin(self, machine, ctx):
+        # frame: [id, ctx, sides (worked out when it starts), next]
+        machine.stack.append([self.id, ctx, self.sides(machine.board, ctx), 0])
+
+    def step(self, machine, frame):
+        sides = frame[2]
+        if frame[3] >= len(sides):
+            machine.stack.pop()
+            return None
+        side = sides[frame[3]]
+        frame[3] += 1
+        call(machine, self.body, frame[1].as_side(side))
+        return None
+
+    def can_act(self, board, ctx):
+        return any(self.body.can_act(board, ctx.as_side(side)) for side in range(board.sides))
+
+
+class ActingOp(Op):
+    """A statement carried out by another player: the opponent, the first player, a register's side."""
+
+    def __init__(self, body: Op, who, node=None):
+        self.body, self.who, self.node = body, who, node  # who: (board, ctx) -> side
+        self.asks = body.asks
+
+    def run(self, board, ctx):
+        self.body.run(board, ctx.as_side(self.who(board, ctx)))
+
+    def step(self, machine, frame):
+        machine.stack.pop()
+        call(machine, self.body, frame[1].as_side(self.who(machine.board, frame[1])))
+        return None
+
+    def can_act(self, board, ctx):
+        return self.body.can_act(board, ctx.as_side(self.who(board, ctx)))
+
+
+class CounterOp(Op):
+    """Gain or lose on a counter ("gain 1 VP for each dimension you control"), add to one, set one."""
+
+    asks = False
+
+    def __init__(self, counter: int, amount, sign: int, per, side, node=None, set_to: bool = False,
+                 each_side: bool = False):
+        self.counter, self.amount, self.sign, self.per, self.side = counter, amount, sign, per, side
+        self.node, self.set_to, self.each_side = node, set_to, each_side
+
+    def delta(self, board, ctx) -> int:
+        count = 1 if self.per is None else self.per(board, ctx, NOBODY)
+        return self.amount(board, ctx, NOBODY) * count * self.sign
+
+    def run(self, board, ctx):
+        side = self.side(board, ctx) if self.side is not None else 0
+        if self.set_to:
+            sides = range(board.sides) if self.each_side else (side,)
+            value = self.amount(board, ctx, NOBODY)
+            for s in sides:
+                board.change_counter(self.counter, s, value - board.counter(self.counter, s), ctx.reason)
+            return
+        board.change_counter(self.counter, side, self.delta(board, ctx), ctx.reason)
+
+    def can_act(self, board, ctx):
+        if self.set_to:
+            return True
+        side = self.side(board, ctx) if self.side is not None else 0
+        delta = self.delta(board, ctx)
+        declared = board.program.schema.counters[self.counter]
+        value = board.counter(self.counter, side if declared.each_side else 0)
+        return (delta > 0 and value < declared.high) or (delta < 0 and value > declared.low)
+
+
+class RegisterOp(Op):
+    """"set the leader to the first player"."""
+
+    asks = False
+
+    def __init__(self, register: int, node=None):
+        self.register, self.node = register, node
+
+    def run(self, board, ctx):
+        board.values[board.layout.register[self.register]] = board.first_player()
+
+    def can_act(self, board, ctx):
+        return True
+
+
+class PlaceMarkerOp(Op):
+    def __init__(self, marker: int, places, node=None):
+        self.marker, self.places, self.node = marker, places, node
+
+    def step(self, machine, frame):
+        # frame: [id, ctx, stage]
+        board, ctx = machine.board, frame[1]
+        places = self.places(board, ctx, NOBODY)
+        if frame[2] == WAITING:
+            return self.decision(board, ctx, places)
+        if not places:
+            board.shortfall += 1
+            machine.stack.pop()
+            return None
+        if len(places) == 1:
+            machine.stack.pop()
+            self.put(machine, ctx, places[0])
+            return None
+        frame[2] = WAITING
+        return self.decision(board, ctx, places)
+
+    def decision(self, board, ctx, places):
+        marker = board.program.actions.marker
+        return Decision(ctx.me, "marker", [marker(self.marker, p) for p in places], rule=self.node)
+
+    def answer(self, machine, frame, action):
+        machine.stack.pop()
+        self.put(machine, frame[1], action.a)
+
+    def put(self, machine, ctx, place):
+        board = machine.board
+        board.values[board.layout.marker + self.marker] = place
+        choose_place(board, ctx, place)
+        board.emit("log.marker", side=board.program.schema.sides[ctx.me],
+                   marker=board.program.schema.markers[self.marker].name, space=board.program.schema.map.places[place])
+
+    def can_act(self, board, ctx):
+        return bool(self.places(board, ctx, NOBODY))
+
+
+class RemoveMarkerOp(Op):
+    asks = False
+
+    def __init__(self, marker: int, node=None):
+        self.marker, self.node = marker, node
+
+    def run(self, board, ctx):
+        offset = board.layout.marker + self.marker
+        if board.values[offset] != NOBODY:
+            board.values[offset] = NOBODY
+            board.emit("log.marker_removed", marker=board.program.schema.markers[self.marker].name)
+
+    def can_act(self, board, ctx):
+        return board.values[board.layout.marker + self.marker] != NOBODY

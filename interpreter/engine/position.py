@@ -1,0 +1,80 @@
+"""A position: everything about where a game stands, as data.
+
+``values`` is one flat list of integers (offsets in ``Layout``), ``piles`` one
+list of card indices per pile (and side; the top of a pile is its last card),
+``stack`` the frames of the operations under way (where play stands in the
+sequence of play and in the effect being carried out), ``rng`` the one random
+generator.  A copy is a copy of these lists: a fork for a search goes on from
+the copy, nothing is replayed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List, Optional
+
+from .layout import NOBODY, Layout
+
+
+class Position:
+    __slots__ = ("values", "piles", "stack", "rng", "dice", "plays", "breakdown", "view", "log_marks")
+
+    def __init__(self, values: List[int], piles: List[List[int]], stack: list, rng: random.Random,
+                 dice: Optional[List[int]] = None, plays: Optional[list] = None, breakdown: Optional[list] = None,
+                 view: int = NOBODY):
+        self.values = values
+        self.piles = piles
+        self.stack = stack
+        self.rng = rng
+        self.dice = dice if dice is not None else []  # die rolls fixed in advance (a scenario's), used first
+        self.plays = plays if plays is not None else []  # every card play: (side, card, use), for records
+        self.breakdown = breakdown if breakdown is not None else []  # (label, per-side change) of a final score
+        self.view = view  # the side whose view this copy is (hidden cards taken out), else NOBODY
+        self.log_marks = None
+
+    def copy(self, rng: Optional[random.Random] = None) -> "Position":
+        """An independent copy; ``rng`` replaces the generator (a look-ahead that samples its own
+        future need not pay for copying this one)."""
+        if rng is None:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
+        return Position(list(self.values), [list(p) for p in self.piles], [list(f) for f in self.stack], rng,
+                        list(self.dice), list(self.plays), list(self.breakdown), self.view)
+
+
+def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:
+    """The position before setup: counters at their start, tracks full, boxes filled, piles that
+    start with all their cards holding them in card order (setup shuffles them)."""
+    schema = layout.schema
+    values = [0] * layout.size
+    sides = layout.sides
+    for index, counter in enumerate(schema.counters):
+        for side in range(sides if counter.each_side else 1):
+            values[layout.counter[index] + side] = counter.start
+    for offset in layout.register:
+        values[offset] = NOBODY
+    if schema.tokens is not None:
+        for side in range(sides):
+            for h, holder in enumerate(schema.tokens.holders):
+                values[layout.holder_of(side, h)] = holder.start
+    for t, track in enumerate(schema.tracks):
+        for side in range(sides):
+            values[layout.track_of(side, t)] = track.spaces
+            for z, zone in enumerate(track.zones):
+                values[layout.box + layout.zone_slot(side, t, z)] = zone.box
+    for k in range(layout.zones * sides):
+        values[layout.entry_order + k] = NOBODY
+    for m in range(len(schema.markers)):
+        values[layout.marker + m] = NOBODY
+    values[layout.last_side] = values[layout.last_card] = values[layout.last_use] = NOBODY
+    values[layout.winner] = values[layout.tie_break] = NOBODY
+    piles: List[List[int]] = [[] for _ in range(layout.piles)]
+    kinds = {kind.name: k for k, kind in enumerate(schema.card_kinds)}
+    for index, pile in enumerate(schema.piles):
+        if pile.starts_with_all:
+            piles[layout.pile(index)] = list(range(_card_count(layout, kinds[pile.kind])))
+    return Position(values, piles, [], random.Random(seed))
+
+
+def _card_count(layout: Layout, kind: int) -> int:
+    return layout.card_counts[kind]
