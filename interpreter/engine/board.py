@@ -53,6 +53,7 @@ class Locations:
                 names.append(f"{_notation(track.name)} above {zone.name}")
                 self.kind.append(("above", t, z))
         self.names = names
+        self.count_offsets = {}  # code -> (offset of side 0, stride per side), filled in by the layout
         # the supply: holders and tracks in the order tokens are taken from them
         self.supply = tuple(self.holder_code[[h.name for h in holders].index(name)] if name in [h.name for h in holders]
                             else self.track_code[[t.name for t in tracks].index(name)]
@@ -77,7 +78,8 @@ class Board:
 
     __slots__ = ("program", "layout", "position", "values", "piles", "log", "locations", "max_per_place",
                  "_block_place", "_block_remove", "markers_seen", "no_place", "no_remove", "solo", "shortfall",
-                 "_first_key", "_first", "sides", "tokens_base", "n", "options")
+                 "_first_key", "_first", "sides", "tokens_base", "n", "options", "offsets", "supply_offsets",
+                 "marker_base", "marker_count")
 
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
@@ -103,6 +105,10 @@ class Board:
         self.tokens_base = self.layout.tokens
         self.n = self.layout.places
         self.options = options  # the game options in force ("event discard")
+        self.offsets = program.count_offsets  # location code -> (offset of side 0, stride per side)
+        self.supply_offsets = tuple(self.offsets[code] for code in self.locations.supply)
+        self.marker_base = self.layout.marker
+        self.marker_count = len(schema.markers)
 
     def look_at(self, position: Position) -> None:
         """Work on another position of the same game (caches that depend on it are dropped)."""
@@ -218,9 +224,12 @@ class Board:
         self.no_remove = self.blocked_places(self._block_remove)
 
     def markers_changed(self) -> bool:
-        base = self.layout.marker
         seen = self.markers_seen
-        return seen is None or self.values[base:base + len(seen)] != seen
+        if seen is None:
+            return True
+        if self.marker_count == 1:
+            return self.values[self.marker_base] != seen[0]
+        return self.values[self.marker_base:self.marker_base + self.marker_count] != seen
 
     def blocked_places(self, markers) -> Tuple[int, ...]:
         values, base = self.values, self.layout.marker
@@ -241,6 +250,9 @@ class Board:
         loc = self.locations
         if code < loc.n:
             return self.values[self.tokens_base + side * self.n + code]
+        found = self.offsets.get(code)
+        if found is not None:
+            return self.values[found[0] + side * found[1]]
         kind = loc.kind[code]
         layout = self.layout
         if kind[0] == "holder":
@@ -256,11 +268,17 @@ class Board:
         return max(0, self.values[layout.track_of(side, track)] - self.program.schema.tracks[track].zones[zone].top - 1)
 
     def can_take(self, side: int, source: int) -> bool:
-        loc = self.locations
-        if source < loc.n:
-            return self.values[self.tokens_base + side * self.n + source] > 0 and not self.removal_blocked(source)
-        if source == loc.SUPPLY:
-            return any(self.count_at(side, code) > 0 for code in loc.supply)
+        values = self.values
+        if source < self.n:
+            return values[self.tokens_base + side * self.n + source] > 0 and not self.removal_blocked(source)
+        found = self.offsets.get(source)
+        if found is not None:
+            return values[found[0] + side * found[1]] > 0
+        if source == self.locations.SUPPLY:
+            for base, stride in self.supply_offsets:
+                if values[base + side * stride] > 0:
+                    return True
+            return False
         return self.count_at(side, source) > 0
 
     def can_put(self, side: int, dest: int) -> bool:
@@ -275,13 +293,14 @@ class Board:
 
     def take(self, side: int, source: int) -> None:
         loc = self.locations
-        if source < loc.n:
+        if source < self.n:
             self.values[self.tokens_base + side * self.n + source] -= 1
             return
         if source == loc.SUPPLY:
             # the supply's holders in order: the pool first, then the track (rulebook: Political Capital Tokens)
-            for code in loc.supply:
-                if self.count_at(side, code) > 0:
+            values = self.values
+            for code, (base, stride) in zip(loc.supply, self.supply_offsets):
+                if values[base + side * stride] > 0:
                     self.take(side, code)
                     return
             return
@@ -307,11 +326,10 @@ class Board:
                 self.values[layout.pending + slot] = 1
 
     def put(self, side: int, dest: int) -> None:
-        loc = self.locations
-        if dest < loc.n:
+        if dest < self.n:
             self.values[self.tokens_base + side * self.n + dest] += 1
             return
-        kind = loc.kind[dest]
+        kind = self.locations.kind[dest]
         if kind[0] == "holder":
             self.values[self.layout.holder_of(side, kind[1])] += 1
         else:

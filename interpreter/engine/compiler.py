@@ -37,7 +37,10 @@ def _union(parts: List[Callable]) -> Callable:
     if len(parts) == 1:
         return parts[0]
     if all(hasattr(part, "codes") for part in parts):
-        return fixed(tuple(dict.fromkeys(code for part in parts for code in part.codes)))
+        joined = fixed(tuple(dict.fromkeys(code for part in parts for code in part.codes)))
+        if all(getattr(part, "places_only", False) for part in parts):
+            joined.places_only = True
+        return joined
 
     def union(board, ctx, it):
         seen = []
@@ -46,6 +49,8 @@ def _union(parts: List[Callable]) -> Callable:
                 if code not in seen:
                     seen.append(code)
         return seen
+    if all(getattr(part, "places_only", False) for part in parts):
+        union.places_only = True
     return union
 
 
@@ -167,6 +172,8 @@ class Compiler:
         if side.kind == "me":
             return lambda board, ctx: ctx.me
         if side.kind == "opponent":
+            if len(self.schema.sides) == 2:
+                return lambda board, ctx: 1 - ctx.me
             return lambda board, ctx: board.others(ctx.me)[0]
         if side.kind == "side":
             index = side.index
@@ -228,14 +235,18 @@ class Compiler:
 
     def place_set(self, places) -> Callable:
         method = getattr(self, "places_" + type(places).__name__)
-        return method(places)
+        resolver = method(places)
+        try:
+            resolver.places_only = True  # never a holder: operations list their steps the faster way
+        except AttributeError:
+            pass
+        return resolver
 
     def places_Union_(self, node):
         return self.places(node)
 
     def places_Fixed(self, node: M.Fixed):
-        resolver = fixed(tuple(node.places))
-        return resolver
+        return fixed(tuple(node.places))
 
     def places_ContextPlace(self, node: M.ContextPlace):
         if node.kind == "this":
@@ -332,13 +343,26 @@ class Compiler:
         if ref.each:
             indices = tuple(layout.pile(pile, s) for s in range(len(self.schema.sides)))
             return lambda board, ctx: indices
-        side = self.side(ref.side or M.ME)
-        return lambda board, ctx: (layout.pile(pile, side(board, ctx)),)
+        per_side = tuple((layout.pile(pile, s),) for s in range(len(self.schema.sides)))
+        if ref.side is None or ref.side.kind == "me":
+            return lambda board, ctx: per_side[ctx.me]
+        side = self.side(ref.side)
+        return lambda board, ctx: per_side[side(board, ctx)]
 
     def pile(self, ref: M.PileRef) -> Callable:
         """(board, ctx) -> the one pile (its index in Position.piles)."""
-        piles = self.pile_sides(ref)
-        return lambda board, ctx: piles(board, ctx)[0]
+        layout = self.program.layout
+        pile = ref.pile
+        if not self.schema.piles[pile].each_side:
+            index = layout.pile(pile)
+            return lambda board, ctx: index
+        per_side = tuple(layout.pile(pile, s) for s in range(len(self.schema.sides)))
+        if ref.each:
+            return lambda board, ctx: per_side[0]
+        if ref.side is None or ref.side.kind == "me":
+            return lambda board, ctx: per_side[ctx.me]
+        side = self.side(ref.side)
+        return lambda board, ctx: per_side[side(board, ctx)]
 
     def card(self, ref: M.CardRef) -> Callable:
         """(board, ctx) -> a card (its index in its kind), or NOBODY."""

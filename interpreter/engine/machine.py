@@ -37,7 +37,14 @@ class Machine:
     def advance(self) -> Optional[Decision]:
         """Run to the next decision (returned), or until nothing is left to run (None)."""
         stack, ops, base = self.stack, self.ops, self.base
-        while len(stack) > base:
+        if base:
+            while len(stack) > base:
+                frame = stack[-1]
+                decision = ops[frame[0]].step(self, frame)
+                if decision is not None:
+                    return decision
+            return None
+        while stack:
             frame = stack[-1]
             decision = ops[frame[0]].step(self, frame)
             if decision is not None:
@@ -45,9 +52,12 @@ class Machine:
         return None
 
     def answer(self, action: Action) -> Optional[Decision]:
-        """Take ``action`` at the decision under way; the next decision."""
+        """Take ``action`` at the decision under way; the next decision.  An operation may
+        answer with its own next decision at once (a token step's next step): the fast path."""
         frame = self.stack[-1]
-        self.ops[frame[0]].answer(self, frame, action)
+        decision = self.ops[frame[0]].answer(self, frame, action)
+        if decision is not None:
+            return decision
         return self.advance()
 
 

@@ -34,7 +34,10 @@ class Ctx(NamedTuple):
     effect: int = -1  # the stack depth of the effect's frame, for "that space"
 
     def as_side(self, me: int) -> "Ctx":
-        return self._replace(me=me)
+        return _new_ctx(Ctx, (me,) + self[1:])
+
+
+_new_ctx = tuple.__new__
 
 
 class Op:
@@ -53,7 +56,8 @@ class Op:
     def step(self, machine, frame: list) -> Optional[Decision]:  # pragma: no cover
         raise NotImplementedError
 
-    def answer(self, machine, frame: list, action: Action) -> None:  # pragma: no cover
+    def answer(self, machine, frame: list, action: Action) -> Optional[Decision]:  # pragma: no cover
+        """Take the chosen action; the next decision if the operation knows it at once, else None."""
         raise NotImplementedError
 
     def can_act(self, board, ctx: Ctx) -> bool:  # pragma: no cover
@@ -77,6 +81,12 @@ class BlockOp(Op):
     def run(self, board, ctx):
         for op in self.ops:
             op.run(board, ctx)
+
+    def begin(self, machine, ctx):
+        if len(self.ops) == 1:  # nothing to sequence: no frame of its own
+            self.ops[0].begin(machine, ctx)
+        else:
+            machine.stack.append([self.id, ctx, 0])
 
     def step(self, machine, frame):
         # frame: [id, ctx, next statement]

@@ -67,9 +67,30 @@ class Use:
     def offered(self, board, ctx, card: int) -> bool:
         if self.option is not None and self.option not in board.options:
             return False
+        table = self.table
+        if table is not None:
+            return table[ctx.me][card]
         if self.needs_field >= 0 and board.program.cards[board.program.played_kind].fields[self.needs_field][card] is None:
             return False
         return self.condition is None or self.condition(board, ctx, NOBODY)
+
+    def tabulate(self, program, static: bool) -> None:
+        """A use whose condition reads only the card and who plays it is worked out once for
+        every side and card (the hot path of card play looks it up)."""
+        self.table = None
+        if not static:
+            return
+        cards = program.cards[program.played_kind]
+        table = []
+        for side in range(len(program.schema.sides)):
+            row = []
+            for card in range(len(cards.ids)):
+                if self.needs_field >= 0 and cards.fields[self.needs_field][card] is None:
+                    row.append(False)
+                else:
+                    row.append(self.condition is None or self.condition(None, Ctx(side, card=card), NOBODY))
+            table.append(tuple(row))
+        self.table = tuple(table)
 
 
 class Actions(ActionTable):
@@ -135,6 +156,7 @@ class GameProgram:
         self.layout = Layout(schema, self.declarations.registers,
                              tuple(len(definition.cards[k.name].ids) for k in schema.card_kinds))
         self.locations = Locations(schema)
+        self.count_offsets = self._count_offsets()
         self.side_contexts = tuple(Ctx(side) for side in range(len(schema.sides)))
         self.ops: List[Op] = []
         self.zone_of_space = tuple(tuple(track.zone_of_space(n) for n in range(track.spaces)) for track in schema.tracks)
@@ -189,6 +211,7 @@ class GameProgram:
                            compiler.card_filter(use.payment) if use.payment is not None else None,
                            use.option, _needs_field(use.rule, self), ())
             compiled.pay_word = use.pay_word
+            compiled.tabulate(self, use.target is None and _static(use.condition))
             if use.target is None:
                 compiled.actions = self.actions.use(use.name, self.played_kind)
             self.uses.append(compiled)
@@ -203,6 +226,18 @@ class GameProgram:
             return None
         first, second = effect
         return self.compiler.block(first), self.compiler.block(second)
+
+    def _count_offsets(self) -> Dict[int, Tuple[int, int]]:
+        """Where a side's count lies for each holder, track and box code: (side 0's offset, stride)."""
+        layout, loc = self.layout, self.locations
+        out = {}
+        for h, code in loc.holder_code.items():
+            out[code] = (layout.holder_of(0, h), layout.holders)
+        for t, code in loc.track_code.items():
+            out[code] = (layout.track_of(0, t), len(layout.zone_count))
+        for (t, z), code in loc.box_code.items():
+            out[code] = (layout.box + layout.zone_slot(0, t, z), layout.zones)
+        return out
 
     # ------------------------------------------------------------ building
     def add_op(self, op: Op) -> Op:
@@ -276,6 +311,19 @@ class GameProgram:
                 if card in board.piles[index]:
                     return index
         return None
+
+
+def _static(condition) -> bool:
+    """Whether a use's condition reads only "the card" and who plays it."""
+    if condition is None:
+        return True
+    if isinstance(condition, (M.AnyOf, M.AllOf)):
+        return all(_static(c) for c in condition.items)
+    if isinstance(condition, M.Not):
+        return _static(condition.item)
+    if isinstance(condition, M.CardFor):
+        return condition.card.kind == "this" and condition.side.kind in ("me", "opponent", "side")
+    return isinstance(condition, M.IsSide) and condition.side.kind in ("me", "opponent", "side")
 
 
 def _needs_field(rule: M.Block, program) -> int:

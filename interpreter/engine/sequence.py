@@ -557,9 +557,17 @@ class PlayOp(Op):
         out = []
         uses = program.uses
         for card in hand:
-            card_ctx = ctx._replace(card=card)
+            card_ctx = None
             for use in uses:
-                if use.target is None and use.offered(board, card_ctx, card):
+                if use.target is not None:
+                    continue
+                if use.table is not None:
+                    if (use.option is None or use.option in board.options) and use.table[ctx.me][card]:
+                        out.append(use.actions[card])
+                    continue
+                if card_ctx is None:
+                    card_ctx = ctx._replace(card=card)
+                if use.offered(board, card_ctx, card):
                     out.append(use.actions[card])
         for use in uses:
             if use.target is None:
@@ -720,6 +728,10 @@ class ResolveOp(Op):
 
     def __init__(self, track: int, node=None):
         self.track, self.node = track, node
+
+    def begin(self, machine, ctx):
+        if machine.board.any_pending():  # nothing entered: nothing to resolve, no frame
+            machine.stack.append([self.id, ctx, 0])
 
     # frame: [id, ctx, k (side in order)]
     def step(self, machine, frame):

@@ -45,6 +45,8 @@ class TransferOp(Op):
         self.fixed_dests = getattr(dests, "codes", None)
         self.remember = False  # set when the effect says "that space": each step records its place
         self._grids = None
+        # nothing but steps to take: no limit, no "each" or "all", no die, nobody else choosing
+        self.plain = not (self.counts_steps or self.all_tokens or random or chooser)
 
     # ------------------------------------------------------------ helpers
     def owners_of(self, ctx) -> Tuple[int, ...]:
@@ -61,7 +63,174 @@ class TransferOp(Op):
         return self._grids
 
     def legal(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
-        """The legal one-token steps; ``only`` restricts the counted side to one place."""
+        """The legal one-token steps; ``only`` restricts the counted side to one place.
+
+        The hot path of every game.  At the first call the statement picks, once, the way to
+        list its steps that fits its shape (below); every way gives the same steps in the same
+        order: by destination, then by source."""
+        self.prepare(board)
+        return self.legal(board, ctx, owners, counts, only)
+
+    def prepare(self, board) -> None:
+        n = board.n
+        self.grids(board)
+        sources, dests = self.fixed_sources, self.fixed_dests
+        plain = self.limit is None and not self.each and not self.one_place
+        from_places = getattr(self.sources, "places_only", False) or (
+            sources is not None and all(c < n for c in sources))
+        to_places = getattr(self.dests, "places_only", False) or (dests is not None and all(c < n for c in dests))
+        one_holder = sources is not None and len(sources) == 1 and sources[0] >= n
+        self._whole_rows = None
+        self._pairs_by_group = None
+        if plain and one_holder and dests is not None and to_places:
+            source = self._source = sources[0]
+            # into every place (a value play): while no place is full, the steps are the whole row,
+            # or the whole row but the place a marker blocks -- lists made here, once
+            if tuple(dests) == tuple(range(n)):
+                self._whole_rows = tuple([grid[source][d] for d in dests] for grid in self._grids)
+                self._rows_without = tuple([[a for a in whole if a.b != place] for place in range(n)]
+                                           for whole in self._whole_rows)
+            self.legal = self._from_holder_to_places
+        elif plain and one_holder and dests is not None and len(dests) == 1 and n <= dests[0] != sources[0]:
+            self._source, self._dest = sources[0], dests[0]
+            self.legal = self._between_holders
+        elif plain and from_places and dests is not None and len(dests) == 1 and dests[0] >= n:
+            dest = self._dest = dests[0]
+            self._columns = tuple([grid[s][dest] for s in range(n)] for grid in self._grids)
+            self.legal = self._from_places_to_holder
+        elif plain and to_places and from_places:
+            self._pairs = {}
+            self.legal = self._between_places
+            # places that are fixed or "this dimension": every group's pairs, listed now
+            source_sets = sources or getattr(self.sources, "by_group", None)
+            dest_sets = dests or getattr(self.dests, "by_group", None)
+            if source_sets is not None and dest_sets is not None and (sources is None or dests is None):
+                groups = range(len(board.program.group_places))
+                self._pairs_by_group = tuple(
+                    tuple(self._pairs_between(sources or source_sets[g], dests or dest_sets[g], named)
+                          for g in groups) for named in (False, True))
+        elif plain and to_places and sources is not None:
+            self.legal = self._from_codes_to_places
+        else:
+            self.legal = self._any_shape
+
+    def _from_holder_to_places(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from one holder (the supply, the pool, a box) into fixed places: a value play."""
+        source, dests = self._source, self.fixed_dests
+        values, n = board.values, board.n
+        maximum = board.max_per_place
+        if board.markers_changed():
+            board.see_markers()
+        blocked = board.no_place
+        out = []
+        for owner in owners:
+            if not board.can_take(owner, source):
+                continue
+            base = board.tokens_base + owner * n
+            mine = values[base:base + n]
+            grid = owner + 1 if len(owners) > 1 else 0
+            if self._whole_rows is not None and max(mine) < maximum and len(blocked) < 2:
+                out += self._rows_without[grid][blocked[0]] if blocked else self._whole_rows[grid]
+                continue
+            row = self._grids[grid][source]
+            if blocked:
+                out += [row[d] for d in dests if mine[d] < maximum and d not in blocked]
+            else:
+                out += [row[d] for d in dests if mine[d] < maximum]
+        return out
+
+    def _between_holders(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from one holder to another (a bonus box to the pool)."""
+        source, dest = self._source, self._dest
+        grids = self._grids
+        return [(grids[owner + 1] if len(owners) > 1 else grids[0])[source][dest] for owner in owners
+                if board.can_take(owner, source) and board.can_put(owner, dest)]
+
+    def _from_places_to_holder(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from places to one holder (the pool): a removal."""
+        candidates = self.fixed_sources or self.sources(board, ctx, NOBODY)
+        values, n = board.values, board.n
+        if board.markers_changed():
+            board.see_markers()
+        blocked = board.no_remove
+        out = []
+        for owner in owners:
+            if not board.can_put(owner, self._dest):
+                continue
+            base = board.tokens_base + owner * n
+            column = self._columns[owner + 1] if len(owners) > 1 else self._columns[0]
+            if blocked:
+                out += [column[s] for s in candidates if values[base + s] > 0 and s not in blocked]
+            else:
+                out += [column[s] for s in candidates if values[base + s] > 0]
+        return out
+
+    def _from_codes_to_places(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens into places from fixed places and holders ("from your pool or any space")."""
+        candidates = self.fixed_sources
+        all_dests = self.fixed_dests or self.dests(board, ctx, NOBODY)
+        values, n = board.values, board.n
+        maximum = board.max_per_place
+        if board.markers_changed():
+            board.see_markers()
+        no_remove, no_place = board.no_remove, board.no_place
+        grids = self._grids
+        out = []
+        for owner in owners:
+            base = board.tokens_base + owner * n
+            sources = [s for s in candidates if (values[base + s] if s < n else board.count_at(owner, s)) > 0
+                       and s not in no_remove]
+            if not sources:
+                continue
+            dests = [d for d in all_dests if values[base + d] < maximum and d not in no_place]
+            grid = grids[owner + 1] if len(owners) > 1 else grids[0]
+            out += [grid[s][d] for d in dests for s in sources if s != d]
+        return out
+
+    def _between_places(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
+        """Tokens from places to places: the (source, destination) pairs of these places are
+        listed once and kept (the places come from the content: few different ones)."""
+        by_group = self._pairs_by_group
+        pairs = (by_group[len(owners) > 1][ctx.group] if by_group is not None
+                 else self._pairs_for(board, ctx, owners))
+        if pairs is None:  # places filtered by the position: listed anew each time
+            return self._any_shape(board, ctx, owners, counts, only)
+        values, n = board.values, board.n
+        maximum = board.max_per_place
+        if board.markers_changed():
+            board.see_markers()
+        no_remove, no_place = board.no_remove, board.no_place
+        out = []
+        for owner in owners:
+            base = board.tokens_base + owner * n
+            if no_remove or no_place:
+                out += [a for s, d, a in pairs[owner] if values[base + s] > 0 and values[base + d] < maximum
+                        and s not in no_remove and d not in no_place]
+            else:
+                out += [a for s, d, a in pairs[owner] if values[base + s] > 0 and values[base + d] < maximum]
+        return out
+
+    def _pairs_for(self, board, ctx, owners):
+        """Per owner, the (source, destination, step) of every two places, in the order of ``legal``."""
+        candidates = self.fixed_sources or self.sources(board, ctx, NOBODY)
+        all_dests = self.fixed_dests or self.dests(board, ctx, NOBODY)
+        if type(candidates) is not tuple or type(all_dests) is not tuple:
+            return None
+        named = len(owners) > 1
+        key = (candidates, all_dests, named)
+        pairs = self._pairs.get(key)
+        if pairs is None:
+            pairs = self._pairs_between(candidates, all_dests, named)
+            if len(self._pairs) < 256:
+                self._pairs[key] = pairs
+        return pairs
+
+    def _pairs_between(self, candidates, all_dests, named: bool):
+        sides = len(self._grids) - 1
+        grids = self._grids[1:] if named else self._grids[:1] * sides
+        return tuple([(s, d, grid[s][d]) for d in all_dests for s in candidates if s != d] for grid in grids)
+
+    def _any_shape(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
         n = board.n
         limit, on_source = self.limit, self.limit_on_source
         if self.one_place and counts:
@@ -108,9 +277,11 @@ class TransferOp(Op):
     def steps(self, board, ctx, owners, counts, only: int = -1) -> List[Action]:
         """The legal steps, less those the solo opponent may not take (solo rulebook,
         Performing Events: it places only Available tokens, only in places with Room)."""
-        legal = self.legal(board, ctx, owners, counts, only)
         solo = board.solo
-        if solo is not None and legal and ctx.me == solo.side:
+        if solo is None:
+            return self.legal(board, ctx, owners, counts, only)
+        legal = self.legal(board, ctx, owners, counts, only)
+        if legal and ctx.me == solo.side:
             legal = solo.placeable(board, owners, legal)
         return legal
 
@@ -188,7 +359,8 @@ class TransferOp(Op):
                 machine.stack.pop()
                 return None
             action = self.pick(board, ctx, frame, legal, owners, optional)
-            if action is None:  # a player must choose
+            if action is None:  # a player must choose: the steps are kept for the answer
+                frame[8] = (legal, optional)
                 return self.decision(board, ctx, frame, owners)
             if action is DONE:
                 board.shortfall += frame[4] - frame[3]
@@ -274,7 +446,7 @@ class TransferOp(Op):
         return which[0], -1
 
     def decision(self, board, ctx, frame, owners) -> Decision:
-        legal, optional = self.legal_again(board, ctx, frame, owners)
+        legal, optional = frame[8] if frame[8] is not None else self.legal_again(board, ctx, frame, owners)
         remaining = 0 if (self.each or self.all_tokens) else frame[4] - frame[3]
         return self.ask(board, ctx, legal, owners, optional, remaining, frame[2], frame[9])
 
@@ -289,18 +461,60 @@ class TransferOp(Op):
 
     def answer(self, machine, frame, action):
         board, ctx = machine.board, frame[1]
+        if self.plain and board.log is None and board.solo is None and not self.remember:
+            return self.answer_plain(machine, board, ctx, frame, action)
         owners = self.owners(ctx.me)
         if action is DONE:
             board.shortfall += frame[4] - frame[3]
             machine.stack.pop()
             return
-        legal, _ = self.legal_again(board, ctx, frame, owners)
-        step, which = self.interpret(legal, action, frame[2])
+        step, which = action, -1
+        if self.chooser == "pieces":
+            legal = frame[8][0] if frame[8] is not None else self.legal_again(board, ctx, frame, owners)[0]
+            step, which = self.interpret(legal, action, frame[2])
         if step is None:
             frame[2], frame[9] = ASKED_WHICH, which
             return
-        frame[2] = LOOP
+        frame[2], frame[8] = LOOP, None
         self.take(board, ctx, frame, owners, step)
+
+    def answer_plain(self, machine, board, ctx, frame, action):
+        """The common case, written out: take the step, and answer with the next decision."""
+        if action is DONE:
+            board.shortfall += frame[4] - frame[3]
+            machine.stack.pop()
+            return None
+        owners = self.owners(ctx.me)
+        while True:
+            owner = action.side if action.side >= 0 else owners[0]
+            source, dest = action.a, action.b
+            values, n = board.values, board.n
+            if source < n:
+                values[board.tokens_base + owner * n + source] -= 1
+            else:
+                board.take(owner, source)
+            if dest < n:
+                values[board.tokens_base + owner * n + dest] += 1
+            else:
+                board.put(owner, dest)
+            frame[3] += 1
+            total = frame[4]
+            if frame[3] >= total:
+                machine.stack.pop()
+                return None
+            legal = self.legal(board, ctx, owners, ())
+            if not legal:
+                board.shortfall += total - frame[3]
+                machine.stack.pop()
+                return None
+            if self.optional:
+                legal.append(DONE)
+                frame[2], frame[8] = ASKED, (legal, True)
+                return Decision(ctx.me, self.verb, legal, True, total - frame[3], False, self.node, owners[0])
+            if len(legal) > 1:
+                frame[2], frame[8] = ASKED, (legal, False)
+                return Decision(ctx.me, self.verb, legal, False, total - frame[3], False, self.node, owners[0])
+            action = legal[0]
 
     def take(self, board, ctx, frame, owners, action):
         frame[5] = self.apply(board, ctx, owners, action, frame[5])
