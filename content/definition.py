@@ -43,6 +43,39 @@ class UseDefinition:
 
 
 @attrs.frozen
+class Row:
+    """A row of a selection table, or a line of a priority list: places, and how it is used."""
+
+    places: object  # M.Union_
+    text: str
+    provenance: str = "authored"
+    note: Optional[str] = None
+    ties: Optional[str] = None  # priority lines: "die", or the table that picks among several
+    whose: Optional[str] = None  # a row used only for the automa's "own" tokens, or the "opponent"'s
+
+
+@attrs.frozen
+class Overlay:
+    """A way of playing the game where the game plays one side (the solo game): the roles, the
+    steps and procedures it replaces, and how the side it plays chooses (docs/solo.md)."""
+
+    roles: Tuple[str, ...]  # the first is the side the game plays, the second the person's
+    options: Mapping[str, bool]
+    difficulty: Tuple[Tuple[str, Tuple[Tuple[int, int], ...]], ...]  # level -> (counter, start) for its side
+    available: Tuple[Tuple[Optional[object], object], ...]  # (when, holders)
+    placement: Tuple[str, ...]  # terms every placement it makes must meet
+    criteria: Tuple[str, ...]  # "fully", "pieces"
+    markers: Mapping[int, Tuple[Row, ...]]
+    steps: Mapping[str, Mapping[str, M.Block]]  # step -> role ("" for every side) -> its body
+    first_player: Optional[Tuple[object, ...]]
+    procedures: Mapping[str, Mapping[str, object]]  # procedure -> role ("" for every side) -> meaning
+    aids: Mapping[int, Mapping[str, Tuple[Row, ...]]]  # side -> "place"/"remove" -> rows
+
+
+CRITERIA = {"can be carried out fully": "fully", "would place or remove pieces": "pieces"}
+
+
+@attrs.frozen
 class Definition:
     schema: Schema
     declarations: Declarations
@@ -56,6 +89,7 @@ class Definition:
     entering: Mapping[Tuple[int, int], Tuple[M.Block, M.Block]]
     procedures: Mapping[str, Tuple[str, object]]  # name -> (kind, meaning)
     terms: Mapping[str, Tuple[str, object]]
+    overlay: Optional[Overlay] = None
 
 
 class DefinitionReader:
@@ -72,7 +106,7 @@ class DefinitionReader:
             return None
         source = value.source(label)
         start = {"block": "block", "condition": "condition_rule", "places": "places_rule", "card": "places_rule",
-                 "card_filter": "places_rule", "place_condition": "condition_rule"}[kind]
+                 "card_filter": "places_rule", "place_condition": "condition_rule", "holders": "places_rule"}[kind]
         try:
             tree = parse(str(value), lexicon, start, source)
         except RulesError as error:
@@ -87,7 +121,7 @@ class DefinitionReader:
         elif kind == "card_filter":
             result, found = resolver.card_filter(tree, slot, source)
         else:
-            result, found = resolver.places(tree, slot, source)
+            result, found = resolver.places(tree, slot, source, holders=kind == "holders")
         errors = [d for d in found if d.severity == "error"]
         self.problems.extend(errors)
         return None if errors else result
@@ -112,10 +146,22 @@ class DefinitionReader:
                                                                   else "block")
         terms_spec = spec.get("terms") or Map()
         term_kinds = {name: next(iter(value)) for name, value in terms_spec.items() if isinstance(value, dict) and value}
+        overlay_file, overlay_spec = None, None
+        if (root / "solo" / "overlay.yaml").exists():
+            overlay_file, overlay_spec = loader.read(root / "solo" / "overlay.yaml")
+        roles: Tuple[str, ...] = ()
+        if overlay_spec is not None:
+            roles = tuple(str(r) for r in (overlay_spec.get("roles") or {}))
+            for name, value in (overlay_spec.get("definitions") or {}).items():
+                if isinstance(value, dict) and value:
+                    term_kinds[str(name)] = "place" if next(iter(value)) == "space" else next(iter(value))
+                elif isinstance(value, list):
+                    term_kinds[str(name)] = "holders"
         declarations = Declarations(procedures=kinds, terms=term_kinds, registers=schema.registers,
-                                    options=tuple(option_names))
+                                    roles=roles, options=tuple(option_names))
         extra = [Entry(name, "NOUN", f"procedure:{name}") for name in kinds]
         extra += [Entry(name, "NOUN", f"term:{name}") for name in term_kinds if name[:1].islower()]
+        extra += [Entry(name, "NOUN", f"role:{name}") for name in roles]
         lexicon = schema.lexicon(extra)
         resolver = Resolver(schema, declarations, lexicon)
         terms: Dict[str, Tuple[str, object]] = {}
@@ -154,10 +200,111 @@ class DefinitionReader:
                 meanings[name] = (kind, tuple((str(label_), self.rule(file, text, at, "block", resolver, lexicon,
                                                                        label=f"the line '{label_}'"))
                                               for label_, text in value["lines"].items()))
+        overlay = None
+        if overlay_spec is not None:
+            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds)
         if self.problems.items:
             return None
         return Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
-                          entering, meanings, terms)
+                          entering, meanings, terms, overlay)
+
+    def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds) -> Optional[Overlay]:
+        loader = self.loader
+        spec, _ok = loader.fields(file, spec, "overlay.yaml", {"roles": dict, "definitions": dict},
+                                  {"options": dict, "difficulty": dict, "placement": list, "exclusive options": list,
+                                   "markers": dict, "steps": dict, "first player": list, "procedures": dict})
+        if spec is None:
+            return None
+        definitions = spec["definitions"]
+        available = ()
+        for name, value in definitions.items():
+            at = definitions.value_positions[name]
+            if isinstance(value, list):
+                cases = []
+                for case in value:
+                    when = (self.rule(file, case["when"], case.value_positions["when"], "condition", resolver, lexicon,
+                                      label=f"{name}, when") if "when" in case else None)
+                    tokens = self.rule(file, case.get("tokens"), case.value_positions.get("tokens", at), "holders",
+                                       resolver, lexicon, label=f"{name}, tokens")
+                    cases.append((when, tokens))
+                available = tuple(cases)
+                terms[str(name)] = ("holders", None)
+                continue
+            kind = next(iter(value))
+            text = value[kind]
+            if kind == "card":
+                terms[str(name)] = ("card_term", self.rule(file, text, value.value_positions[kind], "condition",
+                                                           resolver, lexicon, label=f"the definition of {name}"))
+            else:
+                terms[str(name)] = ("place", self.rule(file, text, value.value_positions[kind], "place_condition",
+                                                       resolver, lexicon, label=f"the definition of {name}"))
+        difficulty = []
+        counters = [c.name for c in schema.counters]
+        for level, starts in (spec.get("difficulty") or Map()).items():
+            difficulty.append((str(level), tuple((counters.index(c), v) for c, v in (starts or {}).items()
+                                                 if c in counters)))
+        criteria = tuple(CRITERIA.get(str(c), str(c)) for c in spec.get("exclusive options") or ())
+        markers = {}
+        names = [m.name for m in schema.markers]
+        for marker, lines in (spec.get("markers") or Map()).items():
+            if marker in names:
+                markers[names.index(marker)] = self.rows(file, lines, resolver, lexicon, "spaces")
+        steps: Dict[str, Dict[str, M.Block]] = {}
+        for name, value in (spec.get("steps") or Map()).items():
+            at = spec["steps"].value_positions[name]
+            variants = value if isinstance(value, dict) else {"": value}
+            steps[str(name)] = {str(role): self.rule(file, text, getattr(variants, "value_positions", {}).get(role, at),
+                                                     "block", resolver, lexicon, label=f"the solo step '{name}'")
+                                for role, text in variants.items()}
+        first = None
+        if "first player" in spec:
+            first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
+                                    label="a first-player rule") for text in spec["first player"])
+        procedures: Dict[str, Dict[str, object]] = {}
+        for name, value in (spec.get("procedures") or Map()).items():
+            at = spec["procedures"].value_positions[name]
+            kind = kinds.get(str(name), "block")
+            if isinstance(value, dict) and kind in value:
+                variants = {"": value}
+            elif isinstance(value, dict):
+                variants = value
+            else:
+                variants = {"": value}
+            found = {}
+            for role, text in variants.items():
+                label = f"the solo procedure '{name}'"
+                if kind == "conditions":
+                    found[str(role)] = tuple(self.rule(file, t, at, "condition", resolver, lexicon, label=label)
+                                             for t in text["conditions"])
+                else:
+                    found[str(role)] = self.rule(file, text, at, "block", resolver, lexicon, label=label)
+            procedures[str(name)] = found
+        aids = {}
+        for path in self.loader.listing(root / "solo", ".yaml") or []:
+            if not path.name.startswith("aid-"):
+                continue
+            aid_file, data = self.loader.read(path)
+            if aid_file is None or data is None:
+                continue
+            side = schema.sides.index(data["side"]) if data.get("side") in schema.sides else -1
+            provenance = str(data.get("provenance", "authored"))
+            aids[side] = {table: self.rows(aid_file, data.get(table) or [], resolver, lexicon, "row", provenance)
+                          for table in ("place", "remove")}
+        return Overlay(roles=tuple(spec["roles"]), options={str(k).replace(" ", "_"): v
+                                                             for k, v in (spec.get("options") or {}).items()},
+                       difficulty=tuple(difficulty), available=available,
+                       placement=tuple(str(p) for p in spec.get("placement") or ()), criteria=criteria,
+                       markers=markers, steps=steps, first_player=first, procedures=procedures, aids=aids)
+
+    def rows(self, file, lines, resolver, lexicon, key: str, provenance: str = "authored") -> Tuple[Row, ...]:
+        rows = []
+        for index, line in enumerate(lines):
+            at = lines.positions[index] if hasattr(lines, "positions") else None
+            places = self.rule(file, line.get(key), line.value_positions.get(key, at) if isinstance(line, Map) else at,
+                               "places", resolver, lexicon, label=f"row {index + 1}")
+            rows.append(Row(places, str(line.get(key)), str(line.get("provenance", provenance)), line.get("note"),
+                            line.get("ties"), line.get("tokens")))
+        return tuple(rows)
 
     def uses(self, file, spec: Map, schema, resolver, lexicon):
         played = spec.get("played cards go to")

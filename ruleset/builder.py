@@ -101,6 +101,9 @@ class Builder(Transformer):
     def chooser_role(self, meta, children):
         return _Tagged("chooser", str(children[0]))
 
+    def chooser_player(self, meta, children):
+        return _Tagged("chooser", "player")
+
     def as_word(self, meta, children):
         return _Tagged("as", str(children[-1]))
 
@@ -131,6 +134,9 @@ class Builder(Transformer):
 
     def role_acts(self, meta, children):
         return _Tagged("role", str(children[0]))
+
+    def player_acts(self, meta, children):
+        return _Tagged("role", "player")
 
     # ------------------------------------------------------------ statements
     def place(self, meta, children):
@@ -230,10 +236,14 @@ class Builder(Transformer):
         return N.Play(children[0], children[1], pos=_pos(meta))
 
     def keep(self, meta, children):
+        verb = children[0]
         n = _numbers(children)[0]
         noun = next(str(c) for c in children if isinstance(c, Token) and c.type == "NOUN")
         places = [c for c in children if isinstance(c, N.Places)]
-        return N.Keep(n, noun, places[0], places[1], pos=_pos(meta))
+        return N.Keep(n, noun, places[0], places[1], verb=verb, pos=_pos(meta))
+
+    def keep_verb(self, meta, children):
+        return "assign" if str(children[0]).startswith("assign") else "keep"
 
     def order(self, meta, children):
         return N.Order(children[0], children[1], pos=_pos(meta))
@@ -529,7 +539,8 @@ class Builder(Transformer):
         return N.IsState(None, "off_map")
 
     def all_in_one(self, meta, children):
-        return N.IsState(None, "all_in_one", word=str(children[-1]))
+        noun = next(str(c) for c in children if isinstance(c, Token))
+        return N.IsState(None, "all_in_one", word=noun, where=_of(children, N.Phrase))
 
     def compares(self, meta, children):
         return N.Compares(children[0], comparison=children[1], pos=_pos(meta))

@@ -422,7 +422,10 @@ class Would(Meaning):
 
 @attrs.frozen
 class AllInOneGroup(Meaning):
+    """The places of cards (and, with ``also``, of more cards) all lie in one group."""
+
     cards: Cards
+    also: Optional[Cards] = None
 
 
 @attrs.frozen
@@ -542,6 +545,7 @@ class Keep(Meaning):
     source: PileRef
     dest: PileRef
     noun: str  # the card kind's word (the decision's kind)
+    verb: str = "keep"
 
 
 @attrs.frozen

@@ -263,7 +263,7 @@ class IsState(Node):
     word: Optional[str] = None
     player: Optional[Player] = None
     only: bool = False
-    where: Optional[Places] = None
+    where: Optional[Union[Places, "Phrase"]] = None
 
 
 @attrs.frozen
@@ -433,6 +433,7 @@ class Keep(Node):
     noun: str
     source: Places
     dest: Places
+    verb: str = "keep"  # "keep" | "assign": the decision's name
 
 
 @attrs.frozen

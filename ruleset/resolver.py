@@ -168,7 +168,10 @@ class _Run:
             return None
         head = words[-1]
         if head.kind in ("NAME",) and all(w.kind == "NAME" for w in words):
-            return self.name_phrase(p, head, want)
+            found = self.name_phrase(p, head, want)
+            if found is not None and found[0] == "places" and p.relation is not None:  # "Fort Sumter you control"
+                return "places", self.related(found[1], p.relation)
+            return found
         if head.kind == "OWNS":
             self.error(head, f"'{head.text}'s' needs what it owns after it")
             return None
@@ -422,7 +425,7 @@ class _Run:
         return "side", M.Side("register", self.r.register_index[name], node=p)
 
     def head_role(self, p, head, name, modifiers, want):
-        return "role", name
+        return "side", M.Side("role", self.r.declarations.roles.index(name), node=p)
 
     # ------------------------------------------------------------ cards and piles
     def head_pile(self, p, head, name, modifiers, want):
@@ -840,7 +843,7 @@ class _Run:
         source, dest = self.pile(node.source), self.pile(node.dest)
         if source is None or dest is None:
             return None
-        return M.Keep(node.n, source, dest, node.noun, node=node)
+        return M.Keep(node.n, source, dest, node.noun, node.verb, node=node)
 
     def stmt_Order(self, node: N.Order):
         source, dest = self.pile(node.source), self.pile(node.dest)
@@ -907,6 +910,8 @@ class _Run:
         if node.actor == "role":
             if node.role in self.r.register_index:
                 return M.Acting("register", statement, self.r.register_index[node.role], node=node)
+            if node.role in self.r.declarations.roles:
+                return M.Acting("role", statement, self.r.declarations.roles.index(node.role), node=node)
             self.error(node, f"'the {node.role}' is not a player")
             return None
         return M.Acting(node.actor, statement, node=node)
@@ -1188,14 +1193,24 @@ class _Run:
                 return M.MarkerAt(marker.index, M.ContextPlace("it"), node=node)
             return M.MarkerAt(marker.index, None, kind == "off_map", node=node)
         if kind == "all_in_one":
-            found = self._phrase(subject, ("cards", "pile")) if isinstance(subject, N.Phrase) else None
-            if found is None:
+            cards = self.cards_of(subject) if isinstance(subject, N.Phrase) else None
+            also = self.cards_of(node.where) if isinstance(node.where, N.Phrase) else None
+            if cards is None:
                 return M.AllOf(())
-            cards = found[1] if found[0] == "cards" else M.Cards(
-                self.r.kind_index[self.schema.piles[found[1].pile].kind], (found[1],))
-            return M.AllInOneGroup(cards, node=node)
+            return M.AllInOneGroup(cards, also, node=node)
         self.error(node, "this cannot be said here")
         return M.AllOf(())
+
+    def cards_of(self, phrase: N.Phrase) -> Optional[M.Cards]:
+        found = self._phrase(phrase, ("cards", "pile"))
+        if found is None:
+            return None
+        if found[0] == "cards":
+            return found[1]
+        if found[0] == "pile":
+            return M.Cards(self.r.kind_index[self.schema.piles[found[1].pile].kind], (found[1],), node=phrase)
+        self.error(phrase, f"{_describe(phrase)} are not cards")
+        return None
 
     def cond_Compares(self, node: N.Compares):
         subject = node.subject

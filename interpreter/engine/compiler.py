@@ -163,6 +163,9 @@ class Compiler:
             return self.register(ActingOp(body, lambda board, ctx: board.others(ctx.me)[0], node))
         if node.actor == "first":
             return self.register(ActingOp(body, lambda board, ctx: board.first_player(), node))
+        if node.actor == "role":
+            role = node.register
+            return self.register(ActingOp(body, lambda board, ctx: board.solo.role(role), node))
         offset = self.program.layout.register[node.register]
         return self.register(ActingOp(body, lambda board, ctx: board.values[offset], node))
 
@@ -598,8 +601,8 @@ class Compiler:
         if node.role in self.program.declarations.registers:
             offset = self.program.layout.register[self.program.declarations.registers.index(node.role)]
             return lambda board, ctx, it: (board.values[offset] == side(board, ctx)) != negated
-        role = node.role
-        return lambda board, ctx, it: (board.solo is not None and board.solo.has_role(side(board, ctx), role)) != negated
+        role = self.program.declarations.roles.index(node.role)
+        return lambda board, ctx, it: (board.solo is not None and board.solo.role(role) == side(board, ctx)) != negated
 
     def cond_HasAttribute(self, node: M.HasAttribute):
         places = self.place_set(node.place)
@@ -692,9 +695,11 @@ class Compiler:
 
     def cond_AllInOneGroup(self, node: M.AllInOneGroup):
         cards = self.cards(node.cards)
+        also = self.cards(node.also) if node.also is not None else (lambda board, ctx: ())
         values = self.program.cards[node.cards.kind].fields[self.program.cards[node.cards.kind].place_field()]
         group_of = self.program.group_of
-        return lambda board, ctx, it: len({group_of[values[c]] for c in cards(board, ctx)}) <= 1
+        return lambda board, ctx, it: len({group_of[values[c]] for c in list(cards(board, ctx)) +
+                                           list(also(board, ctx))}) <= 1
 
     def cond_Named(self, node: M.Named):
         program = self.program

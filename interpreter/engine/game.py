@@ -12,18 +12,35 @@ from .ops import Ctx
 
 class EngineGame:
     def __init__(self, program, seed: int = 0, options: frozenset = frozenset(), position=None,
-                 log: bool = True, solo=None):
+                 log: bool = True, solo: Optional[str] = None, difficulty: Optional[str] = None):
         self.program = program
         self.seed = seed
         self.log: Optional[list] = [] if log else None
         fresh = position is None
         self.position = position if position is not None else program.initial_position(seed)
-        self.machine = Machine(program, self.position, self.log, solo, options=options)
+        self.automa = None
+        if solo is not None:
+            from .automa import Automa
+            rules = program.automa_rules
+            self.automa = Automa(rules, program.schema.sides.index(solo), program)
+            options = options | frozenset(k for k, v in rules.options.items() if v)
+            level = difficulty or rules.default_difficulty
+            if fresh:
+                for counter, value in rules.difficulty.get(level, ()):
+                    self.position.values[program.layout.counter[counter] + self.automa.side] = value
+        self.machine = Machine(program, self.position, self.log, self.automa, options=options)
         self.history: List[str] = []
         if fresh:
-            self.decision: Optional[Decision] = self.machine.start(program.main, Ctx(0))
+            decision = self.machine.start(program.main, Ctx(0))
         else:
-            self.decision = self.machine.advance()
+            decision = self.machine.advance()
+        self.decision: Optional[Decision] = self._drive(decision)
+
+    def _drive(self, decision):
+        if self.automa is None:
+            return decision
+        from .automa import drive
+        return drive(self.machine, self.automa, decision)
 
     @property
     def over(self) -> bool:
@@ -31,4 +48,4 @@ class EngineGame:
 
     def apply(self, action: Action) -> None:
         self.history.append(action.text)
-        self.decision = self.machine.answer(action)
+        self.decision = self._drive(self.machine.answer(action))

@@ -173,6 +173,7 @@ class GameProgram:
         self.actions = Actions(self)
         self.term_names = tuple(definition.terms)
         self.term_meanings = tuple(meaning for _, (kind, meaning) in definition.terms.items())
+        self.term_types = tuple(kind for _, (kind, meaning) in definition.terms.items())
         self.term_kinds = tuple(self.kind_index.get(getattr(meaning, "kind_name", ""), self.played_kind)
                                 for _, (kind, meaning) in definition.terms.items())
         compiler = Compiler(self)
@@ -217,6 +218,10 @@ class GameProgram:
             self.uses.append(compiled)
             self.use_named[use.name] = compiled
         self.main = compiler.block(M.Block(tuple(definition.setup.statements) + tuple(definition.play.statements)))
+        self.automa_rules = None
+        if definition.overlay is not None:
+            from .automa import AutomaRules
+            self.automa_rules = AutomaRules(self, definition.overlay)
         self.setup = compiler.block(definition.setup)
         self.play = compiler.block(definition.play)
 

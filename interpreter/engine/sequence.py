@@ -60,7 +60,8 @@ class SequenceCompiler:
 
     def op_Keep(self, node: M.Keep):
         return self.register(KeepOp(self.pile(node.source), self.pile(node.dest), node.n, node.noun,
-                                    self.program.kind_index[self.schema.piles[node.dest.pile].kind], node))
+                                    self.program.kind_index[self.schema.piles[node.dest.pile].kind], node,
+                                    node.verb))
 
     def op_Order(self, node: M.Order):
         return self.register(OrderOp(self.pile(node.source), self.pile(node.dest),
@@ -95,6 +96,15 @@ class StepOp(Op):
     def __init__(self, name: str, body: Op, node=None):
         self.name, self.body, self.node = name, body, node
 
+    def body_for(self, board, side: int):
+        """The step's rules for this side: the solo game's, where its overlay replaces them."""
+        solo = board.solo
+        if solo is not None:
+            replaced = solo.step(self.name, side)
+            if replaced is not None:
+                return replaced
+        return self.body
+
     def step(self, machine, frame):
         if frame[2]:
             machine.stack.pop()
@@ -103,11 +113,11 @@ class StepOp(Op):
         board = machine.board
         if board.log is not None:
             board.emit("log.step", step=self.name)
-        call(machine, self.body, frame[1])
+        call(machine, self.body_for(board, frame[1].me), frame[1])
         return None
 
     def can_act(self, board, ctx):
-        return self.body.can_act(board, ctx)
+        return self.body_for(board, ctx.me).can_act(board, ctx)
 
 
 class ForEachCounterOp(Op):
@@ -433,8 +443,9 @@ class ForgetOp(Op):
 class KeepOp(Op):
     """"keep 1 objective of your objective offer as your objective": a secret choice."""
 
-    def __init__(self, source, dest, n: int, noun: str, kind: int, node=None):
+    def __init__(self, source, dest, n: int, noun: str, kind: int, node=None, verb: str = "keep"):
         self.source, self.dest, self.n, self.noun, self.kind, self.node = source, dest, n, noun, kind, node
+        self.verb = verb
 
     # frame: [id, ctx, kept so far, stage]
     def begin(self, machine, ctx):
@@ -456,7 +467,7 @@ class KeepOp(Op):
 
     def decision(self, board, ctx, offer):
         actions = board.program.actions.keep(self.kind)
-        return Decision(ctx.me, f"keep_{self.noun}", [actions[c] for c in offer], hidden=True)
+        return Decision(ctx.me, f"{self.verb}_{self.noun}", [actions[c] for c in offer], hidden=self.verb == "keep")
 
     def answer(self, machine, frame, action):
         frame[3] = 0

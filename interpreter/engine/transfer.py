@@ -421,16 +421,18 @@ class TransferOp(Op):
         """Who chooses the step, and among what: the acting player; or, with "the opponent
         choosing", the other player -- who, with "the opponent choosing the tokens", picks only
         which token once the acting player has picked where it goes."""
+        origin = (self, ctx)
         if self.chooser is None:
-            return Decision(ctx.me, self.verb, legal, optional, remaining, False, self.node, owners[0])
+            return Decision(ctx.me, self.verb, legal, optional, remaining, False, self.node, owners[0], origin=origin)
         other = board.others(ctx.me)[0]
         if stage == ASKED and self.two_stages(legal):
             return Decision(ctx.me, self.verb, legal, optional, remaining, False, self.node, owners[0],
-                            stage="destination")
+                            stage="destination", origin=origin)
         if stage == ASKED_WHICH:
             legal = [a for a in legal if a is not DONE and a.b == which]
             optional = False
-        return Decision(other, self.verb, legal, optional, remaining, False, self.node, owners[0], on_behalf=ctx.me)
+        return Decision(other, self.verb, legal, optional, remaining, False, self.node, owners[0], on_behalf=ctx.me,
+                        origin=origin)
 
     def two_stages(self, legal) -> bool:
         return self.chooser == "pieces" and self.verb == "move" and len({a.b for a in legal if a is not DONE}) > 1
@@ -510,10 +512,12 @@ class TransferOp(Op):
             if self.optional:
                 legal.append(DONE)
                 frame[2], frame[8] = ASKED, (legal, True)
-                return Decision(ctx.me, self.verb, legal, True, total - frame[3], False, self.node, owners[0])
+                return Decision(ctx.me, self.verb, legal, True, total - frame[3], False, self.node, owners[0],
+                                origin=(self, ctx))
             if len(legal) > 1:
                 frame[2], frame[8] = ASKED, (legal, False)
-                return Decision(ctx.me, self.verb, legal, False, total - frame[3], False, self.node, owners[0])
+                return Decision(ctx.me, self.verb, legal, False, total - frame[3], False, self.node, owners[0],
+                                origin=(self, ctx))
             action = legal[0]
 
     def take(self, board, ctx, frame, owners, action):
