@@ -143,6 +143,7 @@ class Pile:
     when_empty: Optional[str]  # the pile shuffled into this one when a card must be drawn from it empty
     at_most: Optional[int]
     position: Optional[str] = None  # a counter: the cards before it are face up, "the current card" is at it
+    ordered: bool = False  # the order of its cards matters (a deck, an order of play)
 
 
 @attrs.frozen
@@ -156,6 +157,7 @@ class Schema:
     markers: Tuple[Marker, ...]
     card_kinds: Tuple[CardKind, ...]
     piles: Tuple[Pile, ...]
+    scenario_keys: Mapping[str, str] = attrs.field(factory=dict)  # key in scenario files -> what it names
 
     def counter(self, name: str) -> Optional[Counter]:
         return next((c for c in self.counters if c.name == name), None)
@@ -382,7 +384,7 @@ class SchemaReader:
         self.file = file
         spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
                                {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
-                                "piles": dict, "registers": dict})
+                                "piles": dict, "registers": dict, "scenario keys": dict})
         if spec is None:
             return None
         sides = self.sides(spec)
@@ -402,8 +404,9 @@ class SchemaReader:
             return None
         registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
                           for key in (spec.get("registers") or Map()))
+        keys = {str(k): str(v) for k, v in (spec.get("scenario keys") or {}).items()}
         return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
-                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles)
+                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys)
 
     def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
         values = spec["sides"]
@@ -590,7 +593,7 @@ class SchemaReader:
         for key, value in spec.items():
             body, _ = self.fields(value, f"pile '{key}'", {"cards": str, "seen by": str},
                                   {"words": (str, list), "each side": bool, "starts with": str, "when empty": str,
-                                   "at most": int, "position": str}, at=self.at(spec, key))
+                                   "at most": int, "position": str, "ordered": bool}, at=self.at(spec, key))
             if body is None:
                 continue
             kind = self.refer(body, "cards", body["cards"], names, "kind of card")
@@ -606,7 +609,7 @@ class SchemaReader:
                             starts_with_all=body.get("starts with") == "all",
                             when_empty=body.get("when empty"),
                             at_most=self.number(body, "at most", 1, limits.MAX_CARDS),
-                            position=body.get("position")))
+                            position=body.get("position"), ordered=self.flag(body, "ordered")))
         known = [p.name for p in out]
         for pile in out:
             if pile.when_empty is not None:

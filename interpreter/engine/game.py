@@ -12,7 +12,9 @@ from .ops import Ctx
 
 class EngineGame:
     def __init__(self, program, seed: int = 0, options: frozenset = frozenset(), position=None,
-                 log: bool = True, solo: Optional[str] = None, difficulty: Optional[str] = None):
+                 log: bool = True, solo: Optional[str] = None, difficulty: Optional[str] = None, play: bool = False):
+        """``position``: a position to go on from (a saved one, a scenario's); with ``play``, a set-up
+        position whose sequence of play is yet to start."""
         self.program = program
         self.seed = seed
         self.log: Optional[list] = [] if log else None
@@ -32,6 +34,8 @@ class EngineGame:
         self.history: List[str] = []
         if fresh:
             decision = self.machine.start(program.main, Ctx(0))
+        elif play:
+            decision = self.machine.start(program.play, Ctx(0))
         else:
             decision = self.machine.advance()
         self.decision: Optional[Decision] = self._drive(decision)

@@ -217,13 +217,13 @@ class GameProgram:
                 compiled.actions = self.actions.use(use.name, self.played_kind)
             self.uses.append(compiled)
             self.use_named[use.name] = compiled
-        self.main = compiler.block(M.Block(tuple(definition.setup.statements) + tuple(definition.play.statements)))
+        self.setup = compiler.block(definition.setup)
+        self.play = compiler.block(definition.play)
+        self.main = self.add_op(BlockOp([self.setup, self.play]))
         self.automa_rules = None
         if definition.overlay is not None:
             from .automa import AutomaRules
             self.automa_rules = AutomaRules(self, definition.overlay)
-        self.setup = compiler.block(definition.setup)
-        self.play = compiler.block(definition.play)
 
     def _entering(self, track: int, zone: int):
         effect = self.definition.entering.get((track, zone))

@@ -1,0 +1,1 @@
+"""Tools for designers: scenario files, coverage, invariants, reading action texts."""

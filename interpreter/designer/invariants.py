@@ -1,0 +1,104 @@
+"""What must hold after every action, read from the game's schema.
+
+Used by scenario files (after each step), the property tests over random
+games, ``crisis play --check`` / ``crisis resume --check`` and ``crisis sim
+--check``: each stops at the first action that breaks a rule of the game (an
+engine or content bug, never a player's mistake).
+"""
+
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from crisis.interpreter.engine.layout import NOBODY
+
+
+def check_position(program, position) -> List[str]:
+    """The schema's own rules: every side's tokens are all somewhere, no place holds more than it
+    may, no count is negative, counters stay within their bounds, every card lies in one pile."""
+    problems: List[str] = []
+    schema, layout, values = program.schema, program.layout, position.values
+    tokens = schema.tokens
+    for side, name in enumerate(schema.sides):
+        if tokens is not None:
+            base = layout.tokens_of(side)
+            on_map = values[base:base + layout.places]
+            holders = [values[layout.holder_of(side, h)] for h in range(layout.holders)]
+            tracks = [values[layout.track_of(side, t)] for t in range(len(schema.tracks))]
+            boxes = [values[layout.box + layout.zone_slot(side, t, z)]
+                     for t, track in enumerate(schema.tracks) for z in range(len(track.zones))]
+            total = sum(on_map) + sum(holders) + sum(tracks) + sum(boxes)
+            if total != tokens.each_side:
+                problems.append(f"{name} has {total} tokens in all, not {tokens.each_side}")
+            for place, count in enumerate(on_map):
+                if not 0 <= count <= tokens.at_most_per_place:
+                    problems.append(f"{name} has {count} tokens in {schema.map.places[place]}")
+            if min(holders + tracks + boxes, default=0) < 0:
+                problems.append(f"{name} has a negative count of tokens off the map")
+            for t, track in enumerate(schema.tracks):
+                if not 0 <= tracks[t] <= track.spaces:
+                    problems.append(f"{name}'s {track.name} holds {tracks[t]} tokens")
+        for index, counter in enumerate(schema.counters):
+            if counter.each_side:
+                value = values[layout.counter[index] + side]
+                if not counter.low <= value <= counter.high:
+                    problems.append(f"{name} has {value} {counter.name}, outside {counter.low} to {counter.high}")
+    for index, counter in enumerate(schema.counters):
+        if not counter.each_side:
+            value = values[layout.counter[index]]
+            if not counter.low <= value <= counter.high:
+                problems.append(f"the {counter.name} is {value}, outside {counter.low} to {counter.high}")
+    from crisis.interpreter.engine.sequence import PlayOp
+    in_play = [frame[4] for frame in position.stack if frame[0] >= 0 and isinstance(program.ops[frame[0]], PlayOp)
+               and frame[2] == 1]  # a card being played is in no pile until its play ends
+    for kind_index, kind in enumerate(schema.card_kinds):
+        seen = {}
+        if kind_index == program.played_kind:
+            for card in in_play:
+                seen[card] = seen.get(card, 0) + 1
+        for number, pile in enumerate(schema.piles):
+            if pile.kind != kind.name:
+                continue
+            for side in range(len(schema.sides) if pile.each_side else 1):
+                for card in position.piles[layout.pile(number, side)]:
+                    seen[card] = seen.get(card, 0) + 1
+        ids = program.cards[kind_index].ids
+        if position.view == NOBODY:  # a view has taken hidden cards out
+            for card in range(len(ids)):
+                if seen.get(card, 0) != 1:
+                    problems.append(f"{ids[card]} lies in {seen.get(card, 0)} piles, not 1")
+    return problems
+
+
+def check_transition(program, before, after, counters_logged) -> List[str]:
+    """Rules between two positions one action apart: nothing changes under a marker that blocks
+    it, and counters change only through a rule that says so (and is logged)."""
+    problems = check_position(program, after)
+    schema, layout = program.schema, program.layout
+    for index, marker in enumerate(schema.markers):
+        place = before.values[layout.marker + index]
+        if place == NOBODY or after.values[layout.marker + index] != place:
+            continue
+        for side, name in enumerate(schema.sides):
+            offset = layout.tokens_of(side) + place
+            if before.values[offset] != after.values[offset] and (marker.blocks_placement or marker.blocks_removal):
+                problems.append(f"{name} tokens changed in {schema.map.places[place]} under the {marker.name}")
+    for index, counter in enumerate(schema.counters):
+        for side in range(len(schema.sides) if counter.each_side else 1):
+            offset = layout.counter[index] + side
+            change = after.values[offset] - before.values[offset]
+            logged = counters_logged.get((counter.name, side), 0)
+            if change != logged and counter.each_side:
+                problems.append(f"{schema.sides[side]} {counter.name} went from {before.values[offset]} to "
+                                f"{after.values[offset]} but the rules logged {logged:+d}")
+    return problems
+
+
+def counters_logged(program, log: Sequence, since: int) -> dict:
+    change = {}
+    sides = program.schema.sides
+    for entry in log[since:]:
+        if entry.key == "log.counter" and entry.params.get("side") is not None:
+            key = (entry.params["counter"], sides.index(entry.params["side"]))
+            change[key] = change.get(key, 0) + entry.params["n"]
+    return change
