@@ -310,7 +310,6 @@ class DefinitionReader:
         played = spec.get("played cards go to")
         played_to = 0
         if isinstance(played, str):
-            found = resolver.run(ANYWHERE, None)
             names = {w: p.name for p in schema.piles for w in p.words}
             name = names.get(played.removeprefix("the ").strip())
             if name is None:

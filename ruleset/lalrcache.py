@@ -65,13 +65,13 @@ def write_tables(folder: str, name: str, key: str, parser: Lark) -> None:
     try:
         data, memo = parser.memo_serialize([TerminalDef, Rule])
         options = {}
-        for name, value in data["options"].items():
-            if name not in _LOAD_ALLOWED_OPTIONS:
+        for option, value in data["options"].items():
+            if option not in _LOAD_ALLOWED_OPTIONS:
                 try:
-                    options[name] = _encode(value)
+                    options[option] = _encode(value)
                 except TypeError:  # loaders and paths: not needed to load the tables
                     continue
-        data["options"] = {name: _decode(value) for name, value in options.items()}
+        data["options"] = {option: _decode(value) for option, value in options.items()}
         body = json.dumps(_encode({"data": data, "memo": memo}), separators=(",", ":")).encode("utf-8")
     except (TypeError, ValueError, KeyError, AttributeError):
         return

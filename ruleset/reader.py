@@ -12,13 +12,11 @@ import hashlib
 import os
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, List, Optional
+from typing import List, Optional
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from . import limits
-from . import nodes as N
 from .builder import build
 from .diagnostics import RulesError, Source, diagnostic_at, did_you_mean, one_of
 from .indent import IndentationProblem

@@ -13,7 +13,7 @@ It never stops at the first problem: every diagnostic of a rule is collected.
 
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 import attrs
 
@@ -276,7 +276,6 @@ class _Run:
     def card_places(self, p, head, cards_mod, modifiers):
         """"your objective space", "revealed objective spaces": the place field of cards."""
         word = cards_mod[-1]
-        revealed = any(w.kind == "ADJ" and w.text == "revealed" for w in modifiers)
         possessive = p.determiner in ("own", "their", "opponent")
         # "your objective space": a pile of yours; "revealed objective spaces": cards of a kind
         meanings = sorted(self.meanings(word), key=lambda m: m.startswith("pile:") != possessive)
@@ -296,7 +295,6 @@ class _Run:
                     self.error(p, f"no {word.text} cards are revealed during {self.slot.description}",
                                hint=f"revealed {word.text} {head.text} are known only while they are face up")
                 cards = M.Cards(card_kind, revealed=True, node=p)
-                revealed = True
             else:
                 continue
             field = self.place_field(card_kind, p)
@@ -1038,7 +1036,6 @@ class _Run:
         if side is None:
             return M.AllOf(())
         if node.comparison is not None:
-            found = self._phrase(node.target, ("places",))
             within = None
             if node.target.of:
                 within = self.phrase(node.target.of[0], ("group",))

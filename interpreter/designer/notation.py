@@ -81,7 +81,7 @@ TOKEN_VERBS = ("place", "remove", "move")
 def decision_kinds(program) -> Dict[str, Tuple[str, ...]]:
     """The action words a decision of each kind can offer, from the program's operations: a check
     of a 'place' action at a card-play decision can never find it legal (docs/scenarios.md)."""
-    from crisis.interpreter.engine import goals, ops, sequence, transfer
+    from crisis.interpreter.engine import sequence
     kinds: Dict[str, Tuple[str, ...]] = {verb: (verb, "done") for verb in TOKEN_VERBS}
     kinds["option"] = ("option",)
     kinds["marker"] = ("marker",)

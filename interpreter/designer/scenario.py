@@ -477,7 +477,7 @@ class _Reader:
     def apply_tokens(self, position, p: Map) -> None:
         """Tokens on the map, in holders, boxes and tracks; each side's tokens must add up, blamed on
         the key that overflows.  A track not given holds whatever the others do not."""
-        schema, program, layout = self.schema, self.program, self.program.layout
+        schema, layout = self.schema, self.program.layout
         tokens = schema.tokens
         if tokens is None:
             return
@@ -1079,7 +1079,6 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
             outcome.problems = [f"{where} ('{step.text}'): invariant broken: {v}" for v in violations]
             stopped = True
             break
-    played = program.cards[program.played_kind].ids
     outcome.events = [f"card:{e.params['card']}" for e in game.log if e.key == "log.play" and
                       e.params.get("use") != program.uses[0].name]
     outcome.events += [f"card:{e.params['card']}" for e in game.log if e.key == "log.carry_out"]

@@ -10,7 +10,7 @@ on the position is worked out once.
 from __future__ import annotations
 
 import operator
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import attrs
 

@@ -6,9 +6,7 @@ piles, so a game (or a scenario) may stand at any point of it.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
-from crisis.interpreter.actions import Action, Decision
+from crisis.interpreter.actions import Decision
 from crisis.ruleset import meaning as M
 
 from .layout import NOBODY
