@@ -15,6 +15,7 @@ game continues exactly as an uninterrupted one.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -473,6 +474,14 @@ class GameSession:
         for choice in menu:  # a source typed by name ("from Washington", or just "Washington")
             if choice.source >= 0 and fold(text) in (fold(choice.notation), fold(choice.notation.split(" ", 1)[-1])):
                 return self._chosen(choice)
+        labelled = label_matches(text, menu)  # the label shown ("stop" for "12 Stop here")
+        if len(labelled) == 1:
+            return self._chosen(labelled[0])
+        if labelled:
+            names = [f"{list(menu).index(choice) + 1} {choice.description}" for choice in labelled]
+            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+            return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=text, n=len(names),
+                                                           names=shown))
         return Reading("problem", problem=self.illegal(text, decision))
 
     @staticmethod
@@ -542,6 +551,29 @@ class GameSession:
             out.append(c.text("cli.consequence.blocked", marker=c.name("markers", t.markers[m].name),
                               space=self.show.space(t.spaces[space]), blocks=_blocks(t.markers[m])))
         return out
+
+
+def label_matches(text: str, menu: Sequence[Choice]) -> List[Choice]:
+    """The choices whose shown label the typed words name: the whole label, or some of its words
+    in order, each typed whole but the last, which may be a start of three letters or more."""
+    typed = _label_words(text)
+    if not typed:
+        return []
+    whole = [choice for choice in menu if _label_words(choice.description) == typed]
+    if whole:
+        return whole
+    *complete, last = typed
+
+    def named(words: List[str]) -> bool:
+        rest = iter(words)
+        return all(word in rest for word in complete) and any(
+            word == last or (len(last) >= 3 and word.startswith(last)) for word in rest)
+
+    return [choice for choice in menu if named(_label_words(choice.description))]
+
+
+def _label_words(text: str) -> List[str]:
+    return re.findall(r"\w+", fold(text))
 
 
 def _blocks(marker) -> str:

@@ -161,6 +161,7 @@ MESSAGES = {
     "cli.help.saved": frozenset({"file"}),
     "cli.i18n.summary": frozenset({"files", "lang", "missing", "n"}),
     "cli.input.ambiguous": frozenset({"n", "names", "text"}),
+    "cli.input.ambiguous_label": frozenset({"n", "names", "text"}),
     "cli.input.empty": frozenset({"n"}),
     "cli.input.illegal": frozenset({"n", "text"}),
     "cli.input.illegal_guess": frozenset({"guess", "number", "text"}),

@@ -475,3 +475,48 @@ def test_a_burst_of_keys_with_the_choices_focused_is_typed_and_plays_nothing_unc
             assert session.game.history == played + [first]
 
     run(main())
+
+
+# ---------------------------------------------------------------- typing what is shown
+
+
+def at_optional_placement(session):
+    """Play the first choice until a decision that may be stopped ("Stop here")."""
+    while not any(action.kind == "done" for action in session.decision.actions):
+        session.apply(session.decision.actions[0])
+    return session
+
+
+@pytest.mark.parametrize("lang,stop,label", [("en", "stop", "Stop here"), ("es", "parar", "Parar aquí")])
+def test_a_choice_is_taken_by_the_words_of_its_label_in_the_full_screen(content, tmp_path, lang, stop, label):
+    session = at_optional_placement(new_session(content, tmp_path, lang=lang, seed=4))
+    app = CrisisApp(session=session)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+            assert any(choice.description == label for choice in app.menu)
+            played = len(session.game.history)
+            await pilot.press(*stop, "enter")
+            assert session.game.history[played:] == ["done"]
+
+    run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_labels_shown_are_understood_at_any_prompt(content, tmp_path, lang):
+    """The line mode and the full screen read a line the same way (GameSession.read)."""
+    session = at_optional_placement(new_session(content, tmp_path, lang=lang, seed=4))
+    menu = session.choices(session.decision)
+    by_label = {choice.description: choice.action.text for choice in menu}
+    texas = next(label for label in by_label if "Texas" in label)
+    for typed, wanted in ((texas, "place Texas"), (texas.upper(), "place Texas"), ("texas", "place Texas"),
+                          ("fire-eat", "place Fire-Eaters"), (f"{texas.split()[0]} texas", "place Texas")):
+        reading = session.read(typed, session.decision, menu)
+        assert reading.kind == "action" and reading.action.text == wanted, (typed, reading)
+    token = menu[0].description.split()[1]  # a word every placement shows: which one is not guessed
+    reading = session.read(token, session.decision, menu)
+    assert reading.kind == "problem" and "1 " + menu[0].description in reading.problem
+    assert session.read("xyzzy", session.decision, menu).kind == "problem"
+    assert session.read("te", session.decision, menu).kind == "problem"  # two letters name no label
