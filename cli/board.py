@@ -212,6 +212,14 @@ class Screen:
             head += self.style.side(i, _pad(self.shorts[i], pips_w)) + " "
         return head.rstrip()
 
+    def markers_placed(self) -> List[str]:
+        """Each marker on the map and where, in a few words (what it forbids is said where it
+        matters: under the question, and in help)."""
+        st, t = self.game.state, self.t
+        return [self.text("cli.board.marker_short", symbol=self.style.marker, marker=self.c.name("markers", marker.name),
+                          space=self.show.space(t.spaces[st.markers[m]]))
+                for m, marker in enumerate(t.markers) if st.markers[m] != NOBODY]
+
     def marker_lines(self) -> List[str]:
         st, t, style = self.game.state, self.t, self.style
         lines = []
@@ -282,13 +290,15 @@ class Screen:
         return pips + extra, self.style.side(side, pips) + self.style.dim(extra)
 
     # -------------------------------------------------------- private cards
-    def event_for(self, info) -> str:
+    def event_for(self, info, short: bool = False) -> str:
+        """Whom a card's event is for (``short``: the sides' short names)."""
         t = self.t
         if info.event is None:
             return self.text("cli.card.no_event")
         if len(info.event_for) == len(t.sides):
-            return self.text("cli.card.event_for_all")
-        return self.join([self.style.side(t.side_index[s], self.show.side(s)) for s in info.event_for])
+            return self.text("cli.card.event_for_all_short" if short else "cli.card.event_for_all")
+        names = self.shorts if short else self.side_names
+        return self.join([self.style.side(t.side_index[s], names[t.side_index[s]]) for s in info.event_for])
 
     def card_line(self, card: int, detailed: bool, indent: int = 3) -> List[str]:
         info = self.t.strategy_cards[card]
@@ -338,6 +348,49 @@ class Screen:
                      for c in order]
             lines.append(self.text("cli.panel.order", cards=self.join(cards), done=st.final_crisis_step))
         return lines
+
+    def hand_compact(self, viewer: int, counts: bool = True, short: bool = False) -> List[str]:
+        """``viewer``'s cards a line each (title, value and whom the event is for, or only the value
+        when ``short``), then the objective kept, the Final Crisis cards and (``counts``) the other
+        side's cards, counted: the few lines the full-screen interface has room for (a card in full
+        is shown when its choice is highlighted)."""
+        st, t = self.game.state, self.t
+        lines: List[str] = []
+        hand = st.hands[viewer]
+        if hand:
+            lines.append(self.text("cli.panel.hand_short" if short else "cli.panel.hand_compact"))
+            for card in hand:
+                info = t.strategy_cards[card]
+                title = self.style.bold(self.show.card(info.id))
+                if short:
+                    lines.append("  " + self.text("cli.card.short", title=title, value=info.value))
+                else:
+                    lines.append("  " + self.text("cli.card.compact", title=title, value=info.value,
+                                                   event_for=self.event_for(info, short=True)))
+        if st.objectives[viewer] != NOBODY:
+            lines.append(self.text("cli.panel.objective_compact", **self._objective_named(viewer)))
+        if st.set_aside[viewer]:
+            lines.append(self.text("cli.panel.set_aside", cards=self.join(
+                [self.show.card(t.strategy_cards[c].id) for c in st.set_aside[viewer]])))
+        order = st.final_crisis_order[viewer]
+        if order:
+            cards_shown = [self.text("cli.panel.order_card", card=self.show.card(t.strategy_cards[c].id),
+                                     dimension=self.c.name("dimensions", t.strategy_cards[c].final_crisis))
+                           for c in order]
+            lines.append(self.text("cli.panel.order", cards=self.join(cards_shown), done=st.final_crisis_step))
+        other = 1 - viewer
+        if counts:
+            lines.append(self.text("cli.panel.counts_compact", side=self.side(other), hand=len(st.hands[other]),
+                                   aside=len(st.set_aside[other])))
+        solo = self.game.solo
+        if solo is not None and st.objectives[solo.side] != NOBODY:
+            lines.append(self.text("cli.panel.solo_objective_compact", side=self.side(solo.side),
+                                   **self._objective_named(solo.side)))
+        return lines
+
+    def _objective_named(self, side: int) -> dict:
+        info = self.t.objective_cards[self.game.state.objectives[side]]
+        return {"title": self.style.bold(self.show.objective(info.id)), "space": self.show.space(info.space)}
 
     def public_cards(self, sides: Sequence[int]) -> List[str]:
         """Card counts everyone may know; in the solo game, the solo opponent's objective (the player chose it)."""

@@ -477,11 +477,10 @@ class GameSession:
         labelled = label_matches(text, menu)  # the label shown ("stop" for "12 Stop here")
         if len(labelled) == 1:
             return self._chosen(labelled[0])
-        if labelled:
-            names = [f"{list(menu).index(choice) + 1} {choice.description}" for choice in labelled]
-            shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-            return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=text, n=len(names),
-                                                           names=shown))
+        if labelled:  # (their numbers: the labels are on the screen)
+            numbers = ", ".join(str(list(menu).index(choice) + 1) for choice in labelled)
+            return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=text, n=len(labelled),
+                                                           numbers=numbers))
         return Reading("problem", problem=self.illegal(text, decision))
 
     @staticmethod

@@ -7,13 +7,15 @@ import asyncio
 import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 
 from crisis.cli import saves
 from crisis.cli.session import GameSession, Replay, session_for
 from crisis.cli.text import Presenter
-from crisis.cli.tui.app import CrisisApp, InfoScreen, PassScreen
+from crisis.cli.tui.app import CrisisApp, InfoScreen, PassScreen, farewell
 from crisis.interpreter.controllers import Controller
 from crisis.interpreter.game import Options, replay
 
@@ -145,7 +147,7 @@ def test_the_terminal_is_passed_with_nothing_private_on_screen(hot_seat):
     assert len(passes) >= 12
     for _, body, shown in passes:
         assert "Pass the terminal to the" in body
-        assert not shown.get("hand") and not shown.get("hand-small") and not shown.get("preview")
+        assert not any(shown.get(name) for name in ("hand", "hand-left", "hand-right", "preview"))
     # after the first, the pass screen says what the last turn did (public) before the next player looks
     assert sum("What the" in body for _, body, _ in passes) >= len(passes) - 2
     assert isinstance(hot_seat["first"][1], PassScreen)  # even the first turn starts behind it
@@ -181,7 +183,8 @@ def bot_game(content, tmp_path_factory):
     async def main():
         async with app.run_test(size=(160, 50)) as pilot:
             result["first"] = dict(panes(app))
-            result["wide"] = app.query_one("#cards").display and not app.query_one("#hand-small").display
+            result["wide"] = app.query_one("#cards").display and not any(
+                app.query_one(name).display for name in ("#hand-left", "#hand-right"))
             result["seen"] = await play_through(app, pilot)
             result["final"] = dict(panes(app))
 
@@ -227,7 +230,7 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
             actions = list(session.game.history)
             await pilot.press("ctrl+z")
             assert panes(app)["board"] == before
-            assert "Taken back: Place a token in" in plain(app.query_one("#message").render())
+            assert "Taken back: Place a token in" in plain(app.query_one("#message").content)
             assert json.loads(session.path.read_text())["actions"] == actions[:-1]
 
     run(main())
@@ -292,7 +295,7 @@ def test_a_bot_thinks_while_the_screen_stays_live_and_quitting_meanwhile_keeps_t
             assert "Unionist is thinking" in " ".join(panes(app)["question"].split())
             assert app.query_one("#choices").option_count == 0
             await pilot.press("1", "enter", "ctrl+z")  # nothing typed or undone is taken for the bot's side
-            assert session.game.history == [] and "is thinking" in plain(app.query_one("#message").render())
+            assert session.game.history == [] and "is thinking" in plain(app.query_one("#message").content)
             await pilot.press("f2")  # the screen answers meanwhile
             assert isinstance(app.screen, InfoScreen)
             await pilot.press("escape")
@@ -361,7 +364,7 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
             assert isinstance(app.screen, PassScreen) and "Secessionist" in plain(app.screen.body)
             await pilot.press("u")
             assert session.game.history == [] and not isinstance(app.screen, PassScreen)
-            assert "Taken back: Keep" in plain(app.query_one("#message").render())
+            assert "Taken back: Keep" in plain(app.query_one("#message").content)
             assert "Unionist: choose the objective card to keep." in " ".join(panes(app)["question"].split())
             await pilot.press("down", "enter")  # keep again: the terminal goes to the other player
             assert isinstance(app.screen, PassScreen)
@@ -468,7 +471,7 @@ def test_a_burst_of_keys_with_the_choices_focused_is_typed_and_plays_nothing_unc
             burst(app, "", "enter", "enter")  # Enter with nothing typed and no choice moved to: nothing taken
             await pilot.pause()
             assert session.game.history == played and "Enter takes the choice you have moved to" in plain(
-                app.query_one("#message").render())
+                app.query_one("#message").content)
             first = app.menu[0].notation
             burst(app, "", "down", "down", "up", "enter")  # a choice moved to on purpose
             await pilot.pause()
@@ -517,6 +520,233 @@ def test_the_labels_shown_are_understood_at_any_prompt(content, tmp_path, lang):
         assert reading.kind == "action" and reading.action.text == wanted, (typed, reading)
     token = menu[0].description.split()[1]  # a word every placement shows: which one is not guessed
     reading = session.read(token, session.decision, menu)
-    assert reading.kind == "problem" and "1 " + menu[0].description in reading.problem
+    assert reading.kind == "problem" and "1, 2, 3" in reading.problem
     assert session.read("xyzzy", session.decision, menu).kind == "problem"
     assert session.read("te", session.decision, menu).kind == "problem"  # two letters name no label
+
+
+# ---------------------------------------------------------------- what one screen shows
+
+
+def fully_shown(app, widget) -> bool:
+    """The widget is on the screen whole: not scrolled away, not cut by the screen's edge."""
+    found = app.screen._compositor.visible_widgets.get(widget)
+    if found is None:
+        return False
+    region, clip = found
+    return region.height > 0 and clip.contains_region(region) and app.screen.region.contains_region(region)
+
+
+def rendered(widget) -> list:
+    """The lines a widget draws, at its width, as plain text (all of them, scrolled or not)."""
+    return [strip.text.rstrip() for strip in widget.render_lines(Region(0, 0, widget.size.width,
+                                                                          widget.size.height))]
+
+
+def all_drawn(app, widget) -> bool:
+    """Shown whole, with none of its text cut off below."""
+    content = widget.visual.get_height(widget.styles, widget.content_size.width) if widget.visual else 0
+    return fully_shown(app, widget) and content <= widget.content_size.height
+
+
+def words_of(text: str) -> list:
+    return re.findall(r"[^\W_]+", text)
+
+
+def choice_lines(app) -> list:
+    """The rows of the choice list on the screen, as plain text (the scroll bar left out)."""
+    choices = app.query_one("#choices")
+    region = app.screen._compositor.visible_widgets[choices][1].intersection(choices.region)
+    rows = [strip.text for strip in app.screen._compositor.render_strips()]
+    return [row[region.x:region.right - 1].rstrip() for row in rows[region.y:region.bottom]]
+
+
+def check_one_screen(app, session, viewer):
+    """The map, both tracks, the viewer's cards and the choices, on the screen, words whole."""
+    for name in ("#board", "#tracks"):
+        assert fully_shown(app, app.query_one(name)), name
+    titles = [session.show.card(session.tables.strategy_cards[card].id) for card in session.game.state.hands[viewer]]
+    assert titles
+    panes = [app.query_one(f"#{name}") for name in ("hand", "hand-left", "hand-right")]
+    shown = [pane for pane in panes if pane.display and pane.parent.display and app._shown.get(pane.id)]
+    assert len(shown) == 1
+    assert all_drawn(app, shown[0]), shown[0].id
+    text = " ".join(" ".join(rendered(shown[0])).split())
+    for title in titles:
+        assert title in text, (title, text)
+    label_words = set()
+    for number, choice in enumerate(app.menu, 1):
+        label_words.update(words_of(f"{number} {choice.description} {choice.notation}"))
+    lines = [line for line in choice_lines(app) if line.strip()]
+    assert len(lines) >= 3
+    for line in lines:  # nothing cut: every word on a row of the list is a whole word of a label
+        for word in words_of(line):
+            assert word in label_words, (word, line)
+
+
+SIZES = [(80, 24), (100, 30), (120, 40)]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "100x30", "120x40"])
+def test_one_screen_holds_the_map_the_tracks_your_cards_and_whole_choices(content, tmp_path, lang, size):
+    session = new_session(content, tmp_path, lang=lang, controllers=(saves.HUMAN, "random"), seed=4)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("1", "enter")  # keep an objective
+            await bot_moved(app, pilot)
+            await pilot.pause()
+            check_one_screen(app, session, 0)  # playing a card
+            event = next(number for number, choice in enumerate(app.menu, 1) if choice.action.kind == "event")
+            await pilot.press(*["down"] * event)
+            card = session.tables.strategy_cards[app.menu[event - 1].action.a]
+            preview = app.query_one("#preview")
+            assert all_drawn(app, preview)  # the card's event in full, under the choices
+            wanted = " ".join(session.show.card_rule_text("cards", card, inline=True).split())
+            assert wanted in " ".join(" ".join(rendered(preview)).split())
+            value = next(choice for choice in app.menu if choice.action.kind == "value"
+                         and session.tables.strategy_cards[choice.action.a].value >= 2)
+            await pilot.press(*str(app.menu.index(value) + 1), "enter")
+            await pilot.pause()
+            assert session.decision.kind == "place"
+            check_one_screen(app, session, 0)  # placing tokens: a long list
+
+    run(main())
+
+
+# ---------------------------------------------------------------- text broken once, at the width drawn
+
+
+def paragraph_lines(widget, paragraphs) -> list:
+    """The widget's drawn lines grouped by the paragraph they show (blank lines between dropped):
+    (paragraph, its lines)."""
+    lines = [line for line in rendered(widget) if line.strip()]
+    groups, at = [], 0
+    for paragraph in paragraphs:
+        wanted = " ".join(paragraph.split())
+        if not wanted:
+            continue
+        group, joined = [], ""
+        while at < len(lines) and joined != wanted:
+            group.append(lines[at])
+            joined = " ".join(" ".join(line.split()) for line in group)
+            at += 1
+        assert joined == wanted, (wanted, group)
+        groups.append((paragraph, group))
+    return groups
+
+
+def broken_once(widget, paragraphs) -> None:
+    """Each paragraph fills its lines: no line could have taken the next line's first word with
+    the spaces before it (a text broken twice leaves a word alone on a line), and no line is
+    wider than the pane."""
+    width = widget.content_size.width
+    for paragraph, group in paragraph_lines(widget, paragraphs):
+        at = 0
+        for line, after in zip(group, group[1:]):
+            at = paragraph.index(line.split()[-1], at) + len(line.split()[-1])
+            word = after.split()[0]
+            gap = paragraph.index(word, at) - at
+            assert len(line) + gap + len(word) > width, (width, line, after)
+        assert all(len(line) <= width for line in group)
+
+
+def test_a_pop_up_is_broken_once_at_its_width_and_again_when_the_terminal_is_resized(content, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    session = new_session(content, Path("."), controllers=(saves.HUMAN, "random"), seed=4,
+                          name="fort-sumter-20250301-201500-seed4.json")  # (a name with hyphens, kept whole)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("f1")
+            assert isinstance(app.screen, InfoScreen)
+            text = app.screen.query_one("#info-text")
+            paragraphs = app.screen.body.plain.split("\n")
+            broken_once(text, paragraphs)
+            wide = max(len(line) for line in rendered(text))
+            assert any(str(session.path) in line for line in rendered(text))  # the save path whole
+            for size in ((80, 24), (100, 30)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                broken_once(text, paragraphs)
+                assert max(len(line) for line in rendered(text)) < wide
+                assert any(str(session.path) in line for line in rendered(text))
+            await pilot.press("escape")
+            await pilot.press(*"rules zones", "enter")
+            assert isinstance(app.screen, InfoScreen)
+            broken_once(app.screen.query_one("#info-text"), app.screen.body.plain.split("\n"))
+
+    run(main())
+
+
+def test_the_feed_and_a_long_message_are_broken_between_words_not_cut(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("1", "enter")
+            await bot_moved(app, pilot)
+            await pilot.pause()
+            feed = app.query_one("#feed")
+            broken_once(feed, plain(app._shown["feed"]).split("\n"))
+            refusal = session.read("play", session.decision, app.menu).problem
+            await pilot.press(*"play", "enter")  # words of several choices: a long refusal, shown whole
+            message = app.query_one("#message")
+            said = " ".join(" ".join(rendered(message)).split())
+            assert all_drawn(app, message) and said.endswith(" ".join(refusal.split()))
+
+    run(main())
+
+
+# ---------------------------------------------------------------- small ones
+
+
+def test_why_with_nothing_to_explain_is_a_line_and_the_log_opens_at_its_newest_entry(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            while len(session.game.log) < 40:  # a log longer than the window
+                await pilot.press("1", "enter")
+                await bot_moved(app, pilot)
+                if isinstance(app.screen, InfoScreen):
+                    await pilot.press("escape")
+            await pilot.press(*"why", "enter")
+            assert app.screen is app.screen_stack[0]  # no window for one line
+            assert session.c.text("cli.why.nothing") in plain(app.query_one("#message").content)
+            await pilot.press("f2")
+            assert isinstance(app.screen, InfoScreen)
+            await pilot.pause()
+            scroll = app.screen.query_one("#info-scroll")
+            assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+            last = session.show.log_line(session.game.log[-1])
+            assert " ".join(last.split()[-3:]) in " ".join(strip.text for strip in app.screen._compositor.render_strips())
+
+    run(main())
+
+
+def test_what_is_printed_after_the_full_screen_keeps_a_command_on_one_line(content, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a game saved where it is played, under its default name
+    show = Presenter(content, content.catalog("en"))
+    session = GameSession(content, show, 4, Options(), [saves.HUMAN, "random"],
+                          saves.default_path(Path("."), content.board.game, 4))
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+q")
+        return app
+
+    app = run(main())
+    command = f"crisis resume {session.path}"
+    assert command in app.outcome
+    for width in (80, 60, 40):
+        lines = farewell(app.outcome, width, [command]).splitlines()
+        assert any(command in line for line in lines)
+        assert all(len(line) <= width for line in lines if command not in line)
+        assert " ".join(" ".join(lines).split()) == " ".join(app.outcome.split())

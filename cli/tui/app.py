@@ -6,17 +6,27 @@ session applies actions, saves after each one, undoes, reads typed input and
 works out consequences; this module only lays them out.  The text blocks come
 from ``crisis.cli.board`` (the line mode's own), turned from ANSI colour codes
 into Textual's styled text, so both modes say the same things in the same
-words.  Layout: the map and the tracks on the left; the question, the choices,
-the highlighted choice's consequences and the feed on the right; on a wide
-terminal (120 columns or more) your cards get a column of their own.
+words.  Text is broken into lines when it is drawn, at the width of its pane
+(``Paragraphs``), so it re-wraps with the terminal.
+
+Layout: the map and the tracks on the left; the question, the choices, what
+the highlighted choice would do and the feed on the right.  Your cards go
+under the tracks where the left column has room for them (from about 34
+rows), else on the right, in a line each (the highlighted card shows in full
+under the choices); on a very wide terminal they get a column of their own,
+in full.  At 80x24 everything a decision needs is on one screen: the map,
+both crisis tracks and pools, the question and its choices, your cards.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
+import shlex
+import shutil
 import threading
-from typing import Iterable, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from rich.text import Text
 from textual import events, on
@@ -32,23 +42,24 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from crisis.ruleset.diagnostics import shown
 
 from .. import info
-from ..board import Screen, fit_all
+from ..board import Screen, fit
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
+from .paragraphs import Paragraphs
 
-WIDE = 120  # columns from which the cards get their own column
+WIDE = 150  # columns from which the cards get their own column
+SHORT = 50  # columns of the choices under which your cards are named with their value only
+NOTATION = 70  # columns of the choices from which each shows its action as typed ([value lincoln])
+FEED_ROWS = 2  # rows the feed keeps under the choices, however many there are
+ROOMY = 12  # rows left under the map and the tracks from which your cards go there
+CHROME = 4  # rows around the panes: the header (2), the command line and the keys
+LEFT_TEXT = 36  # the width of the text under the map
+POPUP = 10_000  # the width text for a pop-up is made at: unbroken (it is broken as it is drawn)
 # keys that move in the choice list, from the command line while nothing is typed there
 LIST_KEYS = frozenset({"up", "down", "pageup", "pagedown"})
 REPLAY_KEYS = frozenset({"right", "n", "enter", "space", "left", "p", "backspace", "home", "end", "b"})
-TALL = 36  # rows from which the highlighted choice's card or consequences get more room
 
-
-def styled(lines: Iterable[str], wrap: bool = True) -> Text:
-    """Lines drawn with ANSI codes (by ``board.Screen``) as one styled text."""
-    text = Text.from_ansi("\n".join(lines))
-    text.no_wrap = not wrap
-    return text
 
 
 class InfoScreen(ModalScreen):
@@ -56,15 +67,19 @@ class InfoScreen(ModalScreen):
 
     BINDINGS = [Binding("escape,enter,q,space", "close", "Close", show=False)]
 
-    def __init__(self, text: Text, hint: str):
+    def __init__(self, text: Paragraphs, hint: str, at_end: bool = False):
         super().__init__()
-        self.body, self.hint = text, hint
+        self.body, self.hint, self.at_end = text, hint, at_end
 
     def compose(self) -> ComposeResult:
         with Vertical(id="info"):
             with VerticalScroll(id="info-scroll"):
                 yield Static(self.body, id="info-text")
             yield Static(self.hint, id="info-hint")
+
+    def on_mount(self) -> None:
+        if self.at_end:  # (the log: its newest entries first in view)
+            self.call_after_refresh(self.query_one("#info-scroll", VerticalScroll).scroll_end, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -79,13 +94,13 @@ class PassScreen(ModalScreen):
 
     def __init__(self):
         super().__init__()
-        self.body = Text("")
+        self.body = Paragraphs([])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pass"):
             yield Static(self.body, id="pass-text")
 
-    def say(self, text: Text) -> None:
+    def say(self, text: Paragraphs) -> None:
         self.body = text
         if self.is_mounted:
             self.query_one("#pass-text", Static).update(text)
@@ -107,22 +122,26 @@ class CrisisApp(App):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
-    #header { height: 2; background: $boost; padding: 0 1; }
+    #header { height: auto; background: $boost; padding: 0 1; }
     #main { height: 1fr; }
     #left { width: 38; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
     #cards { display: none; width: 1fr; padding: 0 1; border-left: solid $primary-darken-2; }
     #right { width: 1fr; padding: 0 1; border-left: solid $primary-darken-2; }
-    #question { height: 2; }
-    #choices { height: 1fr; min-height: 4; border: none; padding: 0; }
-    #preview { height: 5; color: $text-muted; }
-    .tall #preview { height: 12; }
-    #feed-scroll { height: 1fr; min-height: 3; }
-    #message { height: 1; padding: 0 1; }
+    #question { height: auto; max-height: 6; }
+    .over #question, .watching #question { max-height: 60%; }
+    #choices { height: auto; min-height: 3; border: none; padding: 0; }
+    #preview { height: auto; max-height: 40%; color: $text-muted; }
+    #hand-right { height: auto; }
+    #hand-left { height: auto; margin: 1 0 0 0; }
+    #feed-scroll { height: 1fr; min-height: 1; }
+    #feed-left { height: auto; margin: 1 0 0 0; }
+    #message { height: auto; max-height: 8; }
     #command { height: 1; border: none; padding: 0 1; }
     .wide #cards { display: block; }
-    .wide #hand-small { display: none; }
     InfoScreen, PassScreen { align: center middle; }
-    #info { width: 90%; height: 90%; border: round $primary; background: $surface; padding: 0 1; }
+    #info { width: 90%; height: auto; max-height: 90%; border: round $primary; background: $surface;
+            padding: 0 1; }
+    #info-scroll { height: auto; max-height: 80vh; }
     #info-hint { height: 1; color: $text-muted; }
     #pass { width: 90%; height: auto; max-height: 90%; border: double $primary; background: $surface;
             padding: 1 2; }
@@ -162,16 +181,19 @@ class CrisisApp(App):
             with VerticalScroll(id="left"):
                 yield Static(id="board")
                 yield Static(id="tracks")
-                yield Static(id="hand-small")
+                yield Static(id="markers")
+                yield Static(id="hand-left")
+                yield Static(id="feed-left")
             with VerticalScroll(id="cards"):
                 yield Static(id="hand")
             with Vertical(id="right"):
                 yield Static(id="question")
                 yield OptionList(id="choices")
                 yield Static(id="preview")
+                yield Static(id="hand-right")
                 with VerticalScroll(id="feed-scroll"):
                     yield Static(id="feed")
-        yield Static(id="message")
+                yield Static(id="message")
         yield Input(id="command", placeholder=self.c.text("cli.tui.placeholder"), select_on_focus=False)
         yield Footer()
 
@@ -181,6 +203,7 @@ class CrisisApp(App):
         self._layout(self.size.width, self.size.height)
         if self.replay is not None:
             self.query_one("#choices", OptionList).display = False
+            self.screen.add_class("watching")
             self.set_focus(None)
             self.replay_draw()
         else:
@@ -189,10 +212,10 @@ class CrisisApp(App):
     def on_resize(self, event) -> None:
         self._layout(event.size.width, event.size.height)
         self.call_after_refresh(self.redraw)
+        self.call_after_refresh(self.fit_choices)
 
     def _layout(self, width: int, height: int = 24) -> None:
         self.screen.set_class(width >= WIDE, "wide")
-        self.screen.set_class(height >= TALL, "tall")
 
     def redraw(self) -> None:
         """Draw again at the new size (lines are broken to each pane's width)."""
@@ -266,13 +289,13 @@ class CrisisApp(App):
         """While a bot thinks: the board as it is for the person at the terminal (nothing marked as
         seen: that is for their turn), no choices, and who is thinking."""
         s = self.session
+        self.menu = []
+        self.query_one("#choices", OptionList).clear_options()
         viewer = next((i for i in (0, 1) if s.humans[i]), None)
         if viewer is not None:  # (a bot against a bot has no one to show cards to)
             self.draw_game(viewer, s.seen[viewer], s.changed_spaces(viewer))
         self.put("question", [self.style.bold(self.thinking_text())])
         self.put("preview", [])
-        self.menu = []
-        self.query_one("#choices", OptionList).clear_options()
 
     def pass_text(self, player: int) -> Text:
         s = self.session
@@ -289,7 +312,7 @@ class CrisisApp(App):
             lines.append(self.c.text("cli.pass.hint", side=self.side(player), other=self.side(other)))
         lines.append("")
         lines.append(self.c.text("cli.tui.pass_keys", side=self.side(player)))
-        return styled(lines)
+        return Paragraphs(lines)
 
     def after_pass(self, answer) -> None:
         s = self.session
@@ -314,8 +337,7 @@ class CrisisApp(App):
         self.source = None
         self.draw()
         for summary in reversed(summaries):  # the earliest on top
-            scr = self.screen_blocks(self.size.width)
-            self.push_screen(InfoScreen(styled(scr.round_end(summary)), self.c.text("cli.tui.close")))
+            self.info(self.screen_blocks(POPUP).round_end(summary))
 
     def side(self, index: int) -> str:
         return self.style.side(index, self.show.side(self.game.tables.sides[index]))
@@ -324,47 +346,73 @@ class CrisisApp(App):
         """Nothing private stays on screen while the terminal changes hands."""
         self.hidden = True
         self.menu = []
-        for name in ("hand", "hand-small", "preview", "question", "feed"):
+        for name in ("hand", "hand-left", "hand-right", "preview", "question", "feed", "feed-left"):
             self.put(name, [])
         self.query_one("#choices", OptionList).clear_options()
 
     # ------------------------------------------------------------------ drawing
     def put(self, name: str, lines: List[str], wrap: bool = True) -> None:
-        """Show lines in a pane, broken between words to its width with the line mode's hanging
-        indents, unless it shows them already (each change costs a redraw)."""
+        """Show lines in a pane, broken between words at its width as it is drawn (with the line
+        mode's hanging indents), unless it shows them already (each change costs a redraw).
+        A pane with nothing to show takes no room."""
         widget = self.query_one(f"#{name}", Static)
-        width = widget.size.width
-        if wrap and width > 10:
-            lines = fit_all(lines, width)
         key = "\n".join(lines)
         if self._shown.get(name) != key:
             self._shown[name] = key
-            widget.update(styled(lines, wrap))
+            widget.update(Paragraphs(lines, wrap=wrap))
+        widget.display = bool(lines) or name in ("question", "feed")
 
     def draw(self, again: bool = False) -> None:
         """The whole screen for the player whose decision it is (``again``: the same turn redrawn,
         what is new since the last turn stays new)."""
         viewer = self.session.decision.player
-        self.draw_game(viewer, *self.session.view(viewer))
         self.hidden = False
         self.fill_choices(keep=again)
+        self.draw_game(viewer, *self.session.view(viewer))
 
     def draw_game(self, viewer: int, start: int, changed) -> None:
         """The board, the tracks, ``viewer``'s cards and the feed from log entry ``start``."""
         scr = self.screen_blocks()
         self.put("header", scr.header(compact=True))
-        self.put("board", self.board_lines(scr, changed), wrap=False)
-        self.put("tracks", scr.tracks(legend=False), wrap=False)
-        hand = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
-        self.put("hand", hand)
-        self.put("hand-small", [""] + hand)
+        used = self.put_map(scr, changed)
         feed = [self.c.text("cli.panel.recent")] + scr.feed(self.game.log or [], start)
-        self.put("feed", feed)
-        self.query_one("#feed-scroll", VerticalScroll).scroll_end(animate=False)
+        self.place(scr, viewer, self.size.height - CHROME - used, feed)
 
-    def board_lines(self, scr: Screen, changed) -> List[str]:
-        """The map without the column heads and the legend (help explains them), to fit 24 rows."""
-        return scr.board(changed, legend=False)
+    def place(self, scr: Screen, viewer: Optional[int], room: int, feed: List[str], private=None) -> None:
+        """Your cards and the feed where they fit (``room``: the rows under the map and the tracks):
+        in full in a column of their own on a very wide terminal; else a line a card, under the
+        tracks if there is room, or on the right (without the cards the choices list already)."""
+        wide = self.size.width >= WIDE
+        if private is not None:  # (a replay: every side's cards, once the game is over)
+            full = compact = private
+        elif viewer is None:
+            full = compact = []
+        else:
+            full = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
+            left = room >= ROOMY
+            compact = scr.hand_compact(viewer, counts=left, short=not left and self.right_width() < SHORT)
+        left = not wide and room >= ROOMY
+        feed_left = not wide and not left and room >= 5
+        self.put("hand", full if wide else [])
+        self.put("hand-left", compact if left else [])
+        self.put("hand-right", compact if not wide and not left else [])
+        self.put("feed-left", latest(feed, LEFT_TEXT, room - 1, self.c) if feed_left else [])
+        self.put("feed", [] if feed_left else feed)
+        scroll = self.query_one("#feed-scroll", VerticalScroll)
+        scroll.display = not feed_left
+        self.call_after_refresh(self.fit_choices)
+
+    def put_map(self, scr: Screen, changed) -> int:
+        """The map (without the column heads and the legend: help explains them), the crisis
+        tracks and the markers placed, in short; the rows they take."""
+        board = scr.board(changed, legend=False)
+        placed = scr.markers_placed()
+        board = board[:len(board) - len(placed)]
+        tracks = scr.tracks(legend=False)
+        self.put("board", board, wrap=False)
+        self.put("tracks", tracks, wrap=False)
+        self.put("markers", placed)
+        return len(board) + len(tracks) + len(Paragraphs(placed).lines(LEFT_TEXT))
 
     def fill_choices(self, keep: bool = False) -> None:
         s = self.session
@@ -376,12 +424,13 @@ class CrisisApp(App):
         self.put("question", [self.style.bold(question)] + notes)
         options = []
         digits = len(str(len(self.menu)))
+        notation = self.right_width() >= NOTATION
         for number, choice in enumerate(self.menu, 1):
-            line = Text(f"{str(number).rjust(digits)} ", style="bold")
-            line.append(choice.description)
-            if choice.notation and self.size.width >= WIDE:
-                line.append(f"  [{choice.notation}]", style="dim")
-            options.append(Option(line))
+            line = self.style.bold(str(number).rjust(digits)) + " " + choice.description
+            if choice.notation and notation:
+                line += "  " + self.style.dim(f"[{choice.notation}]")
+            # broken between words, each continuation under the text, at the list's width as drawn
+            options.append(Option(Paragraphs([line], indent=digits + 1)))
         choices = self.query_one("#choices", OptionList)
         choices.clear_options()
         choices.add_options(options)
@@ -389,27 +438,65 @@ class CrisisApp(App):
         choices.highlighted = highlighted if highlighted is not None and highlighted < len(options) else None
         if not keep:
             self.focus_now(choices)
+        self.call_after_refresh(self.fit_choices)
         words = [c.notation for c in self.menu if c.notation] + [s.command_word(w) for w in
                                                                  ("help", "card", "log", "rules", "undo", "quit")]
         self.query_one("#command", Input).suggester = SuggestFromList(words, case_sensitive=False)
         self.preview(choices.highlighted)
 
+    def fit_choices(self) -> None:
+        """The choices take the rows they need, up to what the other panes of the right column
+        leave (the feed keeps a few rows): what is left over goes to the feed."""
+        right = self.query_one("#right", Vertical)
+        others = sum(pane.outer_size.height for pane in right.children
+                     if pane.display and pane.id not in ("choices", "feed-scroll"))
+        room = max(3, right.content_size.height - others - FEED_ROWS)
+        choices = self.query_one("#choices", OptionList)
+        if choices.styles.max_height is None or choices.styles.max_height.value != room:
+            choices.styles.max_height = room  # (a change lays the screen out again)
+        # the feed's newest entries in view, once it has its size
+        self.call_after_refresh(self.query_one("#feed-scroll", VerticalScroll).scroll_end, animate=False)
+
+    def right_width(self) -> int:
+        """The width of the choices (before the first layout, from the terminal's)."""
+        width = self.query_one("#right", Vertical).content_size.width
+        if width:
+            return width
+        return self.size.width - 38 - 3 - (self.size.width // 3 if self.size.width >= WIDE else 0)
+
     def preview(self, index: Optional[int]) -> None:
-        """The highlighted choice's consequences, or its card in full."""
+        """The highlighted choice's consequences, or its card in full (nothing before a move)."""
         s = self.session
         if s is None or s.decision is None or self.hidden:
             return
         if index is None or not 0 <= index < len(self.menu):
-            self.put("preview", [self.style.dim(self.c.text("cli.tui.preview_hint"))])
+            self.put("preview", [])
             return
         choice = self.menu[index]
         lines = [f"{self.style.arrow} {text}" for text in s.consequences(s.decision, choice.action)]
         action = choice.action
-        scr = self.screen_blocks(self.query_one("#preview", Static).size.width or 40)
         if action is not None and action.kind in ("value", "event", "claim", "keep", "order"):
-            kind = info.OBJECTIVE if action.kind == "keep" else info.STRATEGY
-            lines += info.card_text(scr, kind, action.a)
+            lines += self.card_preview(action.kind == "keep", action.a)
         self.put("preview", lines)
+        self.call_after_refresh(self.fit_choices)
+
+    def card_preview(self, objective: bool, index: int) -> List[str]:
+        """A card in a few lines: its title, value and whom the event is for (or its space), then
+        its event's text (``card NAME`` shows all of it)."""
+        scr, show = self.screen_blocks(POPUP), self.show
+        if objective:
+            card = self.game.tables.objective_cards[index]
+            head = self.c.text("cli.card.objective_compact", title=self.style.bold(show.objective(card.id)),
+                               space=show.space(card.space))
+            kind = "objectives"
+        else:
+            card = self.game.tables.strategy_cards[index]
+            head = self.c.text("cli.card.compact", title=self.style.bold(show.card(card.id)), value=card.value,
+                               event_for=scr.event_for(card, short=True))
+            kind = "cards"
+        if card.event is None:
+            return [head]
+        return [head] + show.card_rule_text(kind, card, inline=True).split("\n")
 
     @on(OptionList.OptionHighlighted, "#choices")
     def highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -479,7 +566,7 @@ class CrisisApp(App):
         elif command == "rules":
             return self.rules(rest)
         elif command == "card":
-            scr = self.screen_blocks(self.size.width - 10)
+            scr = self.screen_blocks(POPUP)
             found, problem = info.card_query(scr, rest, self.session.decision, self.session.command_word("card"))
             if problem:
                 self.say(problem, error=True)
@@ -489,7 +576,11 @@ class CrisisApp(App):
                 lines += info.card_text(scr, kind, index) + [""]
             self.info(lines)
         elif command == "why":
-            self.info(info.why_lines(self.session))
+            lines = info.why_lines(self.session)
+            if len(lines) == 1:  # (nothing to explain: said in a line, not in a window)
+                self.say(lines[0])
+            else:
+                self.info(lines)
         elif command == "undo":
             self.action_undo()
         elif command == "board":
@@ -499,14 +590,17 @@ class CrisisApp(App):
         return True
 
     def say(self, text: str, error: bool = False) -> None:
-        """A message under the feed that stays until the next action."""
+        """A message under the feed that stays until the next action (broken between words, not cut
+        at the screen's edge; none takes no room)."""
         shown = f"{self.style.error_mark} {text}" if error and text else text
         message = self.query_one("#message", Static)
-        message.update(styled([self.style.error(shown) if error else shown]))
+        message.update(Paragraphs([self.style.error(shown) if error else shown]))
+        message.display = bool(text)
+        self.call_after_refresh(self.fit_choices)
 
-
-    def info(self, lines: List[str]) -> None:
-        self.push_screen(InfoScreen(styled(lines), self.c.text("cli.tui.close")))
+    def info(self, lines: List[str], at_end: bool = False) -> None:
+        """A pop-up; its paragraphs are broken as it is drawn, continuations under their first line."""
+        self.push_screen(InfoScreen(Paragraphs(lines, hang=0), self.c.text("cli.tui.close"), at_end))
 
     # ------------------------------------------------------------------ commands
     def action_help(self) -> None:
@@ -517,7 +611,7 @@ class CrisisApp(App):
             self.info([self.thinking_text(), "", self.c.text("cli.tui.keys_help")])
             return
         s = self.session
-        scr = self.screen_blocks(self.size.width - 10)
+        scr = self.screen_blocks(POPUP)
         words = {name: s.command_word(name) for name in ("help", "card", "log", "rules", "board", "undo", "quit")}
         lines = info.help_lines(scr, s.decision, s.hotseat, s.path, words)
         lines += ["", self.c.text("cli.tui.keys_help")]
@@ -527,14 +621,14 @@ class CrisisApp(App):
     def action_log(self) -> None:
         lines = [self.style.bold(self.c.text("cli.log.title"))]
         lines += ["  " + line for line in self.show.log_lines(self.game.log or [])]
-        self.info(lines)
+        self.info(lines, at_end=True)  # the newest entries in view
 
     def action_rules(self) -> None:
         self.rules("")
 
     def rules(self, query: str) -> bool:
         word = self.session.command_word("rules") if self.session else "rules"
-        lines, problem = info.rules_query(self.screen_blocks(self.size.width - 10), query, word)
+        lines, problem = info.rules_query(self.screen_blocks(POPUP), query, word)
         if problem:
             self.say(problem, error=True)
             return False
@@ -663,21 +757,23 @@ class CrisisApp(App):
         humans = [i for i in (0, 1) if s.humans[i]] or [0]
         viewer = min(humans, key=lambda i: s.seen[i])
         summaries = s.round_ends_since(viewer)
+        self.menu = []
+        self.query_one("#choices", OptionList).clear_options()
+        self.query_one("#choices", OptionList).display = False
+        self.screen.add_class("over")  # (the score takes the choices' room)
         self.put("header", scr.header(compact=True))
-        self.put("board", self.board_lines(scr, s.changed_spaces(viewer)), wrap=False)
-        self.put("tracks", scr.tracks(legend=False), wrap=False)
+        used = self.put_map(scr, s.changed_spaces(viewer))
         start, log = s.feed(viewer)
-        self.put("feed", [self.c.text("cli.panel.recent")] + scr.feed(log, start))
-        for name in ("hand", "hand-small", "preview"):
-            self.put(name, [])
+        self.place(scr, None, self.size.height - CHROME - used,
+                   [self.c.text("cli.panel.recent")] + scr.feed(log, start))
+        self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
-        self.query_one("#choices", OptionList).clear_options()
         self.say(s.replay_hint())
         self.outcome = "\n".join([Text.from_ansi(line).plain for line in result] + [s.replay_hint()])
-        self.push_screen(InfoScreen(styled(result + ["", s.replay_hint()]), self.c.text("cli.tui.close")))
+        self.info(result + ["", s.replay_hint()])
         for summary in reversed(summaries):
-            self.push_screen(InfoScreen(styled(scr.round_end(summary)), self.c.text("cli.tui.close")))
+            self.info(self.screen_blocks(POPUP).round_end(summary))
 
     # ------------------------------------------------------------------ replay
     def replay_draw(self) -> None:
@@ -685,18 +781,14 @@ class CrisisApp(App):
         scr = self.screen_blocks()
         self.put("header", scr.header(compact=True) + [self.c.text("cli.tui.replay_position", position=r.position,
                                                                    n=r.size)])
-        self.put("board", self.board_lines(scr, ()), wrap=False)
-        self.put("tracks", scr.tracks(legend=False), wrap=False)
+        used = self.put_map(scr, ())
         private = []
         if r.private_shown():
             for side in (0, 1):
                 private += scr.private(side, detailed=False)
-        self.put("hand", private)
-        self.put("hand-small", [""] + private)
         log = r.game.log or []
-        before = self._log_before()
-        self.put("feed", scr.feed(log, before))
-        self.query_one("#feed-scroll", VerticalScroll).scroll_end(animate=False)
+        self.place(scr, None, self.size.height - CHROME - 1 - used, scr.feed(log, self._log_before()),
+                   private=private)
         found = r.next_action()
         lines = []
         if found is not None:
@@ -788,9 +880,22 @@ class CrisisApp(App):
         r = self.replay
         self.session = r.branch(r.position)
         self.replay = None
+        self.screen.remove_class("watching")
         self.query_one("#choices", OptionList).display = True
         self.say(self.c.text("cli.replay.branched", file=str(self.session.path), n=r.position))
         self.advance()
+
+
+def latest(feed: List[str], width: int, rows: int, catalog) -> List[str]:
+    """The feed's heading and as many of its newest entries as fit ``rows`` at ``width``, with a
+    line saying how many earlier ones the log holds."""
+    if len(Paragraphs(feed).lines(width)) <= rows:
+        return feed
+    entries = feed[1:]
+    kept: List[str] = []
+    while entries and len(Paragraphs([feed[0], "", *kept, entries[-1]]).lines(width)) <= rows:
+        kept.insert(0, entries.pop())
+    return [feed[0], catalog.text("cli.panel.earlier", n=len(entries))] + kept
 
 
 def ask_bot(session: GameSession, decision) -> Optional[object]:
@@ -824,9 +929,31 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
     app = CrisisApp(session=session, replay=replay, no_color=no_color)
     app.run()
     code = app.return_code or EXIT_OK
+    width = shutil.get_terminal_size().columns
+    session = app.session
+    commands = [] if session is None else [f"crisis {word} {shlex.quote(str(session.path))}"
+                                           for word in ("resume", "replay")]
     if app.outcome:
-        print(app.outcome)
-    elif code and app.session is not None:  # a bug (Textual has shown it): the file holds every action
-        print(app.c.text("cli.tui.crashed", file=str(app.session.path)))
-        print(app.session.resume_hint())
+        print(farewell(app.outcome, width, commands))
+    elif code and session is not None:  # a bug (Textual has shown it): the file holds every action
+        print(farewell("\n".join([app.c.text("cli.tui.crashed", file=str(session.path)), session.resume_hint()]),
+                       width, commands))
     return code
+
+
+def farewell(text: str, width: int, commands: List[str]) -> str:
+    """What is printed once the full screen has closed, broken between words at the terminal's
+    width (the terminal would cut words), a command to copy never broken."""
+    lines = []
+    for paragraph in text.split("\n"):
+        for command in commands:
+            paragraph = paragraph.replace(command, command.replace(" ", "\0"))
+        line = ""
+        for word in re.findall(r" *\S+", paragraph):  # each word with the spaces before it
+            if line.strip() and len(line) + len(word) > width:
+                lines.append(line)
+                line = word.lstrip(" ")
+            else:
+                line += word
+        lines.append(line)
+    return "\n".join(lines).replace("\0", " ")
