@@ -42,7 +42,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from crisis.ruleset.diagnostics import shown
 
 from .. import info
-from ..board import Screen, fit
+from ..board import Screen
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
@@ -78,8 +78,17 @@ class InfoScreen(ModalScreen):
             yield Static(self.hint, id="info-hint")
 
     def on_mount(self) -> None:
+        self.fit(self.app.size.height)
         if self.at_end:  # (the log: its newest entries first in view)
             self.call_after_refresh(self.query_one("#info-scroll", VerticalScroll).scroll_end, animate=False)
+
+    def on_resize(self, event) -> None:
+        self.fit(event.size.height)
+
+    def fit(self, height: int) -> None:
+        """As tall as the text, up to 90% of the screen, the hint under it always in view."""
+        for scroll in self.query("#info-scroll"):  # (none yet when the first resize comes)
+            scroll.styles.max_height = max(3, height * 9 // 10 - 3)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -141,7 +150,7 @@ class CrisisApp(App):
     InfoScreen, PassScreen { align: center middle; }
     #info { width: 90%; height: auto; max-height: 90%; border: round $primary; background: $surface;
             padding: 0 1; }
-    #info-scroll { height: auto; max-height: 80vh; }
+    #info-scroll { height: auto; }
     #info-hint { height: 1; color: $text-muted; }
     #pass { width: 90%; height: auto; max-height: 90%; border: double $primary; background: $surface;
             padding: 1 2; }
@@ -523,7 +532,10 @@ class CrisisApp(App):
             self.replay_command(text)
             self.screen.set_focus(None)  # the arrow keys step through the replay again
             return
-        if self.session.decision is None or not self.take(text):
+        if self.session.decision is None:  # (the game is over: nothing more is taken)
+            command.value = ""
+            return
+        if not self.take(text):
             return
         command.value = ""
         if self.session is not None and not self.hidden:
@@ -769,9 +781,10 @@ class CrisisApp(App):
         self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
-        self.say(s.replay_hint())
+        hint = command_apart(s.replay_hint(), f"crisis replay {shlex.quote(str(s.path))}")
+        self.say("\n".join(hint))
         self.outcome = "\n".join([Text.from_ansi(line).plain for line in result] + [s.replay_hint()])
-        self.info(result + ["", s.replay_hint()])
+        self.info(result + [""] + hint)
         for summary in reversed(summaries):
             self.info(self.screen_blocks(POPUP).round_end(summary))
 
@@ -939,6 +952,15 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
         print(farewell("\n".join([app.c.text("cli.tui.crashed", file=str(session.path)), session.resume_hint()]),
                        width, commands))
     return code
+
+
+def command_apart(text: str, command: str) -> List[str]:
+    """A sentence that ends with a command to copy, the command on a line of its own (a pane
+    breaks lines between words: it would break the command)."""
+    at = text.find(command)
+    if at <= 0:
+        return [text]
+    return [text[:at].rstrip(), "  " + command]
 
 
 def farewell(text: str, width: int, commands: List[str]) -> str:
