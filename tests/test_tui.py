@@ -459,6 +459,12 @@ def test_a_burst_of_keys_with_the_choices_focused_is_typed_and_plays_nothing_unc
             await pilot.pause()
             assert session.game.history == played and app.screen is app.screen_stack[0]
             assert command.value == "cardx greel" and command.has_focus
+            burst(app, "3")  # what is typed next replaces it
+            await pilot.pause()
+            assert command.value == "3"
+            burst(app, "x", "enter", "home", "right", "backspace", "enter")  # or it is mended: "3x" -> "x" -> ""
+            await pilot.pause()
+            assert command.value == "x" and session.game.history == played
             await pilot.press("escape")  # back to the choices: what was typed goes
             assert command.value == "" and choices.has_focus
             burst(app, "cardx greel", "escape")

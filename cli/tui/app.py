@@ -36,6 +36,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -525,7 +526,7 @@ class CrisisApp(App):
         self.submit_line(event.value)
 
     def submit_line(self, text: str) -> None:
-        """Enter on the command line: the line is taken, or refused and kept to be mended."""
+        """Enter on the command line: the line is taken, or refused and kept to be mended or typed over."""
         command = self.query_one("#command", Input)
         if self.replay is not None:
             command.value = ""
@@ -536,6 +537,8 @@ class CrisisApp(App):
             command.value = ""
             return
         if not self.take(text):
+            # kept to be mended (an arrow key or Home), or typed over (it is selected)
+            command.selection = Selection(0, len(command.value))
             return
         command.value = ""
         if self.session is not None and not self.hidden:
