@@ -53,3 +53,33 @@ class EngineGame:
     def apply(self, action: Action) -> None:
         self.history.append(action.text)
         self.decision = self._drive(self.machine.answer(action))
+
+
+def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo: Optional[str] = None,
+              difficulty: Optional[str] = None, log: bool = False):
+    """A whole game in the direct form (batch play, bots): ``choose(decision)`` answers every
+    decision of a person's side; the automa answers its own.  The final position (and log)."""
+    from .board import Board
+    from .ops import Won
+    position = program.initial_position(seed)
+    automa = None
+    if solo is not None:
+        from .automa import Automa
+        rules = program.automa_rules
+        automa = Automa(rules, program.schema.sides.index(solo), program)
+        options = options | frozenset(k for k, v in rules.options.items() if v)
+        for counter, value in rules.difficulty.get(difficulty or rules.default_difficulty, ()):
+            position.values[program.layout.counter[counter] + automa.side] = value
+    board = Board(program, position, [] if log else None, automa, options)
+    if automa is not None:
+        person = choose
+
+        def choose(decision):
+            if decision.player == automa.side:
+                return automa.choose(board, decision)
+            return person(decision)
+    try:
+        program.main.play(board, Ctx(0), choose)
+    except Won:
+        pass
+    return position, board.log

@@ -16,7 +16,7 @@ from crisis.interpreter.actions import DONE
 
 from .layout import NOBODY
 from .machine import Outcome, predict
-from .ops import BlockOp, Op, call
+from .ops import BlockOp, Op, call, play
 from .transfer import ASKED, ASKED_WHICH, LOOP
 
 
@@ -60,6 +60,16 @@ class FirstOfOp(Op):
 
     def can_act(self, board, ctx):
         return any(option.can_act(board, ctx) for option in self.options)
+
+    def play(self, board, ctx, choose):
+        index, found = self.pick(board, ctx)
+        if board.log is not None:
+            board.emit("log.solo.first_of", side=board.program.schema.sides[ctx.me], rule=self.node, found=found,
+                       chosen=index)
+        if index is None:
+            board.shortfall += 1
+            return
+        play(self.options[index], board, ctx, choose)
 
 
 class GoalOp(Op):
@@ -112,18 +122,44 @@ class GoalOp(Op):
     def good(self, board, frame):
         """The steps from which the change can still be made with as few steps short as possible
         ("done" among them when stopping is as good), and the statement's total."""
-        ctx = frame[1]
-        op = self.steps[frame[3]]
-        total = frame[5]
-        search = _Search(self, board, ctx, frame[2])
-        best = search.best(frame[3], frame[4], frame[6])
+        return self.good_at(board, frame[1], frame[2], frame[3], frame[4], frame[6], frame[5]), frame[5]
+
+    def good_at(self, board, ctx, before, index, step, counts, total):
+        op = self.steps[index]
+        search = _Search(self, board, ctx, before)
+        best = search.best(index, step, counts)
         # steps, not legal: the solo opponent's own tokens go only where it may put them (Room,
         # Available), in a goal as anywhere (docs/rulings.md, S7)
-        legal = op.steps(board, ctx, op.owners(ctx.me), frame[6])
-        good = [a for a in legal if search.after(frame[3], frame[4], frame[6], a) == best]
-        if (op.amount != "exactly" or not legal) and search.stopping(frame[3], frame[4], total) == best:
+        legal = op.steps(board, ctx, op.owners(ctx.me), counts)
+        good = [a for a in legal if search.after(index, step, counts, a) == best]
+        if (op.amount != "exactly" or not legal) and search.stopping(index, step, total) == best:
             good.append(DONE)
-        return good, total
+        return good
+
+    def play(self, board, ctx, choose):
+        before = self.change.before(board, ctx, NOBODY)
+        if _Search(self, board, ctx, before).best(0, 0, ()) is None:
+            board.shortfall += 1
+            return
+        for index, op in enumerate(self.steps):
+            total = op.total(board, ctx)
+            owners = op.owners(ctx.me)
+            counts: tuple = ()
+            for k in range(total):
+                good = self.good_at(board, ctx, before, index, k, counts, total)
+                if not good or good == [DONE]:
+                    board.shortfall += total - k
+                    break
+                action = op.auto(board, good)
+                if action is None:
+                    action = choose(op.ask(board, ctx, good, owners, DONE in good, total - k, ASKED, -1))
+                    step, which = op.interpret(good, action, ASKED)
+                    action = step if step is not None else choose(
+                        op.ask(board, ctx, good, owners, DONE in good, total - k, ASKED_WHICH, which))
+                if action is DONE:
+                    board.shortfall += total - k
+                    break
+                counts = op.apply(board, ctx, owners, action, counts)
 
     def take(self, board, frame, action):
         op = self.steps[frame[3]]

@@ -14,7 +14,7 @@ import attrs
 from crisis.interpreter.actions import DONE, Action, Decision
 
 from .board import Board
-from .ops import Ctx, Op, call
+from .ops import Ctx, Op, Won, call
 
 
 class Machine:
@@ -29,6 +29,15 @@ class Machine:
         self.ops = program.ops
         self.base = base  # frames below this depth are not this machine's to run (a prediction's own)
 
+    @classmethod
+    def on_board(cls, board, base: int) -> "Machine":
+        """A machine that runs frames above ``base`` with a board already made (the direct form's
+        way to carry out an operation that has no direct form of its own)."""
+        machine = cls.__new__(cls)
+        machine.program, machine.board, machine.position = board.program, board, board.position
+        machine.stack, machine.ops, machine.base = board.position.stack, board.program.ops, base
+        return machine
+
     def start(self, op: Op, ctx: Ctx) -> Optional[Decision]:
         """Carry out ``op`` from here on: its decisions come back one by one from ``advance``."""
         call(self, op, ctx)
@@ -36,6 +45,13 @@ class Machine:
 
     def advance(self) -> Optional[Decision]:
         """Run to the next decision (returned), or until nothing is left to run (None)."""
+        try:
+            return self._advance()
+        except Won:  # a sudden-death win: nothing more is run
+            del self.stack[self.base:]
+            return None
+
+    def _advance(self) -> Optional[Decision]:
         stack, ops, base = self.stack, self.ops, self.base
         if base:
             while len(stack) > base:
@@ -55,7 +71,11 @@ class Machine:
         """Take ``action`` at the decision under way; the next decision.  An operation may
         answer with its own next decision at once (a token step's next step): the fast path."""
         frame = self.stack[-1]
-        decision = self.ops[frame[0]].answer(self, frame, action)
+        try:
+            decision = self.ops[frame[0]].answer(self, frame, action)
+        except Won:
+            del self.stack[self.base:]
+            return None
         if decision is not None:
             return decision
         return self.advance()

@@ -63,6 +63,36 @@ class Op:
     def can_act(self, board, ctx: Ctx) -> bool:  # pragma: no cover
         raise NotImplementedError
 
+    def play(self, board, ctx: Ctx, choose) -> None:
+        """The direct form: carry the operation out to its end, asking ``choose(decision)`` for each
+        decision (bots and batch play: no frames).  The same decisions, in the same order, with the
+        same actions as the framed form; an operation without a direct form of its own runs its
+        frames on the position's stack, above what is there."""
+        if not self.asks:
+            self.run(board, ctx)
+            return
+        from .machine import Machine
+        stack = board.position.stack
+        machine = Machine.on_board(board, len(stack))
+        decision = machine.start(self, ctx)
+        while decision is not None:
+            decision = machine.answer(choose(decision))
+
+
+class Stopped(Exception):
+    """"stop" in the direct form: the loop it stands in ends."""
+
+
+class Won(Exception):
+    """"you win" in the direct form: the game ends at once."""
+
+
+def play(op: Op, board, ctx: Ctx, choose) -> None:
+    if op.asks:
+        op.play(board, ctx, choose)
+    else:
+        op.run(board, ctx)
+
 
 def call(machine, op: Op, ctx: Ctx) -> None:
     """Carry out ``op``: at once if it never asks, else as a new frame."""
@@ -108,6 +138,13 @@ class BlockOp(Op):
     def can_act(self, board, ctx):
         return any(op.can_act(board, ctx) for op in self.ops)
 
+    def play(self, board, ctx, choose):
+        for op in self.ops:
+            if op.asks:
+                op.play(board, ctx, choose)
+            else:
+                op.run(board, ctx)
+
 
 class EffectOp(Op):
     """A whole effect that says "that space": its frame remembers the place each step chooses."""
@@ -130,6 +167,15 @@ class EffectOp(Op):
 
     def can_act(self, board, ctx):
         return self.block.can_act(board, ctx)
+
+    def play(self, board, ctx, choose):
+        stack = board.position.stack
+        stack.append([-1, ctx, 1, NOBODY])  # the effect's chosen place, where "that space" reads it
+        depth = len(stack) - 1
+        try:
+            play(self.block, board, ctx._replace(effect=depth), choose)
+        finally:
+            del stack[depth:]
 
 
 def choose_place(machine_or_board, ctx: Ctx, place: int) -> None:
@@ -173,6 +219,11 @@ class IfOp(Op):
         branch = self.then if self.condition(board, ctx, NOBODY) else self.otherwise
         return branch is not None and branch.can_act(board, ctx)
 
+    def play(self, board, ctx, choose):
+        branch = self._branch(board, ctx)
+        if branch is not None:
+            play(branch, board, ctx, choose)
+
 
 class EitherOp(Op):
     """Exclusive options.  An option that would change nothing cannot be chosen while another
@@ -214,6 +265,14 @@ class EitherOp(Op):
     def can_act(self, board, ctx):
         return any(option.can_act(board, ctx) for option in self.options)
 
+    def play(self, board, ctx, choose):
+        possible = self.possible(board, ctx)
+        if not possible:
+            board.shortfall += 1
+            return
+        index = possible[0] if len(possible) == 1 else choose(self.decision(board, ctx, possible)).a
+        play(self.options[index], board, ctx, choose)
+
 
 class EachPlayerOp(Op):
     """Run for each player, in turn order (first player first); the body's "you" is that player.
@@ -250,6 +309,11 @@ class EachPlayerOp(Op):
     def can_act(self, board, ctx):
         return any(self.body.can_act(board, ctx.as_side(side)) for side in range(board.sides))
 
+    def play(self, board, ctx, choose):
+        body = self.body
+        for side in self.sides(board, ctx):
+            play(body, board, ctx.as_side(side), choose)
+
 
 class ActingOp(Op):
     """A statement carried out by another player: the opponent, the first player, a register's side."""
@@ -268,6 +332,9 @@ class ActingOp(Op):
 
     def can_act(self, board, ctx):
         return self.body.can_act(board, ctx.as_side(self.who(board, ctx)))
+
+    def play(self, board, ctx, choose):
+        play(self.body, board, ctx.as_side(self.who(board, ctx)), choose)
 
 
 class CounterOp(Op):
@@ -348,8 +415,18 @@ class PlaceMarkerOp(Op):
         machine.stack.pop()
         self.put(machine, frame[1], action.a)
 
+    def play(self, board, ctx, choose):
+        places = self.places(board, ctx, NOBODY)
+        if not places:
+            board.shortfall += 1
+            return
+        place = places[0] if len(places) == 1 else choose(self.decision(board, ctx, places)).a
+        self.put_on(board, ctx, place)
+
     def put(self, machine, ctx, place):
-        board = machine.board
+        self.put_on(machine.board, ctx, place)
+
+    def put_on(self, board, ctx, place):
         board.values[board.layout.marker + self.marker] = place
         choose_place(board, ctx, place)
         board.emit("log.marker", side=board.program.schema.sides[ctx.me],

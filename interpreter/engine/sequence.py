@@ -10,7 +10,9 @@ from crisis.interpreter.actions import Decision
 from crisis.ruleset import meaning as M
 
 from .layout import NOBODY
-from .ops import WAITING, Op, call
+from .ops import WAITING, Op, Stopped, Won, call, play
+
+MAX_REPEATS = 1000  # passes of one 'repeat while' (docs/limits.md)
 
 
 class SequenceCompiler:
@@ -117,6 +119,11 @@ class StepOp(Op):
     def can_act(self, board, ctx):
         return self.body_for(board, ctx.me).can_act(board, ctx)
 
+    def play(self, board, ctx, choose):
+        if board.log is not None:
+            board.emit("log.step", step=self.name)
+        play(self.body_for(board, ctx.me), board, ctx, choose)
+
 
 class ForEachCounterOp(Op):
     """"for each round:": the body once for each value of the counter, from where it stands to
@@ -140,20 +147,43 @@ class ForEachCounterOp(Op):
     def can_act(self, board, ctx):
         return True
 
+    def play(self, board, ctx, choose):
+        offset = board.layout.counter[self.counter]
+        high = board.program.schema.counters[self.counter].high
+        while True:
+            try:
+                play(self.body, board, ctx, choose)
+            except Stopped:
+                return
+            if board.values[offset] >= high:
+                return
+            board.values[offset] += 1
+
 
 class RepeatOp(Op):
     def __init__(self, condition, body: Op, node=None):
         self.condition, self.body, self.node = condition, body, node
 
     def step(self, machine, frame):
-        if not self.condition(machine.board, frame[1], NOBODY):
+        # frame: [id, ctx, passes so far]
+        if frame[2] >= MAX_REPEATS or not self.condition(machine.board, frame[1], NOBODY):
             machine.stack.pop()
             return None
+        frame[2] += 1
         call(machine, self.body, frame[1])
         return None
 
     def can_act(self, board, ctx):
         return self.condition(board, ctx, NOBODY)
+
+    def play(self, board, ctx, choose):
+        for _ in range(MAX_REPEATS):  # bounded: a rule may not keep the game going for ever
+            if not self.condition(board, ctx, NOBODY):
+                return
+            try:
+                play(self.body, board, ctx, choose)
+            except Stopped:
+                return
 
 
 LOOPS = (ForEachCounterOp, RepeatOp)
@@ -169,11 +199,15 @@ class StopOp(Op):
         stack, ops = machine.stack, machine.ops
         while len(stack) > machine.base:
             frame = stack.pop()
-            if isinstance(ops[frame[0]], LOOPS):
-                break
+            if frame[0] >= 0 and isinstance(ops[frame[0]], LOOPS):
+                return
+        raise Stopped  # the loop is played in the direct form, below these frames
 
     def can_act(self, board, ctx):
         return True
+
+    def play(self, board, ctx, choose):
+        raise Stopped
 
 
 class AlternateOp(Op):
@@ -211,6 +245,25 @@ class AlternateOp(Op):
         frame[2] = side
         call(machine, self.body, frame[1].as_side(side))
         return None
+
+    def play(self, board, ctx, choose):
+        counts = board.layout.counter[self.counter]
+        values = board.values
+        sides = board.sides
+        while True:
+            if all(values[counts + s] >= self.n for s in range(sides)):
+                return
+            played = sum(values[counts + s] for s in range(sides))
+            leader = values[board.layout.register[self.first]]
+            turn = (leader + played) % sides if leader >= 0 else played % sides
+            for k in range(sides):
+                side = (turn + k) % sides
+                if values[counts + side] < self.n and self.first_can_act(board, ctx.as_side(side)):
+                    break
+            else:
+                return
+            play(self.body, board, ctx.as_side(side), choose)
+            values[counts + side] += 1
 
     def first_can_act(self, board, ctx) -> bool:
         """Whether a player can take a turn: the turn's first statement can be carried out."""
@@ -265,6 +318,20 @@ class ForEachPlaceOp(Op):
     def answer(self, machine, frame, action):
         frame[3] = 0
         self.run_for(machine, frame, action.a)
+
+    def play(self, board, ctx, choose):
+        done: tuple = ()
+        while True:
+            left = [p for p in self.places(board, ctx, NOBODY) if p not in done]
+            if not left:
+                return
+            place = left[0] if len(left) == 1 else choose(self.decision(board, ctx, left)).a
+            done += (place,)
+            program = board.program
+            if board.log is not None:
+                board.emit("log.place_chosen", side=program.schema.sides[ctx.me], word=self.word,
+                           space=program.schema.map.places[place])
+            play(self.body, board, ctx._replace(place=place, group=program.group_of[place]), choose)
 
     def run_for(self, machine, frame, place):
         board, ctx = machine.board, frame[1]
@@ -471,6 +538,13 @@ class KeepOp(Op):
         frame[3] = 0
         self.keep(machine.board, frame, action.a)
 
+    def play(self, board, ctx, choose):
+        frame = [self.id, ctx, 0, 0]
+        offer = board.piles[self.source(board, ctx)]
+        while frame[2] < self.n and offer:
+            card = offer[0] if len(offer) == 1 else choose(self.decision(board, ctx, offer)).a
+            self.keep(board, frame, card)
+
     def keep(self, board, frame, card):
         ctx = frame[1]
         board.piles[self.source(board, ctx)].remove(card)
@@ -518,6 +592,19 @@ class OrderOp(Op):
         board.piles[self.source(board, ctx)].remove(action.a)
         board.piles[self.dest(board, ctx)].append(action.a)
         frame[2] = 0
+
+    def play(self, board, ctx, choose):
+        hand = board.piles[self.source(board, ctx)]
+        if not hand:
+            return
+        dest = board.piles[self.dest(board, ctx)]
+        while len(hand) > 1:
+            card = choose(self.decision(board, ctx, hand)).a
+            hand.remove(card)
+            dest.append(card)
+        dest.append(hand.pop())
+        if board.log is not None:
+            board.emit("log.order_chosen", side=board.program.schema.sides[ctx.me])
 
     def can_act(self, board, ctx):
         return bool(board.piles[self.source(board, ctx)])
@@ -592,8 +679,25 @@ class PlayOp(Op):
     def answer(self, machine, frame, action):
         self.start(machine, frame, action)
 
+    def play(self, board, ctx, choose):
+        actions = self.actions(board, ctx)
+        if not actions:
+            return
+        action = actions[0] if len(actions) == 1 else choose(Decision(ctx.me, "play_card", actions, False, 0, True))
+        frame = [self.id, ctx, 0, -1, NOBODY, NOBODY]
+        use = self.begin_play(board, frame, action)
+        program = board.program
+        play(use.rule, board, program.card_ctx(ctx.me, program.played_kind, action.a), choose)
+        self.end(board, ctx, frame)
+
     def start(self, machine, frame, action):
-        board, ctx = machine.board, frame[1]
+        use = self.begin_play(machine.board, frame, action)
+        program = machine.board.program
+        call(machine, use.rule, program.card_ctx(frame[1].me, program.played_kind, action.a))
+
+    def begin_play(self, board, frame, action):
+        """The card leaves the hand (with a card paid for it, if the use asks one); the use."""
+        ctx = frame[1]
         program = board.program
         use = program.uses[action.kind_index] if hasattr(action, "kind_index") else program.use_named[action.kind]
         card = action.a
@@ -613,7 +717,7 @@ class PlayOp(Op):
         if board.log is not None:
             board.emit("log.play", side=program.schema.sides[ctx.me], use=use.name,
                        card=program.card_id(program.played_kind, card))
-        call(machine, use.rule, program.card_ctx(ctx.me, program.played_kind, card))
+        return use
 
     def end(self, board, ctx, frame):
         program = board.program
@@ -655,6 +759,11 @@ class ProcedureOp(Op):
         rule, ctx = self.rule_and_ctx(board, ctx)
         return rule is not None and rule.can_act(board, ctx)
 
+    def play(self, board, ctx, choose):
+        rule, ctx = self.rule_and_ctx(board, ctx)
+        if rule is not None:
+            play(rule, board, ctx, choose)
+
 
 class CardRuleOp(Op):
     """"carry out the event of your objective": a card's rule, as the acting player; the card
@@ -688,6 +797,15 @@ class CardRuleOp(Op):
     def can_act(self, board, ctx):
         rule, rule_ctx = self.rule_and_ctx(board, ctx)
         return rule is not None and rule.can_act(board, rule_ctx)
+
+    def play(self, board, ctx, choose):
+        rule, rule_ctx = self.rule_and_ctx(board, ctx)
+        if rule is None:
+            board.shortfall += 1
+            return
+        if board.log is not None:
+            board.emit("log.carry_out", side=board.program.schema.sides[rule_ctx.me], card=rule_ctx.reason)
+        play(rule, board, rule_ctx, choose)
 
 
 class ScoreOp(Op):
@@ -730,6 +848,14 @@ class ScoreOp(Op):
     def can_act(self, board, ctx):
         return True
 
+    def play(self, board, ctx, choose):
+        board.position.breakdown = [[] for _ in range(board.sides)]
+        for label, rule in board.program.procedure_lines[self.procedure]:
+            for side in board.order():
+                before = board.counter(self.counter, side)
+                play(rule, board, ctx._replace(me=side, reason=f"scoring:{label}"), choose)
+                board.position.breakdown[side].append((label, board.counter(self.counter, side) - before))
+
 
 class ResolveOp(Op):
     """"resolve breached zones": what entering each zone does, for the acting player's zones
@@ -753,21 +879,10 @@ class ResolveOp(Op):
         while frame[2] < len(order):
             side = order[frame[2]]
             for zone in range(len(zones)):  # zones are in track order, top first
-                slot = layout.pending + layout.zone_slot(side, self.track, zone)
-                if not values[slot]:
+                if not values[layout.pending + layout.zone_slot(side, self.track, zone)]:
                     continue
-                values[slot] = 0
-                base = layout.entry_order + (layout.zone_base[self.track] + zone) * board.sides
-                entries = [values[base + k] for k in range(board.sides)]
-                first = entries[0] == NOBODY  # nobody resolved this zone before
-                if NOBODY in entries:
-                    values[base + entries.index(NOBODY)] = side
-                if board.log is not None:
-                    board.emit("log.breach", side=program.schema.sides[side], zone=zones[zone].name,
-                               nth="first" if first else "second")
-                effect = program.entering[self.track][zone]
-                if effect is not None:
-                    rule = effect[0] if first else effect[1]
+                rule = self.enter(board, side, zone)
+                if rule is not None:
                     call(machine, rule, ctx._replace(me=side, reason=f"breach:{zones[zone].name}"))
                     if machine.stack[-1] is not frame:
                         return None
@@ -779,6 +894,37 @@ class ResolveOp(Op):
 
     def can_act(self, board, ctx):
         return board.any_pending()
+
+    def play(self, board, ctx, choose):
+        if not board.any_pending():
+            return
+        layout, values, program = board.layout, board.values, board.program
+        zones = program.schema.tracks[self.track].zones
+        for side in (ctx.me,) + board.others(ctx.me):
+            while True:
+                zone = next((z for z in range(len(zones))
+                             if values[layout.pending + layout.zone_slot(side, self.track, z)]), None)
+                if zone is None:
+                    break
+                rule = self.enter(board, side, zone)
+                if rule is not None:
+                    play(rule, board, ctx._replace(me=side, reason=f"breach:{zones[zone].name}"), choose)
+
+    def enter(self, board, side: int, zone: int):
+        """The zone's entering is resolved: who entered it is recorded; its effect, first or second."""
+        layout, values, program = board.layout, board.values, board.program
+        zones = program.schema.tracks[self.track].zones
+        values[layout.pending + layout.zone_slot(side, self.track, zone)] = 0
+        base = layout.entry_order + (layout.zone_base[self.track] + zone) * board.sides
+        entries = [values[base + k] for k in range(board.sides)]
+        first = entries[0] == NOBODY  # nobody resolved this zone before
+        if NOBODY in entries:
+            values[base + entries.index(NOBODY)] = side
+        if board.log is not None:
+            board.emit("log.breach", side=program.schema.sides[side], zone=zones[zone].name,
+                       nth="first" if first else "second")
+        effect = program.entering[self.track][zone]
+        return None if effect is None else (effect[0] if first else effect[1])
 
 
 class WinOp(Op):
@@ -795,8 +941,8 @@ class WinOp(Op):
         program = board.program
         if self.counter < 0:
             values[layout.winner] = ctx.me
-            board.position.stack[:] = []  # a sudden-death win ends the game at once
-            return
+            board.position.stack[:] = []
+            raise Won  # a sudden-death win ends the game at once
         scores = [board.counter(self.counter, side) for side in range(board.sides)]
         best = max(scores)
         leaders = [side for side, score in enumerate(scores) if score == best]

@@ -524,6 +524,60 @@ class TransferOp(Op):
         frame[5] = self.apply(board, ctx, owners, action, frame[5])
         frame[3] += 1
 
+    # ------------------------------------------------------------ direct form
+    def play(self, board, ctx, choose):
+        owners = self.owners(ctx.me)
+        counts: tuple = ()
+        if self.each:
+            for place in self.each_places(board, ctx, owners):
+                count = self.total(board, ctx)
+                for k in range(count):
+                    legal = self.steps(board, ctx, owners, counts, only=place)
+                    if not legal:
+                        board.shortfall += count - k
+                        break
+                    action = self.choose_step(board, ctx, legal, owners, False, 0, choose)
+                    counts = self.apply(board, ctx, owners, action, counts)
+            return
+        if self.all_tokens:
+            for _ in range(self.tokens_in_sources(board, ctx, owners)):
+                legal = self.steps(board, ctx, owners, counts)
+                if not legal:
+                    return
+                if len(legal) == 1 or self.verb == "remove" or (
+                        all(a.b == legal[0].b for a in legal) and legal[0].b >= board.n):
+                    action = legal[0]
+                else:
+                    action = self.choose_step(board, ctx, legal, owners, False, 0, choose)
+                counts = self.apply(board, ctx, owners, action, counts)
+            return
+        total = self.total(board, ctx)
+        optional = self.optional
+        for k in range(total):
+            legal = self.steps(board, ctx, owners, counts)
+            if not legal:
+                board.shortfall += total - k
+                return
+            if optional:
+                legal.append(DONE)
+            action = self.choose_step(board, ctx, legal, owners, optional, total - k, choose)
+            if action is DONE:
+                board.shortfall += total - k
+                return
+            counts = self.apply(board, ctx, owners, action, counts)
+
+    def choose_step(self, board, ctx, legal, owners, optional, remaining, choose) -> Action:
+        """The step taken: without asking (a die, the only one), or as ``choose`` answers (twice,
+        when the other player picks which token once the acting player has picked where)."""
+        action = self.auto(board, legal)
+        if action is not None:
+            return action
+        action = choose(self.ask(board, ctx, legal, owners, optional, remaining, ASKED, -1))
+        step, which = self.interpret(legal, action, ASKED)
+        if step is not None:
+            return step
+        return choose(self.ask(board, ctx, legal, owners, optional, remaining, ASKED_WHICH, which))
+
     def can_act(self, board, ctx):
         owners = self.owners(ctx.me)
         if self.each:
