@@ -419,9 +419,8 @@ class DefinitionReader:
 
 def load_definition(root, option_names: Tuple[str, ...] = ("event discard",)) -> Definition:
     """The general engine's definition of the content at ``root``; ContentError with every problem."""
-    from .loader import _Loader
-    loader = _Loader(Path(root), ())
-    definition = DefinitionReader(loader).read(Path(root), option_names)
-    if loader.problems.items or definition is None:
-        raise ContentError(loader.problems.items or [])
+    from .loader import load_content
+    definition = load_content(root).definition
+    if definition is None:
+        raise ContentError([])
     return definition

@@ -803,6 +803,13 @@ class _Loader:
                                for pair in (procedures.breach_effects.values() if procedures else ())
                                if any(r is not None for r in pair))
         solo = load_solo(self)
+        # the general engine's definition of the game (docs/engine.md): state, sequence of play,
+        # solo overlay; checked with everything else, so a mistake there is reported like any other
+        definition = None
+        if (self.root / "state.yaml").exists():
+            from .definition import DefinitionReader
+            with _not_in_digest(self):
+                definition = DefinitionReader(self).read(self.root)
         catalogs = self.catalogs(strategy, objectives)
         bots = self.bots()
         if self.problems.items or procedures is None:
@@ -818,13 +825,31 @@ class _Loader:
         content = Content(root=str(self.root), board=self.board, procedures=procedures,
                           strategy_cards=tuple(strategy), objective_cards=tuple(objectives),
                           catalogs=catalogs, digest=digest.hexdigest()[:16], warnings=tuple(self.warnings),
-                          solo=solo, bots=bots)
+                          solo=solo, bots=bots, definition=definition)
         # a hand-written card text may never disagree with the card's rule
         from .i18n import check_card_texts
         disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]
         if disagreements:
             raise ContentError(disagreements)
         return content
+
+
+class _not_in_digest:
+    """Files read while the game moves onto the general engine (state.yaml, sequence.yaml,
+    solo/overlay.yaml) are left out of the digest: the digest names the game as saved games know
+    it, and the move changes no game (tests/test_engine_differential.py)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def __enter__(self):
+        self.before = set(self.loader.files)
+
+    def __exit__(self, *exc):
+        for name in set(self.loader.files) - self.before:
+            if not Path(name).name.startswith("aid-"):
+                del self.loader.files[name]
+        return False
 
 
 def _file_for_key(files: List[YamlFile], catalog: Catalog, key: str) -> Optional[YamlFile]:

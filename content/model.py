@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Dict, Optional, Tuple, Union
 
 import attrs
@@ -183,6 +184,9 @@ class SoloContent:
     aids: Dict[str, Aid]  # by side
 
 
+_PROGRAMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # Content -> its compiled program
+
+
 @attrs.frozen(eq=False)
 class Content:
     """Everything a game needs, loaded and checked; never half-loaded."""
@@ -199,6 +203,17 @@ class Content:
     solo: Optional[SoloContent] = None  # the solo game, when the content has one
     # the bots' settings (bots/*.yaml); not rules, so not in the digest
     bots: BotSettings = attrs.field(factory=BotSettings, eq=False, repr=False)
+    # the general engine's definition of the game (docs/engine.md), when the content has one
+    definition: Optional[object] = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def program(self):
+        """The definition compiled for the general engine, once per content."""
+        program = _PROGRAMS.get(self)
+        if program is None and self.definition is not None:
+            from crisis.interpreter.engine.program import GameProgram
+            program = _PROGRAMS[self] = GameProgram(self.definition)
+        return program
 
     @property
     def vocabulary(self) -> Vocabulary:
