@@ -804,9 +804,10 @@ class _Loader:
                                if any(r is not None for r in pair))
         solo = load_solo(self)
         # the general engine's definition of the game (docs/engine.md): state, sequence of play,
-        # solo overlay; checked with everything else, so a mistake there is reported like any other
+        # solo overlay. While both engines read the cards, a card's mistake is reported once, by the
+        # first reading; the definition is read when the rest is sound
         definition = None
-        if (self.root / "state.yaml").exists():
+        if (self.root / "state.yaml").exists() and not self.problems.items:
             from .definition import DefinitionReader
             with _not_in_digest(self):
                 definition = DefinitionReader(self).read(self.root)
