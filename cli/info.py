@@ -16,6 +16,7 @@ from crisis.ruleset.diagnostics import did_you_mean, shown
 from crisis.ruleset.render import Renderer, render_block
 
 from .text import fold
+from .paths import shown_path
 from .typed import typed_number
 
 from .board import Screen
@@ -240,7 +241,7 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
     if decision.hidden and hotseat:
         lines += screen.wrap(c.text("cli.help.hidden"), 2)
     lines += screen.wrap(c.text("cli.help.commands", n=len(decision.actions), **words), 2)
-    lines += screen.wrap(c.text("cli.help.saved", file=str(path)), 2)
+    lines += screen.wrap(c.text("cli.help.saved", file=shown_path(path)), 2)
     lines.append("")
     return lines
 

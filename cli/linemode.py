@@ -21,6 +21,7 @@ from . import info
 from .board import Screen, fit
 from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
                       controller_text)
+from .paths import shown_path
 from .terminal import Terminal
 from .typed import too_long, too_long_text, typed_number
 
@@ -98,7 +99,7 @@ class LineMode:
                 print(self.c.text("cli.stop.crash_unsaved", error=f"{type(error).__name__}: {error}"), file=sys.stderr)
                 print(s.unsaved_text(), file=sys.stderr)
             else:
-                print(self.c.text("cli.stop.crash", error=f"{type(error).__name__}: {error}", file=str(s.path)),
+                print(self.c.text("cli.stop.crash", error=f"{type(error).__name__}: {error}", file=shown_path(s.path)),
                       file=sys.stderr)
                 print(s.resume_hint(), file=sys.stderr)
             if os.environ.get("CRISIS_DEBUG"):
@@ -113,7 +114,7 @@ class LineMode:
             self.term.write("")
             self.term.write(self.c.text(key))
             if not s.save_failed:
-                self.term.write(self.c.text("cli.stop.saved", file=str(s.path)))
+                self.term.write(self.c.text("cli.stop.saved", file=shown_path(s.path)))
                 self.term.write(s.resume_hint())
             else:
                 self.term.write(s.unsaved_text())
@@ -291,7 +292,7 @@ class LineMode:
         if decision.hidden and self.session.hotseat:
             lines += scr.wrap(self.c.text("cli.help.hidden"), 2)
         lines += scr.wrap(self.c.text("cli.help.commands", n=len(decision.actions), **self.command_words()), 2)
-        lines += scr.wrap(self.c.text("cli.help.saved", file=str(self.session.path)), 2)
+        lines += scr.wrap(self.c.text("cli.help.saved", file=shown_path(self.session.path)), 2)
         lines.append("")
         self.term.lines(lines)
 
@@ -368,7 +369,7 @@ class LineReplay:
         r, c = self.replay, self.c
         who = [controller_text(c, name) for name in self.session.controllers]
         seed = r.saved.seed if (r.finished or not self.session.hotseat) else "?"
-        lines = [self.style.bold(c.text("cli.replay.title", file=str(r.path), seed=seed, n=r.size)),
+        lines = [self.style.bold(c.text("cli.replay.title", file=shown_path(r.path), seed=seed, n=r.size)),
                  c.text("cli.replay.players", side0=self.names[0], who0=who[0], side1=self.names[1], who1=who[1])]
         if not r.finished:
             lines.append(c.text("cli.replay.unfinished"))
@@ -444,7 +445,8 @@ class LineReplay:
                 return EXIT_OK
             if isinstance(outcome, GameSession):
                 from .play import run_session
-                return run_session(outcome, self.term, intro=[self.c.text("cli.replay.branched", file=str(outcome.path),
+                return run_session(outcome, self.term, intro=[self.c.text("cli.replay.branched",
+                                                                          file=shown_path(outcome.path),
                                                                           n=outcome.game.history.__len__())])
             if outcome == "moved":
                 shown_log = len(r.game.log or []) if r.position == 0 else self._log_before()

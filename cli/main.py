@@ -425,6 +425,9 @@ def cmd_balance(args) -> int:
     from crisis.balance.run import Plan, balance
     from crisis.content.loader import load_content
     from .errors import CliError
+    from .paths import folder_to_write, shown_path, writing_problem
+    # the folder first: a report that cannot be written is told before the games, not after them
+    out = folder_to_write(args.out, "--out", words.cli_catalog(["--lang", args.lang] if args.lang else []))
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
@@ -470,12 +473,15 @@ def cmd_balance(args) -> int:
         if bar is not None:
             bar.stop()
     lang = choose_language(getattr(args, "lang", None), content)
-    words = Words(show)
-    written = write(Path(args.out), data, show, lang)
-    for line in text_summary(data, words):
+    report_words = Words(show)
+    try:
+        written = write(out, data, show, lang)
+    except OSError as error:  # a full disk, or the folder taken away meanwhile
+        raise writing_problem(c, "--out", args.out, error) from None
+    for line in text_summary(data, report_words):
         print(line)
     print(c.text("report.written", seconds=show.decimal(data["meta"]["seconds"], 0),
-                 files=", ".join(str(p) for p in written)))
+                 files=", ".join(shown_path(p) for p in written)))
     if not plots_available():
         print(c.text("report.no_plots"), file=sys.stderr)
     return EXIT_OK

@@ -17,6 +17,7 @@ from typing import List, Sequence
 from crisis.content.model import Content
 from crisis.interpreter.game import Options
 
+from .paths import shown_path
 from .session import EXIT_OK, GameSession, Replay, controller_text, new_session, reopen
 from .terminal import Terminal
 from .text import Presenter, fold
@@ -52,7 +53,7 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
     humans = [i for i in (0, 1) if session.humans[i]]
     lines = []
     if resumed:
-        lines.append(style.bold(c.text("cli.intro.resume", file=str(session.path), n=len(session.game.history),
+        lines.append(style.bold(c.text("cli.intro.resume", file=shown_path(session.path), n=len(session.game.history),
                                        seed=session.seed if session.seed_shown() else "?")))
     else:
         lines.append(style.bold(c.text("cli.intro.title", game=c.text("cli.title"))))
@@ -72,7 +73,7 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
     if session.options.event_discard and solo is None:
         lines.append(c.text("cli.intro.event_discard"))
     if not session.over:
-        lines.append(c.text("cli.intro.saving", file=str(session.path)))
+        lines.append(c.text("cli.intro.saving", file=shown_path(session.path)))
         lines.append(c.text("cli.intro.help", help="?", rules=session.command_word("rules"),
                             quit=session.command_word("quit")))
     if on_a_terminal() and not tui_installed():
@@ -125,11 +126,13 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
         if not 0 <= args.branch <= replay.size:
             from .errors import CliError
             raise CliError(show.catalog.text("cli.replay.no_action", number=args.branch, n=replay.size))
-        branched = replay.branch(args.branch, Path(args.save) if args.save else None)
+        from .paths import file_to_write
+        branched = replay.branch(args.branch, file_to_write(args.save, "--save", show.catalog) if args.save else None)
         if wants_tui(args):
             return run_tui(session=branched, args=args)
         term = terminal(args)
-        intro = [term.style.bold(show.catalog.text("cli.replay.branched", file=str(branched.path), n=args.branch))]
+        intro = [term.style.bold(show.catalog.text("cli.replay.branched", file=shown_path(branched.path),
+                                                   n=args.branch))]
         return run_session(branched, term, intro + intro_lines(branched, term.style)[1:])
     if args.step and wants_tui(args):
         return run_tui(replay=replay, args=args)

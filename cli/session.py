@@ -16,7 +16,6 @@ game continues exactly as an uninterrupted one.
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -34,6 +33,7 @@ from crisis.ruleset.diagnostics import shown
 
 from . import saves
 from .errors import CliError
+from .paths import command_line, file_to_write, shown_path
 from .text import Presenter, fold
 from .typed import too_long, too_long_text, typed_number
 
@@ -300,27 +300,27 @@ class GameSession:
         except OSError as error:
             self.save_failed = True
             reason = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
-            return self.c.text("cli.save.write_failed", file=str(self.path), error=self.show.system_reason(reason))
+            return self.c.text("cli.save.write_failed", file=shown_path(self.path),
+                               error=self.show.system_reason(reason))
         self.on_disk = len(self.game.history)
         if self.save_failed:
             self.save_failed = False
-            return self.c.text("cli.save.write_ok_again", file=str(self.path))
+            return self.c.text("cli.save.write_ok_again", file=shown_path(self.path))
         return None
 
     def resume_hint(self) -> str:
-        return self.c.text("cli.resume_hint", command=f"crisis resume {shlex.quote(str(self.path))}")
+        return self.c.text("cli.resume_hint", command=command_line("resume", self.path))
 
     def replay_hint(self) -> str:
         """At the end of a game: where the whole of it is saved, or (when the last write failed)
         how much of it the file holds."""
         if self.save_failed:
             return self.unsaved_text()
-        return self.c.text("cli.end.saved", file=str(self.path),
-                           command=f"crisis replay {shlex.quote(str(self.path))}")
+        return self.c.text("cli.end.saved", file=shown_path(self.path), command=command_line("replay", self.path))
 
     def unsaved_text(self) -> str:
         """What the save file holds when the last write failed: never "saved" unless it was."""
-        text = self.c.text("cli.save.not_saved", file=str(self.path), n=self.on_disk or 0,
+        text = self.c.text("cli.save.not_saved", file=shown_path(self.path), n=self.on_disk or 0,
                            total=len(self.game.history))
         return text + ("\n" + self.resume_hint() if self.on_disk else "")
 
@@ -681,11 +681,10 @@ def hold_file(path: Path, show: Presenter) -> None:
 def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
     c = show.catalog
     if getattr(args, "save", None):
-        path = Path(args.save)
+        path = file_to_write(args.save, "--save", c)
         hold_file(path, show)  # before looking: two new games of one name cannot both find it free
         if path.exists():
-            raise CliError(c.text("cli.error.save_exists", file=str(path),
-                                  command=f"crisis resume {shlex.quote(str(path))}"))
+            raise CliError(c.text("cli.error.save_exists", file=shown_path(path), command=command_line("resume", path)))
     else:
         path = saves.default_path(Path.cwd(), content.board.game, seed)
         hold_file(path, show)
@@ -771,8 +770,8 @@ class Replay:
             path = branch_path(self.path, position)
         hold_file(path, self.show)
         if named and path.exists():
-            raise CliError(self.show.catalog.text("cli.error.save_exists", file=str(path),
-                                                  command=f"crisis resume {shlex.quote(str(path))}"))
+            raise CliError(self.show.catalog.text("cli.error.save_exists", file=shown_path(path),
+                                                  command=command_line("resume", path)))
         controllers = [self.saved.controllers[s] for s in self.content.board.sides]
         session = GameSession(self.content, self.show, self.saved.seed, self.options, controllers, path,
                               self.actions[:position])

@@ -11,15 +11,18 @@ language.
 from __future__ import annotations
 
 import atexit
+import errno
 import gc
 import json
 import os
 import signal
+import stat
 import sys
 import time
 from typing import Iterator, Optional
 
 from .errors import CliError
+from .paths import file_to_write, reason_text, shown_path, writing_problem
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -82,6 +85,12 @@ def cmd_sim(args) -> int:
     catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
     games, seed, jobs = validated(args, catalog)
     refuse_with_solo(args, catalog)
+    if args.records:
+        file_to_write(args.records, "--records", catalog)
+    ray_address = getattr(args, "ray", None)
+    if ray_address is not None:
+        ray_address = ray_address or os.environ.get("RAY_ADDRESS", "")
+        check_ray_address(ray_address, catalog)
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
@@ -98,11 +107,12 @@ def cmd_sim(args) -> int:
         coverage.start("sim")
         content = coverage.content  # the same rules, compiled to record what runs (in this process)
         jobs = 1
-    if getattr(args, "ray", None) is not None:
+    if ray_address is not None:
         try:
             import ray  # noqa: F401 - only to tell, at once, that it is missing
         except ImportError:
             raise CliError(c.text("cli.sim.error.ray")) from None
+        connect_ray(ray_address, c)
     job = batch.Job(content, options, chosen_bots(args, content, show), check=args.check)
     tables = tables_for(content)
     records = open_records(args.records, c)
@@ -111,6 +121,7 @@ def cmd_sim(args) -> int:
     bar = progress_bar(c, games) if not args.json else None
     chunks = run_chunks(args, job, seed, games, jobs, records is not None)
     interrupted = []
+    records_failed: Optional[OSError] = None
 
     def on_interrupt(signum, frame):
         # the first Ctrl-C ends the run after the chunk under way (its games are kept and
@@ -125,7 +136,11 @@ def cmd_sim(args) -> int:
         for chunk in chunks:
             total.merge(chunk.summary)
             if records is not None:
-                records.write("".join(line + "\n" for line in chunk.records))
+                try:
+                    records.write("".join(line + "\n" for line in chunk.records))
+                except OSError as error:  # a full disk: the games so far are reported, then the error
+                    records_failed = error
+                    break
             if bar is not None:
                 rate = total.games / max(time.perf_counter() - started, 1e-9)
                 bar.update(bar.task_ids[0], completed=total.games,
@@ -142,7 +157,12 @@ def cmd_sim(args) -> int:
         if bar is not None:
             bar.stop()
         if records is not None:
-            records.close()
+            try:
+                records.close()
+            except OSError as error:
+                records_failed = records_failed or error
+    if records_failed is not None:
+        raise writing_problem(c, "--records", args.records, records_failed)
     partial = total.games < games
     elapsed = time.perf_counter() - started
     summary = dict(total.to_json(tables), requested=games, partial=partial, first_seed=seed,
@@ -173,7 +193,7 @@ def spare_the_last_collection() -> None:
 
 def run_chunks(args, job, seed: int, games: int, jobs: int, records: bool) -> Iterator:
     ray_address = getattr(args, "ray", None)
-    if ray_address is not None:
+    if ray_address is not None:  # already joined (connect_ray)
         from crisis.interpreter import distributed
         return distributed.run(job, seed, games, address=ray_address or None, records=records)
     from crisis.interpreter import batch
@@ -181,12 +201,82 @@ def run_chunks(args, job, seed: int, games: int, jobs: int, records: bool) -> It
 
 
 def open_records(path: Optional[str], catalog):
+    """The records file (checked by ``paths.file_to_write``), opened without waiting: a FIFO put
+    there since the check is refused rather than waited on."""
     if not path:
         return None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
-        return open(path, "w", encoding="utf-8")
+        fd = os.open(path, flags, 0o666)
     except OSError as error:
-        raise CliError(catalog.text("cli.sim.error.records", file=path, error=error.strerror or str(error)))
+        raise writing_problem(catalog, "--records", path, error) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise writing_problem(catalog, "--records", path, OSError(errno.EINVAL, "not a regular file"))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+# A Ray cluster that does not answer is given up: a TCP connection first (quick to fail on a wrong
+# address), then Ray's own start, which waits for ever on a port that is open but not Ray's.
+RAY_REACH_SECONDS = 10
+RAY_CONNECT_SECONDS = 60
+
+
+def check_ray_address(address: str, catalog) -> None:
+    """``--ray ADDRESS`` (or RAY_ADDRESS): HOST:PORT (or ray://HOST:PORT) that accepts a connection
+    within RAY_REACH_SECONDS; "auto", "local" and none are Ray's own to find."""
+    from crisis.ruleset.diagnostics import shown
+
+    from .typed import typed_number
+    if address in ("", "auto", "local"):
+        return
+    where = address[len("ray://"):] if address.startswith("ray://") else address
+    host, colon, port = where.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    number = typed_number(port)
+    if not colon or not host or number is None or not 1 <= number <= 65535:
+        raise CliError(catalog.text("cli.sim.error.ray_address", address=shown(address)))
+    import socket
+    try:
+        socket.create_connection((host, number), timeout=RAY_REACH_SECONDS).close()
+        return
+    except socket.gaierror:
+        reason = catalog.text("cli.sim.error.ray_unknown_host", host=shown(host))
+    except socket.timeout:
+        reason = catalog.text("cli.sim.error.ray_no_answer", seconds=RAY_REACH_SECONDS)
+    except OSError as error:
+        reason = reason_text(catalog, "os:" + errno.errorcode.get(error.errno or 0, str(error.errno)))
+    raise CliError(catalog.text("cli.sim.error.ray_unreachable", address=shown(address), reason=reason))
+
+
+def connect_ray(address: str, catalog) -> None:
+    """Join the Ray cluster, or give up in one line after RAY_CONNECT_SECONDS (the environment's
+    CRISIS_RAY_CONNECT_SECONDS, for tests): Ray's start cannot be interrupted, so a watchdog
+    thread says so and ends the process (nothing is written yet)."""
+    import threading
+
+    from crisis.interpreter import distributed
+    from crisis.ruleset.diagnostics import printable, shown
+
+    from .typed import typed_number
+    seconds = typed_number(os.environ.get("CRISIS_RAY_CONNECT_SECONDS", "")) or RAY_CONNECT_SECONDS
+    shown_address = shown(address or os.environ.get("RAY_ADDRESS", "") or "local")
+
+    def give_up() -> None:
+        message = catalog.text("cli.sim.error.ray_timeout", address=shown_address, seconds=seconds)
+        print(printable(message), file=sys.stderr, flush=True)
+        os._exit(EXIT_USAGE)
+    watchdog = threading.Timer(seconds, give_up)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        distributed.connect(address or None)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
+        raise CliError(catalog.text("cli.sim.error.ray_unreachable", address=shown_address,
+                                    reason=shown(error, 200))) from None
+    finally:
+        watchdog.cancel()
 
 
 def print_summary(show, tables, total, summary: dict, records: Optional[str]) -> None:
@@ -217,4 +307,4 @@ def print_summary(show, tables, total, summary: dict, records: Optional[str]) ->
     else:
         print(c.text("cli.sim.processes", n=summary["processes"]))
     if records:
-        print(c.text("cli.sim.records", file=records))
+        print(c.text("cli.sim.records", file=shown_path(records)))

@@ -351,3 +351,41 @@ def test_a_hostile_lock_file_is_never_printed_raw(tmp_path):
     with held_by(tmp_path / ".g.json.lock", "\x1b]0;pwned\x07" + "9" * 500):
         result = run_main("resume", "g.json", "--plain", cwd=tmp_path)
     assert result.returncode == 1 and "\x1b" not in result.stderr and len(result.stderr) < 300
+
+
+# ------------------------------------------------------------------ file names printed
+
+
+HOSTILE_NAME = "g\x1b]0;pwned\x07\x1b[2J.json"
+
+
+def test_a_save_file_name_with_terminal_escapes_is_printed_escaped_everywhere(tmp_path):
+    wide = {"COLUMNS": "160"}
+    played = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", HOSTILE_NAME,
+                      input="?\n" + "1\n" * 600, cwd=tmp_path, env=wide)
+    assert played.returncode == 0, played.stderr
+    resumed = run_main("resume", HOSTILE_NAME, "--plain", cwd=tmp_path, env=wide)
+    replayed = run_main("replay", HOSTILE_NAME, "--plain", cwd=tmp_path, env=wide)
+    branched = run_main("replay", HOSTILE_NAME, "--branch", "3", "--plain", cwd=tmp_path, env=wide)
+    again = run_main("play", "--vs", "random", "--save", HOSTILE_NAME, cwd=tmp_path, env=wide)
+    for result in (played, resumed, replayed, branched, again):
+        printed = result.stdout + result.stderr
+        assert "\x1b" not in printed and "\x07" not in printed
+    shown = "g\\x1b]0;pwned\\x07\\x1b[2J.json"
+    assert f"The game is saved after every action in {shown}\n" in played.stdout  # the intro
+    assert f"The game is saved after every action in {shown}." in played.stdout  # the help (?)
+    assert f"The whole game is saved in {shown}; watch it again with:  crisis replay $'{shown}'" in played.stdout
+    assert f"Resuming {shown}" in resumed.stdout
+    assert f"Replay of {shown}" in replayed.stdout
+    branch = "g\\x1b]0;pwned\\x07\\x1b[2J-branch3.json"
+    assert f"saved in {branch}" in branched.stdout and f"crisis resume $'{branch}'" in branched.stdout
+    assert f"{shown} already exists" in again.stderr and f"crisis resume $'{shown}'" in again.stderr
+
+
+def test_the_pasteable_command_names_the_very_file():
+    import subprocess
+    from crisis.cli.paths import command_line
+    for name in (HOSTILE_NAME, "it's a \\ game.json", "plain.json", "a\u202eb.json"):
+        line = command_line("resume", name)
+        echoed = subprocess.run(["bash", "-c", "printf '%s' " + line.split(" ", 2)[2]], capture_output=True)
+        assert echoed.stdout.decode("utf-8") == name, line

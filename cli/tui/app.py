@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shlex
 import shutil
 import threading
 from typing import List, Optional, Tuple
@@ -45,6 +44,7 @@ from crisis.ruleset.diagnostics import shown
 from .. import info
 from ..board import Screen
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
+from ..paths import command_line, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
 from .paragraphs import Paragraphs
@@ -681,7 +681,7 @@ class CrisisApp(App):
             s.save()
             lines = [self.c.text("cli.stop.quit")]
             if not s.save_failed:
-                lines += [self.c.text("cli.stop.saved", file=str(s.path)), s.resume_hint()]
+                lines += [self.c.text("cli.stop.saved", file=shown_path(s.path)), s.resume_hint()]
             else:
                 lines.append(s.unsaved_text())
             self.outcome = "\n".join(lines)
@@ -784,7 +784,7 @@ class CrisisApp(App):
         self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
-        hint = command_apart(s.replay_hint(), f"crisis replay {shlex.quote(str(s.path))}")
+        hint = command_apart(s.replay_hint(), command_line("replay", s.path))
         self.say("\n".join(hint))
         self.outcome = "\n".join([Text.from_ansi(line).plain for line in result] + [s.replay_hint()])
         self.info(result + [""] + hint)
@@ -898,7 +898,7 @@ class CrisisApp(App):
         self.replay = None
         self.screen.remove_class("watching")
         self.query_one("#choices", OptionList).display = True
-        self.say(self.c.text("cli.replay.branched", file=str(self.session.path), n=r.position))
+        self.say(self.c.text("cli.replay.branched", file=shown_path(self.session.path), n=r.position))
         self.advance()
 
 
@@ -947,12 +947,11 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
     code = app.return_code or EXIT_OK
     width = shutil.get_terminal_size().columns
     session = app.session
-    commands = [] if session is None else [f"crisis {word} {shlex.quote(str(session.path))}"
-                                           for word in ("resume", "replay")]
+    commands = [] if session is None else [command_line(word, session.path) for word in ("resume", "replay")]
     if app.outcome:
         print(farewell(app.outcome, width, commands))
     elif code and session is not None:  # a bug (Textual has shown it): the file holds every action
-        print(farewell("\n".join([app.c.text("cli.tui.crashed", file=str(session.path)), session.resume_hint()]),
+        print(farewell("\n".join([app.c.text("cli.tui.crashed", file=shown_path(session.path)), session.resume_hint()]),
                        width, commands))
     return code
 

@@ -1,0 +1,158 @@
+"""Paths named on the command line, checked before any work is done.
+
+One checker for every path option (``--save``, ``--records``, ``--out``...):
+what cannot be written is refused in one line with exit status 2 -- a name
+longer than the system allows, a folder where a file is wanted or a file
+where a folder is, a device or a FIFO (never opened: a FIFO would make the
+command wait for a reader), a folder that is missing or not writable --
+rather than a traceback, a wait, or an error after an hour of games.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import Optional, Tuple
+
+from .errors import CliError
+
+_NAME_MAX, _PATH_MAX = 255, 4096  # where the system does not say (POSIX's usual values)
+
+
+def file_to_write(text: str, option: str, catalog) -> Path:
+    """``text`` as a file this command may create or replace, else a one-line CliError."""
+    path = Path(text)
+    reason = _too_long(path) or _existing(path, want_folder=False) or _parent(path.parent)
+    if reason:
+        raise _refusal(catalog, option, text, reason)
+    return path
+
+
+def folder_to_write(text: str, option: str, catalog) -> Path:
+    """``text`` as a folder this command may write files in (made if missing), else a one-line CliError."""
+    path = Path(text)
+    reason = _too_long(path) or _existing(path, want_folder=True)
+    if not reason and not _exists(path):
+        reason = _parent(path.parent, make=True)
+    if reason:
+        raise _refusal(catalog, option, text, reason)
+    return path
+
+
+def writing_problem(catalog, option: str, text: str, error: OSError) -> CliError:
+    """A write that failed once under way (a full disk): one line, exit status 1."""
+    refusal = _refusal(catalog, option, text, _system(error.errno or 0))
+    refusal.code = 1
+    return refusal
+
+
+# ------------------------------------------------------------------ checks
+
+
+def _limits(path: Path) -> Tuple[int, int]:
+    folder = path if path.is_absolute() else Path.cwd() / path
+    for candidate in (folder, *folder.parents):
+        try:
+            return os.pathconf(candidate, "PC_NAME_MAX"), os.pathconf(candidate, "PC_PATH_MAX")
+        except (OSError, ValueError):
+            continue
+    return _NAME_MAX, _PATH_MAX
+
+
+def _too_long(path: Path) -> Optional[str]:
+    name_max, path_max = _limits(path)
+    if len(os.fsencode(str(path))) >= path_max or any(len(os.fsencode(part)) > name_max for part in path.parts):
+        return "too_long"
+    return None
+
+
+def _exists(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+def _existing(path: Path, want_folder: bool) -> Optional[str]:
+    """Why what is at ``path`` now cannot be written as asked (nothing there is fine)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "dangling" if os.path.lexists(path) else None
+    except OSError as error:
+        return "no_folder" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
+    if stat.S_ISDIR(info.st_mode):
+        if not want_folder:
+            return "folder"
+        return None if os.access(path, os.W_OK | os.X_OK) else _system(errno.EACCES)
+    if not stat.S_ISREG(info.st_mode):
+        return "not_regular"
+    if want_folder:
+        return "not_folder"
+    return None if os.access(path, os.W_OK) else _system(errno.EACCES)
+
+
+def _parent(folder: Path, make: bool = False) -> Optional[str]:
+    """Why a new entry cannot be made in ``folder`` (with ``make``: in the nearest folder that
+    exists above it, where the missing ones would be made)."""
+    folder = folder if str(folder) else Path(".")
+    while make and not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    try:
+        info = os.stat(folder)
+    except FileNotFoundError:
+        return "no_folder"
+    except OSError as error:
+        return "no_folder" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
+    if not stat.S_ISDIR(info.st_mode):
+        return "no_folder"
+    return None if os.access(folder, os.W_OK | os.X_OK) else _system(errno.EACCES)
+
+
+def _system(number: int) -> str:
+    return "os:" + (errno.errorcode.get(number, "") or str(number))
+
+
+def _refusal(catalog, option: str, text: str, reason: str) -> CliError:
+    from crisis.ruleset.diagnostics import shown
+    return CliError(catalog.text("cli.path.refused", option=option, file=shown(text, 120),
+                                 reason=reason_text(catalog, reason)))
+
+
+def reason_text(catalog, reason: str) -> str:
+    """A reason of this module in the catalog's words (an operating-system error by its errno name)."""
+    if reason == "not_folder":
+        return catalog.text("cli.path.not_folder")
+    if reason == "no_folder":
+        return catalog.text("cli.path.no_folder")
+    if reason == "dangling":
+        return catalog.text("cli.path.dangling")
+    code = {"too_long": "ENAMETOOLONG", "folder": "EISDIR", "not_regular": "NOTREG"}.get(reason, reason[3:])
+    number = getattr(errno, code, 0)
+    return catalog.raw(f"cli.os_error.{code}") or (os.strerror(number) if number else code)
+
+
+# ------------------------------------------------------------------ printing
+
+
+def shown_path(path) -> str:
+    """A path as printed: every control character escaped (``\\x1b``), so that a file named with
+    terminal escapes cannot drive the terminal; the rest as it is."""
+    from crisis.ruleset.diagnostics import printable
+    return printable(str(path))
+
+
+def command_line(command: str, path) -> str:
+    """``crisis COMMAND PATH`` as a person can paste it into a shell: quoted by ``shlex``, or, for a
+    name with characters ``shown_path`` escapes, in the ``$'...'`` form of bash and zsh."""
+    import shlex
+
+    from crisis.ruleset.diagnostics import _UNPRINTABLE
+    text = str(path)
+    if not _UNPRINTABLE.search(text):
+        return f"crisis {command} {shlex.quote(text)}"
+
+    def spelt(char: str) -> str:
+        if _UNPRINTABLE.match(char):
+            return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+        return "\\" + char if char in "\\'" else char
+    return f"crisis {command} $'{''.join(spelt(char) for char in text)}'"

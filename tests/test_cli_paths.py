@@ -1,0 +1,143 @@
+"""Path options of the command line: what cannot be written is refused at once, in one line, with
+exit status 2 -- never a traceback, a wait on a FIFO, or an error after the games are played --
+and a write that fails under way (a full disk) ends the command in one line."""
+
+import errno
+import os
+
+import pytest
+
+from clirun import run_main
+
+LONG = "x" * 300  # past any file system's 255 bytes for a name
+
+
+def one_line(result, code=2, after=""):
+    """The one line of a refusal (after the line ``after`` starts, if given: a run's progress)."""
+    assert result.returncode == code, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    if after:
+        assert lines[0].startswith(after), lines
+        lines = lines[1:]
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture
+def existing_file(tmp_path):
+    path = tmp_path / "report.txt"
+    path.write_text("mine\n")
+    return path
+
+
+def refusals(tmp_path, fifo, existing_file):
+    """(command line, what the one line says) for each path that cannot be used."""
+    return [
+        (["balance", "--games", "1", "--out", existing_file], "it is a file, not a folder"),
+        (["balance", "--games", "1", "--out", "/dev/null"], "it is not a regular file"),
+        (["balance", "--games", "1", "--out", "/dev/full/x"], "the folder it would go in does not exist"),
+        (["balance", "--games", "1", "--out", tmp_path / LONG], "the name is longer than this system allows"),
+        (["sim", "--games", "1", "--records", "/dev/full"], "it is not a regular file"),
+        (["sim", "--games", "1", "--records", fifo], "it is not a regular file"),
+        (["sim", "--games", "1", "--records", tmp_path], "it is a folder, not a file"),
+        (["sim", "--games", "1", "--records", tmp_path / "missing" / "r.jsonl"], "does not exist"),
+        (["sim", "--games", "1", "--records", tmp_path / LONG], "longer than this system allows"),
+        (["play", "--vs", "random", "--save", tmp_path / (LONG + ".json")], "longer than this system allows"),
+        (["play", "--vs", "random", "--save", fifo], "it is not a regular file"),
+        (["play", "--vs", "random", "--save", "/dev/full/g.json"], "does not exist"),
+    ]
+
+
+def test_every_path_option_refuses_what_it_cannot_write_in_one_line(tmp_path, fifo, existing_file):
+    for args, said in refusals(tmp_path, fifo, existing_file):
+        line = one_line(run_main(*args, cwd=tmp_path))
+        assert said in line, (args, line)
+        assert str(args[-1])[:40] in line or LONG[:40] in line, line  # the path is named
+    assert existing_file.read_text() == "mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "report.txt"]
+
+
+def test_the_refusals_are_in_the_players_language(tmp_path, existing_file):
+    line = one_line(run_main("balance", "--games", "1", "--out", existing_file, "--lang", "es", cwd=tmp_path))
+    assert "es un archivo, no una carpeta" in line
+
+
+def test_a_fifo_given_as_records_never_makes_sim_wait(tmp_path, fifo):
+    # refused from its type alone: nothing opens it (opening a FIFO to write waits for a reader)
+    import threading
+    result = []
+    worker = threading.Thread(target=lambda: result.append(run_main("sim", "--games", "1", "--records", fifo)),
+                              daemon=True)
+    worker.start()
+    worker.join(60)
+    assert result and result[0].returncode == 2
+
+
+def test_a_full_disk_while_records_are_written_ends_sim_in_one_line(tmp_path, monkeypatch):
+    import io
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    from crisis.cli import sim
+    monkeypatch.setattr(sim, "open_records", lambda path, catalog: Full())
+    line = one_line(run_main("sim", "--games", "3", "--jobs", "1", "--records", tmp_path / "r.jsonl"), code=1)
+    assert "r.jsonl" in line and "the disk is full" in line
+
+
+def test_a_full_disk_while_the_report_is_written_ends_balance_in_one_line(tmp_path, monkeypatch):
+    from crisis.balance import report
+
+    def full(out, *args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(report, "write", full)
+    line = one_line(run_main("balance", "--games", "2", "--jobs", "1", "--out", tmp_path / "out"), code=1,
+                    after="Playing 2 games")
+    assert "out" in line and "the disk is full" in line
+
+
+
+# ------------------------------------------------------------------ --ray ADDRESS
+
+
+@pytest.mark.parametrize("address", ["not-an-address:99999", "not-an-address", "host:", ":6379", "host:²"])
+def test_a_ray_address_that_is_no_address_is_refused_at_once(address):
+    line = one_line(run_main("sim", "--games", "1", "--ray", address))
+    assert line.startswith("--ray takes the address of a Ray cluster, HOST:PORT") and address in line
+
+
+def test_a_ray_address_where_nothing_listens_is_refused_in_one_line():
+    import socket
+    with socket.socket() as probe:  # a port nobody listens on: bound, never listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        line = one_line(run_main("sim", "--games", "1", "--ray", f"127.0.0.1:{port}"))
+    assert line == f"No Ray cluster answers at 127.0.0.1:{port}: the connection was refused."
+
+
+def test_a_port_that_answers_but_is_no_ray_cluster_is_given_up_after_the_stated_time():
+    pytest.importorskip("ray")
+    import socket
+    import subprocess
+    import time
+    from clirun import crisis_command
+    with socket.socket() as silent:  # accepts connections and never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        started = time.monotonic()
+        result = subprocess.run(crisis_command() + ["sim", "--games", "1", "--ray", f"127.0.0.1:{port}"],
+                                capture_output=True, text=True, timeout=120,
+                                env=dict(os.environ, CRISIS_RAY_CONNECT_SECONDS="5", LANG="C"))
+        took = time.monotonic() - started
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"No Ray cluster answered at 127.0.0.1:{port} within 5 s: crisis sim gave up.")
+    assert took < 100  # not Ray's own retries, for ever
