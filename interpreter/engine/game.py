@@ -271,8 +271,11 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
             if decision.player == automa.side:
                 return automa.choose(board, decision)
             return person(decision)
+    from .native import native
+    generated = native(program)
     try:
-        program.main.play(board, Ctx(0), choose)
+        if generated is None or not generated.play(program.main, board, Ctx(0), choose):
+            program.main.play(board, Ctx(0), choose)
     except Won:
         pass
     return position, board.log

@@ -36,9 +36,25 @@ class Cards:
         for r, card in enumerate(by_id):
             rank[card] = r
         self.rank = tuple(rank)  # each card's place when sorted by id (choices are listed so)
+        self._field_of_type = {}
+        self._contexts = {}
 
     def field_of_type(self, type_name: str) -> int:
-        return next((i for i, (_, t) in enumerate(self.kind.fields) if t == type_name), -1)
+        found = self._field_of_type.get(type_name)
+        if found is None:
+            found = self._field_of_type[type_name] = next(
+                (i for i, (_, t) in enumerate(self.kind.fields) if t == type_name), -1)
+        return found
+
+    def context(self, me: int, card: int) -> Ctx:
+        """The context a card's rule runs in (program.card_ctx), made once per side and card."""
+        key = me * len(self.ids) + card
+        found = self._contexts.get(key)
+        if found is None:
+            field = self.place_field()
+            place = self.fields[field][card] if field >= 0 else NOBODY
+            found = self._contexts[key] = Ctx(me, place=place, card=card, reason=self.ids[card])
+        return found
 
     def sides_field(self) -> tuple:
         field = self.field_of_type("sides")
@@ -264,10 +280,7 @@ class GameProgram:
 
     def card_ctx(self, me: int, kind: int, card: int) -> Ctx:
         """The context a card's rule runs in: "the card", and "this space" for a card with a place."""
-        cards = self.cards[kind]
-        field = cards.place_field()
-        place = cards.fields[field][card] if field >= 0 else NOBODY
-        return Ctx(me, place=place, card=card, reason=cards.ids[card])
+        return self.cards[kind].context(me, card)
 
     def bound_ctx(self, ctx: Ctx, kind: int, card: int) -> Ctx:
         """A procedure carried out "for" a card: its group is "this dimension", its place "this space"."""

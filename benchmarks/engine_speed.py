@@ -1,0 +1,88 @@
+"""The general engine against Fort Sumter's own, side by side in one process.
+
+    python benchmarks/engine_speed.py [--games 300] [--rounds 5] [--profile]
+
+Each round plays the same seeds of complete random games on both engines,
+alternating which goes first, and prints games per CPU second and their ratio
+(general / old); the median ratio is the figure to report.  Both engines play
+the same games (tests/test_engine_differential.py); the script checks the
+winners agree.  Content is loaded once, outside the timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from crisis.content.loader import load_content
+from crisis.interpreter.batch import Job
+from crisis.interpreter.batch import play_game as old_play_game
+from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.engine.game import play_game
+from crisis.interpreter.game import Options
+from crisis.interpreter.tables import tables_for
+
+
+def old_engine(content, seeds):
+    tables = tables_for(content)
+    job = Job(content, Options())
+    return [old_play_game(content, tables, job.options, job.factories, seed).winner for seed in seeds]
+
+
+def general_engine(content, seeds):
+    program = content.program
+    winners = []
+    offset = program.layout.winner
+    for seed in seeds:
+        bots = [RandomBot(seed, 0).pick, RandomBot(seed, 1).pick]
+
+        def choose(decision, bots=bots):
+            actions = decision.actions
+            return actions[bots[decision.player](len(actions))]
+        position, _ = play_game(program, seed, choose)
+        winners.append(position.values[offset])
+    return winners
+
+
+def timed(play, content, seeds):
+    started = time.process_time()
+    winners = play(content, seeds)
+    return time.process_time() - started, winners
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="profile the general engine instead")
+    args = parser.parse_args()
+    content = load_content()
+    content.program  # compiled once, as crisis sim does
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    if args.profile:
+        import cProfile
+        import pstats
+        cProfile.runctx("general_engine(content, seeds)", globals(), {"content": content, "seeds": seeds},
+                        "/tmp/engine.prof")
+        pstats.Stats("/tmp/engine.prof").sort_stats("tottime").print_stats(25)
+        return
+    ratios = []
+    for index in range(args.rounds):
+        order = [("old", old_engine), ("general", general_engine)]
+        if index % 2:
+            order.reverse()
+        times, results = {}, {}
+        for label, play in order:
+            times[label], results[label] = timed(play, content, seeds)
+        assert results["old"] == results["general"], "the engines played different games"
+        ratio = times["old"] / times["general"]
+        ratios.append(ratio)
+        print(f"round {index + 1}: old {args.games / times['old']:.0f} games/s, "
+              f"general {args.games / times['general']:.0f} games/s, ratio {ratio:.2f}")
+    print(f"median ratio (general / old games per CPU second): {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()

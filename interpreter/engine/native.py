@@ -1,0 +1,60 @@
+"""Generated code, loaded: the direct form of a program as Python functions.
+
+``native(program)`` generates the program's module (codegen.py), verifies it
+(verify.py), compiles it and runs it in a namespace holding only the runtime
+names the generator uses (no builtins beyond ``range`` and ``len``).  The
+result is kept on the program.  ``CRISIS_INTERPRET=1`` in the environment turns
+generated code off: every game then runs the operations themselves, which play
+the same games (tests/test_generated_code.py).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Dict, Optional
+
+from crisis.interpreter.actions import DONE, Decision
+
+from .codegen import CodeGenerator, roots
+from .ops import Stopped, Won
+from .verify import verify
+
+
+class Native:
+    """A program's generated functions: ``ENTRY[op id](board, ctx, choose)``."""
+
+    def __init__(self, source: str, constants: tuple, entry: Dict[int, Callable]):
+        self.source, self.constants, self.entry = source, constants, entry
+
+    def play(self, op, board, ctx, choose) -> bool:
+        """Play ``op`` by its generated function; False when it has none (or cannot be used here)."""
+        function = self.entry.get(op.id)
+        if function is None or board.log is not None or board.solo is not None:
+            return False
+        function(board, ctx, choose)
+        return True
+
+
+def interpreting() -> bool:
+    return os.environ.get("CRISIS_INTERPRET", "") not in ("", "0")
+
+
+def generate(program) -> Native:
+    generator = CodeGenerator(program)
+    source = generator.module(roots(program))
+    tree = verify(source)
+    code = compile(tree, "<generated rules>", "exec")
+    namespace = {"__builtins__": {"range": range, "len": len}, "K": tuple(generator.constants),
+                 "Stopped": Stopped, "Won": Won, "Decision": Decision, "DONE": DONE}
+    exec(code, namespace)  # the verified module: only generated definitions (verify.py)
+    return Native(source, tuple(generator.constants), namespace["ENTRY"])
+
+
+def native(program) -> Optional[Native]:
+    """The program's generated code, made once; None when interpreting."""
+    if interpreting():
+        return None
+    found = getattr(program, "_native", None)
+    if found is None:
+        found = program._native = generate(program)
+    return found
