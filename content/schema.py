@@ -400,6 +400,8 @@ class SchemaReader:
                                       [h.name for h in tokens.holders] + [t.name for t in tracks],
                                       "token holder") for name in tokens.supply)
             tokens = attrs.evolve(tokens, supply=tuple(s for s in supply if s))
+        if tokens is not None and sides is not None:
+            self.tokens_add_up(spec["tokens"], tokens, tracks)
         if not ok or game_map is None or sides is None:
             return None
         registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
@@ -509,6 +511,21 @@ class SchemaReader:
                       at_most_per_place=self.number(body, "at most per place", 1, limits.MAX_TOKENS) or 1,
                       holders=tuple(holders), supply=tuple(str(s) for s in body.get("supply") or ()),
                       control_words=control_words)
+
+    def tokens_add_up(self, spec: Map, tokens: Tokens, tracks) -> None:
+        """Each side's tokens are all somewhere at the start: in its holders, on its tracks, in its
+        boxes.  Otherwise some could never come into play, or a rule would take tokens from an
+        empty holder and do nothing -- a game that passes the check and fails in play."""
+        holders = sum(h.start for h in tokens.holders)
+        on_tracks = sum(t.spaces for t in tracks)
+        boxes = sum(z.box for t in tracks for z in t.zones)
+        placed = holders + on_tracks + boxes
+        if placed != tokens.each_side:
+            self.error(self.at(spec, "each side"),
+                       f"each side has {tokens.each_side} {tokens.words[-1]}, but {placed} are somewhere at the start "
+                       f"(holders {holders}, tracks {on_tracks}, boxes {boxes})",
+                       expected=f"holders' 'start', tracks' spaces and boxes that add up to {tokens.each_side}",
+                       hint="give a holder a start, e.g. 'pool: {words: [pool], start: 9}'")
 
     def tracks(self, spec: Map, tokens: Optional[Tokens]) -> Tuple[Track, ...]:
         out = []

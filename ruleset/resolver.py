@@ -77,31 +77,34 @@ class Resolver:
         self.term_index = {name: i for i, name in enumerate(declarations.terms)}
         self.register_index = {name: i for i, name in enumerate(declarations.registers)}
 
-    def run(self, slot: Slot, source: Optional[Source]) -> "_Run":
-        return _Run(self, slot, source)
+    def run(self, slot: Slot, source: Optional[Source], tree=None) -> "_Run":
+        run = _Run(self, slot, source)
+        if tree is not None and len(self.schema.sides) != 2:
+            run.opponents(tree)
+        return run
 
     def block(self, block: N.Block, slot: Slot, source: Optional[Source] = None):
-        run = self.run(slot, source)
+        run = self.run(slot, source, block)
         result = run.block(block)
         return result, run.diagnostics
 
     def condition(self, condition, slot: Slot, source: Optional[Source] = None, about_a_place: bool = False):
-        run = self.run(slot, source)
+        run = self.run(slot, source, condition)
         result = run.condition(condition, in_where=about_a_place)
         return result, run.diagnostics
 
     def places(self, places: N.Places, slot: Slot, source: Optional[Source] = None, holders: bool = False):
-        run = self.run(slot, source)
+        run = self.run(slot, source, places)
         result = run.location_union(places, holders_ok=holders, places_ok=not holders)
         return result, run.diagnostics
 
     def card(self, places: N.Places, slot: Slot, source: Optional[Source] = None):
-        run = self.run(slot, source)
+        run = self.run(slot, source, places)
         return run.card(places), run.diagnostics
 
     def card_filter(self, places: N.Places, slot: Slot, source: Optional[Source] = None):
         """"a card of your hand whose value is at least the value of the card"."""
-        run = self.run(slot, source)
+        run = self.run(slot, source, places)
         return run.card_filter(places), run.diagnostics
 
 
@@ -116,6 +119,26 @@ class _Run:
         self.diagnostics: List[Diagnostic] = []
         self.chosen = False  # an earlier statement of this effect chooses a place ("that space")
         self.in_where = False
+
+    def opponents(self, tree) -> None:
+        """"The opponent" names the other side of a game of two; in a game of more sides it names
+        nobody in particular, so it is an error at each place it is said."""
+        sides = len(self.schema.sides)
+        stack = [(tree, None)]
+        while stack:
+            node, at = stack.pop()
+            if not attrs.has(type(node)):
+                continue
+            at = node if getattr(node, "pos", None) is not None else at
+            for field in attrs.fields(type(node)):
+                value = getattr(node, field.name)
+                if value == "opponent" and at is not None:
+                    self.error(at, f"'the opponent' is for a game of two sides, and this game has {sides}",
+                               hint="name the side, or say 'each player'")
+                elif isinstance(value, (tuple, list)):
+                    stack.extend((item, at) for item in reversed(value))
+                elif attrs.has(type(value)):
+                    stack.append((value, at))
 
     # ---------------------------------------------------------------- report
     def error(self, node, message: str, *, expected: Optional[str] = None, hint: Optional[str] = None,

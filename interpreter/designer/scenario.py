@@ -562,6 +562,33 @@ class _Reader:
                     if values[offset] <= zone.top:
                         values[layout.entered + layout.zone_slot(side, t, z)] = 1
 
+        if not schema.tracks:
+            self.balance_in_holder(values, p, sources, holder_names)
+
+    def balance_in_holder(self, values, p: Map, sources, holder_names) -> None:
+        """A game without a track: the first holder of the supply that the position does not give
+        holds whatever the others do not (a position gives only what matters to it)."""
+        schema, layout = self.schema, self.program.layout
+        tokens = schema.tokens
+        for side, name in enumerate(schema.sides):
+            given = sources[side]
+            free = [h for h in tokens.supply if h in holder_names and h not in given]
+            free += [h for h in holder_names if h not in given and h not in free]
+            total = self.on_map(values, side) + sum(values[layout.holder_of(side, h)] for h in range(layout.holders))
+            if free:
+                offset = layout.holder_of(side, holder_names.index(free[0]))
+                total -= values[offset]
+                values[offset] = tokens.each_side - total
+                if values[offset] >= 0:
+                    continue
+            elif total == tokens.each_side:
+                continue
+            blame = max(given.values(), key=lambda s: s[0], default=None)
+            container, key = (blame[1], blame[2]) if blame else (p, None)
+            self.error(container, key, f"the {name} position holds {total} {tokens.words[-1]}, more than the "
+                                       f"{tokens.each_side} a side has" if total > tokens.each_side else
+                       f"the {name} position holds {total} {tokens.words[-1]}, not {tokens.each_side}")
+
     def on_map(self, values, side: int) -> int:
         layout = self.program.layout
         base = layout.tokens_of(side)

@@ -1,0 +1,92 @@
+"""A game the engine has never heard of: Three Crowns, three sides, written only as content.
+
+``tests/data/three-crowns/`` declares its state (sides, counters, a map of towns
+in regions, banners in camps, cards and piles), its sequence of play and its
+cards; nothing in Python names it.  These tests play it as a person would meet
+it: whole random games end with a winner and keep every side's banners, its
+rules hold as scenario files say, and content mistakes are refused at their
+line before any game starts.
+"""
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from crisis.content.definition import read_game
+from crisis.content.yamlfile import ContentError
+from crisis.interpreter.designer.invariants import check_position
+from crisis.interpreter.designer.scenario import PASSED, run_file
+from crisis.interpreter.engine.game import Game
+from crisis.interpreter.engine.program import GameProgram
+
+ROOT = Path(__file__).parent / "data" / "three-crowns"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return GameProgram(read_game(ROOT))
+
+
+@given(seed=st.integers(0, 2**32))
+def test_random_games_end_with_a_winner_and_every_banner_accounted_for(program, seed):
+    game = Game(program, seed)
+    rng = random.Random(seed)
+    players = set()
+    while game.decision is not None:
+        players.add(game.decision.player)
+        game.apply(rng.choice(game.decision.actions))
+        assert check_position(program, game.position) == []
+    assert players == {0, 1, 2}  # all three sides had decisions
+    assert game.result is not None and game.result.winner in (0, 1, 2)
+    banners = program.schema.tokens.each_side
+    for side in range(3):
+        assert game.view.on_map(side) + game.view.holder("camp", side) == banners
+
+
+def test_a_game_is_its_seed_and_actions(program):
+    game = Game(program, 7)
+    rng = random.Random(7)
+    while game.decision is not None:
+        game.apply(rng.choice(game.decision.actions))
+    again = Game(program, 7)
+    for text in game.history:
+        again.apply(text)
+    assert again.position.values == game.position.values and again.result == game.result
+
+
+def test_every_scenario_of_the_game_passes(program):
+    outcomes = [o for path in sorted((ROOT / "scenarios").glob("*.yaml")) for o in run_file(program, ROOT, path)]
+    assert len(outcomes) >= 5
+    assert [(o.name, o.problems, [d.message for d in o.diagnostics]) for o in outcomes if o.status != PASSED] == []
+
+
+def copy_game(tmp_path) -> Path:
+    target = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, target)
+    return target
+
+
+def problems(root) -> list:
+    with pytest.raises(ContentError) as error:
+        read_game(root)
+    return error.value.diagnostics
+
+
+def test_the_opponent_is_refused_in_a_game_of_three_sides(tmp_path):
+    root = copy_game(tmp_path)
+    cards = root / "cards" / "orders.yaml"
+    cards.write_text(cards.read_text() + "  - id: harry\n    value: 1\n    event: remove 1 opponent banner from any towns\n")
+    (found,) = problems(root)
+    assert found.path.endswith("orders.yaml") and "opponent" in found.message and "3" in found.message
+    assert found.line == len(cards.read_text().splitlines())
+
+
+def test_banners_that_are_nowhere_at_the_start_are_refused(tmp_path):
+    root = copy_game(tmp_path)
+    state = root / "state.yaml"
+    state.write_text(state.read_text().replace("start: 9", "start: 7"))
+    (found,) = problems(root)
+    assert found.path.endswith("state.yaml") and "9" in found.message and "7" in found.message
