@@ -358,7 +358,7 @@ class _Run:
         if det == "this":
             if not self.slot.this_group:
                 self.error(p, f"'this {head.text}' means nothing in {self.slot.description}",
-                           hint="it is known where a rule runs for a group (a pivotal bonus, a card's group)")
+                           hint="it is known where a rule runs for a group ('for each' over places, a card's group)")
             group = M.GroupRef("this", node=p)
         elif det == "its":
             if not self.in_where:
@@ -901,7 +901,10 @@ class _Run:
             entered = [w.text for w in node.words]
             if entered and entered[0] in declared.entered_words and entered[-1] in declared.zone_words:
                 return M.Resolve(track, node=node)
-        self.error(node, "resolve what?", expected="the entered zones of a track, such as 'resolve breached zones'")
+        examples = [f"'resolve {t.entered_words[0]} {t.zone_words[-1]}'" for t in self.schema.tracks
+                    if t.entered_words and t.zone_words]
+        self.error(node, "resolve what?", expected="the entered zones of a track"
+                   + (f", such as {examples[0]}" if examples else " (this game declares none)"))
         return None
 
     def stmt_Win(self, node: N.Win):

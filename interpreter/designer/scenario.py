@@ -316,7 +316,7 @@ class _Reader:
             else:
                 self.error(given, key, f"'{key}' should be true or false", hint=f"got {value!r}")
         if found.get("difficulty") is not None and found.get("solo") is None:
-            self.error(given, "difficulty", "a difficulty is only for a solo game: give the solo opponent's side too")
+            self.error(given, "difficulty", "a difficulty is only for a solo game: give the side the game plays too")
         return {k: v for k, v in found.items() if v is not None}
 
     def apply_position(self, position, p: Map) -> Optional[str]:
@@ -971,7 +971,7 @@ def _compare_choices(expected: "Choices", actual: List[Dict[str, Any]], problems
         else:
             shown = "; ".join(", ".join(f"{k}: {v}" for k, v in a.items() if v not in (None, [])) for a in actual)
             problems.append(f"choices: expected choice {number} {dict(wanted)} (after the ones before it), "
-                            f"but the solo opponent's choices were: {shown or 'none'}")
+                            f"but the automa's choices were: {shown or 'none'}")
             return
 
 

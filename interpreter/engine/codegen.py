@@ -329,7 +329,7 @@ class CodeGenerator:
         stride = self.integer(layout.zones)
         first = self.table([e[0] if e else None for e in effects])
         second = self.table([e[1] if e else None for e in effects])
-        reasons = self.const(tuple(f"breach:{z.name}" for z in zones))
+        reasons = self.const(tuple(f"entered:{z.name}" for z in zones))
         out.line("if board.any_pending():")
         out.indent()
         out.line(f"for {side} in ({ctx}.me,) + board.others({ctx}.me):")

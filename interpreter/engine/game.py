@@ -65,14 +65,14 @@ def _automa(program, options: Options):
     """The automa the options ask for (None in a game without one); bad options are a UserError."""
     if options.solo is None:
         if options.difficulty is not None:
-            raise UserError("a difficulty is only for a solo game: give the solo opponent's side too")
+            raise UserError("a difficulty is only for a solo game: give the side the game plays too")
         return None
     rules = program.automa_rules
     sides = program.schema.sides
     if rules is None:
         raise UserError("this content has no solo game (no solo/ folder)")
     if options.solo not in sides:
-        raise UserError(f"unknown side '{options.solo}' for the solo opponent (sides: {', '.join(sides)})")
+        raise UserError(f"unknown side '{options.solo}' for the game to play (sides: {', '.join(sides)})")
     if options.difficulty is not None and options.difficulty not in rules.difficulty:
         raise UserError(f"unknown difficulty '{options.difficulty}' (levels: {', '.join(rules.difficulty)})")
     from .automa import Automa

@@ -883,7 +883,7 @@ class ResolveOp(Op):
                     continue
                 rule = self.enter(board, side, zone)
                 if rule is not None:
-                    call(machine, rule, ctx._replace(me=side, reason=f"breach:{zones[zone].name}"))
+                    call(machine, rule, ctx._replace(me=side, reason=f"entered:{zones[zone].name}"))
                     if machine.stack[-1] is not frame:
                         return None
                 break
@@ -908,7 +908,7 @@ class ResolveOp(Op):
                     break
                 rule = self.enter(board, side, zone)
                 if rule is not None:
-                    play(rule, board, ctx._replace(me=side, reason=f"breach:{zones[zone].name}"), choose)
+                    play(rule, board, ctx._replace(me=side, reason=f"entered:{zones[zone].name}"), choose)
 
     def enter(self, board, side: int, zone: int):
         """The zone's entering is resolved: who entered it is recorded; its effect, first or second."""
@@ -921,7 +921,7 @@ class ResolveOp(Op):
         if NOBODY in entries:
             values[base + entries.index(NOBODY)] = side
         if board.log is not None:
-            board.emit("log.breach", side=program.schema.sides[side], zone=zones[zone].name,
+            board.emit("log.zone_entered", side=program.schema.sides[side], zone=zones[zone].name,
                        nth="first" if first else "second")
         effect = program.entering[self.track][zone]
         return None if effect is None else (effect[0] if first else effect[1])

@@ -1,0 +1,115 @@
+"""The engine knows no game (issue 19): Fort Sumter's words are not in its code.
+
+The identifiers and string literals of ``ruleset/``, ``interpreter/``,
+``cli/`` and ``balance/`` (comments and docstrings may cite a rulebook), and
+the rules language's grammar, hold none of Fort Sumter's words.  Every name a
+game gives its things comes from its content.
+
+While the commands move onto the general engine, the modules of the Fort Sumter
+engine that are still in use are listed below; the list only shrinks: a module
+that no longer holds these words, or no longer exists, must leave it.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = ("ruleset", "interpreter", "cli", "balance")
+WORDS = re.compile(r"crisis|breach|pivotal|dimension|objective|peace|commissioner|escalation|tension|unionist|"
+                   r"secessionist|sumter|solo[ _]opponent", re.IGNORECASE)
+# the tool's own name: the package, the program, its environment variables and files
+TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
+
+# Fort Sumter's own engine and the commands not yet moved onto the general one (issue 19)
+NOT_YET_MOVED = frozenset("""
+balance/plots.py balance/report.py balance/summary.py
+cli/aid.py cli/board.py cli/info.py cli/linemode.py cli/lsp.py cli/main.py cli/saves.py
+cli/session.py cli/sim.py cli/terminal.py cli/text.py cli/tui/app.py cli/words.py
+interpreter/batch.py interpreter/compile.py interpreter/coverage.py interpreter/evaluation.py interpreter/flow.py
+interpreter/game.py interpreter/heuristic.py interpreter/invariants.py interpreter/lookahead.py
+interpreter/notation.py interpreter/preview.py interpreter/scenario.py interpreter/solo.py interpreter/state.py
+interpreter/tables.py
+ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/limits.py ruleset/parser.py ruleset/render.py
+ruleset/transform.py ruleset/treecache.py ruleset/work.py ruleset/grammar.lark
+""".split())
+
+
+def _docstrings(tree) -> set:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                found.add(id(first.value))
+    return found
+
+
+def words_in_python(path: Path) -> list:
+    """(line, text) of each identifier or string literal holding one of the words."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            texts = [node.id]
+        elif isinstance(node, ast.Attribute):
+            texts = [node.attr]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            texts = [node.name]
+        elif isinstance(node, ast.arg):
+            texts = [node.arg]
+        elif isinstance(node, ast.keyword) and node.arg:
+            texts = [node.arg]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            texts = [] if TOOL.match(node.value) else [node.value]
+        else:
+            texts = []
+        found += [(node.lineno, text) for text in texts if WORDS.search(text)]
+    return found
+
+
+def words_in_grammar(path: Path) -> list:
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = line.split("//", 1)[0]
+        if WORDS.search(code):
+            found.append((number, code.strip()))
+    return found
+
+
+def sources():
+    for folder in FOLDERS:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+    yield from sorted((ROOT / "ruleset").glob("*.lark"))
+
+
+def test_no_fort_sumter_word_in_the_engine():
+    offending = {}
+    for path in sources():
+        name = path.relative_to(ROOT).as_posix()
+        found = words_in_grammar(path) if path.suffix == ".lark" else words_in_python(path)
+        if found and name not in NOT_YET_MOVED:
+            offending[name] = found[:5]
+    assert offending == {}, "Fort Sumter's words in the engine (names come from content): " + repr(offending)
+
+
+def test_the_list_of_modules_not_yet_moved_only_shrinks():
+    stale = []
+    for name in sorted(NOT_YET_MOVED):
+        path = ROOT / name
+        if not path.exists():
+            stale.append(f"{name}: gone")
+        elif not (words_in_grammar(path) if path.suffix == ".lark" else words_in_python(path)):
+            stale.append(f"{name}: holds none of the words now")
+    assert stale == [], "take these off NOT_YET_MOVED: " + ", ".join(stale)
+
+
+@pytest.mark.parametrize("text, found", [("final_crisis_order", True), ("log.zone_entered", False),
+                                         ("Pivotal", True), ("crisis.interpreter", False)])
+def test_the_words_are_found_in_any_case_and_inside_names(tmp_path, text, found):
+    module = tmp_path / "module.py"
+    module.write_text(f"x = {text!r}\n")
+    assert bool(words_in_python(module)) is found
