@@ -72,7 +72,7 @@ def _read(path: Path) -> Dict[str, str]:
     what ``crisis --help`` would otherwise cost.  The cache is JSON data in the user's private
     cache folder; anything amiss in it and the YAML is read again."""
     import json
-    from crisis.content.cachefolder import cache_folder
+    from crisis.ruleset.cachefolder import cache_folder
     try:
         info = path.stat()
     except OSError:

@@ -8,7 +8,6 @@ returned half-loaded.
 
 from __future__ import annotations
 
-import os
 
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
@@ -417,27 +416,3 @@ class DefinitionReader:
             groups = [g.name for g in schema.map.groups]
             return groups.index(value) if value in groups else -1
         return value
-
-
-def read_game(root, option_names: Tuple[str, ...] = ()) -> Definition:
-    """A game written only for the general engine (no old-format files): its definition, checked;
-    ContentError with every problem, nothing half-loaded."""
-    from crisis.ruleset import treecache
-
-    from .loader import _Loader
-    root = Path(os.path.abspath(root))
-    loader = _Loader(root, (), None)
-    with treecache.session():
-        definition = DefinitionReader(loader).read(root, option_names)
-    if loader.problems.items or definition is None:
-        raise ContentError(list(loader.problems.items))
-    return definition
-
-
-def load_definition(root, option_names: Tuple[str, ...] = ("event discard",)) -> Definition:
-    """The general engine's definition of the content at ``root``; ContentError with every problem."""
-    from .loader import load_content
-    definition = load_content(root).definition
-    if definition is None:
-        raise ContentError([])
-    return definition

@@ -993,3 +993,24 @@ def load_content(path: Optional[os.PathLike | str] = None, required_messages: It
     root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
     with treecache.session():  # rule texts parsed in an earlier run are not parsed again
         return _Loader(root, required_messages, overrides).load()
+
+
+def read_game(root, option_names: Tuple[str, ...] = ()):
+    """A game written only for the general engine (no old-format files): its definition, checked;
+    ContentError with every problem, nothing half-loaded."""
+    from .definition import DefinitionReader
+    root = Path(os.path.abspath(root))
+    loader = _Loader(root, (), None)
+    with treecache.session():
+        definition = DefinitionReader(loader).read(root, option_names)
+    if loader.problems.items or definition is None:
+        raise ContentError(list(loader.problems.items))
+    return definition
+
+
+def load_definition(root):
+    """The general engine's definition of the content at ``root`` (read with the rest of it)."""
+    definition = load_content(root).definition
+    if definition is None:
+        raise ContentError([])
+    return definition

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from typing import Dict, Optional, Tuple, Union
 
 import attrs
@@ -184,9 +183,6 @@ class SoloContent:
     aids: Dict[str, Aid]  # by side
 
 
-_PROGRAMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # Content -> its compiled program
-
-
 @attrs.frozen(eq=False)
 class Content:
     """Everything a game needs, loaded and checked; never half-loaded."""
@@ -208,12 +204,10 @@ class Content:
 
     @property
     def program(self):
-        """The definition compiled for the general engine, once per content."""
-        program = _PROGRAMS.get(self)
-        if program is None and self.definition is not None:
-            from crisis.interpreter.engine.program import GameProgram
-            program = _PROGRAMS[self] = GameProgram(self.definition)
-        return program
+        """The definition compiled for the general engine, once per content.  (An import up the
+        layers, kept while the commands move; the engine's way is program_of(content).)"""
+        from crisis.interpreter.engine.program import program_of
+        return program_of(self)
 
     @property
     def vocabulary(self) -> Vocabulary:

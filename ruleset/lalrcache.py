@@ -16,8 +16,8 @@ from typing import Optional
 
 from lark import Lark
 
-from crisis.content.cachefolder import read_checked as _read_checked
-from crisis.content.cachefolder import write_checked as _write_checked
+from crisis.ruleset.cachefolder import read_checked as _read_checked
+from crisis.ruleset.cachefolder import write_checked as _write_checked
 
 _CACHE_FORMAT = "crisis-grammar-cache/1"
 _CACHE_MAX_BYTES = 8 * 1024 * 1024

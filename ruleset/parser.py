@@ -20,7 +20,7 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 from . import ast as A
 from . import limits
 from . import treecache
-from crisis.content.cachefolder import cache_folder as _cache_folder
+from crisis.ruleset.cachefolder import cache_folder as _cache_folder
 from .lalrcache import read_tables as _read_cache
 from .lalrcache import write_tables
 from .diagnostics import RulesError, Source, did_you_mean, diagnostic_at, one_of

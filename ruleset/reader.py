@@ -41,7 +41,7 @@ def _key(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    from crisis.content.cachefolder import cache_folder
+    from crisis.ruleset.cachefolder import cache_folder
     text = grammar()
     key = _key(text)
     folder = cache_folder()

@@ -40,8 +40,8 @@ import attrs
 
 from . import ast as A
 from . import limits
-from crisis.content.cachefolder import cache_folder as _cache_folder
-from crisis.content.cachefolder import read_checked, write_checked
+from crisis.ruleset.cachefolder import cache_folder as _cache_folder
+from crisis.ruleset.cachefolder import read_checked, write_checked
 
 _FORMAT = "crisis-rules-cache/1"
 _NAME = "rules-cache.json"

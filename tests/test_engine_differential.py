@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from crisis.content.definition import load_definition
+from crisis.content.loader import load_definition
 from crisis.content.loader import default_content_dir
 from crisis.interpreter import scenario as old_scenarios
 from crisis.interpreter.controllers import RandomBot

@@ -292,7 +292,7 @@ def test_the_command_lines_catalog_cache_leaves_no_temporary_file_on_a_full_disk
 
 
 def test_the_cache_folders_writer_leaves_no_temporary_file_on_a_full_disk(tmp_path, monkeypatch):
-    from crisis.content import cachefolder
+    from crisis.ruleset import cachefolder
 
     def fdopen(fd, *args, **kwargs):
         os.close(fd)

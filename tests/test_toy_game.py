@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from crisis.content.definition import read_game
+from crisis.content.loader import read_game
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.designer.invariants import check_position
 from crisis.interpreter.designer.scenario import PASSED, run_file

@@ -66,17 +66,10 @@ class Op:
     def play(self, board, ctx: Ctx, choose) -> None:
         """The direct form: carry the operation out to its end, asking ``choose(decision)`` for each
         decision (bots and batch play: no frames).  The same decisions, in the same order, with the
-        same actions as the framed form; an operation without a direct form of its own runs its
-        frames on the position's stack, above what is there."""
-        if not self.asks:
-            self.run(board, ctx)
-            return
-        from .machine import Machine
-        stack = board.position.stack
-        machine = Machine.on_board(board, len(stack))
-        decision = machine.start(self, ctx)
-        while decision is not None:
-            decision = machine.answer(choose(decision))
+        same actions as the framed form; every operation that may ask has a direct form of its own."""
+        if self.asks:
+            raise NotImplementedError(f"{type(self).__name__} has no direct form")
+        self.run(board, ctx)
 
 
 class Stopped(Exception):

@@ -9,6 +9,7 @@ never on the hot path.
 
 from __future__ import annotations
 
+import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import attrs
@@ -376,3 +377,14 @@ def _counters_read(conditions: Sequence, layout: Layout, schema) -> Optional[Tup
             elif value is not None and attrs.has(type(value)):
                 stack.append(value)
     return tuple(sorted(set(offsets)))
+
+
+_PROGRAMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # loaded content -> its program
+
+
+def program_of(content) -> Optional[GameProgram]:
+    """The program of loaded content (its definition compiled), made once per content."""
+    program = _PROGRAMS.get(content)
+    if program is None and content.definition is not None:
+        program = _PROGRAMS[content] = GameProgram(content.definition)
+    return program
