@@ -131,8 +131,7 @@ class Board:
         rules = solo.first_player if solo is not None and solo.first_player else program.first_player_rules
         reads = None if solo is not None and solo.first_player else program.first_player_reads
         if reads is not None:
-            values = self.values
-            key = tuple(values[offset] for offset in reads)
+            key = program.first_player_key(self.values)
             if key == self._first_key:
                 return self._first
             self._first_key, self._first = key, self._first_of(rules)

@@ -61,6 +61,7 @@ class CodeGenerator:
         self._constant_index: Dict[int, int] = {}
         self.functions: Dict[int, str] = {}  # op id -> its function's name
         self.pending: List[Op] = []
+        self._board = None  # a board to let statements pick their shapes on
         self.tables: Dict[tuple, str] = {}  # a tuple of functions (by op id, None for none) -> its name
         self.out = Writer()
         self._names = 0
@@ -373,7 +374,8 @@ class CodeGenerator:
         out.line(f"{owners} = {transfer}.owners({ctx}.me)")
         out.line(f"for {k} in range({total}):")
         out.indent()
-        out.line(f"{legal} = {transfer}.legal(board, {ctx}, {owners}, ())")
+        if not self.listing(op, ctx, owners, legal):
+            out.line(f"{legal} = {transfer}.legal(board, {ctx}, {owners}, ())")
         out.line(f"if not {legal}:")
         out.line(f"    board.shortfall += {total} - {k}")
         out.line("    break")
@@ -401,6 +403,75 @@ class CodeGenerator:
         out.line("else:")
         out.line(f"    board.put({owner}, {dest})")
         out.dedent()
+
+
+    # ------------------------------------------------------------ listing steps
+    def listing(self, op: TransferOp, ctx: str, owners: str, legal: str) -> bool:
+        """Write the listing of a transfer's legal steps for the shapes met in every game (the
+        same steps in the same order as its ``legal``); False for the others."""
+        program = self.program
+        if self._board is None:
+            from .board import Board
+            self._board = Board(program, program.initial_position(0))
+        op.prepare(self._board)  # the statement picks the way its steps are listed, once
+        shape = getattr(op.legal, "__func__", None)
+        owner_table = getattr(op.owners, "__self__", None)
+        if owner_table is None or any(len(o) != 1 for o in owner_table):
+            return False  # "of either side": several owners, listed by the statement itself
+        if shape is TransferOp._from_holder_to_places:
+            self.from_holder_to_places(op, ctx, owners, legal)
+            return True
+        if shape is TransferOp._from_places_to_holder and op.fixed_sources is not None:
+            self.from_places_to_holder(op, ctx, owners, legal)
+            return True
+        return False
+
+    def owner_count(self, op: TransferOp, code: int, owner: str) -> str:
+        """The expression for the owner's tokens at a holder (the supply: any of its holders)."""
+        program = self.program
+        if code == program.locations.SUPPLY:
+            parts = [f"V[{self.integer(base)} + {owner} * {self.integer(stride)}]"
+                     for base, stride in (program.count_offsets[c] for c in program.locations.supply)]
+            return "(" + " or ".join(parts) + ")" if parts else "0"
+        base, stride = program.count_offsets[code]
+        return f"V[{self.integer(base)} + {owner} * {self.integer(stride)}]"
+
+    def from_holder_to_places(self, op: TransferOp, ctx: str, owners: str, legal: str) -> None:
+        """Tokens from one holder into fixed places (a value play)."""
+        out, layout = self.out, self.program.layout
+        owner, base, place, action = self.name("s"), self.name("i"), self.name("i"), self.name("a")
+        dests = op.fixed_dests
+        # per owner: (place, the step into it) for each destination, in the statement's order
+        rows = tuple(tuple((d, op._grids[0][op._source][d]) for d in dests) for _ in range(layout.sides))
+        maximum = self.integer(self.program.schema.tokens.at_most_per_place)
+        out.line(f"{owner} = {owners}[0]")
+        out.line("if board.markers_changed():")
+        out.line("    board.see_markers()")
+        out.line(f"if {self.owner_count(op, op._source, owner)} > 0:")
+        out.indent()
+        out.line(f"{base} = {self.integer(layout.tokens)} + {owner} * {self.integer(layout.places)}")
+        out.line(f"{legal} = [{action} for {place}, {action} in {self.const(rows)}[{owner}] "
+                 f"if V[{base} + {place}] < {maximum} and {place} not in board.no_place]")
+        out.dedent()
+        out.line("else:")
+        out.line(f"    {legal} = []")
+
+    def from_places_to_holder(self, op: TransferOp, ctx: str, owners: str, legal: str) -> None:
+        """Tokens from fixed places into one holder (a removal)."""
+        out, layout = self.out, self.program.layout
+        owner, base, place, action = self.name("s"), self.name("i"), self.name("i"), self.name("a")
+        columns = tuple(tuple((s, op._columns[0][s]) for s in op.fixed_sources) for _ in range(layout.sides))
+        out.line(f"{owner} = {owners}[0]")
+        out.line("if board.markers_changed():")
+        out.line("    board.see_markers()")
+        out.line(f"if board.can_put({owner}, {self.integer(op._dest)}):")
+        out.indent()
+        out.line(f"{base} = {self.integer(layout.tokens)} + {owner} * {self.integer(layout.places)}")
+        out.line(f"{legal} = [{action} for {place}, {action} in {self.const(columns)}[{owner}] "
+                 f"if V[{base} + {place}] > 0 and {place} not in board.no_remove]")
+        out.dedent()
+        out.line("else:")
+        out.line(f"    {legal} = []")
 
 
 def roots(program) -> list:

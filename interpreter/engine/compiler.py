@@ -282,6 +282,19 @@ class Compiler:
         if node.who.kind == "nobody":
             test = lambda board, ctx, p: not any(board.controls(s, p) for s in range(board.sides))
         else:
+            codes = getattr(base, "codes", None)
+            layout = self.program.layout
+            if (node.who.kind in ("me", "opponent") and codes is not None and len(self.schema.sides) == 2
+                    and layout.tokens >= 0):
+                # "X you control" in a game of two: the places' tokens compared directly (a hot path)
+                first, n, other = layout.tokens, layout.places, 0 if node.who.kind == "me" else 1
+
+                def controlled(board, ctx, it):
+                    values = board.values
+                    mine = first + (ctx.me ^ other) * n
+                    theirs = first + (1 - (ctx.me ^ other)) * n
+                    return [p for p in codes if values[mine + p] > values[theirs + p]]
+                return controlled
             side = self.side(node.who)
             test = lambda board, ctx, p: board.controls(side(board, ctx), p)
         return lambda board, ctx, it: [p for p in base(board, ctx, it) if test(board, ctx, p)]

@@ -9,6 +9,7 @@ never on the hot path.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -220,6 +221,10 @@ class GameProgram:
                               for t, track in enumerate(schema.tracks))
         self.first_player_rules = tuple(compiler.condition(c) for c in definition.first_player)
         self.first_player_reads = _counters_read(definition.first_player, self.layout, schema)
+        reads = self.first_player_reads
+        # the values the first-player rules read, as one key (the first player is kept while it holds)
+        self.first_player_key = (operator.itemgetter(*reads) if reads else (lambda values: ())) \
+            if reads is not None else None
         self.uses: List[Use] = []
         self.use_named: Dict[str, Use] = {}
         for index, use in enumerate(definition.uses):

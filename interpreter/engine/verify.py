@@ -21,7 +21,8 @@ GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|board|ctx|choose|ENTRY|_)$")
 ATTRIBUTES = frozenset({"values", "play", "run", "as_side", "first_can_act", "sides", "possible", "decision",
                         "a", "shortfall", "rule_and_ctx", "card_ctx", "me", "actions", "begin_play", "end",
                         "index", "any_pending", "others", "enter", "_replace", "total", "owners", "legal", "append",
-                        "side", "b", "take", "put", "context"})
+                        "side", "b", "take", "put", "context", "markers_changed", "see_markers", "no_place",
+                        "no_remove", "can_put"})
 KEYWORDS = frozenset({"me", "reason", "origin", "place", "group"})
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.While, ast.For, ast.Break, ast.Try, ast.ExceptHandler, ast.Raise, ast.Pass, ast.Call, ast.keyword,
