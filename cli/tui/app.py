@@ -11,7 +11,7 @@ words.  Text is broken into lines when it is drawn, at the width of its pane
 
 Layout: the map and the tracks on the left; the question, the choices, what
 the highlighted choice would do and the feed on the right.  Your cards go
-under the tracks where the left column has room for them (from about 34
+under the tracks where the left column has room for them (from about 35
 rows), else on the right, in a line each (the highlighted card shows in full
 under the choices); on a very wide terminal they get a column of their own,
 in full.  At 80x24 everything a decision needs is on one screen: the map,
@@ -391,17 +391,17 @@ class CrisisApp(App):
     def place(self, scr: Screen, viewer: Optional[int], room: int, feed: List[str], private=None) -> None:
         """Your cards and the feed where they fit (``room``: the rows under the map and the tracks):
         in full in a column of their own on a very wide terminal; else a line a card, under the
-        tracks if there is room, or on the right (without the cards the choices list already)."""
+        tracks if there is room, or on the right (by title and value only, on a narrow one); the
+        feed under the tracks where they have a few rows to spare but not enough for your cards."""
         wide = self.size.width >= WIDE
+        left = not wide and room >= ROOMY
         if private is not None:  # (a replay: every side's cards, once the game is over)
             full = compact = private
         elif viewer is None:
             full = compact = []
         else:
             full = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
-            left = room >= ROOMY
             compact = scr.hand_compact(viewer, counts=left, short=not left and self.right_width() < SHORT)
-        left = not wide and room >= ROOMY
         feed_left = not wide and not left and room >= 5
         self.put("hand", full if wide else [])
         self.put("hand-left", compact if left else [])
