@@ -159,16 +159,33 @@ class Plotter:
             axes.legend(loc="lower right")
         axes.set_title(title)
 
-    def compare(self, comparison) -> Optional[bytes]:
+    def compare(self, comparison, rows) -> Optional[bytes]:
+        """The change in each card's event player's win rate (after minus before) with its interval,
+        for ``rows`` (``summary.change_rows``: changed cards first, then cards played often enough),
+        each labelled with its event plays before and after."""
         w = self.w
-        rows = [r for r in comparison["cards"] if r.get("event_difference") is not None]
         if not rows:
             return None
-        rows.sort(key=lambda r: r["event_difference"])
-        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(rows)))
-        axes.barh(range(len(rows)), [r["event_difference"] for r in rows],
-                  color=["#d08a1e" if r["flagged"] else "#4a7fb5" for r in rows])
+        changed = comparison.get("changed", {})
+        figure, axes = self.plt.subplots(figsize=(9, 1 + 0.28 * len(rows)))
+        for index, row in enumerate(rows):
+            mine = row["card"] in changed
+            colour = "#d08a1e" if row["flagged"] else "#b5534a" if mine else "#4a7fb5"
+            d = row["event_difference"]
+            axes.errorbar([d], [index], xerr=[[max(0.0, d - row["difference_low"])],
+                                              [max(0.0, row["difference_high"] - d)]],
+                          fmt="D" if mine else "o", markersize=5 if mine else 4, capsize=2, color=colour)
+        mine = sum(1 for r in rows if r["card"] in changed)
+        if 0 < mine < len(rows):
+            axes.axhline(mine - 0.5, color="#bbb", linewidth=1)
         axes.axvline(0, color="#888", linewidth=1)
-        self._categories(axes, [("★ " if r["flagged"] else "") + w.card(r["card"]) for r in rows], self.percent,
-                         w("axis_event_difference"), w("plot_compare"), legend=False)
+        axes.set_xlim(max(-1.0, min(r["difference_low"] for r in rows) - 0.05),
+                      min(1.0, max(r["difference_high"] for r in rows) + 0.05))
+        labels = [("★ " if r["flagged"] else "") + w("plot_card_plays", card=w.card(r["card"]),
+                                                     before=r["before"]["event"]["n"], after=r["after"]["event"]["n"])
+                  for r in rows]
+        self._categories(axes, labels, self.percent, w("axis_event_difference"), w("plot_compare"), legend=False)
+        for label, row in zip(axes.get_yticklabels(), rows):
+            if row["card"] in changed:
+                label.set_fontweight("bold")
         return self._png(figure)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import base64
 import csv
+import difflib
 import html
 import json
+import re
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .plots import Plotter, plots_available
+from .summary import change_rows
 
 FILES = ("report.html", "report.json", "runs.csv", "cards.csv", "objectives.csv")
 
@@ -33,6 +36,8 @@ class Words:
     def number(self, value, digits: int = 1) -> str:
         if value is None or value != value:  # nan
             return "–"
+        if round(value, digits) == 0:
+            value = 0.0  # never "-0.0"
         return self.show.decimal(value, digits)
 
     def percent(self, value) -> str:
@@ -63,6 +68,29 @@ class Words:
     def objective(self, card_id: str) -> str:
         return self.c.text(f"objectives.{card_id}.title")
 
+    def points(self, difference) -> str:
+        """A difference of two rates in points of percentage, signed: '+3.2', '−12'."""
+        if difference is None or difference != difference:
+            return "–"
+        text = self.number(abs(100 * difference), 1)
+        return ("+" if difference > 0 else "−" if difference < 0 else "") + text
+
+    def names(self, items: List[str]) -> str:
+        """'A', 'A and B', 'A, B and C' in the report's language."""
+        if len(items) < 2:
+            return "".join(items)
+        return self("and", first=", ".join(items[:-1]), last=items[-1])
+
+    def change(self, change: dict) -> str:
+        """One changed field of a card in a few words: 'value 2 → 3', 'event text'."""
+        field, before, after = change["field"], change["before"], change["after"]
+        if field == "event_for":
+            before, after = (self.names([self.side(s) for s in sides]) for sides in (before, after))
+        elif field == "final_crisis":
+            before, after = (self.c.name("dimensions", name) for name in (before, after))
+        return self("change_" + field, before="–" if before is None else before,
+                    after="–" if after is None else after)
+
     def bots(self, run: dict) -> str:
         return ", ".join(f"{self.side(side)}: {bot}" for side, bot in run["bots"].items())
 
@@ -71,8 +99,10 @@ class Words:
         return f"{self.bots(run)} · {rule}"
 
 
-def write(out: Path, data: dict, show, lang: str) -> List[Path]:
-    """Write every file of the report into ``out``; the paths written."""
+def write(out: Path, data: dict, show, lang: str, before=None) -> List[Path]:
+    """Write every file of the report into ``out``; the paths written.  ``before``: the content
+    compared against (``--compare``), whose changed card texts the page shows as players read
+    them; without it the page shows the rules as written."""
     out.mkdir(parents=True, exist_ok=True)
     words = Words(show)
     written = []
@@ -88,7 +118,7 @@ def write(out: Path, data: dict, show, lang: str) -> List[Path]:
             writer.writerows(rows)
         written.append(path)
     path = out / "report.html"
-    path.write_text(page(data, words, lang), encoding="utf-8")
+    path.write_text(page(data, words, lang, before), encoding="utf-8")
     written.append(path)
     return written
 
@@ -130,18 +160,31 @@ def tables(data: dict):
         rows = []
         for row in data["compare"]["cards"]:
             before, after = row.get("before"), row.get("after")
-            rows.append([row["card"], ",".join(data["compare"]["changed"].get(row["card"], [])),
+            changes = data["compare"]["changed"].get(row["card"], [])
+            rows.append([row["card"], ",".join(c["field"] for c in changes),
+                         "; ".join(f"{c['field']}: {_flat(c['before'])}" for c in changes),
+                         "; ".join(f"{c['field']}: {_flat(c['after'])}" for c in changes),
                          before["event"]["n"] if before else "", _n(before["event"]["rate"]) if before else "",
                          after["event"]["n"] if after else "", _n(after["event"]["rate"]) if after else "",
-                         _n(row.get("event_difference")), row["p"], row["p_holm"], row["flagged"]])
-        out.append(("compare.csv", ["card", "changed", "before_event_plays", "before_event_win_rate",
-                                    "after_event_plays", "after_event_win_rate", "difference", "p", "p_holm",
-                                    "flagged"], rows))
+                         _n(row.get("event_difference")), _n(row.get("difference_low")),
+                         _n(row.get("difference_high")), row["p"], row["p_holm"], row["flagged"]])
+        out.append(("compare.csv", ["card", "changed", "was", "now", "before_event_plays", "before_event_win_rate",
+                                    "after_event_plays", "after_event_win_rate", "difference", "difference_low",
+                                    "difference_high", "p", "p_holm", "flagged"], rows))
     return out
 
 
 def _n(value):
     return "" if value is None else value
+
+
+def _flat(value) -> str:
+    """A changed field's value on one line of a table: sides joined by '+', rule lines by ' / '."""
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return "+".join(value)
+    return " / ".join(str(value).splitlines())
 
 
 # ------------------------------------------------------------------ HTML
@@ -150,14 +193,22 @@ _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
 h1{font-size:1.6rem}h2{margin-top:2.5rem;border-bottom:1px solid #ccc}h3{margin-top:1.8rem}
 table{border-collapse:collapse;margin:.8rem 0;font-size:.9rem}
-th,td{border:1px solid #ddd;padding:.25rem .55rem;text-align:right}th{background:#f3f3f3}
-td.l,th.l{text-align:left}tr.flag td{background:#fff1d6;font-weight:600}
+th,td{border:1px solid #ddd;padding:.25rem .55rem;text-align:right;vertical-align:top}th{background:#f3f3f3}
+td.l,th.l{text-align:left}tr.flag td{background:#fff1d6;font-weight:600}tr.changed td{background:#eef4fb}
+td.change{text-align:left;max-width:32rem}.change .text{margin:.2rem 0}
+del{background:#fbd9d3;text-decoration:line-through}ins{background:#d3f2d9;text-decoration:none}
+pre{white-space:pre-wrap;margin:.2rem 0;font-size:.85rem}
 .note{color:#555;font-size:.9rem}.plot{max-width:100%;height:auto;display:block;margin:.8rem 0}
 .headline{font-size:1.1rem;background:#f6f8fa;padding:.6rem 1rem;border-left:4px solid #4a7}
+.warn{background:#fff4e0;padding:.6rem 1rem;border-left:4px solid #d08a1e}
 """
 
 
-def page(data: dict, w: Words, lang: str) -> str:
+class Markup(str):
+    """A table cell that is HTML already (not escaped again)."""
+
+
+def page(data: dict, w: Words, lang: str, before=None) -> str:
     meta = data["meta"]
     plotter = Plotter(w) if plots_available() else None
     parts = [f"<!DOCTYPE html><html lang=\"{html.escape(lang)}\"><head><meta charset=\"utf-8\">",
@@ -168,12 +219,12 @@ def page(data: dict, w: Words, lang: str) -> str:
         parts.append(f"<p class=\"note\">{_e(w('no_plots'))}</p>")
     parts.append(f"<p class=\"note\">{_e(w('method', level=w.percent(meta['level']), confidence=w.percent(meta['confidence'])))}</p>")
     parts.append(_headlines(data, w))
+    if data.get("compare"):  # what the designer changed comes before the runs' details
+        parts.append(_compare(data, w, plotter, _CardTexts(w, before, lang)))
     if plotter is not None and len(data["runs"]) > 1:
-        parts.append(_img(plotter.wins(data["runs"])))
+        parts.append(_img(plotter.wins(data["runs"]), _alt_wins(data["runs"], w, meta)))
     for run in data["runs"]:
-        parts.append(_run(run, w, plotter))
-    if data.get("compare"):
-        parts.append(_compare(data, w, plotter))
+        parts.append(_run(run, w, plotter, meta))
     parts.append("</body></html>\n")
     return "".join(parts)
 
@@ -182,23 +233,34 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
-def _img(png: Optional[bytes]) -> str:
+def _img(png: Optional[bytes], alt: str) -> str:
+    """A plot, with ``alt``: what it shows and what it says, for a reader who cannot see it."""
     if not png:
         return ""
-    return f"<img class=\"plot\" alt=\"\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
+    return (f"<img class=\"plot\" alt=\"{html.escape(alt, quote=True)}\" "
+            f"src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">")
 
 
-def _table(header: List[str], rows: List[List[str]], flags: Optional[List[bool]] = None, left: int = 1) -> str:
+def _table(header: List[str], rows: List[List[str]], flags: Optional[List[bool]] = None, left: int = 1,
+           classes: Optional[List[str]] = None) -> str:
     out = ["<table><tr>"]
     out += [f"<th class=\"{'l' if i < left else ''}\">{_e(h)}</th>" for i, h in enumerate(header)]
     out.append("</tr>")
     for index, row in enumerate(rows):
-        flagged = flags is not None and flags[index]
-        out.append("<tr class=\"flag\">" if flagged else "<tr>")
-        out += [f"<td class=\"{'l' if i < left else ''}\">{_e(cell)}</td>" for i, cell in enumerate(row)]
+        kinds = [classes[index]] if classes is not None and classes[index] else []
+        if flags is not None and flags[index]:
+            kinds.append("flag")
+        out.append(f"<tr class=\"{' '.join(kinds)}\">" if kinds else "<tr>")
+        for i, cell in enumerate(row):
+            kind = "change" if isinstance(cell, Markup) else "l" if i < left else ""
+            out.append(f"<td class=\"{kind}\">{cell if isinstance(cell, Markup) else _e(cell)}</td>")
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)
+
+
+def _flagged_line(w: Words, key: str, cards: List[str]) -> str:
+    return w(key, n=len(cards), cards=", ".join(cards))
 
 
 def _headlines(data: dict, w: Words) -> str:
@@ -207,14 +269,15 @@ def _headlines(data: dict, w: Words) -> str:
         wins = "; ".join(f"{w.side(side)} {w.rate(entry)}" for side, entry in run["wins"].items())
         flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
         lines.append(f"<p class=\"headline\"><b>{_e(w.run_title(run))}</b><br>{_e(w('wins_line', wins=wins))}<br>"
-                     f"{_e(w('flagged_line', n=len(flagged), cards=', '.join(flagged) or '–'))}</p>")
+                     f"{_e(_flagged_line(w, 'flagged_line', flagged))}</p>")
     return "".join(lines)
 
 
-def _run(run: dict, w: Words, plotter) -> str:
+def _run(run: dict, w: Words, plotter, meta: dict) -> str:
     out = [f"<h2>{_e(w.run_title(run))}</h2>",
            f"<p>{_e(w('games_line', games=run['games'], first=run['first_seed']))}</p>"]
     sides = list(run["wins"])
+    confidence = w.percent(meta["confidence"])
     # wins and VP
     out.append(f"<h3>{_e(w('wins_heading'))}</h3>")
     rows = [[w.side(side), w.rate(run["wins"][side]), w.number(run["vp"][side]["mean"], 2),
@@ -222,7 +285,10 @@ def _run(run: dict, w: Words, plotter) -> str:
     out.append(_table([w("side"), w("win_rate"), w("mean_vp"), w("median_vp")], rows))
     out.append(f"<p>{_e(w('margin_line', mean=w.number(run['margin']['mean'], 2), median=w.number(run['margin']['median'], 0), first=w.side(sides[0]), second=w.side(sides[1])))}</p>")
     if plotter is not None:
-        out.append(_img(plotter.vp(run)))
+        out.append(_img(plotter.vp(run), w("alt_vp", first=w.side(sides[0]), second=w.side(sides[1]),
+                                           first_mean=w.number(run["vp"][sides[0]]["mean"], 1),
+                                           second_mean=w.number(run["vp"][sides[1]]["mean"], 1),
+                                           margin=w.number(run["margin"]["mean"], 1))))
     # tie-breaks and the Final Crisis
     out.append(f"<h3>{_e(w('tie_breaks_heading'))}</h3>")
     rows = [[w("decided_by_vp") if t["tie_break"] < 0 else w("tie_break", n=t["tie_break"] + 1, text=t["text"]),
@@ -236,7 +302,9 @@ def _run(run: dict, w: Words, plotter) -> str:
     rows = [[w.zone(b["zone"]), w.side(b["side"]), w.rate(b["any"]), w.rate(b["first"])] for b in run["breaches"]]
     out.append(_table([w("zone"), w("side"), w("breached"), w("breached_first")], rows, left=2))
     if plotter is not None:
-        out.append(_img(plotter.breaches(run)))
+        top = max(run["breaches"], key=lambda b: b["any"]["rate"] or 0)
+        out.append(_img(plotter.breaches(run), w("alt_breaches", confidence=confidence, side=w.side(top["side"]),
+                                                 zone=w.zone(top["zone"]), rate=w.percent(top["any"]["rate"]))))
     # first player
     out.append(f"<h3>{_e(w('first_player_heading'))}</h3>")
     rows = [[w("final_crisis") if f["final_crisis"] else w("round", n=f["round"]), w.rate(f)]
@@ -251,38 +319,174 @@ def _run(run: dict, w: Words, plotter) -> str:
     out.append(_table([w("card"), w("event_player_won"), w("value_player_won"), w("claims"), w("difference"),
                        w("p"), w("p_holm"), w("flagged")], rows, [c["flagged"] for c in cards]))
     if plotter is not None:
-        out.append(_img(plotter.cards(run)))
-        out.append(_img(plotter.plays(run)))
+        flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
+        out.append(_img(plotter.cards(run), w("alt_cards", n=len(run["cards"]), confidence=confidence,
+                                              flagged=len(flagged), cards=w.names(flagged))))
+        most = sorted(run["cards"], key=lambda c: -(c["event"]["n"] + c["value"]["n"]))[:3]
+        out.append(_img(plotter.plays(run), w("alt_plays", n=len(run["cards"]),
+                                              cards=w.names([w.card(c["card"]) for c in most]))))
     # objectives
     out.append(f"<h3>{_e(w('objectives_heading'))}</h3>")
     rows = [[w.objective(o["objective"]), o["held"], w.rate(o["scored"]), w.rate(o["holder_won"])]
             for o in run["objectives"]]
     out.append(_table([w("objective"), w("held"), w("scored"), w("holder_won")], rows))
     if plotter is not None:
-        out.append(_img(plotter.objectives(run)))
+        kept = [o for o in run["objectives"] if o["held"]]
+        out.append(_img(plotter.objectives(run), w("alt_objectives", n=len(kept), confidence=confidence)))
     return "".join(out)
 
 
-def _compare(data: dict, w: Words, plotter) -> str:
+def _alt_wins(runs: List[dict], w: Words, meta: dict) -> str:
+    first = list(runs[0]["wins"])[0]
+    return w("alt_wins", side=w.side(first), confidence=w.percent(meta["confidence"]),
+             runs="; ".join(f"{w.run_title(run)}: {w.rate(run['wins'][first])}" for run in runs))
+
+
+class _CardTexts:
+    """A card's event as players read it in the report's language, before and after the change
+    (``before``: the content compared against; the content of the report is the presenter's)."""
+
+    def __init__(self, w: Words, before, lang: str):
+        after = getattr(w.show, "content", None)
+        self.sides = {"before": (before, None if before is None else before.catalogs.get(lang)),
+                      "after": (after, w.c if after is not None else None)}
+
+    def text(self, card_id: str, which: str) -> Optional[str]:
+        content, catalog = self.sides[which]
+        if content is None or catalog is None:
+            return None
+        card = next((c for c in content.strategy_cards if c.id == card_id), None)
+        if card is None or card.event is None:
+            return None
+        written = catalog.raw(f"cards.{card_id}.text")  # a hand-written text, checked against the rule
+        if written is not None:
+            return written
+        from crisis.ruleset.render import render_block
+        return render_block(card.event.tree, catalog)
+
+
+def _diff(before: str, after: str) -> Tuple[str, str]:
+    """Both texts as HTML, the words taken out marked <del> in the first, those put in <ins> in the second."""
+    a, b = re.findall(r"\s+|\S+", before), re.findall(r"\s+|\S+", after)
+    old, new = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        was, now = html.escape("".join(a[i1:i2])), html.escape("".join(b[j1:j2]))
+        if op == "equal":
+            old.append(was)
+            new.append(now)
+            continue
+        if was:
+            old.append(f"<del>{was}</del>")
+        if now:
+            new.append(f"<ins>{now}</ins>")
+    return "".join(old).replace("\n", "<br>"), "".join(new).replace("\n", "<br>")
+
+
+def _change_cell(card_id: str, changes: List[dict], w: Words, texts: _CardTexts) -> Markup:
+    """What changed in a card, old → new: short fields on a line, an event's text before and after
+    (as players read it, the changed words marked; the rule as written below it)."""
+    out = []
+    for change in changes:
+        field = change["field"]
+        if field not in ("event", "new", "removed"):
+            out.append(f"<div>{_e(w.change(change))}</div>")
+            continue
+        out.append(f"<div><b>{_e(w('change_' + field, before='', after='').strip())}</b></div>")
+        shown = (texts.text(card_id, "before") if field != "new" else "",
+                 texts.text(card_id, "after") if field != "removed" else "")
+        written = (change["before"] or "", change["after"] or "")
+        if None not in shown:
+            was, now = _diff(*shown)
+            out.append(_was_now(w, was, now, field))
+            rule_was, rule_now = _diff(*written)
+            out.append(f"<details><summary>{_e(w('rule_as_written'))}</summary>"
+                       f"{_was_now(w, rule_was, rule_now, field, pre=True)}</details>")
+        else:  # the compared content has no catalog in this language: the rules as written
+            rule_was, rule_now = _diff(*written)
+            out.append(_was_now(w, rule_was, rule_now, field, pre=True))
+    return Markup("".join(out))
+
+
+def _was_now(w: Words, was: str, now: str, field: str, pre: bool = False) -> str:
+    tag = "pre" if pre else "div"
+    out = []
+    if field != "new":
+        out.append(f"<{tag} class=\"text\">{_e(w('was'))} {was}</{tag}>")
+    if field != "removed":
+        out.append(f"<{tag} class=\"text\">{_e(w('now'))} {now}</{tag}>")
+    return "".join(out)
+
+
+def _round_up(count: int) -> int:
+    """A count of games to suggest, rounded up to two significant digits (393 -> 400)."""
+    step = 10 ** max(0, len(str(count)) - 2)
+    return -(-count // step) * step
+
+
+def power_lines(comparison: dict, w: Words) -> Tuple[List[str], List[str]]:
+    """(warning, details): a plain warning when the comparison had too few games to find a
+    change of the threshold in a side's win rate (else nothing), and what it could find: in a
+    side's win rate, and in each changed card's event player's win rate."""
+    power = comparison.get("power")
+    if not power:
+        return [], []
+    figures = dict(games=power["games"], points=w.number(100 * power["detectable"], 0),
+                   power=w.percent(power["power"]), threshold=w.number(100 * power["threshold"], 0),
+                   needed=_round_up(power["games_for_threshold"]))
+    warning = [w("power_warning", **figures)] if power["too_few_games"] else []
+    details = [] if warning else [w("power_sides", **figures)]
+    for card in power["cards"]:
+        found = card["detectable"]
+        details.append(w("power_card" if found is not None and found < 1 else "power_card_none",
+                         card=w.card(card["card"]), before=card["before_plays"], after=card["after_plays"],
+                         points=w.number(100 * (found or 1), 0), power=figures["power"]))
+    return warning, details
+
+
+def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
     comparison, meta = data["compare"], data["meta"]
+    changed: Dict[str, List[dict]] = comparison["changed"]
     out = [f"<h2>{_e(w('compare_heading', before=meta['compare'], after=meta['content']))}</h2>",
            f"<p class=\"note\">{_e(w('compare_note'))}</p>"]
+    names = [f"{w.card(card)} ({', '.join(w.change(c) for c in changes)})" for card, changes in changed.items()]
+    out.append(f"<p>{_e(w('changed_line', n=len(names), cards='; '.join(names)))}</p>")
+    warning, details = power_lines(comparison, w)
+    if warning or details:
+        out.append(f"<div class=\"{'warn' if warning else 'note'}\">"
+                   + "".join(f"<p><b>{_e(line)}</b></p>" for line in warning)
+                   + ("<ul>" + "".join(f"<li>{_e(line)}</li>" for line in details) + "</ul>" if details else "")
+                   + "</div>")
     rows = [[w.side(side), w.rate(s["before"]), w.rate(s["after"]), w.p(s["p"])]
             for side, s in comparison["wins"].items()]
     out.append(_table([w("side"), w("before"), w("after"), w("p")], rows))
-    changed: Dict[str, List[str]] = comparison["changed"]
-    rows, flags = [], []
-    for row in sorted(comparison["cards"], key=lambda r: (r["p_holm"], r["card"])):
+    cards = sorted(comparison["cards"], key=lambda r: (r["card"] not in changed, r["p_holm"], w.card(r["card"])))
+    rows, flags, classes = [], [], []
+    for row in cards:
         before, after = row.get("before"), row.get("after")
-        rows.append([w.card(row["card"]), ", ".join(w("changed_" + c) for c in changed.get(row["card"], [])),
+        difference = row.get("event_difference")
+        rows.append([w.card(row["card"]),
+                     _change_cell(row["card"], changed[row["card"]], w, texts) if row["card"] in changed else "",
                      w.rate(before["event"]) if before else "–", w.rate(after["event"]) if after else "–",
-                     "–" if row.get("event_difference") is None else w.number(100 * row["event_difference"], 1),
+                     "–" if difference is None else w("difference_interval", difference=w.points(difference),
+                                                      low=w.points(row["difference_low"]),
+                                                      high=w.points(row["difference_high"])),
                      w.p(row["p"]), w.p(row["p_holm"]), w("yes") if row["flagged"] else ""])
         flags.append(row["flagged"])
+        classes.append("changed" if row["card"] in changed else "")
     out.append(_table([w("card"), w("changed"), w("before"), w("after"), w("difference"), w("p"), w("p_holm"),
-                       w("flagged")], rows, flags))
+                       w("flagged")], rows, flags, classes=classes))
     if plotter is not None:
-        out.append(_img(plotter.compare(comparison)))
+        drawn, left_out = change_rows(comparison, comparison.get("minimum_plays", 0))
+        if drawn:
+            shown = [r for r in drawn if r["card"] in changed]
+            alt = w("alt_compare", n=len(drawn), confidence=w.percent(meta["confidence"]),
+                    changed=len(shown), cards="; ".join(
+                        w("alt_compare_card", card=w.card(r["card"]), difference=w.points(r["event_difference"]),
+                          low=w.points(r["difference_low"]), high=w.points(r["difference_high"])) for r in shown),
+                    left=len(left_out), minimum=comparison["minimum_plays"])
+            out.append(_img(plotter.compare(comparison, drawn), alt))
+        if left_out:
+            out.append(f"<p class=\"note\">{_e(w('compare_left_out', n=len(left_out), minimum=comparison['minimum_plays'], cards=w.names([w.card(r['card']) for r in left_out])))}</p>")
     return "".join(out)
 
 
@@ -293,9 +497,19 @@ def text_summary(data: dict, w: Words) -> List[str]:
         lines.append(w.run_title(run))
         for side, entry in run["wins"].items():
             lines.append("  " + w("side_won", side=w.side(side), rate=w.rate(entry)))
-        flagged = [c for c in run["cards"] if c["flagged"]]
-        lines.append("  " + w("flagged_line", n=len(flagged), cards=", ".join(w.card(c["card"]) for c in flagged) or "–"))
-    if data.get("compare"):
-        flagged = [r for r in data["compare"]["cards"] if r["flagged"]]
-        lines.append(w("compare_line", n=len(flagged), cards=", ".join(w.card(r["card"]) for r in flagged) or "–"))
+        flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
+        lines.append("  " + _flagged_line(w, "flagged_line", flagged))
+    comparison = data.get("compare")
+    if comparison:
+        lines.append(w("compare_console", before=data["meta"]["compare"]))
+        names = [f"{w.card(card)} ({', '.join(w.change(c) for c in changes)})"
+                 for card, changes in comparison["changed"].items()]
+        lines.append("  " + w("changed_line", n=len(names), cards="; ".join(names)))
+        for side, entry in comparison["wins"].items():
+            lines.append("  " + w("side_before_after", side=w.side(side), before=w.percent(entry["before"]["rate"]),
+                                  after=w.percent(entry["after"]["rate"]), p=w.p(entry["p"])))
+        flagged = [w.card(r["card"]) for r in comparison["cards"] if r["flagged"]]
+        lines.append("  " + _flagged_line(w, "compare_line", flagged))
+        warning, _ = power_lines(comparison, w)
+        lines += ["  " + line for line in warning]
     return lines

@@ -18,8 +18,11 @@ import attrs
 from crisis.interpreter import batch
 from crisis.interpreter.game import Options
 
-from .stats import z_for
-from .summary import RunSummary, changed_cards, compare
+from .stats import detectable_difference, games_needed, z_for
+from .summary import MIN_PLAYS, RunSummary, changed_cards, compare
+
+POWER = 0.8  # the chance of finding a true difference that the report's power figures are for
+ENOUGH = 0.10  # a comparison that cannot find a change this large in a side's win rate is warned about
 
 
 @attrs.frozen
@@ -46,6 +49,27 @@ def play_run(content, plan: Plan, bots: Sequence[str], event_discard: bool,
     return summary.analysis(plan.level, z_for(plan.confidence))
 
 
+def power(games: int, level: float, rows: Sequence[dict], changed=()) -> dict:
+    """What a comparison of ``games`` games on each content can find (80% power, normal
+    approximation, win rates near one half): the smallest change in a side's win rate, the
+    games needed to find a change of ``ENOUGH``, and for each changed card the smallest change
+    in its event player's win rate, given its event plays before and after, at the level a
+    card must pass first under Holm's adjustment (``level`` over the cards compared)."""
+    sides = detectable_difference(games, games, level, POWER)
+    cards = []
+    for row in rows:
+        if row["card"] in changed and "before" in row:
+            plays = (row["before"]["event"]["n"], row["after"]["event"]["n"])
+            smallest = detectable_difference(plays[0], plays[1], level / max(1, len(rows)), POWER)
+            cards.append({"card": row["card"], "before_plays": plays[0], "after_plays": plays[1],
+                          "detectable": smallest if smallest < float("inf") else None})
+    return {"power": POWER, "threshold": ENOUGH, "games": games, "detectable": sides,
+            "games_for_threshold": games_needed(ENOUGH, level, POWER), "too_few_games": sides > ENOUGH,
+            "cards": cards,
+            "method": "normal approximation of a two-sided test of two proportions near 50%, at the level for the "
+                      "sides and at the level divided by the number of cards for a card (Holm's first step)"}
+
+
 def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], None]] = None) -> dict:
     """Every run of the plan (and the comparison with ``other``, a second content): the report's data."""
     started = time.perf_counter()
@@ -63,8 +87,12 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
     if other is not None:
         bots, event_discard = plan.pairings[0], plan.rules[0]
         before = play_run(other, plan, bots, event_discard, progress)
-        comparison = compare(before, runs[0], plan.level)
-        comparison["changed"] = changed_cards(other, content)
+        comparison = compare(before, runs[0], plan.level, z_for(plan.confidence))
+        changed = changed_cards(other, content)
+        comparison["cards"].sort(key=lambda row: row["card"] not in changed)  # changed cards first
+        comparison["changed"] = changed
+        comparison["minimum_plays"] = MIN_PLAYS
+        comparison["power"] = power(plan.games, plan.level, comparison["cards"], changed)
         comparison["before"] = before
         data["compare"] = comparison
     data["runs"] = runs

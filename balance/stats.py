@@ -7,6 +7,11 @@
 - ``holm``: Holm's step-down adjustment of several p-values, which keeps the chance of any
   false flag among them at the chosen level (the family-wise error rate), whatever the
   dependence between the tests.
+- ``newcombe``: the difference of two proportions with Newcombe's interval (his method 10,
+  built from the two Wilson intervals).
+- ``detectable_difference`` and ``games_needed``: what a test of two proportions can see, its
+  power (normal approximation): the smallest true difference found with the given chance, and
+  the sample needed to find a given one.
 """
 
 from __future__ import annotations
@@ -30,6 +35,18 @@ def z_for(level: float) -> float:
     return (lo + hi) / 2
 
 
+def quantile(p: float) -> float:
+    """The standard normal quantile of ``p`` (0.975 -> 1.96), by bisection."""
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def wilson(successes: int, trials: int, z: float = Z95) -> Tuple[float, float, float]:
     """(proportion, low, high); (nan, 0, 1) without trials."""
     if trials <= 0:
@@ -39,6 +56,34 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Tuple[float, float, f
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     return p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> Tuple[float, float, float]:
+    """(difference, low, high) of the proportions k1/n1 minus k2/n2, with Newcombe's hybrid score
+    interval (method 10 of Newcombe 1998); (nan, -1, 1) when either has no trials."""
+    if n1 <= 0 or n2 <= 0:
+        return float("nan"), -1.0, 1.0
+    p1, low1, high1 = wilson(k1, n1, z)
+    p2, low2, high2 = wilson(k2, n2, z)
+    d = p1 - p2
+    return (d, max(-1.0, d - math.sqrt((p1 - low1) ** 2 + (high2 - p2) ** 2)),
+            min(1.0, d + math.sqrt((high1 - p1) ** 2 + (p2 - low2) ** 2)))
+
+
+def detectable_difference(n1: int, n2: int, level: float = 0.05, power: float = 0.8,
+                          rate: float = 0.5) -> float:
+    """The smallest true difference between two proportions near ``rate``, measured on n1 and n2
+    trials, that a two-sided test at ``level`` finds with probability ``power`` (normal
+    approximation); inf without trials."""
+    if n1 <= 0 or n2 <= 0:
+        return math.inf
+    return (quantile(1 - level / 2) + quantile(power)) * math.sqrt(rate * (1 - rate) * (1 / n1 + 1 / n2))
+
+
+def games_needed(difference: float, level: float = 0.05, power: float = 0.8, rate: float = 0.5) -> int:
+    """Trials needed in each of two groups for ``detectable_difference`` to reach ``difference``."""
+    z = quantile(1 - level / 2) + quantile(power)
+    return math.ceil(2 * rate * (1 - rate) * (z / difference) ** 2)
 
 
 def _log_choose(n: int, k: int) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, wilson
+from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, wilson
 
 
 def rate(successes: int, trials: int, z: float = Z95) -> dict:
@@ -143,10 +143,11 @@ class RunSummary:
         }
 
 
-def compare(base: dict, other: dict, level: float = 0.05) -> dict:
+def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dict:
     """Two analyses of the same seeds (``other``: the changed deck) card by card: the event
     player's win rate and how often each card was played each way, with Fisher's exact test
-    of the event win rates and of the sides' win rates (Holm's adjustment over the cards)."""
+    of the event win rates and of the sides' win rates (Holm's adjustment over the cards), and
+    the change in each card's event win rate with Newcombe's interval."""
     by_id = {c["card"]: c for c in base["cards"]}
     rows = []
     for card in other["cards"]:
@@ -155,8 +156,10 @@ def compare(base: dict, other: dict, level: float = 0.05) -> dict:
             rows.append({"card": card["card"], "only_in": "compare", "p": 1.0})
             continue
         a, b = was["event"], card["event"]
+        _, low, high = newcombe(b["k"], b["n"], a["k"], a["n"], z)
         rows.append({"card": card["card"], "before": was, "after": card,
                      "event_difference": (None if not a["n"] or not b["n"] else b["k"] / b["n"] - a["k"] / a["n"]),
+                     "difference_low": low, "difference_high": high,
                      "p": fisher(b["k"], b["n"] - b["k"], a["k"], a["n"] - a["k"])})
     for card_id in by_id:
         if card_id not in {c["card"] for c in other["cards"]}:
@@ -173,6 +176,28 @@ def compare(base: dict, other: dict, level: float = 0.05) -> dict:
     return {"cards": rows, "wins": sides}
 
 
+MIN_PLAYS = 10  # the change plot leaves out unchanged cards played for their event fewer times in a content
+
+
+def change_rows(comparison: dict, minimum: int = MIN_PLAYS):
+    """The rows the change plot draws, and the cards it leaves out: every changed card played
+    for its event in both contents, and every other card played for its event at least
+    ``minimum`` times in each; changed cards first, then by the change (lowest first).  Each
+    row keeps its interval (``difference_low``, ``difference_high``)."""
+    changed = comparison.get("changed", {})
+    drawn, left_out = [], []
+    for row in comparison["cards"]:
+        if row.get("event_difference") is None:
+            continue
+        plays = min(row["before"]["event"]["n"], row["after"]["event"]["n"])
+        if row["card"] in changed or plays >= minimum:
+            drawn.append(row)
+        else:
+            left_out.append(row)
+    drawn.sort(key=lambda r: (r["card"] not in changed, r["event_difference"]))
+    return drawn, left_out
+
+
 def _count(histogram: dict, key: int) -> None:
     histogram[key] = histogram.get(key, 0) + 1
 
@@ -182,23 +207,33 @@ def _keys(histogram: dict) -> Dict[str, int]:
     return {str(k): histogram[k] for k in sorted(histogram)}
 
 
-def changed_cards(content, other) -> Dict[str, List[str]]:
-    """What differs in each strategy card between two contents: value, sides, dimension, event."""
+def changed_cards(content, other) -> Dict[str, List[dict]]:
+    """What differs in each strategy card from ``content`` (before) to ``other`` (after): for each
+    changed card, its changed fields as ``{"field", "before", "after"}``, where a field is
+    ``value``, ``event_for`` (the sides), ``final_crisis`` (the dimension), ``event`` (the rule
+    text as the designer wrote it), or ``new`` / ``removed`` for a whole card."""
     mine = {c.id: c for c in content.strategy_cards}
-    out: Dict[str, List[str]] = {}
+    out: Dict[str, List[dict]] = {}
     for card in other.strategy_cards:
         was: Optional[object] = mine.get(card.id)
         if was is None:
-            out[card.id] = ["new"]
+            out[card.id] = [{"field": "new", "before": None, "after": _rule_text(card)}]
             continue
-        changes = [name for name, a, b in (
-            ("value", was.value, card.value), ("event_for", was.event_for, card.event_for),
+        changes = [{"field": name, "before": a, "after": b} for name, a, b in (
+            ("value", was.value, card.value), ("event_for", list(was.event_for), list(card.event_for)),
             ("final_crisis", was.final_crisis, card.final_crisis),
-            ("event", was.event.text if was.event else None, card.event.text if card.event else None))
+            ("event", _rule_text(was), _rule_text(card)))
             if a != b]
         if changes:
             out[card.id] = changes
-    for card_id in mine:
+    for card_id, card in mine.items():
         if card_id not in {c.id for c in other.strategy_cards}:
-            out[card_id] = ["removed"]
+            out[card_id] = [{"field": "removed", "before": _rule_text(card), "after": None}]
     return out
+
+
+def _rule_text(card) -> Optional[str]:
+    """A card's event as written, without the trailing spaces and blank lines YAML leaves."""
+    if card.event is None:
+        return None
+    return "\n".join(line.rstrip() for line in card.event.text.strip("\n").splitlines())

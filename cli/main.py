@@ -475,7 +475,7 @@ def cmd_balance(args) -> int:
     lang = choose_language(getattr(args, "lang", None), content)
     report_words = Words(show)
     try:
-        written = write(out, data, show, lang)
+        written = write(out, data, show, lang, before=other)
     except OSError as error:  # a full disk, or the folder taken away meanwhile
         raise writing_problem(c, "--out", args.out, error) from None
     for line in text_summary(data, report_words):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from crisis.balance import stats
-from crisis.balance.report import write
+from crisis.balance.report import Words, text_summary, write
 from crisis.balance.run import Plan, balance
 from crisis.cli.text import Presenter
 from crisis.content.loader import load_content
@@ -89,7 +89,8 @@ def test_an_unchanged_copy_shows_no_difference_and_the_rigged_card_does(content,
     assert same["changed"] == {}
     changed = balance(rigged, PLAN, other=content)["compare"]
     assert [r["card"] for r in changed["cards"] if r["flagged"]] == [RIGGED]
-    assert changed["changed"] == {RIGGED: ["event"]}
+    assert [c["field"] for c in changed["changed"][RIGGED]] == ["event"]
+    assert "gain 15 VP" in changed["changed"][RIGGED][0]["after"]
 
 
 # ------------------------------------------------------------------ files
@@ -199,3 +200,177 @@ def test_the_bots_of_any_contents_sides_are_named_side_by_side(tmp_path):
                         "The Unionist side has 2 bots and the Secessionist side 3")):
         bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)
         assert bad.returncode == 2 and says in bad.stderr, (args, bad.stderr)
+
+
+# ------------------------------------------------------------------ a designer's comparison
+
+EDITED_VALUE = "fugitive-slave-law"  # value 2 -> 3; RIGGED's event: "remove up to 2" -> "remove up to 3"
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory):
+    """A designer's copy with two small changes: one card's event text, another card's value."""
+    folder = copy_content(tmp_path_factory.mktemp("edited"))
+    path = folder / "cards" / "strategy-both.yaml"
+    replace_in(path, "remove up to 2 opponent tokens from Federal Arsenals",
+               "remove up to 3 opponent tokens from Federal Arsenals")
+    replace_in(path, f"id: {EDITED_VALUE}\n    value: 2", f"id: {EDITED_VALUE}\n    value: 3")
+    return load_content(folder)
+
+
+@pytest.fixture(scope="module")
+def edited_report(content, edited, tmp_path_factory):
+    """``crisis balance --content COPY --compare SHIPPED`` with few games, in English and in Spanish."""
+    data = balance(edited, Plan(games=40, seed=1, pairings=(("random", "random"),)), other=content)
+    folders = {}
+    for lang in ("en", "es"):
+        folders[lang] = tmp_path_factory.mktemp("edited-" + lang)
+        write(folders[lang], data, Presenter(edited, edited.catalog(lang)), lang, before=content)
+    return data, folders
+
+
+def compare_table(page):
+    """The comparison's card table as rows of cells (text, tags taken out, <br> as a new line)."""
+    table = next(t for t in re.findall(r"<table>.*?</table>", page, re.S) if "<th class=\"\">What changed" in t
+                 or "<th class=\"\">Qué cambió" in t)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]
+    return [[re.sub(r"<[^>]+>", "", cell.replace("<br>", "\n")) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in rows]
+
+
+def test_the_changed_cards_come_first_with_their_old_and_new_texts(content, edited, edited_report):
+    data, folders = edited_report
+    for lang in ("en", "es"):
+        before, after = Presenter(content, content.catalog(lang)), Presenter(edited, edited.catalog(lang))
+        rows = compare_table((folders[lang] / "report.html").read_text(encoding="utf-8"))
+        assert {rows[0][0], rows[1][0]} == {after.card(RIGGED), after.card(EDITED_VALUE)}
+        assert all(row[1] == "" for row in rows[2:])  # the unchanged cards, after them, say nothing changed
+        event = next(row[1] for row in rows[:2] if row[0] == after.card(RIGGED))
+        was = before.card_rule_text("cards", content.strategy_card(RIGGED))
+        now = after.card_rule_text("cards", edited.strategy_card(RIGGED))
+        assert was != now and was in event and now in event  # as players read it, in the report's language
+        assert event.index(was) < event.index(now)
+        assert "remove up to 2 opponent tokens" in event and "remove up to 3 opponent tokens" in event  # as written
+        value = next(row[1] for row in rows[:2] if row[0] == after.card(EDITED_VALUE))
+        assert "2 → 3" in value
+    changes = data["compare"]["changed"]
+    assert changes[EDITED_VALUE] == [{"field": "value", "before": 2, "after": 3}]
+    assert [c["field"] for c in changes[RIGGED]] == ["event"]
+    assert changes[RIGGED][0]["before"].startswith("remove up to 2 opponent tokens from Federal Arsenals\n")
+    assert changes[RIGGED][0]["after"].startswith("remove up to 3 opponent tokens from Federal Arsenals\n")
+    assert {r["card"] for r in data["compare"]["cards"][:2]} == {RIGGED, EDITED_VALUE}
+    with (folders["en"] / "compare.csv").open(encoding="utf-8") as handle:
+        csv_rows = list(csv.DictReader(handle))
+    assert {r["card"] for r in csv_rows[:2]} == {RIGGED, EDITED_VALUE}
+    value = next(r for r in csv_rows if r["card"] == EDITED_VALUE)
+    assert (value["changed"], value["was"], value["now"]) == ("value", "value: 2", "value: 3")
+    lines = text_summary(data, Words(Presenter(edited, edited.catalog("en"))))
+    assert any("Seizing Federal Armories (event text)" in line and "Fugitive Slave Law (value 2 → 3)" in line
+               for line in lines), lines
+
+
+def warnings(page):
+    return re.findall(r'<div class="warn">(.*?)</div>', page, re.S)
+
+
+def test_too_few_games_are_said_plainly_and_enough_games_are_not(content, edited, edited_report):
+    from crisis.balance.run import power
+    data, folders = edited_report
+    needed = stats.games_needed(0.10)
+    assert 380 <= needed <= 400  # the textbook sample: about 390 a group for 45% against 55% at 80% power
+    assert stats.detectable_difference(100, 100) == pytest.approx(0.198, abs=0.001)
+    for lang in ("en", "es"):
+        page = (folders[lang] / "report.html").read_text(encoding="utf-8")
+        (warning,) = warnings(page)
+        assert "40" in warning and "400" in warning  # the games played, and about how many are needed
+        for card in (RIGGED, EDITED_VALUE):  # how little each changed card's plays can show
+            assert Presenter(edited, edited.catalog(lang)).card(card) in warning
+    lines = text_summary(data, Words(Presenter(edited, edited.catalog("en"))))
+    assert [line for line in lines if "Too few games" in line and " 40 games" in line and " 400 games" in line]
+    # the same comparison with 1,000 games on each content: no warning, on the page or the console
+    many = json.loads(json.dumps(data))
+    many["compare"]["power"] = power(1000, data["meta"]["level"], many["compare"]["cards"],
+                                     many["compare"]["changed"])
+    words = Words(Presenter(edited, edited.catalog("en")))
+    from crisis.balance.report import page as html_page
+    assert warnings(html_page(many, words, "en", content)) == []
+    assert not [line for line in text_summary(many, words) if "Too few games" in line]
+    assert "1000 games on each content" in html_page(many, words, "en", content)
+
+
+def test_every_plot_says_in_words_what_it_shows(report, edited_report):
+    _, folders = edited_report
+    for page in [(report[0] / "report.html").read_text(encoding="utf-8")] + [
+            (folder / "report.html").read_text(encoding="utf-8") for folder in folders.values()]:
+        images = re.findall(r"<img[^>]*>", page)
+        assert len(images) >= 6
+        alts = [re.search(r'alt="([^"]*)"', image) for image in images]
+        assert all(alt and len(alt.group(1)) > 40 for alt in alts), images
+        assert len({alt.group(1) for alt in alts}) == len(alts)  # each its own
+    page = (folders["en"] / "report.html").read_text(encoding="utf-8")
+    alt = next(a for a in re.findall(r'alt="([^"]*)"', page) if "after minus before" in a)
+    assert "Seizing Federal Armories" in alt and "Fugitive Slave Law" in alt
+
+
+def test_the_change_plot_draws_every_card_with_its_interval(edited, edited_report, monkeypatch):
+    from crisis.balance.plots import Plotter
+    from crisis.balance.summary import MIN_PLAYS, change_rows
+    data, _ = edited_report
+    comparison = data["compare"]
+    drawn, left_out = change_rows(comparison)
+    assert {r["card"] for r in drawn[:2]} == {RIGGED, EDITED_VALUE}  # the changed cards first
+    assert left_out, "40 games leave some cards with a handful of event plays"
+    for row in drawn + left_out:
+        before, after = row["before"]["event"], row["after"]["event"]
+        assert (row["event_difference"], row["difference_low"], row["difference_high"]) == pytest.approx(
+            stats.newcombe(after["k"], after["n"], before["k"], before["n"]))
+        assert row["difference_low"] <= row["event_difference"] <= row["difference_high"]
+        few = min(before["n"], after["n"]) < MIN_PLAYS
+        assert few == (row in left_out) or row["card"] in (RIGGED, EDITED_VALUE)
+    figures = []
+    monkeypatch.setattr(Plotter, "_png", lambda self, figure: figures.append(figure) or b"png")
+    Plotter(Words(Presenter(edited, edited.catalog("en")))).compare(comparison, drawn)
+    (axes,) = figures[0].axes
+    bars = [c for c in axes.containers if c.has_xerr]
+    assert len(bars) == len(drawn)
+    for bar, row in zip(bars, drawn):
+        (x, y), = bar.lines[0].get_xydata()
+        assert x == pytest.approx(row["event_difference"])
+        (segment,) = bar.lines[2][0].get_segments()
+        assert [p[0] for p in segment] == pytest.approx([row["difference_low"], row["difference_high"]])
+
+
+def flag(data, count):
+    """The report's data with ``count`` cards flagged, in the run and in the comparison."""
+    data = json.loads(json.dumps(data))
+    for rows in (data["runs"][0]["cards"], data["compare"]["cards"]):
+        for index, row in enumerate(rows):
+            row["flagged"] = index < count
+    return data
+
+
+@pytest.mark.parametrize("lang, none, flagged, changed", [
+    ("en", "Cards flagged: none", "Cards flagged: {n} ({cards})", "Cards whose event results changed significantly: "),
+    ("es", "Cartas señaladas: ninguna", "Cartas señaladas: {n} ({cards})",
+     "Cartas cuyos resultados por evento cambiaron significativamente: ")])
+def test_the_console_counts_in_words(edited, edited_report, lang, none, flagged, changed):
+    data, _ = edited_report
+    words = Words(Presenter(edited, edited.catalog(lang)))
+    for count in (0, 1, 2):
+        lines = [line.strip() for line in text_summary(flag(data, count), words)]
+        names = ", ".join(words.card(c["card"]) for c in data["runs"][0]["cards"][:count])
+        expected = none if count == 0 else flagged.format(n=count, cards=names)
+        assert expected in lines, lines
+        names = ", ".join(words.card(c["card"]) for c in data["compare"]["cards"][:count])
+        assert changed + (none.split(": ")[1] if count == 0 else f"{count} ({names})") in lines, lines
+        assert not [line for line in lines if "()" in line or "(–)" in line or ": 0" in line]
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "Playing 1 game (1 run)...", "Playing 4 games (2 runs)..."),
+                                            ("es", "Jugando 1 partida (1 serie)...", "Jugando 4 partidas (2 series)...")])
+def test_the_command_counts_games_and_runs_in_words(tmp_path, lang, one, two):
+    for args, says in ((["--games", "1"], one), (["--games", "2", "--secessionist", "random,random"], two)):
+        result = run_main("balance", "--lang", lang, "--jobs", "1", "--union", "random", "--secessionist", "random",
+                          *args, "--out", tmp_path / "r", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert says in result.stderr.splitlines(), result.stderr
