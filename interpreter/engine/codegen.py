@@ -4,52 +4,175 @@ The operations (ops.py, sequence.py, transfer.py) are the checked rules
 lowered to indices; here each kind of operation that is worth it is written as
 straight Python (a block as its statements one after the other, an "if" as an
 ``if``, a loop as a loop), the way Jinja2's compiler writes a template out.
-What has no template of its own is called through the constants table.
+Conditions, numbers and place sets of the common shapes are written as
+expressions on the flat values (``V``) from the checked rules they were
+compiled from (``op.node``, ruleset/meaning.py), exactly as compiler.py
+evaluates them; what has no template of its own is called through the
+constants table.
 
 Only the direct form is generated (``op.play(board, ctx, choose)``: bots and
 batch play), and only for games without a log or an automa (so a step the
-automa's overlay replaces is never met here); everything else runs the
-operations themselves.  ``CRISIS_INTERPRET=1`` turns generation off.
+automa's overlay replaces is never met here, and nothing is logged); everything
+else runs the operations themselves.  ``CRISIS_INTERPRET=1`` turns generation
+off.
+
+Where the code runs, the generator knows what it can of the rule's context (a
+``Scope``): who "you" are (a local), and which of the other fields are fixed
+there.  The main sequence of play starts from the root context, so its
+contexts are read from tables made here instead of being built at each turn.
 
 Safety (docs/limits.md): the source holds generated identifiers, a short list
 of runtime names and attributes, and integer constants that were range-checked
-here; every other value (an operation, a condition, a string) is in the
-constants table ``K`` and is referred to by its index.  ``verify.py`` parses the
-source and refuses anything else before it is compiled.
+here; every other value (an operation, a condition, a string, a table) is in
+the constants table ``K`` and is referred to by its index.  ``verify.py`` parses
+the source and refuses anything else before it is compiled.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional
 
-from .layout import NOBODY
-from .ops import ActingOp, BlockOp, EachPlayerOp, EitherOp, IfOp, Op
-from .transfer import TransferOp
-from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, ForEachCounterOp, ForEachPlaceOp, PlayOp,
-                       ProcedureOp, RepeatOp, ResolveOp, StepOp, StopOp)
+from crisis.ruleset import meaning as M
 
-GENERATOR_VERSION = 1
+from .layout import NOBODY
+from .ops import ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, RegisterOp, RemoveMarkerOp
+from .transfer import TransferOp
+from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
+                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, StepOp, StopOp)
+
+GENERATOR_VERSION = 2
 MAX_INTEGER = 10 ** 9  # integers written into the source are checked against this bound
 MAX_DEPTH = 60  # nested blocks written inline; deeper ones become calls (Python's own nesting limit is 100)
+MAX_EXPRESSION = 12  # named conditions and terms written inside one another, at most
+ROOT_CTX = Ctx(0)  # the context play starts in (game.play_game); the main function assumes it
+
+FIELDS = ("group", "place", "card", "reason", "effect")
+DEFAULTS = {"group": NOBODY, "place": NOBODY, "card": NOBODY, "reason": "", "effect": NOBODY}
+_INT = re.compile(r"^-?\d+$")
+_COMPARE = {"==", ">=", "<=", ">", "<"}
 
 
 class GenerationError(Exception):
     """A value the generator will not write into source (a bug, never content's fault)."""
 
 
+class Unsupported(Exception):
+    """A shape the expressions below do not write: the compiled closure is called instead."""
+
+
+def _is_int(expr) -> bool:
+    return isinstance(expr, str) and bool(_INT.match(expr))
+
+
 class Writer:
     def __init__(self):
-        self.lines: List[str] = []
+        self.lines: List[object] = []  # text, or a slot [depth, text or None] filled in later
         self.depth = 0
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
+
+    def slot(self) -> list:
+        """A line to be written later, here and at this depth (or never)."""
+        slot = [self.depth, None]
+        self.lines.append(slot)
+        return slot
 
     def indent(self) -> None:
         self.depth += 1
 
     def dedent(self) -> None:
         self.depth -= 1
+
+    def text(self) -> str:
+        out = []
+        for line in self.lines:
+            if isinstance(line, str):
+                out.append(line)
+            elif line[1] is not None:
+                out.append("    " * line[0] + line[1])
+        return "\n".join(out) + "\n"
+
+
+class Scope:
+    """What the generator knows about the context (ops.Ctx) where code is written: ``me``, an
+    expression for the acting side; ``known``, the fields fixed there (None: nothing is known);
+    ``place``, a local holding "this space" whose group is "this dimension"; and how to get the
+    context object itself, only when something needs it: ``value``, an expression, bound to a
+    local at the scope's ``slot`` the first time it is asked for."""
+
+    def __init__(self, gen: "CodeGenerator", value: str, me: str, known: Optional[dict], place: Optional[str] = None,
+                 slot: Optional[list] = None):
+        self.gen, self.value, self.me, self.known, self.place, self.slot = gen, value, me, known, place, slot
+        self._bound: Optional[str] = None
+
+    def ctx(self) -> str:
+        """An expression for the context object."""
+        if self.slot is None:
+            return self.value
+        if self._bound is None:
+            self._bound = self.gen.name("c")
+            self.slot[1] = f"{self._bound} = {self.value}"
+        return self._bound
+
+    def field(self, name: str) -> str:
+        if name == "me":
+            return self.me
+        if self.place is not None and name in ("place", "group"):
+            return self.place if name == "place" else f"{self.gen.const(self.gen.program.group_of)}[{self.place}]"
+        if self.known is not None and name in self.known:
+            value = self.known[name]
+            return self.gen.integer(value) if type(value) is int else self.gen.const(value)
+        return f"{self.ctx()}.{name}"
+
+    def _static(self, fields) -> bool:
+        return self.known is not None and all(f in self.known for f in fields)
+
+    # ------------------------------------------------------------ derived contexts
+    def as_side(self, me: str) -> "Scope":
+        gen = self.gen
+        if self.place is None and self._static(FIELDS):
+            value = f"{gen.contexts_by_side(self.known)}[{me}]"
+        elif self.place is not None and self._static(("card", "reason", "effect")):
+            value = f"{gen.contexts_by_place(self.known)}[{me}][{self.place}]"
+        else:
+            value = f"{self.ctx()}.as_side({me})"
+        return Scope(gen, value, me, self.known, self.place)
+
+    def with_place(self, place: str) -> "Scope":
+        """"for each ... space": this space, and its group as this dimension."""
+        gen = self.gen
+        known = None if self.known is None else {k: v for k, v in self.known.items() if k not in ("place", "group")}
+        if self._static(("card", "reason", "effect")):
+            value = f"{gen.contexts_by_place(self.known)}[{self.me}][{place}]"
+        else:
+            value = f"{self.ctx()}._replace(place={place}, group={gen.const(gen.program.group_of)}[{place}])"
+        return Scope(gen, value, self.me, known, place)
+
+    def with_reason(self, reason: str) -> "Scope":
+        gen = self.gen
+        known = None if self.known is None else dict(self.known, reason=reason)
+        scope = Scope(gen, "", self.me, known, self.place)
+        if self.place is None and scope._static(FIELDS):
+            scope.value = f"{gen.contexts_by_side(known)}[{self.me}]"
+        elif self.place is not None and scope._static(("card", "reason", "effect")):
+            scope.value = f"{gen.contexts_by_place(known)}[{self.me}][{self.place}]"
+        else:
+            scope.value = f"{self.ctx()}._replace(reason={gen.const(reason)})"
+        return scope
+
+    def with_side_and_reason(self, me: str, zone: str, reasons: tuple) -> "Scope":
+        """A zone's entry resolved for a side: ``me`` and the reason, one of ``reasons`` by ``zone``."""
+        gen = self.gen
+        known = None if self.known is None else {k: v for k, v in self.known.items() if k != "reason"}
+        if self.place is None and self._static(("group", "place", "card", "effect")):
+            table = tuple(tuple(Ctx(side, **dict(self.known, reason=r)) for r in reasons)
+                          for side in range(len(gen.program.schema.sides)))
+            value = f"{gen.const(table)}[{me}][{zone}]"
+        else:
+            value = f"{self.ctx()}._replace(me={me}, reason={gen.const(reasons)}[{zone}])"
+        return Scope(gen, value, me, known, self.place)
 
 
 class CodeGenerator:
@@ -59,12 +182,21 @@ class CodeGenerator:
         self.program = program
         self.constants: List[object] = []
         self._constant_index: Dict[int, int] = {}
+        self._keep: List[object] = []  # values made here, kept alive while their ids index the table
+        self._tables: Dict[tuple, object] = {}
         self.functions: Dict[int, str] = {}  # op id -> its function's name
         self.pending: List[Op] = []
         self._board = None  # a board to let statements pick their shapes on
         self.tables: Dict[tuple, str] = {}  # a tuple of functions (by op id, None for none) -> its name
         self.out = Writer()
         self._names = 0
+        self._depth = 0  # named conditions and terms being written
+        schema = program.schema
+        self.sides = len(schema.sides)
+        layout = program.layout
+        self.two = self.sides == 2 and layout.tokens >= 0
+        self.n = layout.places
+        self.roots: Dict[int, str] = {}
 
     # ------------------------------------------------------------ values
     def const(self, value) -> str:
@@ -73,7 +205,15 @@ class CodeGenerator:
         if index is None:
             index = self._constant_index[id(value)] = len(self.constants)
             self.constants.append(value)
+            self._keep.append(value)
         return f"K[{self.integer(index)}]"
+
+    def shared(self, key: tuple, make) -> str:
+        """A table made once for ``key`` (the same value for the same key)."""
+        value = self._tables.get(key)
+        if value is None:
+            value = self._tables[key] = make()
+        return self.const(value)
 
     @staticmethod
     def integer(value: int) -> str:
@@ -86,56 +226,85 @@ class CodeGenerator:
         return f"{prefix}{self._names}"
 
     def function(self, op: Op) -> str:
-        """The name of the function that plays ``op`` (written later if new)."""
+        """The name of the function that plays ``op`` in any context (written later if new)."""
         name = self.functions.get(op.id)
         if name is None:
             name = self.functions[op.id] = f"f{self.integer(op.id)}"
             self.pending.append(op)
         return name
 
+    def contexts_by_side(self, known: dict) -> str:
+        key = ("side",) + tuple(known.get(f) for f in FIELDS)
+        return self.shared(key, lambda: tuple(Ctx(side, **{f: known[f] for f in FIELDS})
+                                              for side in range(self.sides)))
+
+    def contexts_by_place(self, known: dict) -> str:
+        group_of = self.program.group_of
+        key = ("place",) + tuple(known.get(f) for f in ("card", "reason", "effect"))
+        return self.shared(key, lambda: tuple(tuple(Ctx(side, group_of[place], place, known["card"], known["reason"],
+                                                        known["effect"]) for place in range(self.n))
+                                              for side in range(self.sides)))
+
+    def card_contexts(self, kind: int) -> str:
+        cards = self.program.cards[kind]
+        return self.shared(("cards", kind), lambda: tuple(tuple(cards.context(side, card)
+                                                                for card in range(len(cards.ids)))
+                                                          for side in range(self.sides)))
+
     # ------------------------------------------------------------ module
     def module(self, roots) -> str:
-        """Source defining a function for each root op (and every op they call), and ``ENTRY``:
-        op id -> function, for the runtime."""
+        """Source defining a function for each root op (written for the root context, ROOT_CTX),
+        every op they call, and ``ENTRY``: root op id -> function, for the runtime."""
         for op in roots:
-            self.function(op)
+            name = self.roots[op.id] = f"f{self.integer(op.id)}"
+            self.functions[op.id] = name
+            self.write_function(op, root=True)
         while self.pending:
-            op = self.pending.pop()
-            self.write_function(op)
+            self.write_function(self.pending.pop())
         out = self.out
         for ops, name in self.tables.items():
             out.line(f"{name} = (" + "".join(f"{self.functions[op_id] if op_id is not None else 'None'}, "
                                              for op_id in ops) + ")")
         out.line("ENTRY = {" + ", ".join(f"{self.integer(op_id)}: {name}"
-                                         for op_id, name in sorted(self.functions.items())) + "}")
-        return "\n".join(out.lines) + "\n"
+                                         for op_id, name in sorted(self.roots.items())) + "}")
+        return out.text()
 
-    def write_function(self, op: Op) -> None:
+    def write_function(self, op: Op, root: bool = False) -> None:
         out = self.out
         out.line(f"def {self.functions[op.id]}(board, ctx, choose):")
         out.indent()
         out.line("V = board.values")
-        self.statement(op, "ctx", 0)
+        if root:
+            scope = Scope(self, "ctx", self.integer(ROOT_CTX.me), dict(DEFAULTS))
+        else:
+            scope = Scope(self, "ctx", "ctx.me", None)
+        self.statement(op, scope, 0)
         out.dedent()
         out.line("")
 
     # ------------------------------------------------------------ statements
-    def statement(self, op: Op, ctx: str, depth: int) -> None:
-        """Write ``op`` played in context ``ctx`` (a local name)."""
+    def statement(self, op: Op, scope: Scope, depth: int) -> None:
+        """Write ``op`` played in ``scope``."""
         if depth > MAX_DEPTH:
-            self.out.line(f"{self.function(op)}(board, {ctx}, choose)")
+            self.out.line(f"{self.function(op)}(board, {scope.ctx()}, choose)")
             return
         method = getattr(self, "op_" + type(op).__name__, None)
         if method is None:
-            self.fallback(op, ctx)
+            self.fallback(op, scope)
         else:
-            method(op, ctx, depth)
+            method(op, scope, depth)
 
-    def fallback(self, op: Op, ctx: str) -> None:
+    def fallback(self, op: Op, scope: Scope) -> None:
         if op.asks:
-            self.out.line(f"{self.const(op)}.play(board, {ctx}, choose)")
+            self.out.line(f"{self.const(op)}.play(board, {scope.ctx()}, choose)")
         else:
-            self.out.line(f"{self.const(op)}.run(board, {ctx})")
+            self.out.line(f"{self.const(op)}.run(board, {scope.ctx()})")
+
+    def enter(self, scope: Scope) -> Scope:
+        """The scope of a block about to be written: its context is bound there when needed."""
+        if scope.slot is None and not re.match(r"^[a-z]+\d*$", scope.value):
+            scope.slot = self.out.slot()
+        return scope
 
     def table(self, ops) -> str:
         """A module-level tuple of the functions of ``ops`` (None stays None), by its name."""
@@ -148,36 +317,39 @@ class CodeGenerator:
             name = self.tables[key] = self.name("u")
         return name
 
-    def call(self, op: Optional[Op], ctx: str) -> None:
-        """Play another op through its own function (a rule reached by a table: a card's event)."""
-        if op is not None:
-            self.out.line(f"{self.function(op)}(board, {ctx}, choose)")
-
-    def op_BlockOp(self, op: BlockOp, ctx: str, depth: int) -> None:
+    def op_BlockOp(self, op: BlockOp, scope: Scope, depth: int) -> None:
         if not op.ops:
             self.out.line("pass")
         for child in op.ops:
-            self.statement(child, ctx, depth + 1)
+            self.statement(child, scope, depth + 1)
 
-    def op_IfOp(self, op: IfOp, ctx: str, depth: int) -> None:
+    def op_IfOp(self, op: IfOp, scope: Scope, depth: int) -> None:
         if op.trace:
-            self.fallback(op, ctx)
+            self.fallback(op, scope)
             return
         out = self.out
-        out.line(f"if {self.const(op.condition)}(board, {ctx}, -1):")
+        test = self.test(op.condition, op.node.condition if op.node is not None else None, scope, "-1")
+        if test is True or test is False:
+            branch = op.then if test else op.otherwise
+            if branch is None:
+                out.line("pass")
+            else:
+                self.statement(branch, scope, depth + 1)
+            return
+        out.line(f"if {test}:")
         out.indent()
-        self.statement(op.then, ctx, depth + 1)
+        self.statement(op.then, scope, depth + 1)
         out.dedent()
         if op.otherwise is not None:
             out.line("else:")
             out.indent()
-            self.statement(op.otherwise, ctx, depth + 1)
+            self.statement(op.otherwise, scope, depth + 1)
             out.dedent()
 
-    def op_StepOp(self, op: StepOp, ctx: str, depth: int) -> None:
-        self.statement(op.body, ctx, depth + 1)
+    def op_StepOp(self, op: StepOp, scope: Scope, depth: int) -> None:
+        self.statement(op.body, scope, depth + 1)
 
-    def op_ForEachCounterOp(self, op: ForEachCounterOp, ctx: str, depth: int) -> None:
+    def op_ForEachCounterOp(self, op: ForEachCounterOp, scope: Scope, depth: int) -> None:
         program, out = self.program, self.out
         offset = self.integer(program.layout.counter[op.counter])
         high = self.integer(program.schema.counters[op.counter].high)
@@ -185,7 +357,7 @@ class CodeGenerator:
         out.indent()
         out.line("try:")
         out.indent()
-        self.statement(op.body, ctx, depth + 1)
+        self.statement(op.body, scope, depth + 1)
         out.dedent()
         out.line("except Stopped:")
         out.line("    break")
@@ -194,31 +366,32 @@ class CodeGenerator:
         out.line(f"V[{offset}] += 1")
         out.dedent()
 
-    def op_RepeatOp(self, op: RepeatOp, ctx: str, depth: int) -> None:
+    def op_RepeatOp(self, op: RepeatOp, scope: Scope, depth: int) -> None:
         out = self.out
         out.line(f"for _ in range({self.integer(MAX_REPEATS)}):")
         out.indent()
-        out.line(f"if not {self.const(op.condition)}(board, {ctx}, -1):")
+        test = self.test(op.condition, op.node.condition if op.node is not None else None, scope, "-1")
+        out.line(f"if not {self.paren(test)}:")
         out.line("    break")
         out.line("try:")
         out.indent()
-        self.statement(op.body, ctx, depth + 1)
+        self.statement(op.body, scope, depth + 1)
         out.dedent()
         out.line("except Stopped:")
         out.line("    break")
         out.dedent()
 
-    def op_StopOp(self, op: StopOp, ctx: str, depth: int) -> None:
+    def op_StopOp(self, op: StopOp, scope: Scope, depth: int) -> None:
         self.out.line("raise Stopped")
 
-    def op_AlternateOp(self, op: AlternateOp, ctx: str, depth: int) -> None:
+    def op_AlternateOp(self, op: AlternateOp, scope: Scope, depth: int) -> None:
         program, out = self.program, self.out
         counts = program.layout.counter[op.counter]
-        sides = len(program.schema.sides)
+        sides = self.sides
         n = self.integer(op.n)
         leader = self.integer(program.layout.register[op.first])
         slots = [f"V[{self.integer(counts + s)}]" for s in range(sides)]
-        side, turn, k, turn_ctx = self.name("s"), self.name("t"), self.name("k"), self.name("c")
+        side, turn, k = self.name("s"), self.name("t"), self.name("k")
         out.line("while True:")
         out.indent()
         out.line("if " + " and ".join(f"{slot} >= {n}" for slot in slots) + ":")
@@ -228,112 +401,208 @@ class CodeGenerator:
         out.line(f"for {k} in range({sides}):")
         out.indent()
         out.line(f"{side} = ({turn} + {k}) % {sides}")
-        out.line(f"{turn_ctx} = {ctx}.as_side({side})")
-        out.line(f"if V[{self.integer(counts)} + {side}] < {n} and {self.const(op)}.first_can_act(board, {turn_ctx}):")
+        turn_scope = scope.as_side(side)
+        ops = getattr(op.body, "ops", (op.body,))
+        can = self.can(ops[0], turn_scope) if ops else False
+        out.line(f"if V[{self.integer(counts)} + {side}] < {n} and {self.paren(can)}:")
         out.line("    break")
         out.dedent()
         out.line("else:")
         out.line("    break")
-        self.statement(op.body, turn_ctx, depth + 1)
+        self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
         out.line(f"V[{self.integer(counts)} + {side}] += 1")
         out.dedent()
 
-    def op_EachPlayerOp(self, op: EachPlayerOp, ctx: str, depth: int) -> None:
+    def op_EachPlayerOp(self, op: EachPlayerOp, scope: Scope, depth: int) -> None:
         out = self.out
-        side, side_ctx = self.name("s"), self.name("c")
-        out.line(f"for {side} in {self.const(op)}.sides(board, {ctx}):")
+        side = self.name("s")
+        order = self.order()
+        if op.who is not None:
+            chosen, who_side = self.name("p"), self.name("s")
+            who = self.test(op.who, op.node.who if isinstance(op.node, M.ForEachPlayer) else None,
+                            scope.as_side(who_side), "-1")
+            out.line(f"{chosen} = [{who_side} for {who_side} in {order} if {self.paren(who)}]")
+            order = chosen
+        out.line(f"for {side} in {order}:")
         out.indent()
-        out.line(f"{side_ctx} = {ctx}.as_side({side})")
-        self.statement(op.body, side_ctx, depth + 1)
+        self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
         out.dedent()
 
-    def op_ActingOp(self, op: ActingOp, ctx: str, depth: int) -> None:
-        actor = self.name("c")
-        self.out.line(f"{actor} = {ctx}.as_side({self.const(op.who)}(board, {ctx}))")
-        self.statement(op.body, actor, depth + 1)
+    def op_ActingOp(self, op: ActingOp, scope: Scope, depth: int) -> None:
+        who = self.actor(op, scope)
+        if who is None:
+            actor = self.name("c")
+            self.out.line(f"{actor} = {scope.ctx()}.as_side({self.const(op.who)}(board, {scope.ctx()}))")
+            self.statement(op.body, Scope(self, actor, f"{actor}.me", None), depth + 1)
+            return
+        side = self.name("s")
+        self.out.line(f"{side} = {who}")
+        self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
 
-    def op_EitherOp(self, op: EitherOp, ctx: str, depth: int) -> None:
+    def actor(self, op: ActingOp, scope: Scope) -> Optional[str]:
+        """The side an ActingOp's body runs for, as an expression (None: call its closure)."""
+        node = op.node
+        actor = getattr(node, "actor", None)
+        if actor == "opponent" and self.sides == 2:
+            return self.other(scope.me)
+        if actor == "first":
+            return self.first_player()
+        if actor == "register":
+            return f"V[{self.integer(self.program.layout.register[node.register])}]"
+        return None
+
+    def op_EitherOp(self, op: EitherOp, scope: Scope, depth: int) -> None:
         out = self.out
         possible, index = self.name("p"), self.name("i")
-        functions = self.table(op.options)
-        out.line(f"{possible} = {self.const(op)}.possible(board, {ctx})")
+        out.line(f"{possible} = []")
+        for i, option in enumerate(op.options):
+            can = self.can(option, scope)
+            if can is False:
+                continue
+            if can is True:
+                out.line(f"{possible}.append({self.integer(i)})")
+            else:
+                out.line(f"if {can}:")
+                out.line(f"    {possible}.append({self.integer(i)})")
         out.line(f"if not {possible}:")
         out.line("    board.shortfall += 1")
         out.line("else:")
         out.indent()
         out.line(f"{index} = {possible}[0] if len({possible}) == 1 else "
-                 f"choose({self.const(op)}.decision(board, {ctx}, {possible})).a")
-        out.line(f"{functions}[{index}](board, {ctx}, choose)")
+                 f"choose({self.const(op)}.decision(board, {scope.ctx()}, {possible})).a")
+        for i, option in enumerate(op.options):
+            out.line(f"{'if' if i == 0 else 'elif'} {index} == {self.integer(i)}:")
+            out.indent()
+            self.statement(option, scope, depth + 1)
+            out.dedent()
         out.dedent()
 
-    def op_ProcedureOp(self, op: ProcedureOp, ctx: str, depth: int) -> None:
-        if self.program.procedures[op.procedure] is None:
-            self.fallback(op, ctx)
+    def op_ProcedureOp(self, op: ProcedureOp, scope: Scope, depth: int) -> None:
+        program = self.program
+        rule = program.procedures[op.procedure]
+        if rule is None:
+            self.fallback(op, scope)
+            return
+        if op.bind is None:
+            self.statement(rule, self.enter(scope.with_reason(program.procedure_names[op.procedure])), depth + 1)
             return
         rule_ctx = self.name("c")
-        self.out.line(f"{rule_ctx} = {self.const(op)}.rule_and_ctx(board, {ctx})[1]")
-        self.call(self.program.procedures[op.procedure], rule_ctx)
+        self.out.line(f"{rule_ctx} = {self.const(op)}.rule_and_ctx(board, {scope.ctx()})[1]")
+        self.out.line(f"{self.function(rule)}(board, {rule_ctx}, choose)")
 
-    def op_CardRuleOp(self, op: CardRuleOp, ctx: str, depth: int) -> None:
+    def op_CardRuleOp(self, op: CardRuleOp, scope: Scope, depth: int) -> None:
         out = self.out
         rules = self.program.cards[op.kind].fields[op.field]
         table = self.table(rules)
-        card, rule_ctx = self.name("d"), self.name("c")
-        out.line(f"{card} = {self.const(op.card)}(board, {ctx})")
+        card = self.name("d")
+        out.line(f"{card} = {self.card(op.node.card, scope, lambda: op.card)}")
         out.line(f"if {card} < 0 or {table}[{card}] is None:")
         out.line("    board.shortfall += 1")
         out.line("else:")
+        out.line(f"    {table}[{card}](board, {self.card_contexts(op.kind)}[{scope.me}][{card}], choose)")
+
+    def op_PlayOp(self, op: PlayOp, scope: Scope, depth: int) -> None:
+        program, out = self.program, self.out
+        layout = program.layout
+        uses = program.uses
+        plain = [u for u in uses if u.target is None]
+        paid = [u for u in uses if u.target is not None]
+        if any(u.table is None or u.option is not None for u in plain):
+            self.play_listed(op, scope)
+            return
+        hand, actions, action, card, use = (self.name("p"), self.name("a"), self.name("a"), self.name("d"),
+                                            self.name("u"))
+        # per side and card, the actions of the uses offered for it, in the order of the uses
+        per_card = tuple(tuple(tuple(u.actions[c] for u in plain if u.table[side][c])
+                               for c in range(len(program.cards[program.played_kind].ids)))
+                         for side in range(self.sides))
+        out.line(f"{hand} = board.piles[{self.pile(op.node.source, scope)}]")
+        out.line(f"{actions} = []")
+        out.line(f"for {card} in {hand}:")
+        out.line(f"    {actions} += {self.const(per_card)}[{scope.me}][{card}]")
+        if paid:
+            if all(u.option is not None for u in paid):
+                test = " or ".join(f"{self.const(u.option)} in board.options" for u in paid)
+                out.line(f"if {test}:")
+                out.line(f"    {actions} += {self.const(paid_actions)}(board, {scope.ctx()}, {hand})")
+            else:
+                out.line(f"{actions} += {self.const(paid_actions)}(board, {scope.ctx()}, {hand})")
+        out.line(f"if {actions}:")
         out.indent()
-        out.line(f"{rule_ctx} = {self.const(self.program.cards[op.kind])}.context({ctx}.me, {card})")
-        out.line(f"{table}[{card}](board, {rule_ctx}, choose)")
+        out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
+                 f"choose(Decision({scope.me}, {self.const('play_card')}, {actions}, False, 0, True))")
+        out.line(f"{card} = {action}.a")
+        out.line(f"{use} = {self.shared(('uses',), lambda: {u.name: u.index for u in uses})}[{action}.kind]")
+        out.line(f"if {action}.b >= 0:")
+        out.line(f"    {self.const(op)}.begin_play(board, [{self.integer(op.id)}, {scope.ctx()}, 0, -1, -1, -1], "
+                 f"{action})")
+        out.line("else:")
+        out.line(f"    {hand}.remove({card})")
+        out.line(f"    V[{self.integer(layout.reveals)}] += 1")
+        functions = self.table([u.rule for u in uses])
+        out.line(f"{functions}[{use}](board, {self.card_contexts(program.played_kind)}[{scope.me}][{card}], choose)")
+        out.line(f"board.piles[{self.integer(program.played_pile_index)}].append({card})")
+        out.line(f"V[{self.integer(layout.last_side)}] = {scope.me}")
+        out.line(f"V[{self.integer(layout.last_card)}] = {card}")
+        out.line(f"V[{self.integer(layout.last_use)}] = {use}")
+        out.line(f"board.position.plays.append(({scope.me}, {card}, {use}))")
         out.dedent()
 
-    def op_PlayOp(self, op: PlayOp, ctx: str, depth: int) -> None:
+    def play_listed(self, op: PlayOp, scope: Scope) -> None:
+        """A card play whose uses are listed by the statement itself (a use offered by a
+        condition on the position)."""
         program, out = self.program, self.out
-        actions, action, frame, use, card_ctx = (self.name("a"), self.name("a"), self.name("r"), self.name("u"),
-                                                self.name("c"))
+        actions, action, frame, use = self.name("a"), self.name("a"), self.name("r"), self.name("u")
         uses = self.table([u.rule for u in program.uses])
+        ctx = scope.ctx()
         out.line(f"{actions} = {self.const(op)}.actions(board, {ctx})")
         out.line(f"if {actions}:")
         out.indent()
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
-                 f"choose(Decision({ctx}.me, {self.const('play_card')}, {actions}, False, 0, True))")
+                 f"choose(Decision({scope.me}, {self.const('play_card')}, {actions}, False, 0, True))")
         out.line(f"{frame} = [{self.integer(op.id)}, {ctx}, 0, -1, -1, -1]")
         out.line(f"{use} = {self.const(op)}.begin_play(board, {frame}, {action})")
-        out.line(f"{card_ctx} = {self.const(program.cards[program.played_kind])}.context({ctx}.me, {action}.a)")
-        out.line(f"{uses}[{use}.index](board, {card_ctx}, choose)")
+        out.line(f"{uses}[{use}.index](board, {self.card_contexts(program.played_kind)}[{scope.me}][{action}.a], "
+                 f"choose)")
         out.line(f"{self.const(op)}.end(board, {ctx}, {frame})")
         out.dedent()
 
-    def op_ForEachPlaceOp(self, op: ForEachPlaceOp, ctx: str, depth: int) -> None:
+    def op_ForEachPlaceOp(self, op: ForEachPlaceOp, scope: Scope, depth: int) -> None:
         out = self.out
-        done, left, place, place_ctx = self.name("d"), self.name("p"), self.name("i"), self.name("c")
+        done, left, place, each = self.name("d"), self.name("p"), self.name("i"), self.name("i")
+        node = op.node.places if isinstance(op.node, M.ForEachPlace) else None
+        source, keep = self.place_parts(node, scope, "-1", lambda: op.places)
+        test = keep(each) if keep is not None else None
         out.line(f"{done} = ()")
         out.line("while True:")
         out.indent()
-        out.line(f"{left} = [{place} for {place} in {self.const(op.places)}(board, {ctx}, -1) if {place} not in {done}]")
+        out.line(f"{left} = [{each} for {each} in {source} if {each} not in {done}"
+                 + (f" and {test}]" if test is not None else "]"))
         out.line(f"if not {left}:")
         out.line("    break")
-        out.line(f"{place} = {left}[0] if len({left}) == 1 else choose({self.const(op)}.decision(board, {ctx}, {left})).a")
+        out.line(f"{place} = {left}[0] if len({left}) == 1 else "
+                 f"choose({self.const(op)}.decision(board, {scope.ctx()}, {left})).a")
         out.line(f"{done} += ({place},)")
-        out.line(f"{place_ctx} = {ctx}._replace(place={place}, group={self.const(self.program.group_of)}[{place}])")
-        self.statement(op.body, place_ctx, depth + 1)
+        self.statement(op.body, self.enter(scope.with_place(place)), depth + 1)
         out.dedent()
 
-    def op_ResolveOp(self, op: ResolveOp, ctx: str, depth: int) -> None:
+    def op_ResolveOp(self, op: ResolveOp, scope: Scope, depth: int) -> None:
         program, out = self.program, self.out
         layout = program.layout
         zones = program.schema.tracks[op.track].zones
         effects = program.entering[op.track]
-        side, zone, rule, rule_ctx = self.name("s"), self.name("z"), self.name("e"), self.name("c")
+        side, zone, rule = self.name("s"), self.name("z"), self.name("e")
         pending = [self.integer(layout.pending + layout.zone_slot(0, op.track, z)) for z in range(len(zones))]
         stride = self.integer(layout.zones)
         first = self.table([e[0] if e else None for e in effects])
         second = self.table([e[1] if e else None for e in effects])
-        reasons = self.const(tuple(f"entered:{z.name}" for z in zones))
-        out.line("if board.any_pending():")
+        reasons = tuple(f"entered:{z.name}" for z in zones)
+        every = [f"V[{self.integer(layout.pending + k)}]" for k in range(layout.zones * self.sides)]
+        out.line(f"if {' or '.join(every) if every else 'False'}:")
         out.indent()
-        out.line(f"for {side} in ({ctx}.me,) + board.others({ctx}.me):")
+        order = f"({scope.me}, {self.other(scope.me)})" if self.sides == 2 else \
+            f"({scope.me},) + board.others({scope.me})"
+        out.line(f"for {side} in {order}:")
         out.indent()
         out.line("while True:")
         out.indent()
@@ -346,138 +615,1034 @@ class CodeGenerator:
         out.line(f"{rule} = {self.const(op)}.enter(board, {side}, {zone})")
         out.line(f"if {rule} is not None:")
         out.indent()
-        out.line(f"{rule_ctx} = {ctx}._replace(me={side}, reason={reasons}[{zone}])")
+        entered = scope.with_side_and_reason(side, zone, reasons)
         out.line(f"({first} if {rule} is {self.const(effects)}[{zone}][0] else {second})[{zone}]"
-                 f"(board, {rule_ctx}, choose)")
+                 f"(board, {entered.ctx()}, choose)")
         out.dedent()
         out.dedent()
         out.dedent()
         out.dedent()
 
-
-    def op_TransferOp(self, op: TransferOp, ctx: str, depth: int) -> None:
-        """The common transfer (nothing but steps: no limit, no "each" or "all", no die, nobody
-        else choosing), as TransferOp.play takes it: the steps listed by the statement's own
-        way (its ``legal``), taken on the flat values."""
-        if not op.plain or op.remember:
-            self.fallback(op, ctx)
-            return
+    def op_CounterOp(self, op: CounterOp, scope: Scope, depth: int) -> None:
         program, out = self.program, self.out
-        layout = program.layout
-        places = self.integer(layout.places)
-        tokens = self.integer(layout.tokens)
-        total, owners, k, legal, action, owner, source, dest = (self.name("t"), self.name("p"), self.name("k"),
-                                                                 self.name("a"), self.name("a"), self.name("s"),
-                                                                 self.name("i"), self.name("i"))
+        node = op.node
+        declared = program.schema.counters[op.counter]
+        base = program.layout.counter[op.counter]
+        try:
+            if isinstance(node, M.SetCounter):
+                if not declared.each_side:
+                    raise Unsupported("a counter of the game set")  # CounterOp reads it per side
+                value = self.number(node.value, scope, "-1")
+                sides = [self.integer(s) for s in range(self.sides)] if op.each_side else [scope.me]
+            elif isinstance(node, M.ChangeCounter):
+                amount = self.number(node.amount, scope, "-1")
+                per = self.number(node.per, scope, "-1") if node.per is not None else None
+                side = self.side(node.side, scope) if node.side is not None else "0"
+            else:
+                raise Unsupported(type(node).__name__)
+        except Unsupported:
+            self.fallback(op, scope)
+            return
+        low, high = self.integer(declared.low), self.integer(declared.high)
+        wanted, now = self.name("t"), self.name("t")
+        if isinstance(node, M.SetCounter):
+            out.line(f"{wanted} = {value}")
+            for s in sides:
+                offset = self.offset(base, s)
+                out.line(f"{now} = V[{offset}]")
+                out.line(f"if {wanted} < {now}:")
+                out.line(f"    V[{offset}] = {wanted} if {wanted} > {low} else {low}")
+                out.line(f"elif {wanted} > {now}:")
+                out.line(f"    V[{offset}] = {wanted} if {wanted} < {high} else {high}")
+            return
+        offset = self.offset(base, side if declared.each_side else "0")
+        sign = self.integer(op.sign)
+        delta = self.times(self.times(amount, per if per is not None else "1"), sign)
+        if delta == "0":
+            return
+        out.line(f"{wanted} = {delta}")
+        out.line(f"if {wanted} > 0:")
+        out.line(f"    {now} = V[{offset}] + {wanted}")
+        out.line(f"    V[{offset}] = {now} if {now} < {high} else {high}")
+        out.line(f"elif {wanted} < 0:")
+        out.line(f"    {now} = V[{offset}] + {wanted}")
+        out.line(f"    V[{offset}] = {now} if {now} > {low} else {low}")
+
+    def op_RegisterOp(self, op: RegisterOp, scope: Scope, depth: int) -> None:
+        self.out.line(f"V[{self.integer(self.program.layout.register[op.register])}] = {self.first_player()}")
+
+    def op_ForgetOp(self, op: ForgetOp, scope: Scope, depth: int) -> None:
+        layout = self.program.layout
+        for offset in (layout.last_side, layout.last_card, layout.last_use):
+            self.out.line(f"V[{self.integer(offset)}] = -1")
+
+    def op_RemoveMarkerOp(self, op: RemoveMarkerOp, scope: Scope, depth: int) -> None:
+        self.out.line(f"V[{self.integer(self.program.layout.marker + op.marker)}] = -1")
+
+    def op_DrawOp(self, op: DrawOp, scope: Scope, depth: int) -> None:
+        node = op.node
+        if not isinstance(node, M.Draw) or op.until >= 0:
+            self.fallback(op, scope)
+            return
+        out = self.out
+        dest, source, card = self.name("p"), self.name("p"), self.name("d")
+        source_index = self.name("i")
+        out.line(f"{dest} = board.piles[{self.pile(node.dest, scope)}]")
+        out.line(f"{source_index} = {self.pile(node.source, scope)}")
+        out.line(f"{source} = board.piles[{source_index}]")
+        out.line(f"V[{self.integer(self.program.layout.reveals)}] += 1")
+        out.line(f"for _ in range({self.integer(op.n)}):")
+        out.indent()
+        out.line(f"if {source}:")
+        out.line(f"    {dest}.append({source}.pop())")
+        out.line("else:")  # empty: refilled (draw_at keeps the source's list, refilled in place)
+        out.line(f"    {card} = board.draw_at({source_index}, {self.integer(op.source_pile)})")
+        out.line(f"    if {card} >= 0:")
+        out.line(f"        {dest}.append({card})")
+        out.dedent()
+
+    def op_KeepOp(self, op: KeepOp, scope: Scope, depth: int) -> None:
+        """The choice written out; each card kept by the statement itself (``keep``)."""
+        node = op.node
+        if not isinstance(node, M.Keep):
+            self.fallback(op, scope)
+            return
+        out = self.out
+        offer, frame, card, each = self.name("p"), self.name("r"), self.name("d"), self.name("d")
+        actions = self.program.actions.keep(op.kind)
+        out.line(f"{offer} = board.piles[{self.pile(node.source, scope)}]")
+        out.line(f"{frame} = [{self.integer(op.id)}, {scope.ctx()}, 0, 0]")
+        out.line(f"while {frame}[2] < {self.integer(op.n)} and {offer}:")
+        out.indent()
+        out.line(f"{card} = {offer}[0] if len({offer}) == 1 else choose(Decision({scope.me}, "
+                 f"{self.const(f'{op.verb}_{op.noun}')}, [{self.const(actions)}[{each}] for {each} in {offer}], "
+                 f"False, 0, {'True' if op.verb == 'keep' else 'False'})).a")
+        out.line(f"{self.const(op)}.keep(board, {frame}, {card})")
+        out.dedent()
+
+    # ------------------------------------------------------------ whether an operation can act
+    def can(self, op: Op, scope: Scope):
+        """An expression true where ``op.can_act`` is (True or False when known here); where it
+        has no expression, a call of ``can_act`` itself."""
+        method = getattr(self, "can_" + type(op).__name__, None)
+        found = None
+        if method is not None:
+            try:
+                found = method(op, scope)
+            except Unsupported:
+                found = None
+        if found is None:
+            return f"{self.const(op)}.can_act(board, {scope.ctx()})"
+        return found
+
+    def can_BlockOp(self, op: BlockOp, scope: Scope):
+        return self.any_of([self.can(child, scope) for child in op.ops])
+
+    def can_EitherOp(self, op: EitherOp, scope: Scope):
+        return self.any_of([self.can(option, scope) for option in op.options])
+
+    def can_StepOp(self, op: StepOp, scope: Scope):
+        return self.can(op.body, scope)
+
+    def can_IfOp(self, op: IfOp, scope: Scope):
+        test = self.test(op.condition, op.node.condition if op.node is not None else None, scope, "-1")
+        then = self.can(op.then, scope)
+        otherwise = self.can(op.otherwise, scope) if op.otherwise is not None else False
+        if test is True or test is False:
+            return then if test else otherwise
+        if otherwise is False:
+            return self.all_of([test, then])
+        return f"({self.paren(then)} if {test} else {self.paren(otherwise)})"
+
+    def can_PlayOp(self, op: PlayOp, scope: Scope):
+        return f"len(board.piles[{self.pile(op.node.source, scope)}]) > 0"
+
+    def can_KeepOp(self, op: KeepOp, scope: Scope):
+        return f"len(board.piles[{self.pile(op.node.source, scope)}]) > 0"
+
+    can_OrderOp = can_KeepOp
+
+    def can_RemoveMarkerOp(self, op: RemoveMarkerOp, scope: Scope):
+        return f"V[{self.integer(self.program.layout.marker + op.marker)}] != -1"
+
+    def can_RegisterOp(self, op, scope):
+        return True
+
+    can_StopOp = can_ForEachCounterOp = can_AlternateOp = can_ForgetOp = can_RegisterOp
+
+    def can_TransferOp(self, op: TransferOp, scope: Scope):
+        if op.each or op.remember:
+            raise Unsupported("a transfer into each place")
+        listing = self.listing(op, scope)
+        if listing is None:
+            raise Unsupported("a transfer listed by itself")
+        if op.all_tokens or op.count is None:
+            return listing if op.all_tokens or op.n > 0 else False
+        return self.all_of([f"{self.total(op, scope)} > 0", listing])
+
+    # ------------------------------------------------------------ transfers
+    def op_TransferOp(self, op: TransferOp, scope: Scope, depth: int) -> None:
+        """The common transfer (nothing but steps: no limit, no "each" or "all", no die, nobody
+        else choosing), as TransferOp.play takes it: the steps listed as its ``legal`` lists them
+        (written out for the common shapes), taken on the flat values."""
+        if not op.plain or op.remember:
+            self.fallback(op, scope)
+            return
+        out = self.out
+        owners = self.owners(op, scope)
+        total, k, legal, action, owner = self.name("t"), self.name("k"), self.name("a"), self.name("a"), self.name("s")
         transfer = self.const(op)
-        out.line(f"{total} = {transfer}.total(board, {ctx})")
-        out.line(f"{owners} = {transfer}.owners({ctx}.me)")
+        out.line(f"{total} = {self.total(op, scope)}")
         out.line(f"for {k} in range({total}):")
         out.indent()
-        if not self.listing(op, ctx, owners, legal):
-            out.line(f"{legal} = {transfer}.legal(board, {ctx}, {owners}, ())")
+        listing = self.listing(op, scope)
+        if listing is None:
+            owner_table = f"{transfer}.owners({scope.me})"
+            listing = f"{transfer}.legal(board, {scope.ctx()}, {owner_table}, ())"
+        out.line(f"{legal} = {listing}")
         out.line(f"if not {legal}:")
         out.line(f"    board.shortfall += {total} - {k}")
         out.line("    break")
+        first_owner = owners[0] if owners is not None else f"{transfer}.owners({scope.me})[0]"
+        decision = (f"choose(Decision({scope.me}, {self.const(op.verb)}, {legal}, "
+                    f"{'True' if op.optional else 'False'}, {total} - {k}, False, {self.const(op.node)}, "
+                    f"{first_owner}, origin=({transfer}, {scope.ctx()})))")
         if op.optional:
             out.line(f"{legal}.append(DONE)")
-        out.line(f"if len({legal}) == 1:")
-        out.line(f"    {action} = {legal}[0]")
-        out.line("else:")
-        out.line(f"    {action} = choose(Decision({ctx}.me, {self.const(op.verb)}, {legal}, "
-                 f"{'True' if op.optional else 'False'}, {total} - {k}, False, {self.const(op.node)}, {owners}[0], "
-                 f"origin=({transfer}, {ctx})))")
-        if op.optional:
+            out.line(f"{action} = {decision}")  # two steps at least: always a choice
             out.line(f"if {action} is DONE:")
             out.line(f"    board.shortfall += {total} - {k}")
             out.line("    break")
-        out.line(f"{owner} = {action}.side if {action}.side >= 0 else {owners}[0]")
-        out.line(f"{source} = {action}.a")
-        out.line(f"{dest} = {action}.b")
-        out.line(f"if {source} < {places}:")
-        out.line(f"    V[{tokens} + {owner} * {places} + {source}] -= 1")
-        out.line("else:")
-        out.line(f"    board.take({owner}, {source})")
-        out.line(f"if {dest} < {places}:")
-        out.line(f"    V[{tokens} + {owner} * {places} + {dest}] += 1")
-        out.line("else:")
-        out.line(f"    board.put({owner}, {dest})")
+        else:
+            out.line(f"{action} = {legal}[0] if len({legal}) == 1 else {decision}")
+        if owners is not None and len(owners) == 1:
+            who = owners[0]
+        else:
+            who = f"({action}.side if {action}.side >= 0 else {first_owner})"
+        out.line(f"{owner} = {who}")
+        self.take(op, owner, f"{action}.a")
+        self.put(op, owner, f"{action}.b")
         out.dedent()
 
+    def total(self, op: TransferOp, scope: Scope) -> str:
+        if op.count is None:
+            return self.integer(op.n)
+        amount = op.node.amount if isinstance(op.node, M.Transfer) else None
+        if amount is not None and amount.number is not None:
+            try:
+                return self.number(amount.number, scope, "-1")
+            except Unsupported:
+                pass
+        return f"{self.const(op.count)}(board, {scope.ctx()}, -1)"
 
-    # ------------------------------------------------------------ listing steps
-    def listing(self, op: TransferOp, ctx: str, owners: str, legal: str) -> bool:
-        """Write the listing of a transfer's legal steps for the shapes met in every game (the
-        same steps in the same order as its ``legal``); False for the others."""
-        program = self.program
+    def owners(self, op: TransferOp, scope: Scope) -> Optional[List[str]]:
+        """Expressions for whose tokens the steps move, the acting side first (None: read the
+        statement's table)."""
+        table = getattr(op.owners, "__self__", None)
+        if type(table) is not tuple or not table or len({len(row) for row in table}) != 1:
+            return None
+        out = []
+        for j in range(len(table[0])):
+            column = [row[j] for row in table]
+            if all(column[s] == s for s in range(self.sides)):
+                out.append(scope.me)
+            elif self.sides == 2 and all(column[s] == 1 - s for s in range(2)):
+                out.append(self.other(scope.me))
+            elif len(set(column)) == 1:
+                out.append(self.integer(column[0]))
+            else:
+                return None
+        return out
+
+    def prepared(self, op: TransferOp):
         if self._board is None:
             from .board import Board
-            self._board = Board(program, program.initial_position(0))
+            self._board = Board(self.program, self.program.initial_position(0))
         op.prepare(self._board)  # the statement picks the way its steps are listed, once
-        shape = getattr(op.legal, "__func__", None)
-        owner_table = getattr(op.owners, "__self__", None)
-        if owner_table is None or any(len(o) != 1 for o in owner_table):
-            return False  # "of either side": several owners, listed by the statement itself
-        if shape is TransferOp._from_holder_to_places:
-            self.from_holder_to_places(op, ctx, owners, legal)
-            return True
-        if shape is TransferOp._from_places_to_holder and op.fixed_sources is not None:
-            self.from_places_to_holder(op, ctx, owners, legal)
-            return True
-        return False
+        return getattr(op.legal, "__func__", None)
 
-    def owner_count(self, op: TransferOp, code: int, owner: str) -> str:
-        """The expression for the owner's tokens at a holder (the supply: any of its holders)."""
+    def listing(self, op: TransferOp, scope: Scope) -> Optional[str]:
+        """An expression for the legal steps of a plain transfer (a new list: the same steps in
+        the same order as its ``legal``), for the shapes met in every game; None for the others."""
+        if not (op.plain or op.all_tokens) or op.limit is not None or op.one_place or op.each:
+            return None
+        shape = self.prepared(op)
+        owners = self.owners(op, scope)
+        if owners is None:
+            return None
+        named = len(owners) > 1
+        if shape is TransferOp._from_holder_to_places:
+            part = self.from_holder_to_places
+        elif shape is TransferOp._between_holders:
+            part = self.between_holders
+        elif shape is TransferOp._from_places_to_holder:
+            part = self.from_places_to_holder
+        elif shape is TransferOp._between_places:
+            part = self.between_places
+        else:
+            return None
+        parts = []
+        for owner in owners:
+            found = part(op, scope, owner, named)
+            if found is None:
+                return None
+            parts.append(found)
+        return " + ".join(parts)
+
+    def grid(self, op: TransferOp, side: int, named: bool):
+        return op._grids[side + 1] if named else op._grids[0]
+
+    def blocked(self, place: str, removal: bool) -> List[str]:
+        """Tests that no marker blocks placing on (or removing from) ``place``."""
+        markers = self.program.schema.markers
+        base = self.program.layout.marker
+        return [f"{place} != V[{self.integer(base + m)}]" for m, marker in enumerate(markers)
+                if (marker.blocks_removal if removal else marker.blocks_placement)]
+
+    def tokens_at(self, side: str, place: str) -> str:
+        """The expression for a side's tokens at a place."""
+        layout = self.program.layout
+        return f"V[{self.add(self.add(self.integer(layout.tokens), self.times(side, self.integer(self.n))), place)}]"
+
+    def count_at(self, side: str, code: int) -> str:
+        """A side's tokens at a holder, track or box (the supply: its holders together)."""
+        program = self.program
+        if code < self.n:
+            return self.tokens_at(side, self.integer(code))
+        if code == program.locations.SUPPLY:
+            parts = [self.count_at(side, c) for c in program.locations.supply]
+            return "(" + " + ".join(parts) + ")" if parts else "0"
+        found = program.count_offsets.get(code)
+        if found is None:
+            raise Unsupported("a count above a zone")
+        base, stride = found
+        return f"V[{self.add(self.integer(base), self.times(side, self.integer(stride)))}]"
+
+    def can_take(self, side: str, code: int) -> str:
         program = self.program
         if code == program.locations.SUPPLY:
-            parts = [f"V[{self.integer(base)} + {owner} * {self.integer(stride)}]"
-                     for base, stride in (program.count_offsets[c] for c in program.locations.supply)]
-            return "(" + " or ".join(parts) + ")" if parts else "0"
-        base, stride = program.count_offsets[code]
-        return f"V[{self.integer(base)} + {owner} * {self.integer(stride)}]"
+            parts = [f"{self.count_at(side, c)} > 0" for c in program.locations.supply]
+            return "(" + " or ".join(parts) + ")" if parts else "False"
+        if code in program.count_offsets:
+            return f"{self.count_at(side, code)} > 0"
+        return f"board.can_take({side}, {self.integer(code)})"
 
-    def from_holder_to_places(self, op: TransferOp, ctx: str, owners: str, legal: str) -> None:
+    def can_put(self, side: str, code: int):
+        kind = self.program.locations.kind[code]
+        if kind[0] == "holder":
+            return True
+        if kind[0] == "track":
+            spaces = self.program.schema.tracks[kind[1]].spaces
+            return f"{self.count_at(side, code)} < {self.integer(spaces)}"
+        return False
+
+    def owned(self, owner: str, rows) -> str:
+        """A table's row for ``owner``: the table is per side."""
+        return f"{self.const(rows)}[{owner}]"
+
+    def from_holder_to_places(self, op: TransferOp, scope: Scope, owner: str, named: bool):
         """Tokens from one holder into fixed places (a value play)."""
-        out, layout = self.out, self.program.layout
-        owner, base, place, action = self.name("s"), self.name("i"), self.name("i"), self.name("a")
-        dests = op.fixed_dests
-        # per owner: (place, the step into it) for each destination, in the statement's order
-        rows = tuple(tuple((d, op._grids[0][op._source][d]) for d in dests) for _ in range(layout.sides))
+        layout = self.program.layout
+        source, dests = op._source, op.fixed_dests
         maximum = self.integer(self.program.schema.tokens.at_most_per_place)
-        out.line(f"{owner} = {owners}[0]")
-        out.line("if board.markers_changed():")
-        out.line("    board.see_markers()")
-        out.line(f"if {self.owner_count(op, op._source, owner)} > 0:")
-        out.indent()
-        out.line(f"{base} = {self.integer(layout.tokens)} + {owner} * {self.integer(layout.places)}")
-        out.line(f"{legal} = [{action} for {place}, {action} in {self.const(rows)}[{owner}] "
-                 f"if V[{base} + {place}] < {maximum} and {place} not in board.no_place]")
-        out.dedent()
-        out.line("else:")
-        out.line(f"    {legal} = []")
+        offset, place, action = self.name("i"), self.name("i"), self.name("a")
+        rows = tuple(tuple((layout.tokens + side * self.n + d, d, self.grid(op, side, named)[source][d]) for d in dests)
+                     for side in range(self.sides))
+        tests = [f"V[{offset}] < {maximum}"] + self.blocked(place, removal=False)
+        steps = f"[{action} for {offset}, {place}, {action} in {self.owned(owner, rows)} if {' and '.join(tests)}]"
+        return f"({steps} if {self.can_take(owner, source)} else [])"
 
-    def from_places_to_holder(self, op: TransferOp, ctx: str, owners: str, legal: str) -> None:
-        """Tokens from fixed places into one holder (a removal)."""
-        out, layout = self.out, self.program.layout
-        owner, base, place, action = self.name("s"), self.name("i"), self.name("i"), self.name("a")
-        columns = tuple(tuple((s, op._columns[0][s]) for s in op.fixed_sources) for _ in range(layout.sides))
-        out.line(f"{owner} = {owners}[0]")
-        out.line("if board.markers_changed():")
-        out.line("    board.see_markers()")
-        out.line(f"if board.can_put({owner}, {self.integer(op._dest)}):")
-        out.indent()
-        out.line(f"{base} = {self.integer(layout.tokens)} + {owner} * {self.integer(layout.places)}")
-        out.line(f"{legal} = [{action} for {place}, {action} in {self.const(columns)}[{owner}] "
-                 f"if V[{base} + {place}] > 0 and {place} not in board.no_remove]")
-        out.dedent()
+    def between_holders(self, op: TransferOp, scope: Scope, owner: str, named: bool):
+        """Tokens from one holder to another (a bonus box to the pool)."""
+        steps = tuple(self.grid(op, side, named)[op._source][op._dest] for side in range(self.sides))
+        put = self.can_put(owner, op._dest)
+        if put is False:
+            return "[]"
+        tests = [self.can_take(owner, op._source)] + ([] if put is True else [put])
+        return f"([{self.owned(owner, steps)}] if {' and '.join(tests)} else [])"
+
+    def from_places_to_holder(self, op: TransferOp, scope: Scope, owner: str, named: bool):
+        """Tokens from places into one holder (a removal)."""
+        layout, program = self.program.layout, self.program
+        dest = op._dest
+        offset, place, action = self.name("i"), self.name("i"), self.name("a")
+
+        def column(side, places):
+            return tuple((layout.tokens + side * self.n + s, s, self.grid(op, side, named)[s][dest]) for s in places)
+        if op.fixed_sources is not None:
+            rows = self.owned(owner, tuple(column(side, op.fixed_sources) for side in range(self.sides)))
+        elif getattr(op.sources, "by_group", None) is not None:
+            # "this dimension": the group's places, none without a group (the last entry, read at -1)
+            groups = op.sources.by_group
+            table = tuple(tuple(column(side, places) for places in groups) + ((),) for side in range(self.sides))
+            rows = f"{self.owned(owner, table)}[{scope.field('group')}]"
+        else:
+            return None
+        put = self.can_put(owner, dest)
+        if put is False:
+            return "[]"
+        tests = [f"V[{offset}] > 0"] + self.blocked(place, removal=True)
+        steps = f"[{action} for {offset}, {place}, {action} in {rows} if {' and '.join(tests)}]"
+        return steps if put is True else f"({steps} if {put} else [])"
+
+    def between_places(self, op: TransferOp, scope: Scope, owner: str, named: bool):
+        """Tokens from places to places: the pairs of a fixed set, or of "this dimension"."""
+        layout = self.program.layout
+        maximum = self.integer(self.program.schema.tokens.at_most_per_place)
+
+        def offsets(pairs_per_side):
+            return tuple(tuple((layout.tokens + side * self.n + s, layout.tokens + side * self.n + d, s, d, a)
+                               for s, d, a in pairs) for side, pairs in enumerate(pairs_per_side))
+        if op._pairs_by_group is not None:
+            groups = op._pairs_by_group[named]  # per group, per side
+            table = tuple(tuple(offsets(per_side)[side] for per_side in groups) for side in range(self.sides))
+            rows = f"{self.owned(owner, table)}[{scope.field('group')}]"  # read at -1 as the statement does
+        elif op.fixed_sources is not None and op.fixed_dests is not None:
+            pairs = op._pairs_between(op.fixed_sources, op.fixed_dests, named)
+            rows = self.owned(owner, offsets(pairs))
+        else:
+            return None
+        source, dest, s, d, action = self.name("i"), self.name("i"), self.name("i"), self.name("i"), self.name("a")
+        tests = ([f"V[{source}] > 0", f"V[{dest}] < {maximum}"] + self.blocked(s, removal=True)
+                 + self.blocked(d, removal=False))
+        return f"[{action} for {source}, {dest}, {s}, {d}, {action} in {rows} if {' and '.join(tests)}]"
+
+    def codes(self, resolver) -> Optional[tuple]:
+        """The location codes a statement's places may be: fixed, or places only (None: any)."""
+        if getattr(resolver, "codes", None) is not None:
+            return tuple(resolver.codes)
+        if getattr(resolver, "places_only", False) or getattr(resolver, "by_group", None) is not None:
+            return tuple(range(self.n))
+        return None
+
+    def take(self, op: TransferOp, owner: str, code: str) -> None:
+        """Take one token of ``owner`` from the location ``code`` (board.take written out)."""
+        out = self.out
+        codes = self.codes(op.sources)
+        if codes is not None and all(c < self.n for c in codes):
+            out.line(f"{self.tokens_at(owner, code)} -= 1")
+        elif codes is not None and len(codes) == 1:
+            self.take_from(owner, codes[0])
+        else:
+            out.line(f"if {code} < {self.integer(self.n)}:")
+            out.line(f"    {self.tokens_at(owner, code)} -= 1")
+            out.line("else:")
+            out.line(f"    board.take({owner}, {code})")
+
+    def take_from(self, owner: str, code: int) -> None:
+        program, out = self.program, self.out
+        layout = program.layout
+        loc = program.locations
+        kind = loc.kind[code]
+        if code == loc.SUPPLY:
+            # the supply's holders in order: the first that has a token gives it
+            for i, holder in enumerate(loc.supply):
+                out.line(f"{'if' if i == 0 else 'elif'} {self.count_at(owner, holder)} > 0:")
+                out.indent()
+                self.take_from(owner, holder)
+                out.dedent()
+            return
+        if kind[0] == "holder" or kind[0] == "box":
+            out.line(f"{self.count_at(owner, code)} -= 1")
+            return
+        if kind[0] != "track":
+            out.line(f"board.take({owner}, {self.integer(code)})")
+            return
+        # the token leaves the highest-numbered space still covered: its zone is entered
+        track = kind[1]
+        offset, space, slot = self.name("i"), self.name("i"), self.name("i")
+        zones = self.integer(layout.zones)
+        out.line(f"{offset} = {self.add(self.integer(layout.track_of(0, track)), self.times(owner, self.integer(len(layout.zone_count))))}")
+        out.line(f"{space} = V[{offset}] - 1")
+        out.line(f"V[{offset}] = {space}")
+        zone_of = program.zone_of_space[track]
+        out.line(f"{slot} = {self.times(owner, zones)} + {self.integer(layout.zone_base[track])} + "
+                 f"{self.const(zone_of)}[{space}]")
+        out.line(f"if not V[{self.integer(layout.entered)} + {slot}]:")
+        out.line(f"    V[{self.integer(layout.entered)} + {slot}] = 1")
+        has_effect = tuple(effect is not None for effect in program.entering[track])
+        out.line(f"    if {self.const(has_effect)}[{self.const(zone_of)}[{space}]]:")
+        out.line(f"        V[{self.integer(layout.pending)} + {slot}] = 1")
+
+    def put(self, op: TransferOp, owner: str, code: str) -> None:
+        """Put one token of ``owner`` at the location ``code`` (board.put written out)."""
+        out = self.out
+        codes = self.codes(op.dests)
+        if codes is not None and all(c < self.n for c in codes):
+            out.line(f"{self.tokens_at(owner, code)} += 1")
+            return
+        if codes is not None and len(codes) == 1:
+            kind = self.program.locations.kind[codes[0]]
+            if kind[0] in ("holder", "track"):
+                out.line(f"{self.count_at(owner, codes[0])} += 1")
+                return
+        out.line(f"if {code} < {self.integer(self.n)}:")
+        out.line(f"    {self.tokens_at(owner, code)} += 1")
         out.line("else:")
-        out.line(f"    {legal} = []")
+        out.line(f"    board.put({owner}, {code})")
+
+    # ------------------------------------------------------------ arithmetic on expressions
+    @staticmethod
+    def paren(expr) -> str:
+        if expr is True:
+            return "True"
+        if expr is False:
+            return "False"
+        return expr if re.match(r"^[\w.\[\]]+$", expr) else f"({expr})"
+
+    def add(self, a: str, b: str) -> str:
+        if _is_int(a) and _is_int(b):
+            return self.integer(int(a) + int(b))
+        if a == "0":
+            return b
+        if b == "0":
+            return a
+        return f"{a} + {b}"
+
+    def times(self, a: str, b: str) -> str:
+        if _is_int(a) and _is_int(b):
+            return self.integer(int(a) * int(b))
+        if a == "1":
+            return b
+        if b == "1":
+            return a
+        if a == "0" or b == "0":
+            return "0"
+        return f"{self.paren(a)} * {self.paren(b)}"
+
+    def offset(self, base: int, side: str) -> str:
+        return self.add(self.integer(base), side)
+
+    def other(self, me: str) -> str:
+        """The other side of two."""
+        if _is_int(me):
+            return self.integer(1 - int(me))
+        return f"(1 - {me})"
+
+    @staticmethod
+    def any_of(parts):
+        if any(p is True for p in parts):
+            return True
+        parts = [p for p in parts if p is not False]
+        if not parts:
+            return False
+        return parts[0] if len(parts) == 1 else "(" + " or ".join(CodeGenerator.paren(p) for p in parts) + ")"
+
+    @staticmethod
+    def all_of(parts):
+        if any(p is False for p in parts):
+            return False
+        parts = [p for p in parts if p is not True]
+        if not parts:
+            return True
+        return parts[0] if len(parts) == 1 else "(" + " and ".join(CodeGenerator.paren(p) for p in parts) + ")"
+
+    @staticmethod
+    def negate(expr):
+        if expr is True or expr is False:
+            return not expr
+        return f"not {CodeGenerator.paren(expr)}"
+
+    # ------------------------------------------------------------ sides and players
+    def first_player(self) -> str:
+        """The first player as an expression: the content's rules, the first that holds for exactly
+        one side (board.first_player without an automa)."""
+        program = self.program
+        rules = program.definition.first_player
+        if self.sides != 2 or len(rules) != len(program.first_player_rules):
+            return "board.first_player()"
+        root = dict(DEFAULTS)
+        expr = "0"
+        try:
+            for rule in reversed(rules):
+                holds = [self.condition(rule, Scope(self, self.const(Ctx(s)), self.integer(s), root), "-1")
+                         for s in range(2)]
+                only = [self.all_of([holds[s], self.negate(holds[1 - s])]) for s in range(2)]
+                if only[0] is True:
+                    expr = "0"
+                elif only[1] is True and only[0] is False:
+                    expr = "1"
+                else:
+                    first = f"0 if {self.paren(only[0])} else " if only[0] is not False else ""
+                    second = f"1 if {self.paren(only[1])} else " if only[1] is not False else ""
+                    expr = f"({first}{second}{expr})" if first or second else expr
+        except Unsupported:
+            return "board.first_player()"
+        return expr
+
+    def order(self) -> str:
+        """The sides in turn order, the first player first."""
+        if self.sides == 2:
+            first = self.first_player()
+            if _is_int(first):
+                return f"({first}, {self.other(first)})"
+            local = self.name("s")
+            self.out.line(f"{local} = {first}")
+            return f"({local}, 1 - {local})"
+        return "board.order()"
+
+    def side(self, side: M.Side, scope: Scope) -> str:
+        kind = side.kind
+        if kind == "me":
+            return scope.me
+        if kind == "opponent" and self.sides == 2:
+            return self.other(scope.me)
+        if kind == "side":
+            return self.integer(side.index)
+        if kind == "first":
+            return self.first_player()
+        if kind == "register":
+            return f"V[{self.integer(self.program.layout.register[side.index])}]"
+        raise Unsupported(f"the side {kind}")
+
+    # ------------------------------------------------------------ piles and cards
+    def pile(self, ref: M.PileRef, scope: Scope) -> str:
+        """The index (in Position.piles) of the one pile a reference names (compiler.pile)."""
+        layout, schema = self.program.layout, self.program.schema
+        pile = ref.pile
+        if not schema.piles[pile].each_side:
+            return self.integer(layout.pile(pile))
+        per_side = tuple(layout.pile(pile, s) for s in range(self.sides))
+        if ref.each:
+            return self.integer(per_side[0])
+        side = scope.me if ref.side is None or ref.side.kind == "me" else self.side(ref.side, scope)
+        if _is_int(side):
+            return self.integer(per_side[int(side)])
+        if per_side == tuple(range(per_side[0], per_side[0] + self.sides)):
+            return self.add(self.integer(per_side[0]), side)
+        return f"{self.const(per_side)}[{side}]"
+
+    def piles(self, ref: M.PileRef, scope: Scope) -> Optional[List[str]]:
+        """The pile indices a reference names, in order (compiler.pile_sides), when fixed in number."""
+        layout, schema = self.program.layout, self.program.schema
+        pile = ref.pile
+        if not schema.piles[pile].each_side:
+            return [self.integer(layout.pile(pile))]
+        if ref.each:
+            return [self.integer(layout.pile(pile, s)) for s in range(self.sides)]
+        try:
+            return [self.pile(ref, scope)]
+        except Unsupported:
+            return None
+
+    def card(self, ref, scope: Scope, closure=None) -> str:
+        """A card (its index in its kind, or -1), as an expression; else the compiled closure."""
+        try:
+            if ref is None:
+                raise Unsupported("no card")
+            return self.card_expr(ref, scope)
+        except Unsupported:
+            compiled = closure() if closure is not None else self.program.compiler.card(ref)
+            return f"{self.const(compiled)}(board, {scope.ctx()})"
+
+    def card_expr(self, ref: M.CardRef, scope: Scope) -> str:
+        if ref.kind == "this":
+            return scope.field("card")
+        if ref.kind == "last_played":
+            return f"V[{self.integer(self.program.layout.last_card)}]"
+        if ref.kind in ("top", "pile"):
+            return f"(board.piles[{self.pile(ref.pile, scope)}] or (-1,))[-1]"
+        raise Unsupported(f"the card {ref.kind}")
+
+    def field_of(self, kind: int, field: int, missing) -> str:
+        """A card field's values, with ``missing`` last: read at card -1, it is the value for no card."""
+        values = self.program.cards[kind].fields[field]
+        return self.shared(("field", kind, field, missing), lambda: tuple(values) + (missing,))
+
+    # ------------------------------------------------------------ conditions
+    def test(self, closure, node, scope: Scope, it: str):
+        """A condition as an expression (or True/False), else its compiled closure called."""
+        if node is not None:
+            try:
+                return self.condition(node, scope, it)
+            except Unsupported:
+                pass
+        return f"{self.const(closure)}(board, {scope.ctx()}, {it})"
+
+    def condition(self, node, scope: Scope, it: str):
+        """The expression of a checked condition (compiler.condition's closures, written out);
+        Unsupported for the shapes without one."""
+        method = getattr(self, "cond_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node, scope, it)
+
+    def condition_or_call(self, node, scope: Scope, it: str):
+        try:
+            return self.condition(node, scope, it)
+        except Unsupported:
+            compiled = self.program.compiler.condition(node)
+            return f"{self.const(compiled)}(board, {scope.ctx()}, {it})"
+
+    def cond_AnyOf(self, node, scope, it):
+        return self.any_of([self.condition_or_call(i, scope, it) for i in node.items])
+
+    def cond_AllOf(self, node, scope, it):
+        return self.all_of([self.condition_or_call(i, scope, it) for i in node.items])
+
+    def cond_Not(self, node, scope, it):
+        return self.negate(self.condition_or_call(node.item, scope, it))
+
+    def cond_EachSide(self, node, scope, it):
+        return self.all_of([self.condition_or_call(node.item, scope.as_side(self.integer(s)), it)
+                            for s in range(self.sides)])
+
+    def controls(self, side: str, place: str) -> str:
+        """``side`` controls ``place`` (a place >= 0): more tokens there than each other side."""
+        if self.two:
+            return f"{self.tokens_at(side, place)} > {self.tokens_at(self.other(side), place)}"
+        return f"board.controls({side}, {place})"
+
+    def controls_group(self, side: str, group: str) -> str:
+        if _is_int(group) and self.two:
+            return self.all_of([self.controls(side, self.integer(p)) for p in self.program.group_places[int(group)]])
+        return f"board.controls_group({side}, {group})"
+
+    def nobody_controls(self, place: str) -> str:
+        return self.negate(self.any_of([self.controls(self.integer(s), place) for s in range(self.sides)]))
+
+    def target(self, node, kind: str, scope: Scope, it: str) -> str:
+        """A place or a group index (-1 for none)."""
+        if kind == "group":
+            return self.group(node, scope, it)
+        first = self.first_place(node, scope, it)
+        return first
+
+    def first_place(self, node, scope: Scope, it: str) -> str:
+        """The first place of a place set, or -1."""
+        if isinstance(node, M.Fixed):
+            return self.integer(node.places[0]) if node.places else "-1"
+        if isinstance(node, M.ContextPlace) and node.kind == "this":
+            return scope.field("place")
+        if isinstance(node, M.ContextPlace) and node.kind == "it":
+            return it
+        raise Unsupported("a place chosen by the position")
+
+    def cond_Controls(self, node: M.Controls, scope, it):
+        target = self.target(node.target, node.target_kind, scope, it)
+        if node.nobody:
+            if node.target_kind == "group":
+                raise Unsupported("a group nobody controls")
+            test = self.nobody_controls(target)
+        else:
+            side = self.side(node.side, scope)
+            test = (self.controls_group(side, target) if node.target_kind == "group"
+                    else self.controls(side, target))
+        if _is_int(target):
+            return test if int(target) >= 0 else False
+        return self.all_of([f"{target} >= 0", test])
+
+    def cond_ControlsCount(self, node: M.ControlsCount, scope, it):
+        side = self.side(node.side, scope)
+        if node.within is not None:
+            group = self.group(node.within, scope, it)
+            if not _is_int(group):
+                raise Unsupported("a group chosen by the position")
+            if int(group) < 0:
+                return False
+            places = self.program.group_places[int(group)]
+        else:
+            places = range(self.n)
+        count = "(" + " + ".join(self.paren(self.controls(side, self.integer(p))) for p in places) + ")" \
+            if places else "0"
+        return self.compare(count, node.test)
+
+    def cond_ControlsMore(self, node: M.ControlsMore, scope, it):
+        side, other = self.side(node.side, scope), self.side(node.other, scope)
+
+        def count(s):
+            return "(" + " + ".join(self.paren(self.controls(s, self.integer(p))) for p in range(self.n)) + ")"
+        return f"{count(side)} > {count(other)}"
+
+    def compare(self, value: str, comparison: M.Comparison) -> str:
+        if comparison.op not in _COMPARE:
+            raise Unsupported(comparison.op)
+        return f"{self.paren(value)} {comparison.op} {self.integer(comparison.n)}"
+
+    def token_count(self, where, scope: Scope, it: str, side: str) -> str:
+        if isinstance(where, M.ContextPlace) and where.kind == "it":
+            return self.tokens_at(side, it)
+        if isinstance(where, M.Holder):
+            code = self.program.compiler.holder(where).codes[0]
+            return self.count_at(side, code)
+        if isinstance(where, M.Fixed):
+            return "(" + " + ".join(self.tokens_at(side, self.integer(p)) for p in where.places) + ")" \
+                if where.places else "0"
+        raise Unsupported("tokens in places chosen by the position")
+
+    def cond_TokensIn(self, node: M.TokensIn, scope, it):
+        side = self.side(node.side, scope)
+        return self.compare(self.token_count(node.where, scope, it, side), node.test)
+
+    def cond_TokensMore(self, node: M.TokensMore, scope, it):
+        side, other = self.side(node.side, scope), self.side(node.other, scope)
+        mine, theirs = (self.token_count(node.where, scope, it, s) for s in (side, other))
+        if node.lead is None:
+            return f"{mine} > {theirs}"
+        return self.compare(f"{mine} - {theirs}", node.lead)
+
+    def cond_NumberTest(self, node: M.NumberTest, scope, it):
+        if node.test is not None:
+            return self.compare(self.number(node.number, scope, it), node.test)
+        if isinstance(node.number, (M.CardField, M.GroupRef)) or node.op not in _COMPARE:
+            raise Unsupported("a card's field compared")
+        return f"{self.paren(self.number(node.number, scope, it))} {node.op} " \
+               f"{self.paren(self.number(node.other, scope, it))}"
+
+    def cond_CounterMore(self, node: M.CounterMore, scope, it):
+        offset = self.program.layout.counter[node.counter]
+        if not self.program.schema.counters[node.counter].each_side and not (
+                node.side.kind == "side" and node.other.kind == "side"):
+            raise Unsupported("a counter of the game compared per side")
+        side, other = self.side(node.side, scope), self.side(node.other, scope)
+        mine, theirs = (f"V[{self.offset(offset, s)}]" for s in (side, other))
+        return f"{mine} < {theirs}" if node.fewer else f"{mine} > {theirs}"
+
+    def cond_IsFirstPlayer(self, node: M.IsFirstPlayer, scope, it):
+        return f"{self.paren(self.first_player())} == {self.paren(self.side(node.side, scope))}"
+
+    def cond_IsSide(self, node: M.IsSide, scope, it):
+        side = self.side(node.side, scope)
+        if _is_int(side):
+            return int(side) == node.named
+        return f"{self.paren(side)} == {self.integer(node.named)}"
+
+    def cond_IsRole(self, node: M.IsRole, scope, it):
+        registers = self.program.declarations.registers
+        if node.role not in registers:
+            raise Unsupported("a role of the automa")
+        offset = self.program.layout.register[registers.index(node.role)]
+        return f"V[{self.integer(offset)}] {'!=' if node.negated else '=='} {self.paren(self.side(node.side, scope))}"
+
+    def cond_HasAttribute(self, node: M.HasAttribute, scope, it):
+        program = self.program
+        members = frozenset(program.place_index[p] for p in program.schema.map.attributes[node.attribute])
+        if isinstance(node.place, M.ContextPlace) and node.place.kind == "that":
+            raise Unsupported("that space")
+        place = self.first_place(node.place, scope, it)
+        if _is_int(place):
+            return int(place) in members
+        return f"{place} in {self.const(members)}"
+
+    def cond_ZoneEntered(self, node: M.ZoneEntered, scope, it):
+        zone = node.zone
+        layout = self.program.layout
+        side = self.side(zone.side, scope)
+        slot = self.add(self.integer(layout.entered + layout.zone_base[zone.track] + zone.zone),
+                        self.times(side, self.integer(layout.zones)))
+        return f"V[{slot}] != 0"
+
+    def cond_MarkerAt(self, node: M.MarkerAt, scope, it):
+        offset = self.integer(self.program.layout.marker + node.marker)
+        if node.where is None:
+            return f"V[{offset}] {'==' if node.off else '!='} -1"
+        places = self.place_list(node.where, scope, it)
+        return f"V[{offset}] in {places}"
+
+    def cond_CardFor(self, node: M.CardFor, scope, it):
+        kind = self.program.compiler.card_kind(node.card)
+        usable = self.program.cards[kind].sides_field()
+        only = node.only
+        table = tuple(tuple(s in usable[c] and not (only and len(usable[c]) > 1) for c in range(len(usable)))
+                      + (False,) for s in range(self.sides))
+        card = self.card_expr(node.card, scope)
+        side = self.side(node.side, scope)
+        return f"{self.const(table)}[{side}][{card}]"
+
+    def cond_PlayedBy(self, node: M.PlayedBy, scope, it):
+        layout = self.program.layout
+        card = self.card_expr(node.card, scope)
+        if not re.match(r"^[\w.]+$", card):
+            raise Unsupported("a card read twice")
+        side = self.side(node.side, scope)
+        return self.all_of([f"{card} >= 0", f"V[{self.integer(layout.last_card)}] == {card}",
+                            f"V[{self.integer(layout.last_side)}] == {self.paren(side)}"])
+
+    def nested(self, meaning, scope, it):
+        if self._depth >= MAX_EXPRESSION:
+            raise Unsupported("conditions nested too deep")
+        self._depth += 1
+        try:
+            return self.condition(meaning, scope, it)
+        finally:
+            self._depth -= 1
+
+    def cond_Named(self, node: M.Named, scope, it):
+        kind, meaning = list(self.program.definition.procedures.values())[node.procedure]
+        if kind != "condition":
+            raise Unsupported("a named rule that is not a condition")
+        return self.nested(meaning, scope, it)
+
+    def cond_Term(self, node: M.Term, scope, it):
+        return self.nested(self.program.term_meanings[node.term], scope, it)
+
+    # ------------------------------------------------------------ numbers
+    def number(self, node, scope: Scope, it: str) -> str:
+        """The expression of a checked number (compiler.number's closures, written out)."""
+        if isinstance(node, M.Literal):
+            return self.integer(node.value)
+        if isinstance(node, M.CounterValue):
+            declared = self.program.schema.counters[node.counter]
+            offset = self.program.layout.counter[node.counter]
+            if not declared.each_side:
+                return f"V[{self.integer(offset)}]"
+            return f"V[{self.offset(offset, self.side(node.side or M.ME, scope))}]"
+        if isinstance(node, M.CardField):
+            kind = self.program.compiler.card_kind(node.card)
+            return f"{self.field_of(kind, node.field, 0)}[{self.card_expr(node.card, scope)}]"
+        if isinstance(node, M.Count):
+            return self.count(node, scope, it)
+        if isinstance(node, M.Sum):
+            terms = [self.number(t, scope, it) for t in node.terms]
+            signs = (1,) + tuple(node.signs)
+            text = ""
+            for sign, term in zip(signs, terms):
+                if sign not in (1, -1):
+                    raise Unsupported("a sign")
+                text += ("-" if sign < 0 else ("+" if text else "")) + f" {self.paren(term)} "
+            return f"({text.strip()})"
+        if isinstance(node, M.GroupRef):
+            return self.group(node, scope, it)
+        raise Unsupported(type(node).__name__)
+
+    def count(self, node: M.Count, scope: Scope, it: str) -> str:
+        if node.kind == "groups":
+            groups = len(self.program.group_places)
+            if node.who is None:
+                return self.integer(groups)
+            if node.who.kind == "nobody":
+                raise Unsupported("groups nobody controls")
+            side = self.side(node.who, scope)
+            if not self.two:
+                return f"board.groups_controlled({side})"
+            parts = [self.paren(self.controls_group(side, self.integer(g))) for g in range(groups)]
+            return "(" + " + ".join(parts) + ")" if parts else "0"
+        if node.kind == "cards":
+            if isinstance(node.what, M.PileRef):
+                return f"len(board.piles[{self.pile(node.what, scope)}])"
+            return f"len({self.cards(node.what, scope)})"
+        return f"len({self.place_list(node.what, scope, it)})"
+
+    def group(self, node: M.GroupRef, scope: Scope, it: str) -> str:
+        """A group index, or -1."""
+        if node.kind == "named":
+            return self.integer(node.index)
+        if node.kind == "this":
+            return scope.field("group")
+        if node.kind == "its":
+            return f"{self.shared(('group of',), lambda: tuple(self.program.group_of) + (NOBODY,))}[{it}]"
+        kind = self.program.compiler.card_kind(node.card)
+        return f"{self.field_of(kind, node.field, NOBODY)}[{self.card_expr(node.card, scope)}]"
+
+    def cards(self, node: M.Cards, scope: Scope) -> str:
+        """The cards of piles (or those revealed), in order, as a list."""
+        card, index = self.name("d"), self.name("i")
+        if node.piles:
+            indices = []
+            for ref in node.piles:
+                found = self.piles(ref, scope)
+                if found is None:
+                    raise Unsupported("piles chosen by the position")
+                indices += found
+            if len(indices) == 1:
+                return f"board.piles[{indices[0]}]"
+            return f"[{card} for {index} in ({', '.join(indices)},) for {card} in board.piles[{index}]]"
+        revealed = self.program.revealed_piles(node.kind)
+        flag = self.name("i")
+        return (f"[{card} for {flag}, {index} in {self.const(revealed)} if V[{flag}] "
+                f"for {card} in board.piles[{index}]]")
+
+    # ------------------------------------------------------------ places
+    def place_parts(self, node, scope: Scope, it: str, closure):
+        """A place set as (an iterable expression, a test on each of its places or None)."""
+        if node is not None:
+            try:
+                return self.places(node, scope, it)
+            except Unsupported:
+                pass
+        return f"{self.const(closure())}(board, {scope.ctx()}, {it})", None
+
+    def place_list(self, node, scope: Scope, it: str) -> str:
+        source, keep = self.places(node, scope, it)
+        if keep is None:
+            return source
+        each = self.name("i")
+        return f"[{each} for {each} in {source} if {keep(each)}]"
+
+    def places(self, node, scope: Scope, it: str):
+        """(iterable, test or None) for a checked place set (compiler.place_set), in order."""
+        if isinstance(node, M.Fixed):
+            return self.const(tuple(node.places)), None
+        if isinstance(node, M.ContextPlace):
+            if node.kind == "it":
+                return f"({it},)", None
+            if node.kind == "this":
+                place = scope.field("place")
+                if _is_int(place):
+                    return self.const((int(place),) if int(place) >= 0 else ()), None
+                return f"(({place},) if {place} >= 0 else ())", None
+            raise Unsupported("that space")
+        if isinstance(node, M.ContextGroupPlaces):
+            groups = self.shared(("group places",), lambda: tuple(self.program.group_places) + ((),))
+            if node.kind == "this":
+                return f"{groups}[{scope.field('group')}]", None  # -1: the empty entry, as the resolver's ()
+            group_of = self.shared(("group of",), lambda: tuple(self.program.group_of) + (NOBODY,))
+            return f"({groups}[{group_of}[{it}]] if {it} >= 0 else ())", None
+        if isinstance(node, M.CardPlaces):
+            card = self.name("d")
+            values = self.field_of(node.cards.kind, node.field, NOBODY)
+            return f"[{values}[{card}] for {card} in {self.cards(node.cards, scope)} if {values}[{card}] >= 0]", None
+        if isinstance(node, M.Related):
+            source, keep = self.places(node.places, scope, it)
+            if node.who.kind == "nobody":
+                test = self.nobody_controls
+            else:
+                side = self.side(node.who, scope)
+
+                def test(place):
+                    return self.controls(side, place)
+            return source, self.both(keep, test)
+        if isinstance(node, (M.Filtered, M.WithTerm)):
+            source, keep = self.places(node.places, scope, it)
+            if isinstance(node, M.Filtered):
+                meaning = node.test
+            else:
+                meaning = self.program.term_meanings[node.term]
+            self.condition(meaning, scope, "-1")  # Unsupported before anything is written
+
+            def test(place):
+                return self.condition(meaning, scope, place)
+            return source, self.both(keep, test)
+        if isinstance(node, M.Union_):
+            if len(node.items) == 1:
+                return self.places(node.items[0], scope, it)
+            if all(isinstance(item, M.Fixed) for item in node.items):
+                return self.const(tuple(dict.fromkeys(p for item in node.items for p in item.places))), None
+        raise Unsupported(type(node).__name__)
+
+    def both(self, first, second):
+        if first is None:
+            return lambda place: self.paren(second(place))
+        return lambda place: f"{self.paren(first(place))} and {self.paren(second(place))}"
+
+
+def paid_actions(board, ctx, hand) -> list:
+    """The plays of a card a use names (the last card played) paid for with a card of the hand, as
+    PlayOp.actions lists them after the plays of the hand's own cards."""
+    program = board.program
+    out = []
+    for use in program.uses:
+        if use.target is None:
+            continue
+        target = use.target(board, ctx)
+        if target == NOBODY or not use.offered(board, ctx._replace(card=target), target):
+            continue
+        for card in hand:
+            if use.payment(board, ctx._replace(card=target), card):
+                out.append(program.actions.use_paid(use.index, target, card))
+    return out
 
 
 def roots(program) -> list:
     """The operations play starts from."""
     return [program.main]
-
-
-def _unused() -> None:  # names the generated code may use, for readers of this module
-    return NOBODY

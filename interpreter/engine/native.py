@@ -15,13 +15,14 @@ from typing import Callable, Dict, Optional
 
 from crisis.interpreter.actions import DONE, Decision
 
-from .codegen import CodeGenerator, roots
+from .codegen import ROOT_CTX, CodeGenerator, roots
 from .ops import Stopped, Won
 from .verify import verify
 
 
 class Native:
-    """A program's generated functions: ``ENTRY[op id](board, ctx, choose)``."""
+    """A program's generated functions: ``ENTRY[op id](board, ctx, choose)`` for the ops play starts
+    from, written for the root context (ROOT_CTX)."""
 
     def __init__(self, source: str, constants: tuple, entry: Dict[int, Callable]):
         self.source, self.constants, self.entry = source, constants, entry
@@ -29,7 +30,7 @@ class Native:
     def play(self, op, board, ctx, choose) -> bool:
         """Play ``op`` by its generated function; False when it has none (or cannot be used here)."""
         function = self.entry.get(op.id)
-        if function is None or board.log is not None or board.solo is not None:
+        if function is None or board.log is not None or board.solo is not None or ctx != ROOT_CTX:
             return False
         function(board, ctx, choose)
         return True

@@ -18,11 +18,17 @@ from .codegen import MAX_INTEGER
 RUNTIME_NAMES = frozenset({"K", "Stopped", "Won", "Decision", "DONE", "range", "len", "True", "False", "None"})
 # names the generator makes: functions f<op id>, locals letter+number, and its fixed locals
 GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|board|ctx|choose|ENTRY|_)$")
-ATTRIBUTES = frozenset({"values", "play", "run", "as_side", "first_can_act", "sides", "possible", "decision",
-                        "a", "shortfall", "rule_and_ctx", "card_ctx", "me", "actions", "begin_play", "end",
-                        "index", "any_pending", "others", "enter", "_replace", "total", "owners", "legal", "append",
-                        "side", "b", "take", "put", "context", "markers_changed", "see_markers", "no_place",
-                        "no_remove", "can_put"})
+ATTRIBUTES = frozenset({
+    # the board and its position
+    "values", "piles", "options", "position", "plays", "shortfall", "first_player", "order", "others", "controls",
+    "controls_group", "groups_controlled", "can_take", "take", "put", "draw_at",
+    # a rule's context (ops.Ctx) and an action's fields
+    "me", "group", "place", "card", "reason", "effect", "as_side", "_replace", "a", "b", "side", "kind",
+    # operations called through the constants table
+    "play", "run", "can_act", "decision", "enter", "legal", "owners", "rule_and_ctx", "begin_play",
+    "actions", "end", "keep",
+    # lists
+    "append", "remove", "pop", "extend", "clear"})
 KEYWORDS = frozenset({"me", "reason", "origin", "place", "group"})
 NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
          ast.While, ast.For, ast.Break, ast.Try, ast.ExceptHandler, ast.Raise, ast.Pass, ast.Call, ast.keyword,
