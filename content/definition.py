@@ -91,6 +91,7 @@ class Definition:
     procedures: Mapping[str, Tuple[str, object]]  # name -> (kind, meaning)
     terms: Mapping[str, Tuple[str, object]]
     overlay: Optional[Overlay] = None
+    evaluation: Optional[object] = None  # the bots' judgement of a position (bots/evaluation.yaml)
 
 
 class DefinitionReader:
@@ -204,10 +205,15 @@ class DefinitionReader:
         overlay = None
         if overlay_spec is not None:
             overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds)
+        evaluation = None
+        if (root / "bots" / "evaluation.yaml").exists() and not self.problems.items:
+            from .evaluation import EvaluationReader
+            evaluation = EvaluationReader(self.loader, schema, resolver, lexicon, kinds, _step_names(play)).read(
+                root / "bots" / "evaluation.yaml")
         if self.problems.items:
             return None
         return Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
-                          entering, meanings, terms, overlay)
+                          entering, meanings, terms, overlay, evaluation)
 
     def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds) -> Optional[Overlay]:
         loader = self.loader
@@ -416,3 +422,22 @@ class DefinitionReader:
             groups = [g.name for g in schema.map.groups]
             return groups.index(value) if value in groups else -1
         return value
+
+
+def _step_names(block) -> Tuple[str, ...]:
+    """The names of the steps of a sequence of play, in the order they are written."""
+    names: List[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, M.Step):
+            names.append(node.name)
+        if isinstance(node, (list, tuple)):
+            for item in node:
+                walk(item)
+        elif attrs.has(type(node)):
+            for field in attrs.fields(type(node)):
+                if field.name != "node":
+                    walk(getattr(node, field.name))
+
+    walk(block)
+    return tuple(names)

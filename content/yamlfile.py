@@ -310,6 +310,7 @@ class Map(dict):
     column: int
     key_positions: Dict[Any, Position]
     value_positions: Dict[Any, Position]
+    key_texts: Dict[str, "Text"]
 
 
 class Seq(list):
@@ -514,12 +515,15 @@ class YamlFile:
             result.path = self.path
             result.line, result.column = self._at(node.start_mark)
             result.key_positions, result.value_positions = {}, {}
+            result.key_texts = {}
             for key_node, value_node in node.value:
                 key = self._convert(key_node, loader, errors, depth + 1)
                 if isinstance(key, (dict, list)):
                     errors.append(self.diagnostic(self._at(key_node.start_mark), "a key must be a plain word or number"))
                     continue
-                key = str(key) if isinstance(key, Text) else key
+                if isinstance(key, Text):
+                    text, key = key, str(key)
+                    result.key_texts[key] = text  # a key that is rule text (a bot's term) is located like a value
                 if key in result:
                     first = result.key_positions[key]
                     errors.append(self.diagnostic(self._at(key_node.start_mark), f"'{shown(key)}' is given twice",

@@ -107,6 +107,12 @@ class Resolver:
         run = self.run(slot, source, places)
         return run.card_filter(places), run.diagnostics
 
+    def quantity(self, places: N.Places, slot: Slot, source: Optional[Source] = None):
+        """A number a rule text names for a side: a counter ("your VP"), the tokens a holder holds
+        ("your pool", an M.Holder), or places and groups counted ("pivotal spaces you control")."""
+        run = self.run(slot, source, places)
+        return run.quantity(places), run.diagnostics
+
 
 class _Run:
     """One pass over one rule."""
@@ -727,6 +733,22 @@ class _Run:
         self.error(pieces or node, f"'{noun}' is not a counter" if noun else "gain what?",
                    expected=f"a counter: {one_of(names)}")
         return None
+
+    def quantity(self, places: N.Places):
+        if len(places.items) != 1 or not isinstance(places.items[0], N.Phrase):
+            return M.Count(self.location_union(places, holders_ok=False), "places", node=places)
+        item = places.items[0]
+        found = self._phrase(item, ("number", "count", "places", "holder"))
+        if found is None:
+            return None
+        kind, value = found
+        if kind == "places":
+            return M.Count(value, "places", node=item)
+        if kind not in ("number", "count", "holder"):
+            self.error(item, f"{_describe(item)} is {_kind_text(kind)}, not a number",
+                       hint="a counter (your VP), a holder (your pool) or places to count (spaces you control)")
+            return None
+        return value
 
     def countable(self, p: N.Phrase):
         found = self._phrase(p, ("count", "places"))

@@ -58,10 +58,12 @@ class Layout:
         self.revealed = {}  # pile index -> offset of its face-up flag (one per side for a pile per side)
         self.pile_index: Dict[Tuple[int, int], int] = {}  # (pile, side or 0) -> index into Position.piles
         piles = 0
+        self.pile_flag: List[int] = []  # index into Position.piles -> offset of that pile's face-up flag
         for index, pile in enumerate(schema.piles):
             self.revealed[index] = block(sides if pile.each_side else 1)
             for side in range(sides if pile.each_side else 1):
                 self.pile_index[(index, side)] = piles
+                self.pile_flag.append(self.revealed[index] + side)
                 piles += 1
         self.piles = piles
         self.winner = block(1)

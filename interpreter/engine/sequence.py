@@ -421,10 +421,13 @@ class PutOp(Op):
         self.source, self.dest, self.node = source, dest, node
 
     def run(self, board, ctx):
+        flags = board.layout.pile_flag
         for source, dest in zip(self.source(board, ctx), self.dest(board, ctx)):
             cards = board.piles[source]
-            board.piles[dest].extend(cards)
-            cards.clear()
+            if cards:
+                board.piles[dest].extend(cards)
+                cards.clear()
+                board.values[flags[dest]] = board.values[flags[source]] = 0  # cards put away are face down
 
     def can_act(self, board, ctx):
         return any(board.piles[p] for p in self.source(board, ctx))
@@ -446,9 +449,14 @@ class RevealOp(Op):
                 if not board.piles[index]:
                     continue
                 shown = True
+                side = _side_of(layout, number, index)
                 if not self.current:
-                    side = _side_of(layout, number, index)
                     board.values[layout.revealed[number] + side] = 1
+                else:  # a pile with a position: its cards up to the current one are face up
+                    declared = board.program.schema.piles[number]
+                    counter = board.program.counter_index[declared.position]
+                    at = layout.counter[counter] + (side if board.program.schema.counters[counter].each_side else 0)
+                    board.values[layout.revealed[number] + side] = board.values[at] + 1
         if shown:
             board.revealed_something()
             if board.log is not None:
@@ -548,7 +556,9 @@ class KeepOp(Op):
     def keep(self, board, frame, card):
         ctx = frame[1]
         board.piles[self.source(board, ctx)].remove(card)
-        board.piles[self.dest(board, ctx)].append(card)
+        dest = self.dest(board, ctx)
+        board.piles[dest].append(card)
+        board.values[board.layout.pile_flag[dest]] = 0  # a card kept is face down (docs/state.md)
         frame[2] += 1
         if board.log is not None:
             board.emit("log.keep", side=board.program.schema.sides[ctx.me], noun=self.noun)

@@ -1,0 +1,1 @@
+"""Players that choose for a side: the bots of the general engine, and what they share."""

@@ -1,0 +1,211 @@
+"""The heuristic bot on the general engine: one decision ahead, judged by the content's evaluation.
+
+Every choice is judged on a determinization (``sample.deal_again``): a copy of the game in which
+what the bot's side cannot see is dealt again at random, so the bot plays on what its side may
+know.
+
+- A token step is judged by the position right after it (taken on the position, then taken back).
+- Any other decision (a card to play, a card to keep, an option, a marker, a place to act in):
+  each action is tried on a fork and the play carried on to the next decision of a kind the
+  content's evaluation names as its horizon (``horizon``: the next card play, say), each player
+  taking the steps the same judgement picks, and the position reached is judged.
+- A card of an order is judged by playing the game to its end a few times, the cards not yet
+  ordered in a random order.
+
+``Judge`` is the policy; ``HeuristicBot`` the controller.  The search bot uses the same ``Judge``
+for the decisions it does not search and to end its look-ahead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Dict, Optional
+
+from crisis.interpreter.actions import Action, Decision
+
+from .evaluation import Evaluator
+from .sample import deal_again
+from .sim import Sim
+
+STEPS = frozenset(("place", "remove", "move"))
+ORDER = "order"
+_EPSILON = 1e-9
+
+
+class Judge:
+    """Chooses actions for any side of a ``Sim`` by the evaluation (see the module text)."""
+
+    def __init__(self, program, evaluation):
+        self.program = program
+        self.evaluator = Evaluator(program, evaluation)
+        self.value = self.evaluator.value
+        self.horizon = frozenset(evaluation.horizon)
+        self.quick_steps = evaluation.quick_steps
+        self.order_playouts = evaluation.order_playouts
+
+    # ------------------------------------------------------------ choosing
+    def choose(self, sim: Sim, rng: random.Random) -> Action:
+        decision = sim.decision
+        if len(decision.actions) == 1:
+            return decision.actions[0]
+        if decision.kind in STEPS:
+            return self.step(sim, decision, rng)
+        if decision.kind == ORDER:
+            return self._best(decision, rng, lambda action: self._order_value(sim, action, rng))
+        return self._pick([(action, value) for action, value, _ in self.trials(sim, rng, 1)], rng)
+
+    def trial_values(self, sim: Sim, rng: random.Random, record: bool = False):
+        """``trials`` for any decision (cards of an order: the mean of played-out games)."""
+        if sim.decision.kind == ORDER:
+            return [(action, self._order_value(sim, action, rng), None) for action in sim.decision.actions]
+        return self.trials(sim, rng, 1, record)
+
+    def step(self, sim: Sim, decision: Decision, rng: random.Random) -> Action:
+        """The token step (or stop) that leaves the best position for the player: each step is
+        taken on the position's numbers and taken back."""
+        board = sim.board
+        values = board.values
+        player = decision.player
+        owner_default = decision.owner if decision.owner >= 0 else player
+        quick = self.quick_steps
+        saved = list(values)
+        steps = self.evaluator.steps_under_way(board.position)  # the same for every step judged
+        base = self.value(board, player, quick, steps)
+
+        def judge(action: Action) -> float:
+            if action.kind not in STEPS:
+                return 0.0  # a stop changes nothing
+            owner = action.side if action.side >= 0 else owner_default
+            board.take(owner, action.a)
+            board.put(owner, action.b)
+            change = self.value(board, player, quick, steps) - base
+            values[:] = saved
+            return change
+
+        return self._best(decision, rng, judge)
+
+    def trials(self, sim: Sim, rng: random.Random, depth: int = 1, record: bool = False, actions=None):
+        """Each action of ``sim``'s decision tried on a fork: ``(action, value, actions taken after
+        it)`` (those only with ``record``).  At ``depth`` 1 the play is carried on to the horizon
+        (``settle``), at depth 0 through the token steps that follow (enough for an option)."""
+        decision = sim.decision
+        player = decision.player
+        out = []
+        for action in decision.actions if actions is None else actions:
+            trial = sim.fork()
+            trial.apply(action)
+            taken = [] if record else None
+            if depth > 0:
+                self.settle(trial, rng, depth - 1, taken)
+            else:
+                self.steps(trial, rng, taken)
+            out.append((action, self.value(trial.board, player), taken))
+        return out
+
+    def settle(self, sim: Sim, rng: random.Random, depth: int = 0, taken: Optional[list] = None) -> None:
+        """Carry the play on to the next decision of the horizon (or the end)."""
+        while sim.decision is not None and sim.decision.kind not in self.horizon:
+            decision = sim.decision
+            if len(decision.actions) == 1:
+                action = decision.actions[0]
+            elif decision.kind in STEPS:
+                action = self.step(sim, decision, rng)
+            elif decision.kind == ORDER:
+                action = decision.actions[rng.randrange(len(decision.actions))]
+            else:
+                action = self._pick([(a, v) for a, v, _ in self.trials(sim, rng, depth)], rng)
+            sim.apply(action)
+            if taken is not None:
+                taken.append(action)
+
+    def steps(self, sim: Sim, rng: random.Random, taken: Optional[list] = None) -> None:
+        """Take the token steps that come next (each player his own), up to any other decision."""
+        while sim.decision is not None and (sim.decision.kind in STEPS or len(sim.decision.actions) == 1):
+            decision = sim.decision
+            action = decision.actions[0] if len(decision.actions) == 1 else self.step(sim, decision, rng)
+            sim.apply(action)
+            if taken is not None:
+                taken.append(action)
+
+    def _order_value(self, sim: Sim, action: Action, rng: random.Random) -> float:
+        """Mean value, to the player, of games played to the end after choosing ``action`` now."""
+        player = sim.decision.player
+        total = 0.0
+        for _ in range(self.order_playouts):
+            trial = sim.fork()
+            trial.apply(action)
+            self.play_out(trial, rng)
+            total += self.value(trial.board, player)
+        return total / self.order_playouts
+
+    def play_out(self, sim: Sim, rng: random.Random) -> None:
+        """Play to the end: cards of an order at random, everything else as ``settle``."""
+        while sim.decision is not None:
+            decision = sim.decision
+            if decision.kind == ORDER:
+                sim.apply(decision.actions[rng.randrange(len(decision.actions))])
+            elif decision.kind in self.horizon:
+                sim.apply(self.choose(sim, rng))
+            else:
+                self.settle(sim, rng)
+
+    @classmethod
+    def _best(cls, decision: Decision, rng: random.Random, judge) -> Action:
+        return cls._pick([(action, judge(action)) for action in decision.actions], rng)
+
+    @staticmethod
+    def _pick(judged, rng: random.Random) -> Action:
+        """The best-judged action; ties broken at random (so the list's order favours nothing)."""
+        best, best_value = [], float("-inf")
+        for action, value in judged:
+            if value > best_value + _EPSILON:
+                best, best_value = [action], value
+            elif value >= best_value - _EPSILON:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+# ------------------------------------------------------------------ the bot
+
+_JUDGES: Dict[int, Judge] = {}
+
+
+def judge_for(program) -> Judge:
+    """The judge of a game program, with its content's evaluation (built once)."""
+    judge = _JUDGES.get(id(program))
+    if judge is None or judge.program is not program:
+        evaluation = program.definition.evaluation
+        if evaluation is None:
+            raise ValueError("this content has no bots/evaluation.yaml: the bots cannot judge its positions")
+        judge = _JUDGES[id(program)] = Judge(program, evaluation)
+    return judge
+
+
+def decision_rng(name: str, seed, side: int, game) -> random.Random:
+    """A bot's generator for one decision: from the game's seed, the side and how many actions
+    the game has taken, so a bot carries nothing from one decision to the next (a game rebuilt
+    from its actions need not ask it again)."""
+    return random.Random(f"{name}/{seed}/{side}/{game.actions_taken}")
+
+
+def sample(game, side: int, rng: random.Random) -> Sim:
+    """A sim at ``game``'s decision where what ``side`` cannot see is dealt again from ``rng``."""
+    return Sim.of(game, deal_again(game.program, game.position, side, rng))
+
+
+class HeuristicBot:
+    """One decision ahead, judged by the evaluation in the content's ``bots/evaluation.yaml``."""
+
+    name = "heuristic"
+    stateless = True
+
+    def __init__(self, seed: Optional[int] = None, side: int = 0):
+        self.seed, self.side = seed, side
+
+    def choose(self, game, decision: Decision) -> Action:
+        if len(decision.actions) == 1:
+            return decision.actions[0]
+        rng = decision_rng(self.name, self.seed, decision.player, game)
+        root = sample(game, decision.player, rng)
+        chosen = judge_for(game.program).choose(root, rng)
+        return next(a for a in decision.actions if a.text == chosen.text)

@@ -1,0 +1,157 @@
+"""The general engine's bots (interpreter/players/): they judge positions by the content's
+bots/evaluation.yaml, decide on what their side may know, play whole games reproducibly, and
+beat a random player.  Their strength and cost are measured in benchmarks/players.py."""
+
+import random
+
+import pytest
+
+from crisis.content.yamlfile import ContentError
+from crisis.content.loader import load_content
+from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.engine.game import Game
+from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
+from crisis.interpreter.players.sample import deal_again, hidden_places
+from crisis.interpreter.players.search import SearchBot
+from crisis.content.bots import Budget
+
+from helpers import copy_content
+
+BOTS = {"heuristic": lambda seed, side: HeuristicBot(seed, side),
+        "search": lambda seed, side: SearchBot(seed, side, Budget(iterations=3))}
+
+
+def game_at(content, seed: int, kind: str, round_: int = 2) -> Game:
+    """A random game stopped at a decision of ``kind`` in round ``round_`` or later."""
+    game = Game.of(content, seed, log=False)
+    bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+    while game.decision is not None:
+        if game.decision.kind == kind and game.view.counter("round") >= round_:
+            return game
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    raise AssertionError(f"no {kind} decision in round {round_} for seed {seed}")
+
+
+def twins(content, seed: int, kind: str, round_: int = 2):
+    """The game at a decision, and the same game with the cards the chooser cannot see swapped
+    around: the other side's hand and objective with cards of the decks, the decks reordered,
+    and the game's own generator reseeded."""
+    game = game_at(content, seed, kind, round_)
+    me = game.decision.player
+    other = 1 - me
+    position = game.position.copy()
+    twin = Game(game.program, game.seed, game.options, position=position, log=False, content=content)
+    view = twin.view
+    hand, deck = view.pile("hand", other), view.pile("strategy deck")
+    for i in range(min(len(hand), len(deck))):
+        hand[i], deck[-1 - i] = deck[-1 - i], hand[i]
+    random.Random(5).shuffle(deck)
+    kept, objectives = view.pile("objective", other), view.pile("objective deck")
+    if kept and objectives:
+        kept[0], objectives[0] = objectives[0], kept[0]
+    random.Random(6).shuffle(objectives)
+    position.rng.seed(12345)
+    original = Game(game.program, game.seed, game.options, position=game.position.copy(), log=False,
+                    content=content)
+    original.actions_taken = twin.actions_taken = game.actions_taken
+    assert sorted(view.pile("hand", other)) != sorted(original.view.pile("hand", other)) or \
+        view.pile("strategy deck") != original.view.pile("strategy deck")
+    return original, twin
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("seed,kind,round_", [(11, "play_card", 2), (5, "play_card", 3),
+                                              (7, "keep_objective", 2), (3, "order", 3)])
+def test_the_cards_a_side_cannot_see_do_not_change_its_choice(content, name, seed, kind, round_):
+    original, twin = twins(content, seed, kind, round_)
+    me = original.decision.player
+    bots = [BOTS[name](original.seed, me), BOTS[name](original.seed, me)]
+    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
+    assert chosen[0] == chosen[1]
+    if name == "search":
+        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
+        assert stats[0] == stats[1]
+
+
+def test_the_twins_would_catch_a_bot_that_peeks(content):
+    """A choice read off the other side's hand differs on the twins: the test above can fail."""
+    def peeking(game):
+        other = 1 - game.decision.player
+        return game.decision.actions[sum(game.view.pile("hand", other)) % len(game.decision.actions)]
+    differs = 0
+    for seed in (11, 5, 21, 8, 13):
+        original, twin = twins(content, seed, "play_card")
+        differs += peeking(original).text != peeking(twin).text
+    assert differs
+
+
+def test_a_deal_keeps_what_the_side_sees_and_deals_the_rest_again(content):
+    game = game_at(content, 11, "play_card")
+    me, other = game.decision.player, 1 - game.decision.player
+    dealt = deal_again(game.program, game.position, me, random.Random(3))
+    view, before = Game(game.program, position=dealt, log=False).view, game.view
+    assert view.pile("hand", me) == before.pile("hand", me)
+    assert view.pile("discard pile") == before.pile("discard pile")
+    assert len(view.pile("hand", other)) == len(before.pile("hand", other))
+    hidden = lambda v: sorted(v.pile("hand", other) + v.pile("strategy deck") + v.pile("set aside", other))
+    assert hidden(view) == hidden(before)
+    assert (view.pile("hand", other), view.pile("strategy deck")) != (before.pile("hand", other),
+                                                                      before.pile("strategy deck"))
+    # the other side sees nothing of this side's hand either
+    assert any(index == game.program.layout.pile(game.program.pile_number["hand"], me)
+               for index, _ in hidden_places(game.program, game.position, other))
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_the_same_seed_plays_the_same_game(content, name):
+    histories = []
+    for _ in range(2):
+        game = Game.of(content, 17, log=False)
+        bots = [BOTS[name](17, 0), RandomBot(17, 1)]
+        while game.decision is not None:
+            game.apply(bots[game.decision.player].choose(game, game.decision))
+        histories.append(list(game.history))
+    assert histories[0] == histories[1]
+
+
+def test_the_heuristic_beats_a_random_player_on_each_side(content):
+    wins = [0, 0]
+    for seed in range(1, 7):
+        for side in (0, 1):
+            game = Game.of(content, seed, log=False)
+            bots = [None, None]
+            bots[side], bots[1 - side] = HeuristicBot(seed, side), RandomBot(seed, 1 - side)
+            while game.decision is not None:
+                game.apply(bots[game.decision.player].choose(game, game.decision))
+            wins[side] += game.view.winner == side
+    assert wins[0] >= 5 and wins[1] >= 5
+
+
+def test_a_token_step_that_gains_control_is_judged_better(content):
+    """The evaluation prefers the step that takes a space to one that adds to a space held."""
+    game = game_at(content, 2, "place", 1)
+    judge = judge_for(game.program)
+    board = game.machine.board
+    me = game.decision.player
+    before = judge.value(board, me, quick=True)
+    values = board.values
+    layout = game.program.layout
+    place = next(p for p in range(layout.places) if values[layout.tokens_of(me) + p] ==
+                 values[layout.tokens_of(1 - me) + p])
+    values[layout.tokens_of(me) + place] += 1
+    assert judge.value(board, me, quick=True) > before
+
+
+@pytest.mark.parametrize("term, message, line", [
+    ("your treasure: 1.0", "unknown word 'treasure'", 2),
+    ("dimensions you control:\n    weight: 0.3\n    during: [card plays]", "unknown step 'card plays'", 4),
+    ("final scoring:\n    project: final scorin\n    weight: 0.7", "unknown procedure 'final scorin'", 3),
+])
+def test_a_wrong_term_is_refused_at_its_place(tmp_path, term, message, line):
+    root = copy_content(tmp_path)
+    (root / "bots" / "evaluation.yaml").write_text(f"terms:\n  {term}\nwin: 20\n", encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    found = [d for d in caught.value.diagnostics if message in d.message]
+    assert found, [d.message for d in caught.value.diagnostics]
+    assert found[0].path.endswith("evaluation.yaml") and found[0].line == line
