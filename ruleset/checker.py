@@ -209,6 +209,7 @@ class _Run:
             self.locations(node.dest, map_only=False, verb="moved", owner=node.owner)
         if node.each and any(isinstance(item, A.HOLDER_TYPES) for item in node.dest.items):
             self.error(node.dest, "'each' spreads tokens over map spaces, not a pool, track or box")
+        self.destinations(node.source if node.within else node.dest)
         self.limit(node)
         self.capacity(node, "moved from", node.source)
         if not node.within:
@@ -233,6 +234,22 @@ class _Run:
         self.resolve(node.marker, ("marker",))
         self.locations(node.dest, map_only=True, verb="placed", owner=None)
         self.choose(node.dest)
+
+    def destinations(self, locations: A.Locations) -> None:
+        """Tokens go to map spaces, a pool or a whole crisis track; a bonus box and the part of a
+        track above a zone only ever give tokens up (docs/rulings.md, R23), so play could never
+        move a token there."""
+        for item in locations.items:
+            if isinstance(item, A.BonusBox):
+                what = f"the {item.zone.text} box"
+                hint = "bonus tokens go from their box to the pool when the zone is breached; nothing puts them back"
+            elif isinstance(item, A.CrisisTrack) and item.above is not None:
+                what = f"a crisis track above the {item.above.text} zone"
+                hint = "to put tokens back on a track, write 'your crisis track': they fill its lowest empty spaces"
+            else:
+                continue
+            self.error(item, f"{what} is never a destination: tokens only ever leave it",
+                       expected="a destination: map spaces, a pool or a crisis track", hint=hint)
 
     def choose(self, locations: A.Locations) -> None:
         """After this statement, "that space" names the space it chose."""

@@ -29,6 +29,15 @@ from .indent import RulesIndenter as _RulesIndenter
 from .transform import ToAst
 
 
+class _WordsIndenter(_RulesIndenter):
+    """The indenter, and the lexer told to read any lowercase WORD in every state: a keyword is
+    then only ever a whole word (Lark makes each keyword that WORD matches a kind of WORD)."""
+
+    @property
+    def always_accept(self):
+        return (self.NL_type, "WORD")
+
+
 # ------------------------------------------------------------ grammar cache
 #
 # Building the LALR tables takes most of a second; loading them takes a few
@@ -61,10 +70,10 @@ def _lark() -> Lark:
         data = _read_cache(os.path.join(folder, _CACHE_NAME), key)
         if data is not None:
             try:
-                return Lark.__new__(Lark)._load(data, postlex=_RulesIndenter(), propagate_positions=True)
+                return Lark.__new__(Lark)._load(data, postlex=_WordsIndenter(), propagate_positions=True)
             except Exception:  # tables from another Lark: build them again
                 pass
-    parser = Lark(grammar, postlex=_RulesIndenter(), **_OPTIONS)
+    parser = Lark(grammar, postlex=_WordsIndenter(), **_OPTIONS)
     if folder:
         write_tables(folder, _CACHE_NAME, key, parser)
     return parser
@@ -73,22 +82,13 @@ def _lark() -> Lark:
 # What to call terminals in messages.  Anonymous keyword terminals are shown
 # as the keyword itself.
 _TERMINAL_WORDS = {
-    "_PLACE": "'place'", "_REMOVE": "'remove'", "_MOVE": "'move'", "_GAIN": "'gain'",
-    "_LOSE": "'lose'", "_CONTROL": "'control'", "_HAVE": "'have'", "_IS": "'is'",
-    "_TOKENS": "'tokens'", "_SPACES": "'spaces'", "_IN": "'in'", "_TO": "'to'",
-    "_INTO": "'into'", "_FROM": "'from'", "_VP": "'VP'", "_LIMIT_COMMA": "','",
+    "_TO": "'to'", "_FROM": "'from'", "_VP": "'VP'", "_LIMIT_COMMA": "','", "_OR_PLACE": "'or'",
     "NAME": "a name (space, dimension, zone, side or marker; capitalised)",
     "NUMBER": "a number", "_NL": "the end of the line", "_INDENT": "an indented block",
     "_DEDENT": "the end of the indented block", "$END": "the end of the rule",
     "LPAR": "'('", "RPAR": "')'",
 }
-_KEYWORD_SPELLINGS = {
-    "_PLACE": ("place", "places"), "_REMOVE": ("remove", "removes"), "_MOVE": ("move", "moves"),
-    "_GAIN": ("gain", "gains"), "_LOSE": ("lose", "loses"), "_CONTROL": ("control", "controls"),
-    "_HAVE": ("have", "has"), "_IS": ("is", "are"), "_TOKENS": ("token", "tokens"),
-    "_SPACES": ("space", "spaces"), "_IN": ("in", "on"), "_TO": ("to",),
-    "_INTO": ("into", "onto"), "_FROM": ("from",), "_VP": ("VP",),
-}
+_KEYWORD_SPELLINGS = {"_TO": ("to",), "_FROM": ("from",), "_VP": ("VP",), "_OR_PLACE": ("or",)}
 
 
 @lru_cache(maxsize=1)
@@ -175,6 +175,11 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str):
             line, column = token.end_line, token.end_column
         elif token.type == "_DEDENT":
             message = "unexpected end of the indented block"
+        elif token.type == "WORD" and str(token) not in _all_keywords():
+            # a word that is no keyword, read whole ("attach", "reveals")
+            width = len(token)
+            message = f"unknown word '{token}'"
+            hint = _keyword_hint(str(token), expected) or _any_keyword_hint(str(token))
         else:
             shown = str(token)
             width = len(shown)
@@ -197,6 +202,22 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str):
     described = _describe(expected)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(described, limit=24) if described else None, hint=hint)
+
+
+@lru_cache(maxsize=1)
+def _all_keywords() -> frozenset:
+    """Every word of the language (a keyword out of place is "unexpected", not "unknown")."""
+    words = set()
+    for terminal in _lark().terminals:
+        if terminal.pattern.type == "str":
+            words.add(terminal.pattern.value)
+    return frozenset(words)
+
+
+def _any_keyword_hint(word: str) -> Optional[str]:
+    """A did-you-mean among all the language's words, for a word no keyword expected here is near."""
+    guess = did_you_mean(word, sorted(w for w in _all_keywords() if w.isalpha()))
+    return f"did you mean '{guess}'?" if guess and guess != word else None
 
 
 def _token_kind(token: Token) -> str:

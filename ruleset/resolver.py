@@ -661,8 +661,31 @@ class _Run:
             return None
         sources = self.location_union(node.source, places_ok=True, holders_ok=True)
         dests = sources if node.within else self.location_union(node.dest, places_ok=True, holders_ok=True)
+        self.destinations(dests)
         self.chosen = True
         return self.transfer("move", node, node.quantity, sources, dests, node.limit, node.selection, node.within)
+
+    def destinations(self, dests: M.Union_) -> None:
+        """Pieces go to places, a holder or a whole track; a box, and a track's part above a zone,
+        only ever give pieces up (docs/rulings.md, R23): play could never move one there."""
+        for item in dests.items:
+            if isinstance(item, M.Holder) and item.kind in ("box", "above"):
+                track = self.schema.tracks[item.index]
+                if item.kind == "box":
+                    hint = "its pieces go to their owner's holder when its zone is entered; nothing puts them back"
+                else:
+                    hint = f"to put pieces back on a track, name the whole {track.name}: they fill its lowest " \
+                           "empty spaces"
+                self.error(item.node, f"{self.written(item.node)} is never a destination: pieces only ever leave it",
+                           expected="a destination: places, a holder or a whole track", hint=hint)
+
+    def written(self, node) -> str:
+        """A phrase as the rule writes it, quoted (its words, where the text is not at hand)."""
+        pos = getattr(node, "pos", None)
+        lines = self.source.text.split("\n") if self.source is not None and self.source.text else []
+        if pos is not None and pos.line == pos.end_line and 1 <= pos.line <= len(lines):
+            return f"'{lines[pos.line - 1][pos.column - 1:pos.end_column - 1]}'"
+        return _describe(node)
 
     def location_union(self, places: N.Places, places_ok: bool = True, holders_ok: bool = True,
                        verb: str = "") -> M.Union_:

@@ -2,10 +2,11 @@
 
 import pytest
 
-from crisis.content.loader import load_content
+from clirun import run_main
+from crisis.content.loader import load_content, load_definition, read_game
 from crisis.content.yamlfile import ContentError
 
-from helpers import copy_content, designer_card, replace_in
+from helpers import add_designer_card, copy_content, designer_card, replace_in
 
 
 def add_card_file(root, text):
@@ -139,3 +140,88 @@ def test_the_digest_follows_the_rules_not_the_texts(tmp_path, content):
     replace_in(root / "rules.yaml", "tie_breaks:\n  - you control Fort Sumter\n",
                "tie_breaks:\n  - you control Fort Pickens\n  - you control Fort Sumter\n")
     assert load_content(root).digest != content.digest
+
+
+# ---------------------------------------------------------------------------------------------
+# Both rules front ends (issue 17, item 13): what `crisis check` says of a designer's card (the
+# commands' front end, then the general engine's), and what the general engine's front end says
+# of it alone (its definition read by itself, as read_game does).
+
+def designer_copy(tmp_path, event):
+    root = copy_content(tmp_path)
+    add_designer_card(root, designer_card(event), "designer-card", "Designer")
+    return root
+
+
+def general_problems(root):
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    return caught.value.diagnostics
+
+
+def test_a_bonus_box_is_never_a_destination_in_either_front_end(tmp_path):
+    root = designer_copy(tmp_path, '"move 2 from your pool to your Escalation box"')
+    result = run_main("check", "--content", root)
+    assert result.returncode == 1
+    assert ("zz-designer.yaml:7:38: error: the Escalation box is never a destination: tokens only ever leave it"
+            in result.stderr)
+    assert "expected: a destination: map spaces, a pool or a crisis track" in result.stderr
+    (d,) = general_problems(root)
+    assert (d.line, d.column, d.width) == (7, 38, len("your Escalation box"))
+    assert d.message == "'your Escalation box' is never a destination: pieces only ever leave it"
+    assert d.expected == "a destination: places, a holder or a whole track"
+
+
+def test_a_box_stays_a_source_in_either_front_end(tmp_path):
+    root = designer_copy(tmp_path, '"move 2 from your Escalation box to your pool"')
+    assert run_main("check", "--content", root).returncode == 0
+    assert read_game(root) is not None
+
+
+@pytest.mark.parametrize("event, column, word, hint", [
+    ('"attach 1 in Texas"', 13, "attach", None),
+    ('"placed 1 in Texas"', 13, "placed", "did you mean 'place'?"),
+    ('"gain 1 VP for each spaced you control"', 32, "spaced", "did you mean 'space'?"),
+])
+def test_keywords_are_whole_words_in_either_front_end(tmp_path, event, column, word, hint):
+    root = designer_copy(tmp_path, event)
+    result = run_main("check", "--content", root)
+    assert result.returncode == 1
+    assert f"zz-designer.yaml:7:{column}: error: unknown word '{word}'" in result.stderr
+    assert "^" + "~" * (len(word) - 1) + "\n" in result.stderr
+    (d,) = general_problems(root)
+    assert (d.line, d.column, d.width, d.message) == (7, column, len(word), f"unknown word '{word}'")
+    if hint:
+        assert hint in result.stderr and d.hint == hint
+
+
+OR_CARD = '"if the Peace Commissioner is in Texas or the Peace Commissioner is off the map: gain 1 VP"'
+OR_SCENARIOS = """\
+scenarios:
+""" + "".join(f"""\
+  - name: the Peace Commissioner {where}
+    position:
+      phase: card_play
+      hands: {{Unionist: [designer-card, lincoln], Secessionist: [florida-secedes]}}
+      markers: {{Peace Commissioner: {marker}}}
+    actions:
+      - event designer-card
+    expect:
+      vp: {{Unionist: {vp}}}
+""" for where, marker, vp in (("off the map", "off", 1), ("in Texas", "Texas", 1), ("in Fort Sumter", "Fort Sumter", 0)))
+
+
+def test_or_between_two_whole_conditions_is_checked_and_played_by_both_engines(tmp_path):
+    from crisis.interpreter.designer import scenario as general
+    from crisis.interpreter.engine.program import GameProgram
+    from crisis.interpreter.scenario import run_file
+    root = designer_copy(tmp_path, OR_CARD)
+    result = run_main("check", "--content", root)
+    assert result.returncode == 0, result.stderr
+    path = tmp_path / "or.yaml"
+    path.write_text(OR_SCENARIOS, encoding="utf-8")
+    content = load_content(root)
+    outcomes = run_file(content, path) + general.run_file(GameProgram(load_definition(root)), root, path)
+    assert [(o.name, o.problems, [d.message for d in o.diagnostics]) for o in outcomes] == [
+        (o.name, [], []) for o in outcomes]
+    assert len(outcomes) == 6 and all(o.passed for o in outcomes)

@@ -27,6 +27,12 @@ SYNTAX = [
     ("either:\n  gain 1 VP\n or:\n  lose 1 VP", 3, 2, "this line's indentation matches no enclosing block",
      "the indentation of an earlier line", None),
     ("place up to", 1, 12, "unexpected end of line", "a number", None),
+    # keywords are whole words: a longer word is unknown, read whole (issue 17, item 13)
+    ("place 1 in Texas\nreveals the top card of the strategy deck", 2, 1, "unknown word 'reveals'", "'reveal'",
+     "did you mean 'reveal'?"),
+    ("placed 1 in Texas", 1, 1, "unknown word 'placed'", "'place'", "did you mean 'place'?"),
+    ("gain 1 VP for each spaced you control", 1, 20, "unknown word 'spaced'", "'space'", "did you mean 'space'?"),
+    ("place 1 at Texas", 1, 9, "unexpected word 'at'", "'in'", None),
 ]
 
 
@@ -94,6 +100,12 @@ CHECKS = [
      "to take tokens from or to a pool, track or box, use 'move'"),
     ("move 2 of your tokens from the opponent's pool to Texas", 1, 28, "your tokens can only be in your holders",
      "a pool, track or box always belongs to the owner of the tokens in it"),
+    ("move 2 from your pool to your Escalation box", 1, 26,
+     "the Escalation box is never a destination: tokens only ever leave it",
+     "bonus tokens go from their box to the pool when the zone is breached; nothing puts them back"),
+    ("move 1 from Texas to Washington or your crisis track above your Tension zone", 1, 36,
+     "a crisis track above the Tension zone is never a destination: tokens only ever leave it",
+     "to put tokens back on a track, write 'your crisis track': they fill its lowest empty spaces"),
     ("gain 1 VP for each revealed objective space you control", 1, 20,
      "no objectives are revealed during a strategy card event",
      "revealed objective spaces are known only in objective scoring"),
@@ -136,3 +148,15 @@ def test_expected_lists_the_known_names(checker):
     (d,) = check(checker, "place 1 in Nowhere")
     assert d.expected.startswith("a space: Washington, Montgomery, Springfield")
     assert d.hint is None
+
+
+def test_an_unknown_word_is_read_whole_not_as_a_keyword_it_starts_with():
+    d = syntax_error("attach 1 in Texas")
+    assert (d.line, d.column, d.width, d.message) == (1, 1, 6, "unknown word 'attach'")
+    assert "'place'" in d.expected
+
+
+def test_sources_and_destinations_that_play_carries_out_are_fine(checker):
+    assert check(checker, "move 2 from your Escalation box to your pool") == []
+    assert check(checker, "move 1 from your crisis track above your Tension zone to Texas") == []
+    assert check(checker, "move 1 from your pool to your crisis track") == []

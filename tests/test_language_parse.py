@@ -161,3 +161,34 @@ def test_nodes_carry_positions_that_equality_ignores():
     name = place.dest.items[0].base.name
     assert (name.pos.line, name.pos.column, name.pos.end_column) == (2, 14, 25)
     assert place == A.Place(exactly(3), OWN, spaces(named("Fort Sumter")))
+
+
+# "or" after a marker's places: another place, or a whole condition (issue 17, item 13)
+PC = A.Name("Peace Commissioner")
+
+
+def test_or_between_whole_conditions_after_a_marker_place():
+    tree = parse_condition("the Peace Commissioner is in Texas or the Peace Commissioner is off the map")
+    assert tree == A.AnyOf((A.MarkerAt(PC, named("Texas")), A.MarkerAt(PC, off=True)))
+    assert parse_condition("the Peace Commissioner is in Texas or Texas is pivotal") == A.AnyOf(
+        (A.MarkerAt(PC, named("Texas")), A.IsPivotal(A.Named(A.Name("Texas")))))
+    assert parse_condition("the Peace Commissioner is in Texas or you control Washington") == A.AnyOf(
+        (A.MarkerAt(PC, named("Texas")), A.Controls(A.Player("you"), A.Named(A.Name("Washington")))))
+
+
+def test_and_binds_tighter_than_an_or_after_a_marker_place():
+    tree = parse_condition("the Peace Commissioner is in Texas or the Peace Commissioner is off the map "
+                           "and you control Washington")
+    assert tree == A.AnyOf((A.MarkerAt(PC, named("Texas")),
+                            A.AllOf((A.MarkerAt(PC, off=True),
+                                     A.Controls(A.Player("you"), A.Named(A.Name("Washington")))))))
+
+
+def test_or_between_a_markers_places_still_joins_places():
+    assert parse_condition("the Peace Commissioner is in Washington or Texas") == A.MarkerAt(
+        PC, spaces(named("Washington"), named("Texas")))
+    tree = parse_condition("the Peace Commissioner is in Washington, Texas or Deep South or you are Unionist")
+    assert tree == A.AnyOf((A.MarkerAt(PC, spaces(named("Washington"), named("Texas"), named("Deep South"))),
+                            A.IsSide(A.Player("you"), A.Name("Unionist"))))
+    (place,) = parse_block("place 2 in Washington or Border States").statements
+    assert place.dest == spaces(named("Washington"), named("Border States"))
