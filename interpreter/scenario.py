@@ -131,18 +131,34 @@ class _Reader:
         self.errors.append(self.file.diagnostic(self.position_of(container, key), message,
                                                 expected=expected, hint=hint))
 
-    def lookup(self, container, key, value, names: Sequence[str], what: str) -> int:
+    def lookup(self, container, key, value, names: Sequence[str], what: str, at_key: bool = False) -> int:
+        """The index of ``value`` among ``names``; else an error at the name itself: at the key when
+        the name is a key (``at_key``: a side, space, zone or marker a mapping is keyed by), at the
+        entry when ``container`` is a list and ``key`` its index, else at the value."""
         names = list(names)
         if isinstance(value, str) and value in names:
             return names.index(value)
         guess = did_you_mean(str(value), names)
-        self.error(container, key, f"unknown {what} '{value}'", expected=f"a {what}: {one_of(names)}",
-                   hint=f"did you mean '{guess}'?" if guess else None)
+        position = self.key_position(container, key) if at_key else self.position_of(container, key)
+        position, width = marked(self.file, position, value)
+        self.errors.append(self.file.diagnostic(position, f"unknown {what} '{value}'", width=width,
+                                                expected=f"a {what}: {one_of(names)}",
+                                                hint=f"did you mean '{guess}'?" if guess else None))
         return NOBODY
 
-    def name(self, container, key, value, what: str) -> Optional[str]:
-        index = self.lookup(container, key, value, self.names[what], what)
+    def key_position(self, container, key):
+        if isinstance(container, Map) and key in container.key_positions:
+            return container.key_positions[key]
+        return self.position_of(container, key)
+
+    def name(self, container, key, value, what: str, at_key: bool = False) -> Optional[str]:
+        index = self.lookup(container, key, value, self.names[what], what, at_key=at_key)
         return None if index == NOBODY else self.names[what][index]
+
+    @staticmethod
+    def entry(values, container, key, index: int):
+        """Where entry ``index`` of ``values`` (the value at ``container[key]``) is written."""
+        return (values, index) if isinstance(values, Seq) else (container, key)
 
     def side(self, container, key) -> int:
         return self.lookup(container, key, container[key], self.t.sides, "side")
@@ -158,7 +174,7 @@ class _Reader:
         value = self.mapping(spec, key, f"each side mapped to a value, for example {{{self.t.sides[0]}: ...}}")
         out = {}
         for side_name in value or ():
-            side = self.lookup(value, side_name, side_name, self.t.sides, "side")
+            side = self.lookup(value, side_name, side_name, self.t.sides, "side", at_key=True)
             if side != NOBODY:
                 out[side] = (value, side_name, value[side_name])
         return out
@@ -324,8 +340,9 @@ class _Reader:
         if "breached" in p:
             for side, (container, name, value) in self.per_side(p, "breached").items():
                 zones = value if isinstance(value, list) else [value]
-                for zone_name in zones:
-                    zone = self.lookup(container, name, zone_name, self.names["zone"], "zone")
+                for number, zone_name in enumerate(zones):
+                    zone = self.lookup(*self.entry(value, container, name, number), zone_name, self.names["zone"],
+                                       "zone")
                     if zone != NOBODY:
                         st.breached[side][zone] = True
         for zone, z in enumerate(t.zones):
@@ -334,15 +351,18 @@ class _Reader:
         if "breach_order" in p:
             order = self.mapping(p, "breach_order", "zones mapped to sides, first breacher first")
             for zone_name in order or ():
-                zone = self.lookup(order, zone_name, zone_name, self.names["zone"], "zone")
+                zone = self.lookup(order, zone_name, zone_name, self.names["zone"], "zone", at_key=True)
                 if zone == NOBODY:
                     continue
-                sides = order[zone_name] if isinstance(order[zone_name], list) else [order[zone_name]]
-                st.breach_order[zone] = [self.lookup(order, zone_name, s, t.sides, "side") for s in sides]
+                given = order[zone_name]
+                sides = given if isinstance(given, list) else [given]
+                st.breach_order[zone] = [self.lookup(*self.entry(given, order, zone_name, number), s, t.sides, "side")
+                                         for number, s in enumerate(sides)]
         if "markers" in p:
             markers = self.mapping(p, "markers", "markers mapped to spaces (off = off the map)")
             for marker_name in markers or ():
-                marker = self.lookup(markers, marker_name, marker_name, self.names["marker"], "marker")
+                marker = self.lookup(markers, marker_name, marker_name, self.names["marker"], "marker",
+                                     at_key=True)
                 if marker != NOBODY:
                     value = markers[marker_name]
                     st.markers[marker] = (NOBODY if value in OFF else
@@ -381,7 +401,7 @@ class _Reader:
         if "tokens" in p:
             tokens = self.mapping(p, "tokens", "spaces mapped to {side: count}")
             for space_name in tokens or ():
-                space = self.lookup(tokens, space_name, space_name, t.spaces, "space")
+                space = self.lookup(tokens, space_name, space_name, t.spaces, "space", at_key=True)
                 if space == NOBODY or not isinstance(tokens[space_name], Map):
                     if space != NOBODY:
                         self.error(tokens, space_name, "tokens are given per side, as {SIDE: count}")
@@ -405,7 +425,7 @@ class _Reader:
                     self.error(container, name, "boxes are given per zone, as {ZONE: count}")
                     continue
                 for zone_name in value:
-                    zone = self.lookup(value, zone_name, zone_name, self.names["zone"], "zone")
+                    zone = self.lookup(value, zone_name, zone_name, self.names["zone"], "zone", at_key=True)
                     if zone != NOBODY:
                         n = self.number(value, zone_name, 0, t.zones[zone].box)
                         if n is not None:
@@ -556,8 +576,8 @@ class _Reader:
                 if key in ("chosen",):
                     wanted[key] = self.name(item, key, value, "space")
                 elif key == "legal":
-                    wanted[key] = Bag(self.name(item, key, v, "space") for v in (value if isinstance(value, list)
-                                                                                 else [value]))
+                    wanted[key] = Bag(self.name(*self.entry(value, item, key, number), v, "space")
+                                      for number, v in enumerate(value if isinstance(value, list) else [value]))
                 elif key == "table":
                     wanted[key] = self.name(item, key, value, "table")
                 elif key == "priority":
@@ -578,14 +598,15 @@ class _Reader:
             given = self.mapping(container, key, f"{what}s mapped to expected values")
             out = {}
             for name in given or ():
-                if self.name(given, name, name, what) is not None:
+                if self.name(given, name, name, what, at_key=True) is not None:
                     out[name] = self.shaped(given, name, inner)
             return out
         if kind == "maybe":
             return None if value in OFF else self.shaped(container, key, shape[1])
         if kind in ("bag", "list"):
             values = value if isinstance(value, list) else [value]
-            out = [self.name(container, key, v, shape[1]) for v in values]
+            out = [self.name(*self.entry(value, container, key, number), v, shape[1])
+                   for number, v in enumerate(values)]
             return Bag(out) if kind == "bag" else out
         if kind == "pile":
             if isinstance(value, Map):
@@ -622,6 +643,19 @@ EXPECT_SHAPES: Dict[str, tuple] = {
     "deck": ("pile", "strategy card"),
     "objective_deck": ("pile", "objective card"),
 }
+
+
+def marked(file: YamlFile, position, value):
+    """(position, width) of a name written at ``position``: the whole name underlined (past an
+    opening quote), or a single caret where the text there is not the name."""
+    if position is None:
+        return position, 1
+    line, column = position
+    text = file.lines[line - 1][column - 1:] if 1 <= line <= len(file.lines) else ""
+    shown = str(value)
+    if text[:1] in ("'", '"') and text[1:].startswith(shown):
+        return (line, column + 1), max(1, len(shown))
+    return position, max(1, len(shown)) if shown and text.startswith(shown) else 1
 
 
 # ------------------------------------------------------------------ comparing

@@ -300,3 +300,51 @@ def test_a_card_in_two_places_is_refused_at_its_entry(tmp_path, position, messag
     assert [d.message for d in diagnostics] == message
     line = text.splitlines()[diagnostics[-1].line - 1]
     assert line[diagnostics[-1].column - 1:].startswith("lincoln" if "lincoln" in message[-1] else "winfield")
+
+
+# A name the game does not know is shown where it is written: the key, or the entry of a list, that
+# holds it, underlined whole -- by both scenario runners (issue 17, item 13).
+AFTER_PHASE = "  phase: card_play\n"
+WRONG_NAMES = [
+    (BASE.replace("    Unionist: [lincoln", "    Unionst: [lincoln"), "Unionst", "unknown side 'Unionst'"),
+    (BASE.replace(AFTER_PHASE, AFTER_PHASE + "  tokens: {Texass: {Unionist: 2}}\n"), "Texass",
+     "unknown space 'Texass'"),
+    (BASE.replace(AFTER_PHASE, AFTER_PHASE + "  tokens:\n    Texas: {Unionst: 2}\n"), "Unionst",
+     "unknown side 'Unionst'"),
+    (BASE.replace(AFTER_PHASE, AFTER_PHASE + "  boxes: {Unionist: {Escalaton: 0}}\n"), "Escalaton",
+     "unknown zone 'Escalaton'"),
+    (BASE.replace(AFTER_PHASE, AFTER_PHASE + "  markers: {Peace Comissioner: Texas}\n"), "Peace Comissioner",
+     "unknown marker 'Peace Comissioner'"),
+    (BASE.replace(AFTER_PHASE, AFTER_PHASE + "  breached: {Unionist: [Escalation, Tenson]}\n"), "Tenson",
+     "unknown zone 'Tenson'"),
+    (BASE + "expect:\n  tokens: {Texass: {Unionist: 2}}\n", "Texass", "unknown space 'Texass'"),
+    (BASE + "expect:\n  hands: {Unionist: [lincoln, lincon]}\n", "lincon", "unknown strategy card 'lincon'"),
+    (BASE + "expect:\n  hands:\n    Unionist:\n      - lincoln\n      - lincon\n", "lincon",
+     "unknown strategy card 'lincon'"),
+    (BASE + "expect:\n  breached: {Unionist: [Tenson]}\n", "Tenson", "unknown zone 'Tenson'"),
+]
+
+
+@pytest.fixture(scope="module")
+def general_program():
+    from crisis.content.loader import default_content_dir, load_definition
+    from crisis.interpreter.engine.program import GameProgram
+    return GameProgram(load_definition(default_content_dir()))
+
+
+@pytest.mark.parametrize("text, word, message", WRONG_NAMES, ids=[f"{m} ({i})" for i, (_, _, m) in enumerate(WRONG_NAMES)])
+def test_an_unknown_name_is_pointed_at_where_it_is_written_by_both_runners(tmp_path, general_program, text, word,
+                                                                            message):
+    from crisis.content.loader import default_content_dir
+    from crisis.interpreter.designer import scenario as general
+    ((line_number, line),) = [(n, line) for n, line in enumerate(text.splitlines(), 1) if word in line]
+    column = line.index(word) + 1
+    (d,) = not_run(tmp_path, text)
+    path = tmp_path / "scenario.yaml"
+    (outcome,) = general.run_file(general_program, default_content_dir(), path)
+    assert outcome.status == general.NOT_RUN
+    (g,) = outcome.diagnostics
+    for found in (d, g):
+        assert (found.line, found.column, found.width, found.message) == (line_number, column, len(word), message)
+        report = found.format()
+        assert f"\n{' ' * 6}| {' ' * (column - 1)}^{'~' * (len(word) - 1)}\n" in report

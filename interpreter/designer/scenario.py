@@ -193,18 +193,29 @@ class _Reader:
         self.errors.append(self.file.diagnostic(position, message, expected=expected, hint=hint))
 
     def lookup(self, container, key, value, names: Sequence[str], what: str, at_key: bool = False) -> int:
+        """The index of ``value`` among ``names``; else an error at the name itself: at the key when
+        the name is a key (``at_key``), at the entry when ``container`` is a list and ``key`` its
+        index, else at the value."""
         names = list(names)
         if isinstance(value, str) and value in names:
             return names.index(value)
         guess = did_you_mean(str(value), names)
-        self.error(container, key, f"unknown {what} '{value}'", expected=f"a {what}: {one_of(names)}",
-                   hint=f"did you mean '{guess}'?" if guess else None, at_key=at_key)
+        position = self.key_position(container, key) if at_key else self.position_of(container, key)
+        position, width = marked(self.file, position, value)
+        self.errors.append(self.file.diagnostic(position, f"unknown {what} '{value}'", width=width,
+                                                expected=f"a {what}: {one_of(names)}",
+                                                hint=f"did you mean '{guess}'?" if guess else None))
         return NOBODY
 
-    def name(self, container, key, value, what: str) -> Optional[str]:
+    def name(self, container, key, value, what: str, at_key: bool = False) -> Optional[str]:
         names = self.names[what]
-        index = self.lookup(container, key, value, names, self.what(what))
+        index = self.lookup(container, key, value, names, self.what(what), at_key=at_key)
         return None if index == NOBODY else names[index]
+
+    @staticmethod
+    def entry(values, container, key, index: int):
+        """Where entry ``index`` of ``values`` (the value at ``container[key]``) is written."""
+        return (values, index) if isinstance(values, Seq) else (container, key)
 
     def what(self, what: str) -> str:
         return self.place_word if what == "place" else what
@@ -227,11 +238,12 @@ class _Reader:
 
     def cards(self, container, key, values, kind: int) -> List[int]:
         what = self.card_word(kind)
+        given = values
         if not isinstance(values, list):
             values = [values]
         out = []
-        for value in values:
-            card = self.lookup(container, key, value, self.program.cards[kind].ids, what)
+        for number, value in enumerate(values):
+            card = self.lookup(*self.entry(given, container, key, number), value, self.program.cards[kind].ids, what)
             if card != NOBODY:
                 out.append(card)
         return out
@@ -444,8 +456,8 @@ class _Reader:
         layout = self.program.layout
         zones = [z.name for z in self.schema.tracks[track].zones]
         for side, (container, name, value) in self.per_side(p, key).items():
-            for zone_name in value if isinstance(value, list) else [value]:
-                zone = self.lookup(container, name, zone_name, zones, "zone")
+            for number, zone_name in enumerate(value if isinstance(value, list) else [value]):
+                zone = self.lookup(*self.entry(value, container, name, number), zone_name, zones, "zone")
                 if zone != NOBODY:
                     position.values[layout.entered + layout.zone_slot(side, track, zone)] = 1
 
@@ -468,8 +480,10 @@ class _Reader:
             zone = self.lookup(order, zone_name, zone_name, zones, "zone", at_key=True)
             if zone == NOBODY:
                 continue
-            names = order[zone_name] if isinstance(order[zone_name], list) else [order[zone_name]]
-            found = [self.lookup(order, zone_name, s, self.schema.sides, "side") for s in names]
+            given = order[zone_name]
+            names = given if isinstance(given, list) else [given]
+            found = [self.lookup(*self.entry(given, order, zone_name, number), s, self.schema.sides, "side")
+                     for number, s in enumerate(names)]
             base = layout.entry_order + (layout.zone_base[track] + zone) * sides
             for k in range(sides):
                 values[base + k] = found[k] if k < len(found) else NOBODY
@@ -739,8 +753,8 @@ class _Reader:
                 if key == "chosen":
                     wanted[key] = self.name(item, key, value, "place")
                 elif key == "legal":
-                    wanted[key] = Bag(self.name(item, key, v, "place") for v in (value if isinstance(value, list)
-                                                                                 else [value]))
+                    wanted[key] = Bag(self.name(*self.entry(value, item, key, number), v, "place")
+                                      for number, v in enumerate(value if isinstance(value, list) else [value]))
                 elif key == "table":
                     wanted[key] = self.name(item, key, value, "table")
                 elif key == "priority":
@@ -761,14 +775,15 @@ class _Reader:
             given = self.mapping(container, key, f"{self.what(what)}s mapped to expected values")
             out = {}
             for name in given or ():
-                if self.name(given, name, name, what) is not None:
+                if self.name(given, name, name, what, at_key=True) is not None:
                     out[name] = self.shaped(given, name, inner)
             return out
         if kind == "maybe":
             return None if value in OFF else self.shaped(container, key, shape[1])
         if kind in ("bag", "list"):
             values = value if isinstance(value, list) else [value]
-            out = [self.name(container, key, v, shape[1]) for v in values]
+            out = [self.name(*self.entry(value, container, key, number), v, shape[1])
+                   for number, v in enumerate(values)]
             return Bag(out) if kind == "bag" else out
         if kind == "pile":
             if isinstance(value, Map):
@@ -784,6 +799,19 @@ class _Reader:
                 self.error(container, key, f"'{key}' should be true or false", hint=f"got {value!r}")
             return value
         return self.name(container, key, value, kind)
+
+
+def marked(file: YamlFile, position, value):
+    """(position, width) of a name written at ``position``: the whole name underlined (past an
+    opening quote), or a single caret where the text there is not the name."""
+    if position is None:
+        return position, 1
+    line, column = position
+    text = file.lines[line - 1][column - 1:] if 1 <= line <= len(file.lines) else ""
+    shown = str(value)
+    if text[:1] in ("'", '"') and text[1:].startswith(shown):
+        return (line, column + 1), max(1, len(shown))
+    return position, max(1, len(shown)) if shown and text.startswith(shown) else 1
 
 
 def start_at_step(program, position, step: str) -> bool:
