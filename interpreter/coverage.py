@@ -132,7 +132,30 @@ class Coverage:
                         "otherwise" if node.otherwise is not None else "false")
         # a copy of the content whose compiled rules record into this object
         self.content = attrs.evolve(content)
-        _CACHE[id(self.content)] = Tables(self.content, compiler=lambda tables: CoverageCompiler(tables, self))
+        tables = _CACHE[id(self.content)] = Tables(self.content, compiler=lambda tables: CoverageCompiler(tables, self))
+        self._record_cases(tables)
+
+    def _record_cases(self, tables: Tables) -> None:
+        """Rules read once, when the rules are compiled, and chosen among in play: the holders of
+        each case of the solo game's Available tokens.  A case counts as exercised each time it is
+        the one that applies (its condition holds, or it is the last), as a branch does."""
+        solo = getattr(tables, "solo", None)
+        cases = getattr(self.source_content.solo, "available", None) if self.source_content.solo else None
+        if solo is None or not cases or len(solo.available) != len(cases):
+            return
+        recorded = []
+        for (test, codes), case in zip(solo.available, cases):
+            item = self.rule_items.get(id(case.tokens.tree))
+            recorded.append((test if item is None else self._applies(test, item), codes))
+        solo.available = tuple(recorded)
+
+    def _applies(self, test, item: int):
+        def applies(ex, ctx, it):
+            if test is not None and not test(ex, ctx, it):
+                return False
+            self.hit(item)
+            return True
+        return applies
 
     def _add(self, kind: str, label: str, rule: Rule, node, branch: str = "") -> int:
         path, line = None, None

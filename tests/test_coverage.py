@@ -25,6 +25,29 @@ def test_the_shipped_scenarios_exercise_every_rule_option_and_branch(content):
         assert hit == total, (kind, [f"{i.where} {i.label} {i.branch}" for i in coverage.missed({kind})])
     assert summary["card_event"] == (40, 40) and summary["objective_event"] == (12, 12)
     assert summary["either_option"][1] >= 17 and summary["if_branch"][1] >= 30
+    # and every rule of the solo game (docs/scenarios.md says the shipped scenarios cover everything)
+    assert {"solo_rule", "solo_priority_line", "solo_table_row"} <= set(summary)
+    assert [(kind, hit, total) for kind, (hit, total) in summary.items() if hit != total] == [], \
+        [f"{i.where} {i.label}" for i in coverage.missed()]
+
+
+def test_a_case_of_available_tokens_counts_when_it_applies(content):
+    """The cases of the solo game's Available tokens are read once, when the rules are compiled:
+    each counts as exercised when it is the one that applies, not merely because it was compiled."""
+    coverage = Coverage(content)
+    solo = default_content_dir() / "scenarios" / "solo" / "definitions.yaml"
+    labels = {}
+    for outcome in run_file(coverage.content, solo, coverage.start):
+        assert outcome.passed, (outcome.name, outcome.problems)
+    for item, runs in coverage.by_item():
+        if item.kind == "solo_rule" and item.label.startswith("solo available") and item.label.endswith("tokens"):
+            labels[item.label] = {run.rsplit(":", 1)[1] for run in runs}
+    # the first case (the player's Final Crisis zone breached) only where the player has breached it
+    names = {str(o.line): o.name for o in run_file(content, solo)}
+    first, otherwise = labels["solo available 1 tokens"], labels["solo available 2 tokens"]
+    assert [names[line] for line in sorted(first)] == [
+        "Available -- once the player has breached the Final Crisis zone, the solo opponent's is Available too"]
+    assert "Available -- tokens in the solo opponent's Final Crisis zone are not placed" in {names[l] for l in otherwise}
 
 
 def test_coverage_names_what_was_never_exercised_at_its_line(tmp_path):
