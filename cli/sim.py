@@ -51,11 +51,11 @@ def validated(args, catalog) -> tuple:
 
 
 def refuse_with_solo(args, catalog) -> None:
-    """The solo statistics (``--solo``) print win rates only: an option they would silently
-    ignore is a one-line error (exit status 2) instead."""
+    """The solo statistics (``--solo``) print win rates (``--json``: the summary as JSON) only: an
+    option they would silently ignore is a one-line error (exit status 2) instead."""
     if not getattr(args, "solo", False):
         return
-    given = (("--json", args.json), ("--records", args.records), ("--check", args.check),
+    given = (("--records", args.records), ("--check", args.check),
              ("--ray", getattr(args, "ray", None) is not None), ("--coverage", getattr(args, "coverage", False)),
              ("--union", getattr(args, "union", None)), ("--secessionist", getattr(args, "secessionist", None)),
              ("--bot", getattr(args, "bot", None)))
@@ -96,6 +96,9 @@ def cmd_sim(args) -> int:
     c = show.catalog
     if getattr(args, "solo", False):
         args.games, args.seed, args.jobs = games, seed, jobs
+        if args.json:
+            print(json.dumps(solo_summary(args, content, show), ensure_ascii=False, indent=1))
+            return EXIT_OK
         return sim_solo(args, content, show)
     from crisis.interpreter import batch
     from crisis.interpreter.tables import tables_for
@@ -179,6 +182,41 @@ def cmd_sim(args) -> int:
     if partial:
         return EXIT_INTERRUPTED
     return EXIT_FAILED if total.broken else EXIT_OK
+
+
+def solo_summary(args, content, show) -> dict:
+    """``sim --solo --json``: the games of the Solo Opponent against a random player, for each side
+    asked (``--side``, else each), as JSON.  Each run has the two-player summary's fields (wins,
+    win rates, mean VP... by side; options; controllers) and ``solo``: the side the game plays,
+    the player's, the difficulty, and the Solo Opponent's wins, win rate and mean VP against the
+    player's; the whole command has the two-player summary's fields that apply to it."""
+    from crisis.interpreter import batch
+    from crisis.interpreter.tables import tables_for
+    from .main import solo_game
+    from .session import match_side
+    sides = content.board.sides
+    tables = tables_for(content)
+    players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
+    started = time.perf_counter()
+    runs = []
+    for player in players:
+        options = solo_game(content, show, player, args.difficulty)
+        played_by = sides.index(options.solo)
+        job = batch.Job(content, options)
+        total = batch.play_batch(job, range(args.seed, args.seed + args.games), args.jobs)
+        games = max(total.games, 1)
+        decided = max(total.games - total.broken, 1)
+        controllers = ["solo" if side == played_by else name for side, name in enumerate(job.controllers)]
+        runs.append(dict(total.to_json(tables), options=options.to_dict(), controllers=controllers,
+                         solo={"side": sides[played_by], "player": sides[player], "difficulty": options.difficulty,
+                               "wins": total.wins[played_by], "win_rate": total.wins[played_by] / decided,
+                               "mean_vp": total.vp[played_by] / games,
+                               "player_mean_vp": total.vp[player] / games}))
+    elapsed = time.perf_counter() - started
+    played = sum(run["games"] for run in runs)
+    return dict(games=played, requested=args.games * len(players), partial=False, first_seed=args.seed,
+                last_seed=args.seed + args.games - 1, processes=batch.processes(args.games, args.jobs),
+                checked=False, seconds=elapsed, games_per_second=played / elapsed if elapsed else 0.0, runs=runs)
 
 
 def spare_the_last_collection() -> None:

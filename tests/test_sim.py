@@ -217,7 +217,7 @@ def test_a_registered_controller_plays_in_batches(content, monkeypatch):
     assert records != list(batch.Job(content).play(range(3)))
 
 
-@pytest.mark.parametrize("option", [["--json"], ["--records", "games.jsonl"], ["--check"], ["--ray"],
+@pytest.mark.parametrize("option", [["--records", "games.jsonl"], ["--check"], ["--ray"],
                                     ["--coverage"], ["--union", "heuristic"], ["--bot", "union=random"]])
 def test_options_the_solo_statistics_would_ignore_are_refused(option, capsys, tmp_path, monkeypatch):
     from crisis.cli import main as cli
@@ -227,6 +227,39 @@ def test_options_the_solo_statistics_would_ignore_are_refused(option, capsys, tm
     assert code == 2 and captured.out == ""
     assert captured.err.strip() == f"{option[0]} is not available with --solo (it prints the Solo Opponent's win rates only)."
     assert not (tmp_path / "games.jsonl").exists()
+
+
+def test_the_solo_statistics_as_json_have_the_two_player_shape_and_the_solo_figures():
+    from clirun import run_main
+    text = run_main("sim", "--solo", "--games", "6", "--seed", "5", "--jobs", "1", "--lang", "en")
+    result = run_main("sim", "--solo", "--games", "6", "--seed", "5", "--jobs", "1", "--json")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    data = json.loads(result.stdout)
+    plain = json.loads(run_crisis("sim", "--games", "6", "--seed", "5", "--jobs", "1", "--json").stdout)
+    # the whole command: the two-player summary's fields that apply to it
+    assert {k: data[k] for k in ("games", "requested", "partial", "first_seed", "last_seed", "checked")} == {
+        "games": 12, "requested": 12, "partial": False, "first_seed": 5, "last_seed": 10, "checked": False}
+    assert set(TIMING) <= set(data)
+    # each side the Solo Opponent plays: a run with every field of the two-player summary's games ...
+    runs = data["runs"]
+    assert [run["solo"]["side"] for run in runs] == ["Secessionist", "Unionist"]
+    run_fields = {"games", "wins", "win_rate", "win_rate_margin95", "mean_vp", "tie_breaks", "rounds",
+                  "final_crisis_early", "mean_actions", "card_plays", "options", "controllers"}
+    assert run_fields <= set(plain) and all(run_fields <= set(run) for run in runs)
+    # ... and the solo figures, the same as the text's
+    lines = [line for line in text.stdout.splitlines() if line.startswith("Solo Opponent as")]
+    for run, line in zip(runs, lines):
+        solo = run["solo"]
+        assert run["games"] == 6 and run["options"]["solo"] == solo["side"] and solo["difficulty"] == "normal"
+        assert run["controllers"][["Unionist", "Secessionist"].index(solo["side"])] == "solo"
+        assert solo["wins"] == run["wins"][solo["side"]] and solo["win_rate"] == run["win_rate"][solo["side"]]
+        assert line == (f"Solo Opponent as {solo['side']} against a random {solo['player']} (normal): "
+                        f"won {solo['wins']} ({100 * solo['wins'] / 6:.1f}%), "
+                        f"mean final VP {solo['mean_vp']:.2f} to {solo['player_mean_vp']:.2f}")
+    one = json.loads(run_main("sim", "--solo", "--side", "union", "--games", "6", "--seed", "5", "--jobs", "1",
+                              "--json").stdout)
+    assert one["games"] == 6 and [run["solo"]["player"] for run in one["runs"]] == ["Unionist"]
+    assert one["runs"][0]["wins"] == runs[0]["wins"]
 
 
 def test_more_processes_than_games_start_one_per_game():
