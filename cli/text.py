@@ -361,7 +361,7 @@ class Presenter:
         kind = action.kind
         if kind == "keep":
             card = t.objective_cards[action.a]
-            return c.text("action.keep", objective=f"{self.objective(card.id)} ({self.space(card.space)})")
+            return c.text("action.keep", objective=self.objective(card.id), space=self.space(card.space))
         if kind in ("value", "event"):
             card = t.strategy_cards[action.a]
             return c.text(f"action.{kind}", card=self.card(card.id), n=card.value)

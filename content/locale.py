@@ -16,6 +16,11 @@ Grammar a language needs is data too:
   article) so templates can choose ``el``/``la``/``los``/``las``;
 * ``grammar.contractions``: replacements made after formatting, such as
   Spanish ``de el`` -> ``del``.
+
+A message may use the grammar of any name it is given, ``{x_g}`` and ``{x_pl}``
+for a parameter ``x``: where the program passes ``x`` as a display name and not
+its grammar, ``Catalog.text`` finds them by that name in ``forms.*`` (so
+``{side_g?m:el |f:la |*:}{side}`` reads "el Unionista" wherever a side is named).
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from typing import Dict, Iterator, List, Mapping, Optional, Tuple
 
 class MessageError(ValueError):
     pass
+
+
+# the grammar a message may ask of a name it is given: x_g (gender and number), x_pl (plural)
+GRAMMAR_FORMS = (("_g", "gender"), ("_pl", "plural"))
 
 
 def _split_top(text: str, separator: str) -> List[str]:
@@ -185,9 +194,50 @@ class Catalog:
         if message is None:
             return f"<{key}>"
         try:
-            return self.contract(format_message(message, params))
+            return self.contract(format_message(message, self.with_grammar(message, params)))
         except MessageError:
             return f"<{key}>"
+
+    def with_grammar(self, message: str, params: Mapping[str, object]) -> Mapping[str, object]:
+        """``params`` and, for each ``x_g`` or ``x_pl`` the message uses but was not given, the
+        grammar of the name ``x`` shows (from ``forms.*``): a name passed as its display text
+        still gets its article.  A text that is no name (or two names with different forms) has
+        no gender, and is its own plural."""
+        if "_g" not in message and "_pl" not in message:
+            return params
+        wanted = [name for name in placeholders(message) if name not in params]
+        if not wanted:
+            return params
+        found = dict(params)
+        by_name = self._forms_by_name()
+        for name in wanted:
+            for suffix, form in GRAMMAR_FORMS:
+                base = name[:-len(suffix)]
+                if name.endswith(suffix) and isinstance(params.get(base), str):
+                    shown = params[base]
+                    found[name] = by_name.get(shown, {}).get(form, shown if form == "plural" else "")
+        return found
+
+    def _forms_by_name(self) -> Dict[str, Dict[str, str]]:
+        """Display name -> its forms ({"gender": "m", ...}), for every name with forms."""
+        cached = getattr(self, "_forms_cache", None)
+        if cached is None:
+            cached, clashes = {}, set()
+            prefix = "forms."
+            for key, value in self.messages.items():
+                if not key.startswith(prefix) or key.count(".") < 3:
+                    continue
+                kind, rest = key[len(prefix):].split(".", 1)
+                name, form = rest.rsplit(".", 1)
+                shown = self.name(kind, name)
+                forms = cached.setdefault(shown, {})
+                if forms.get(form, value) != value:
+                    clashes.add((shown, form))
+                forms[form] = value
+            for shown, form in clashes:  # one display text, two names of different grammar: unknown
+                del cached[shown][form]
+            self._forms_cache = cached
+        return cached
 
     def contract(self, text: str) -> str:
         """Apply the language's contractions (Spanish "de el" -> "del")."""

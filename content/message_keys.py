@@ -6,7 +6,7 @@ MESSAGES = {
     "action.bonus": None,
     "action.claim": frozenset({"card", "discarded"}),
     "action.done": frozenset(),
-    "action.keep": frozenset({"objective"}),
+    "action.keep": frozenset({"objective", "space"}),
     "action.marker": None,
     "action.option": frozenset({"n", "text"}),
     "action.order": frozenset({"card", "dimension"}),

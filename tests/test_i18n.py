@@ -63,10 +63,11 @@ def test_an_extra_key_is_reported_at_its_line(spanish_copy):
 
 
 def test_placeholders_must_match_the_english_ones(spanish_copy):
-    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", "juega {card} por su valor ({n})",
-               "juega {carta} por su valor ({n})")
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", "juega «{card}» por su valor ({n})",
+               "juega «{carta}» por su valor ({n})")
     (d,) = messages_of(spanish_copy)
-    assert d.message == "'log.play_value' uses placeholders {carta, n, side} but the en text uses {card, n, side}"
+    assert d.message == ("'log.play_value' uses placeholders {carta, n, side, side_g} but the en text uses "
+                         "{card, n, side}")
     assert d.path.endswith("es/messages.yaml") and d.line is not None
 
 
@@ -214,6 +215,59 @@ def test_a_hand_written_text_that_disagrees_is_refused(spanish_copy, text, compl
     assert d.path.endswith("locale/en/zz-texts.yaml") and d.line == 3
 
 
+# ------------------------------------------------- the grammar of names given as text
+
+
+def test_a_name_given_as_its_display_text_still_gets_its_article():
+    """A message may make an article agree with any name it is given: where the program passes
+    only the name as shown, its grammar is found by that name in the catalog's forms."""
+    from crisis.content.locale import Catalog
+    catalog = Catalog("xx", {
+        "things.Tower": "Torre", "forms.things.Tower.gender": "f",
+        "things.Fields": "Campos", "forms.things.Fields.gender": "mpl",
+        "things.Rome": "Roma",
+        "people.Knight": "Caballero", "forms.people.Knight.gender": "m", "forms.people.Knight.plural": "Caballeros",
+        "message": "{who_g?m:El |f:La |*:}{who} toma {where_g?m:el |f:la |mpl:los |fpl:las |*:}{where}.",
+        "count": "{n} {who_pl}",
+    })
+    assert catalog.text("message", who="Caballero", where="Torre") == "El Caballero toma la Torre."
+    assert catalog.text("message", who="Caballero", where="Campos") == "El Caballero toma los Campos."
+    assert catalog.text("message", who="Caballero", where="Roma") == "El Caballero toma Roma."
+    assert catalog.text("message", who="Nadie", where="Roma") == "Nadie toma Roma."
+    assert catalog.text("count", n=2, who="Caballero") == "2 Caballeros"
+    assert catalog.text("count", n=2, who="Torre") == "2 Torre"
+    # the grammar the caller gives is the one used
+    assert catalog.text("message", who="Caballero", who_g="f", where="Roma") == "La Caballero toma Roma."
+
+
+def test_spanish_previews_name_sides_and_spaces_with_their_articles(content):
+    """The full screen's previews ("el Secesionista pasa a controlar el Deep South") are given the
+    names as shown; they read as the log does."""
+    catalog = content.catalog("es")
+    article = {"m": "el ", "f": "la ", "mpl": "los ", "fpl": "las ", "": ""}
+    for space in content.board.spaces:
+        name = catalog.name("spaces", space)
+        the = article[catalog.form("spaces", space, "gender")]
+        assert catalog.text("cli.consequence.space", space=name, side="Secesionista", was="", gain="yes",
+                            you="no") == f"el Secesionista pasa a controlar {the}{name}"
+        assert catalog.text("cli.consequence.space", space=name, side="", was="Unionista", gain="no",
+                            you="no") == f"el Unionista deja de controlar {the}{name}"
+        assert catalog.text("cli.consequence.marker", space=name, blocks="both").endswith(f" en {the}{name}")
+        # a choice's line already names the space, whatever its gender ("los Border States → tomas el control")
+        assert catalog.text("cli.consequence.space_short", space=name, side="", was="", gain="yes",
+                            you="yes") == "tomas el control"
+    assert catalog.text("cli.result.headline", winner="Unionista", vp=5, other_vp=3) == "Gana el Unionista, 5 PV a 3."
+
+
+def test_a_breach_preview_quotes_the_effect_it_will_have(content):
+    """The effect is a rule's text with its capital ("Mueve 2 fichas ..."): quoted, not run on after
+    a colon."""
+    catalog = content.catalog("es")
+    text = catalog.text("cli.consequence.breach", zone="Escalada", side="Unionista", you="yes",
+                        effect="Mueve 2 fichas de tu casilla de Escalada a tu reserva.")
+    assert text.endswith("al terminar la jugada: «Mueve 2 fichas de tu casilla de Escalada a tu reserva.»")
+
+
 # ---------------------------------------------------------------- Spanish text
 
 SPANISH = [
@@ -265,6 +319,15 @@ SPANISH = [
     ("place up to 2 Unionist tokens in Texas", "Coloca hasta 2 fichas Unionistas en Texas."),
     ("place 1 in spaces where the opponent has no tokens there",
      "Coloca 1 ficha en cualquier casilla donde tu oponente no tenga fichas."),
+    # no calque of "placing a token there would" ("donde colocar ahí una ficha")
+    ("place 1 in spaces where placing a token there would give you control of it",
+     "Coloca 1 ficha en cualquier casilla donde colocar una ficha te daría el control de esa casilla."),
+    ("remove 1 opponent token from spaces where removing a token there would not cost you control of its dimension",
+     "Retira 1 ficha del oponente de cualquier casilla donde retirar una ficha no te haría perder el control de su "
+     "dimensión."),
+    # a dimension is controlled as a whole, named as such; a side with its article, as the rulebook names it
+    ("if you control Political: gain 1 VP", "Si controlas la dimensión de Política, gana 1 PV."),
+    ("if you are Unionist: gain 1 VP", "Si eres el Unionista, gana 1 PV."),
 ]
 
 
@@ -282,19 +345,19 @@ SPANISH_CONDITIONS = [
     ("you control more spaces than the opponent", "controlas más casillas que tu oponente"),
     ("the round is at least 2", "es la ronda 2 o posterior"),
     ("nobody controls Newspapers", "nadie controla los Newspapers"),
-    ("nobody controls Political", "nadie controla Política"),
+    ("nobody controls Political", "nadie controla la dimensión de Política"),
     ("you have at least 2 tokens in Fort Sumter", "tienes al menos 2 fichas en Fort Sumter"),
     ("the opponent has more tokens than you in Political spaces",
      "tu oponente tiene más fichas que tú en casillas de Política"),
     ("the opponent has at most 3 VP", "tu oponente tiene como máximo 3 PV"),
     ("you are the first player", "eres el primer jugador"),
-    ("you are Unionist", "eres Unionista"),
+    ("you are Unionist", "eres el Unionista"),
     ("your pool has fewer than 2 tokens", "tu reserva tiene menos de 2 fichas"),
     ("Washington is pivotal", "Washington es una Casilla Crucial"),
     ("you control more than 5 spaces", "controlas más de 5 casillas"),
     ("your Final Crisis zone is breached", "se ha abierto brecha en tu zona de Crisis Final"),
     ("you control Texas and not the opponent controls Washington or you are Unionist",
-     "controlas Texas y no es cierto que tu oponente controla Washington o eres Unionista"),
+     "controlas Texas y no es cierto que tu oponente controla Washington o eres el Unionista"),
 ]
 
 

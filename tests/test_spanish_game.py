@@ -46,7 +46,7 @@ def spanish_game(tmp_path_factory):
 def test_the_game_is_played_to_the_end_in_spanish(spanish_game):
     assert "Comienza la Crisis Final." in spanish_game
     assert "Puntuación final" in spanish_game
-    assert re.search(r"^Gana (Unionista|Secesionista)\.$", spanish_game, re.M)
+    assert re.search(r"^Gana el (Unionista|Secesionista)\.$", spanish_game, re.M)
     assert "Pasa el terminal" in spanish_game
 
 
@@ -55,3 +55,118 @@ def test_no_english_word_is_on_screen(spanish_game, english_only):
     seen = words([re.sub(r"crisis [a-z0-9]+", " ", spanish_game)])
     leaked = sorted(seen & english_only)
     assert not leaked, f"English words on a Spanish screen: {leaked}"
+
+
+# ------------------------------------------ Spanish that reads as the rulebook (issue 17, item 10)
+# The official Spanish rulebook names the sides with their article ("el Unionista"), marks a
+# card's title off from the sentence around it, and uses its map's names the same way every time.
+
+LOWER, UPPER = "a-záéíóúüñ", "A-ZÁÉÍÓÚÜÑ"
+
+
+@pytest.fixture(scope="module")
+def spanish_play(content):
+    """What a Spanish player reads in two whole games (two random bots; a random player against the
+    Solo Opponent): every log line, every question and every choice offered, and the final score."""
+    from crisis.cli.board import Screen
+    from crisis.cli.main import solo_game
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    from crisis.interpreter.controllers import RandomBot
+    from crisis.interpreter.game import Game, Options
+
+    show = Presenter(content, content.catalog("es"))
+    lines = []
+    for seed, options in ((1, Options(event_discard=True)), (3, solo_game(content, show, 0, None))):
+        game = Game(content, seed, options)
+        bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+        while not game.over:
+            decision = game.decision
+            lines.append(show.prompt(game, decision))
+            lines.extend(show.action(game, decision, action) for action in decision.actions)
+            game.apply(bots[decision.player].choose(game, decision))
+        lines.extend(show.log_lines(game.log))
+        lines.extend(Screen(game, show, Style(False)).result())
+    return lines
+
+
+def names_of(content):
+    """What a Spanish text may start with a capital mid-sentence: the board's names, the
+    glossary's terms (Casilla Crucial, Oponente en Solitario ...) and PV."""
+    from crisis.content.i18n import load_glossary
+    catalog = content.catalog("es")
+    kinds = ("sides.", "spaces.", "glosses.", "dimensions.", "zones.", "markers.", "terms.")
+    names = {v for k, v in catalog.messages.items() if k.startswith(kinds)}
+    names |= {v for k, v in catalog.messages.items() if k.startswith("forms.") and k.endswith(".plural")}
+    terms, _ = load_glossary(content.root)
+    names |= {form for term in terms for form in term.forms.get("es", ())}
+    return names | {"PV"}
+
+
+def titles_of(content):
+    catalog = content.catalog("es")
+    return ({catalog.text(f"cards.{c.id}.title") for c in content.strategy_cards}
+            | {catalog.text(f"objectives.{c.id}.title") for c in content.objective_cards})
+
+
+def stray_capitals(text, names, titles):
+    """Capitals a Spanish reader trips on: after a lowercase word ("reclamar La convención"), or
+    after a colon that ends a phrase ("al terminar la jugada: Mueve"), unless a name starts
+    there.  A title quoted «...» is set off; a list of titles may follow a colon or a comma."""
+    text = re.sub(r"«[^»]*»|“[^”]*”", "«»", text)
+    for title in sorted(titles, key=len, reverse=True):
+        text = re.sub(r"(?<=[:,] )" + re.escape(title) + r"(?!\w)", "_", text)
+    for name in sorted(names, key=len, reverse=True):
+        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", "_", text)
+    return re.findall(rf"\w*[{LOWER}]:? [{UPPER}]\w*", text)
+
+
+def test_no_capital_mid_sentence_in_what_a_spanish_player_reads(content, spanish_play):
+    from crisis.ruleset.render import render_block
+    catalog = content.catalog("es")
+    texts = list(spanish_play)
+    texts += [render_block(card.event.tree, catalog, inline=True)
+              for card in content.strategy_cards + content.objective_cards if card.event]
+    names, titles = names_of(content), titles_of(content)
+    # what the check catches, and what it lets be
+    assert stray_capitals("El Secesionista descarta «Arancel Morrill» para reclamar La convención de Montgomery.",
+                          names, titles) == ["reclamar La"]
+    assert stray_capitals("abre brecha; al terminar la jugada: Mueve 2 fichas", names, titles) == ["jugada: Mueve"]
+    assert not stray_capitals("Objetivos robados: The Liberator, La isla de Santa Rosa.", names, titles)
+    assert not stray_capitals("coloca una ficha en los Border States y gana 1 PV", names, titles)
+    found = {}
+    for text in texts:
+        for stray in stray_capitals(text, names, titles):
+            found.setdefault(stray, text)
+    assert not found, "\n".join(f"{stray!r} in: {text}" for stray, text in found.items())
+
+
+def test_the_sides_are_named_with_their_article(spanish_play):
+    sides = "Unionista|Secesionista"
+    bare = [line for line in spanish_play
+            if re.search(rf"^\s*({sides}) [{LOWER}]|\b(gana|por|Gana) ({sides})\b", line)]
+    assert not bare, bare[:5]
+    assert any(re.fullmatch(rf"El ({sides}) juega «[^»]+» por su (valor \(\d\)|evento)\.", line) for line in spanish_play)
+    assert any(re.fullmatch(rf"Gana el ({sides})\.", line) for line in spanish_play)
+
+
+def test_each_space_is_named_with_or_without_its_article_always_the_same_way(content, spanish_play):
+    """The rule (docs/localization.md): a name with a gender in the catalog's forms takes its
+    article in running text ("en el Deep South", "del Deep South"); one without never has one
+    ("en Fort Sumter").  Lists of names and labels ("legales Deep South, Texas", "casilla Deep South")
+    are not running text."""
+    catalog = content.catalog("es")
+    article = {"m": ("el", "del", "al"), "f": ("la",), "mpl": ("los",), "fpl": ("las",)}
+    articles = {word for words in article.values() for word in words}
+    # the solo opponent's reasons list the legal spaces ("legales Deep South, Texas → Texas")
+    running = [line for line in spanish_play if "→" not in line and not line.startswith("Tirada de dado")]
+    assert len(running) > 1000
+    wrong = []
+    for space in content.board.spaces:
+        name, gender = catalog.name("spaces", space), catalog.form("spaces", space, "gender")
+        for line in running:
+            for before in re.findall(r"(\w+) " + re.escape(name) + r"(?!\w)", re.sub(r"«[^»]*»", "", line)):
+                right = before in article[gender] if gender else before not in articles
+                if not right:
+                    wrong.append(f"{before} {name}: {line}")
+    assert not wrong, wrong[:5]
