@@ -39,7 +39,7 @@ from .layout import NOBODY
 from .ops import ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, RegisterOp, RemoveMarkerOp
 from .transfer import TransferOp
 from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
-                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, StepOp, StopOp)
+                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, ScoreOp, StepOp, StopOp)
 
 GENERATOR_VERSION = 2
 MAX_INTEGER = 10 ** 9  # integers written into the source are checked against this bound
@@ -623,6 +623,22 @@ class CodeGenerator:
         out.dedent()
         out.dedent()
 
+    def op_ScoreOp(self, op: ScoreOp, scope: Scope, depth: int) -> None:
+        """Each line for each player in turn order, the change of the counter kept per line and side."""
+        program, out = self.program, self.out
+        offset = program.layout.counter[op.counter]
+        breakdown, side, before = self.name("p"), self.name("s"), self.name("t")
+        out.line(f"board.position.breakdown = [{', '.join('[]' for _ in range(self.sides))}]")
+        for label, rule in program.procedure_lines[op.procedure]:
+            out.line(f"for {side} in {self.order()}:")
+            out.indent()
+            out.line(f"{before} = V[{self.offset(offset, side)}]")
+            line_scope = scope.as_side(side).with_reason(f"scoring:{label}")
+            self.statement(rule, self.enter(line_scope), depth + 1)
+            out.line(f"board.position.breakdown[{side}].append(({self.const(label)}, "
+                     f"V[{self.offset(offset, side)}] - {before}))")
+            out.dedent()
+
     def op_CounterOp(self, op: CounterOp, scope: Scope, depth: int) -> None:
         program, out = self.program, self.out
         node = op.node
@@ -782,37 +798,75 @@ class CodeGenerator:
 
     # ------------------------------------------------------------ transfers
     def op_TransferOp(self, op: TransferOp, scope: Scope, depth: int) -> None:
-        """The common transfer (nothing but steps: no limit, no "each" or "all", no die, nobody
-        else choosing), as TransferOp.play takes it: the steps listed as its ``legal`` lists them
-        (written out for the common shapes), taken on the flat values."""
-        if not op.plain or op.remember:
+        """A transfer as TransferOp.play takes it: a step at a time, each step listed as its
+        ``legal`` lists them (written out for the common shapes, and with the counts per place of
+        a limit, "all in one space" or "each"), taken on the flat values.  A die, another player
+        choosing and "that space" are left to the statement itself."""
+        owners = self.owners(op, scope)
+        if (op.random or op.chooser or op.remember or (op.limit is not None and op.limit < 1)
+                or (owners is None and op.counts_steps)):
             self.fallback(op, scope)
             return
         out = self.out
-        owners = self.owners(op, scope)
-        total, k, legal, action, owner = self.name("t"), self.name("k"), self.name("a"), self.name("a"), self.name("s")
         transfer = self.const(op)
-        out.line(f"{total} = {self.total(op, scope)}")
-        out.line(f"for {k} in range({total}):")
+        owner_table = f"{transfer}.owners({scope.me})"
+        first_owner = owners[0] if owners is not None else f"{owner_table}[0]"
+        counted = op.counts_steps
+        used, first = self.name("u"), self.name("i")
+        if counted:
+            out.line(f"{used} = [0] * {self.integer(len(self.program.locations.names))}")  # steps per place
+            if op.one_place:
+                out.line(f"{first} = -1")  # the place of the first step
+        total, k, legal, action, owner = self.name("t"), self.name("k"), self.name("a"), self.name("a"), self.name("s")
+        each = self.name("i")
+        remaining = f"{total} - {k}"
+        if op.each:
+            out.line(f"for {each} in {transfer}.each_places(board, {scope.ctx()}, {owner_table}):")
+            out.indent()
+            out.line(f"{total} = {self.total(op, scope)}")
+            out.line(f"for {k} in range({total}):")
+            remaining = "0"
+        elif op.all_tokens:
+            out.line(f"for _ in range({transfer}.tokens_in_sources(board, {scope.ctx()}, {owner_table})):")
+            remaining = "0"
+        else:
+            out.line(f"{total} = {self.total(op, scope)}")
+            out.line(f"for {k} in range({total}):")
         out.indent()
-        listing = self.listing(op, scope)
+        only = "-1"
+        if op.each:
+            only = each
+        if op.one_place:
+            only = f"({first} if {first} >= 0 else {only})" if only != "-1" else first
+        listing = self.listing(op, scope) if not counted else self.counted_listing(op, scope, owners, only, used)
         if listing is None:
-            owner_table = f"{transfer}.owners({scope.me})"
             listing = f"{transfer}.legal(board, {scope.ctx()}, {owner_table}, ())"
         out.line(f"{legal} = {listing}")
         out.line(f"if not {legal}:")
-        out.line(f"    board.shortfall += {total} - {k}")
-        out.line("    break")
-        first_owner = owners[0] if owners is not None else f"{transfer}.owners({scope.me})[0]"
+        if op.all_tokens:
+            out.line("    break")
+        else:
+            out.line(f"    board.shortfall += {remaining if not op.each else f'{total} - {k}'}")
+            out.line("    break")
+        optional = op.optional and not (op.each or op.all_tokens)
         decision = (f"choose(Decision({scope.me}, {self.const(op.verb)}, {legal}, "
-                    f"{'True' if op.optional else 'False'}, {total} - {k}, False, {self.const(op.node)}, "
+                    f"{'True' if optional else 'False'}, {remaining}, False, {self.const(op.node)}, "
                     f"{first_owner}, origin=({transfer}, {scope.ctx()})))")
-        if op.optional:
+        if optional:
             out.line(f"{legal}.append(DONE)")
             out.line(f"{action} = {decision}")  # two steps at least: always a choice
             out.line(f"if {action} is DONE:")
-            out.line(f"    board.shortfall += {total} - {k}")
+            out.line(f"    board.shortfall += {remaining}")
             out.line("    break")
+        elif op.all_tokens:
+            # every token ends in its pool: the order cannot matter (TransferOp.play)
+            quick = f"len({legal}) == 1"
+            if op.verb == "remove":
+                quick = "True"
+            else:
+                quick += (f" or ({legal}[0].b >= {self.integer(self.n)} and "
+                          f"len([{action} for {action} in {legal} if {action}.b != {legal}[0].b]) == 0)")
+            out.line(f"{action} = {legal}[0] if {quick} else {decision}")
         else:
             out.line(f"{action} = {legal}[0] if len({legal}) == 1 else {decision}")
         if owners is not None and len(owners) == 1:
@@ -822,7 +876,68 @@ class CodeGenerator:
         out.line(f"{owner} = {who}")
         self.take(op, owner, f"{action}.a")
         self.put(op, owner, f"{action}.b")
+        if counted:
+            key = f"{action}.a" if op.limit_on_source else f"{action}.b"
+            out.line(f"{used}[{key}] += 1")
+            if op.one_place:
+                out.line(f"if {first} < 0:")
+                out.line(f"    {first} = {key}")
         out.dedent()
+        if op.each:
+            out.dedent()
+
+    def counted_listing(self, op: TransferOp, scope: Scope, owners: Optional[List[str]], only: str,
+                        used: str) -> Optional[str]:
+        """The steps of a transfer that counts its steps per place (TransferOp._any_shape): the
+        sources with a token and the destinations with room, less the places at their limit; one
+        place only (``only``, -1 for none) for "each" and "all in one space"."""
+        program = self.program
+        n = self.n
+        if owners is None:
+            return None
+        self.prepared(op)  # its tables of steps
+        candidates = self.location_list(op.sources, op.node.sources if isinstance(op.node, M.Transfer) else None,
+                                        scope)
+        dests = self.location_list(op.dests, op.node.dests if isinstance(op.node, M.Transfer) else None, scope)
+        on_source = op.limit_on_source
+        if only != "-1":
+            if on_source:
+                candidates = f"(({only},) if {only} >= 0 else {candidates})"
+            else:
+                dests = f"(({only},) if {only} >= 0 else {dests})"
+        named = len(owners) > 1
+        maximum = self.integer(program.schema.tokens.at_most_per_place)
+        limit = self.integer(op.limit) if op.limit is not None else None
+        parts = []
+        for owner in owners:
+            source, dest, found, grid = self.name("i"), self.name("i"), self.name("p"), self.name("p")
+            source_test = self.all_of([f"{self.tokens_at(owner, source)} > 0"] + self.blocked(source, removal=True))
+            source_test = (f"({self.paren(source_test)} if {source} < {self.integer(n)} "
+                           f"else board.can_take({owner}, {source}))")
+            dest_test = self.all_of([f"{self.tokens_at(owner, dest)} < {maximum}"] + self.blocked(dest, removal=False))
+            dest_test = (f"({self.paren(dest_test)} if {dest} < {self.integer(n)} "
+                         f"else board.can_put({owner}, {dest}))")
+            if limit is not None and on_source:
+                source_test = f"{used}[{source}] < {limit} and {source_test}"
+            elif limit is not None:
+                dest_test = f"({dest} >= {self.integer(n)} or {used}[{dest}] < {limit}) and {dest_test}"
+            grids = tuple(self.grid(op, side, named) for side in range(self.sides))
+            parts.append(f"[{grid}[{source}][{dest}] for {grid} in [{self.owned(owner, grids)}] "
+                         f"for {found} in [[{source} for {source} in {candidates} if {source_test}]] "
+                         f"for {dest} in {dests} if {dest_test} for {source} in {found} if {source} != {dest}]")
+        return " + ".join(parts)
+
+    def location_list(self, resolver, node, scope: Scope) -> str:
+        """The location codes of a transfer's sources or destinations (``fixed or resolver()``)."""
+        codes = getattr(resolver, "codes", None)
+        if codes:
+            return self.const(tuple(codes))
+        if isinstance(node, M.Union_) and len(node.items) == 1 and not isinstance(node.items[0], M.Holder):
+            try:
+                return self.place_list(node.items[0], scope, "-1")
+            except Unsupported:
+                pass
+        return f"{self.const(resolver)}(board, {scope.ctx()}, -1)"
 
     def total(self, op: TransferOp, scope: Scope) -> str:
         if op.count is None:
@@ -879,6 +994,8 @@ class CodeGenerator:
             part = self.from_places_to_holder
         elif shape is TransferOp._between_places:
             part = self.between_places
+        elif shape is TransferOp._from_codes_to_places:
+            part = self.from_codes_to_places
         else:
             return None
         parts = []
@@ -1006,6 +1123,38 @@ class CodeGenerator:
         tests = ([f"V[{source}] > 0", f"V[{dest}] < {maximum}"] + self.blocked(s, removal=True)
                  + self.blocked(d, removal=False))
         return f"[{action} for {source}, {dest}, {s}, {d}, {action} in {rows} if {' and '.join(tests)}]"
+
+    def from_codes_to_places(self, op: TransferOp, scope: Scope, owner: str, named: bool):
+        """Tokens into places from fixed places and holders ("from your pool or any space"): the
+        sources that have a token, then for each destination with room each source but itself."""
+        program = self.program
+        layout = program.layout
+        candidates = op.fixed_sources
+        if any(c >= self.n and c not in program.count_offsets for c in candidates):
+            return None  # the supply, or tokens above a zone: counted by the board
+        if op.fixed_dests is not None:
+            dests = self.const(tuple(op.fixed_dests))
+        elif getattr(op.dests, "by_group", None) is not None:
+            dests = f"{self.shared(('group places',), lambda: tuple(program.group_places) + ((),))}" \
+                    f"[{scope.field('group')}]"
+        else:
+            return None
+
+        def offset(side, code):
+            if code < self.n:
+                return layout.tokens + side * self.n + code
+            base, stride = program.count_offsets[code]
+            return base + side * stride
+        sources = tuple(tuple((c, offset(side, c)) for c in candidates) for side in range(self.sides))
+        grids = tuple(self.grid(op, side, named) for side in range(self.sides))
+        maximum = self.integer(program.schema.tokens.at_most_per_place)
+        found, source, value, dest, grid = self.name("p"), self.name("i"), self.name("i"), self.name("i"), self.name("p")
+        source_tests = [f"V[{value}] > 0"] + self.blocked(source, removal=True)
+        dest_tests = [f"{self.tokens_at(owner, dest)} < {maximum}"] + self.blocked(dest, removal=False)
+        return (f"[{grid}[{source}][{dest}] for {grid} in [{self.owned(owner, grids)}] "
+                f"for {found} in [[{source} for {source}, {value} in {self.owned(owner, sources)} "
+                f"if {' and '.join(source_tests)}]] "
+                f"for {dest} in {dests} if {' and '.join(dest_tests)} for {source} in {found} if {source} != {dest}]")
 
     def codes(self, resolver) -> Optional[tuple]:
         """The location codes a statement's places may be: fixed, or places only (None: any)."""

@@ -44,7 +44,16 @@ class Position:
 
 def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:
     """The position before setup: counters at their start, tracks full, boxes filled, piles that
-    start with all their cards holding them in card order (setup shuffles them)."""
+    start with all their cards holding them in card order (setup shuffles them).  Worked out once
+    per layout; each position gets its own copy."""
+    start = layout.__dict__.get("_start")
+    if start is None:
+        start = layout.__dict__["_start"] = _start(layout)
+    values, piles = start
+    return Position(list(values), [list(p) for p in piles], [], random.Random(seed))
+
+
+def _start(layout: Layout):
     schema = layout.schema
     values = [0] * layout.size
     sides = layout.sides
@@ -73,7 +82,7 @@ def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:
     for index, pile in enumerate(schema.piles):
         if pile.starts_with_all:
             piles[layout.pile(index)] = list(range(_card_count(layout, kinds[pile.kind])))
-    return Position(values, piles, [], random.Random(seed))
+    return tuple(values), tuple(tuple(p) for p in piles)
 
 
 def _card_count(layout: Layout, kind: int) -> int:

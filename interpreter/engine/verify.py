@@ -20,13 +20,13 @@ RUNTIME_NAMES = frozenset({"K", "Stopped", "Won", "Decision", "DONE", "range", "
 GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|board|ctx|choose|ENTRY|_)$")
 ATTRIBUTES = frozenset({
     # the board and its position
-    "values", "piles", "options", "position", "plays", "shortfall", "first_player", "order", "others", "controls",
-    "controls_group", "groups_controlled", "can_take", "take", "put", "draw_at",
+    "values", "piles", "options", "position", "plays", "breakdown", "shortfall", "first_player", "order", "others", "controls",
+    "controls_group", "groups_controlled", "can_take", "can_put", "take", "put", "draw_at",
     # a rule's context (ops.Ctx) and an action's fields
     "me", "group", "place", "card", "reason", "effect", "as_side", "_replace", "a", "b", "side", "kind",
     # operations called through the constants table
     "play", "run", "can_act", "decision", "enter", "legal", "owners", "rule_and_ctx", "begin_play",
-    "actions", "end", "keep",
+    "actions", "end", "keep", "each_places", "tokens_in_sources",
     # lists
     "append", "remove", "pop", "extend", "clear"})
 KEYWORDS = frozenset({"me", "reason", "origin", "place", "group"})
