@@ -31,29 +31,31 @@ class Evaluator:
         per_side = [i for i, c in enumerate(schema.counters) if c.each_side]
         self.score_offset = layout.counter[per_side[0]] if per_side else -1
         self.contexts = program.side_contexts
-        self.terms: List[Tuple[str, Callable, float, bool, frozenset]] = []
+        # (kind, difference, weight, during): kind "slow" for a projection, "quick" for its stand-in
+        self.terms: List[Tuple[str, Callable, float, frozenset]] = []
         for term in evaluation.terms:
             if not term.weight:
                 continue
-            difference = self._term(term)
-            quick = self._term(term.quick) if term.quick is not None else None
+            during = frozenset(term.during)
             if term.kind == "project":
                 # judging token steps quickly: the stand-in, or nothing
-                self.terms.append(("slow", difference, term.weight, frozenset(term.during)))
-                if quick is not None:
-                    self.terms.append(("quick", quick, term.weight, frozenset(term.during)))
+                self.terms.append(("slow", self._term(term), term.weight, during))
+                if term.quick is not None:
+                    self.terms.append(("quick", self._term(term.quick), term.weight, during))
             else:
-                self.terms.append(("", difference, term.weight, frozenset(term.during)))
+                self.terms.append(("", self._term(term), term.weight, during))
         self.step_names = {op.id: op.name for op in program.ops if isinstance(op, StepOp)}
+        self.steps_named = frozenset().union(*(t[3] for t in self.terms)) if self.terms else frozenset()
+        self._active = {}
         self._board = Board(program, program.initial_position(0))
 
     # ------------------------------------------------------------ compiling
     def _term(self, term) -> Callable:
         """(board, side) -> the term's worth to the side: its value less the other sides'."""
-        difference = None if term.judging_side_only else self._difference(term)
-        if difference is None:
-            difference = self._mine_minus_others(self._compile(term), term.judging_side_only)
-        return difference
+        found = None if term.judging_side_only else self._difference(term)
+        if found is None:
+            return self._mine_minus_others(self._compile(term), term.judging_side_only)
+        return found
 
     def _mine_minus_others(self, function: Callable, mine_only: bool) -> Callable:
         """(board, side) -> the side's value, less the mean of the others' (unless ``mine_only``)."""
@@ -86,7 +88,8 @@ class Evaluator:
             found = program.count_offsets.get(code)
             if found is not None:
                 base, stride = found
-                return lambda board, side: board.values[base + side * stride] - board.values[base + (1 - side) * stride]
+                return lambda board, side: (board.values[base + side * stride]
+                                            - board.values[base + (1 - side) * stride])
             return None
         if not isinstance(meaning, M.Count) or layout.tokens < 0:
             return None
@@ -94,20 +97,21 @@ class Evaluator:
         if meaning.kind == "groups" and meaning.who == M.ME:
             groups = program.group_places
 
+            def held(values, mine, theirs, places):
+                ahead = behind = True
+                for place in places:
+                    a, b = values[mine + place], values[theirs + place]
+                    if a <= b:
+                        ahead = False
+                    if b <= a:
+                        behind = False
+                return ahead - behind
+
             def groups_difference(board, side):
                 values = board.values
                 mine, theirs = tokens + side * n, tokens + (1 - side) * n
-                total = 0
-                for places in groups:
-                    ahead = behind = True
-                    for place in places:
-                        a, b = values[mine + place], values[theirs + place]
-                        if a <= b:
-                            ahead = False
-                        if b <= a:
-                            behind = False
-                    total += ahead - behind
-                return total
+                return sum(held(values, mine, theirs, places) for places in groups)
+
             return groups_difference
         what = meaning.what
         if meaning.kind == "places" and isinstance(what, M.Related) and what.who == M.ME and what.relation == 0:
@@ -208,8 +212,20 @@ class Evaluator:
 
     # ------------------------------------------------------------ judging
     def steps_under_way(self, position) -> frozenset:
-        names = self.step_names
-        return frozenset(names[frame[0]] for frame in position.stack if frame[0] in names)
+        """The steps of the sequence of play under way that some term counts during."""
+        names, named = self.step_names, self.steps_named
+        return frozenset(names[frame[0]] for frame in position.stack
+                         if frame[0] in names and names[frame[0]] in named)
+
+    def active(self, quick: bool, steps: frozenset) -> tuple:
+        """The terms that count now, ((weight, difference), ...), worked out once per kind of moment."""
+        key = (quick, steps)
+        found = self._active.get(key)
+        if found is None:
+            found = self._active[key] = tuple((weight, difference) for kind, difference, weight, during in self.terms
+                                              if (not during or during & steps)
+                                              and not (kind and (kind == "slow") == quick))
+        return found
 
     def value(self, board, side: int, quick: bool = False, steps: Optional[frozenset] = None) -> float:
         """The position's worth to ``side``, in VP (a won game: ``win`` plus the margin).
@@ -219,15 +235,10 @@ class Evaluator:
         if winner != NOBODY:
             margin = self.margin(values, side)
             return (self.win if winner == side else -self.win) + margin
+        if steps is None:
+            steps = self.steps_under_way(board.position)
         total = 0.0
-        for kind, difference, weight, during in self.terms:
-            if during:
-                if steps is None:
-                    steps = self.steps_under_way(board.position)
-                if not during & steps:
-                    continue
-            if kind and (kind == "slow") == quick:
-                continue  # a projection, or its quick stand-in
+        for weight, difference in self.active(quick, steps):
             total += weight * difference(board, side)
         return total
 
