@@ -162,7 +162,7 @@ def test_a_goal_offers_only_the_steps_that_can_still_reach_it(content):
     ("en", "spaces where placing a token there would give you control of its dimension",
      "any spaces where placing a Solo Opponent token there would give the Solo Opponent control of its dimension"),
     ("es", "spaces where placing a token there would give you control of its dimension",
-     "cualquier casilla donde colocar ahí una ficha del Oponente en Solitario daría al Oponente en Solitario "
+     "cualquier casilla donde colocar una ficha del Oponente en Solitario daría al Oponente en Solitario "
      "el control de su dimensión"),
     ("en", "spaces with the most opponent tokens", "any spaces with the most player tokens"),
     ("es", "your objective space", "la casilla de objetivo del Oponente en Solitario"),
