@@ -20,7 +20,7 @@ from crisis.content.loader import load_content
 from crisis.interpreter.batch import Job
 from crisis.interpreter.batch import play_game as old_play_game
 from crisis.interpreter.controllers import RandomBot
-from crisis.interpreter.engine.game import play_game
+from crisis.interpreter.engine.game import play_game, random_chooser
 from crisis.interpreter.game import Options
 from crisis.interpreter.tables import tables_for
 
@@ -39,11 +39,8 @@ def general_engine(content, seeds):
     winners = []
     offset = program.layout.winner
     for seed in seeds:
-        bots = [RandomBot(seed, 0).pick, RandomBot(seed, 1).pick]
-
-        def choose(decision, bots=bots):
-            actions = decision.actions
-            return actions[bots[decision.player](len(actions))]
+        # the random bots' draws written in, as the old engine's batch loop has them (the same draws)
+        choose = random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng])
         position, _ = play_game(program, seed, choose)
         winners.append(position.values[offset])
     return winners

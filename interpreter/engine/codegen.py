@@ -39,7 +39,8 @@ from .layout import NOBODY
 from .ops import ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, RegisterOp, RemoveMarkerOp
 from .transfer import TransferOp
 from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
-                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, ScoreOp, StepOp, StopOp)
+                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, StepOp,
+                       StopOp)
 
 GENERATOR_VERSION = 2
 MAX_INTEGER = 10 ** 9  # integers written into the source are checked against this bound
@@ -487,8 +488,32 @@ class CodeGenerator:
             self.statement(rule, self.enter(scope.with_reason(program.procedure_names[op.procedure])), depth + 1)
             return
         rule_ctx = self.name("c")
+        name = program.procedure_names[op.procedure]
+        bound = self.bound_contexts(op, scope, name)
+        if bound is not None:
+            card = self.name("d")
+            try:
+                self.out.line(f"{card} = {self.card_expr(op.node.bind, scope)}")
+            except Unsupported:
+                self.out.line(f"{card} = {self.const(op.bind)}(board, {scope.with_reason(name).ctx()})")
+            self.out.line(f"{rule_ctx} = {bound}[{scope.me}][{card}]")
+            known = {"reason": name, "effect": scope.known["effect"]}
+            self.statement(rule, Scope(self, rule_ctx, scope.me, known), depth + 1)
+            return
         self.out.line(f"{rule_ctx} = {self.const(op)}.rule_and_ctx(board, {scope.ctx()})[1]")
         self.out.line(f"{self.function(rule)}(board, {rule_ctx}, choose)")
+
+    def bound_contexts(self, op: ProcedureOp, scope: Scope, name: str) -> Optional[str]:
+        """For a procedure carried out "for" a card in a context known here: per side and card, the
+        context it runs in (program.bound_ctx), and without a card (read at -1) the context itself."""
+        if scope.place is not None or not scope._static(FIELDS) or not isinstance(op.node, M.CarryOut):
+            return None
+        program = self.program
+        known = dict(scope.known, reason=name)
+        cards = len(program.cards[op.bind_kind].ids)
+        table = tuple(tuple(program.bound_ctx(Ctx(side, **known), op.bind_kind, card) for card in range(cards))
+                      + (Ctx(side, **known),) for side in range(self.sides))
+        return self.const(table)
 
     def op_CardRuleOp(self, op: CardRuleOp, scope: Scope, depth: int) -> None:
         out = self.out
@@ -734,6 +759,84 @@ class CodeGenerator:
                  f"{self.const(f'{op.verb}_{op.noun}')}, [{self.const(actions)}[{each}] for {each} in {offer}], "
                  f"False, 0, {'True' if op.verb == 'keep' else 'False'})).a")
         out.line(f"{self.const(op)}.keep(board, {frame}, {card})")
+        out.dedent()
+
+    def op_PutOp(self, op: PutOp, scope: Scope, depth: int) -> None:
+        """Every card of a pile into another; cards put away are face down (PutOp.run)."""
+        node = op.node
+        sources = self.piles(node.source, scope) if isinstance(node, M.Put) else None
+        dests = self.piles(node.dest, scope) if isinstance(node, M.Put) else None
+        if sources is None or dests is None:
+            self.fallback(op, scope)
+            return
+        out = self.out
+        flags = self.const(tuple(self.program.layout.pile_flag))
+        for source, dest in zip(sources, dests):
+            cards = self.name("p")
+            out.line(f"{cards} = board.piles[{source}]")
+            out.line(f"if {cards}:")
+            out.line(f"    board.piles[{dest}].extend({cards})")
+            out.line(f"    {cards}.clear()")
+            out.line(f"    V[{flags}[{dest}]] = 0")
+            out.line(f"    V[{flags}[{source}]] = 0")
+
+    def op_RevealOp(self, op: RevealOp, scope: Scope, depth: int) -> None:
+        """Piles turned face up, or their cards up to the current one (RevealOp.run)."""
+        node = op.node
+        program, out = self.program, self.out
+        layout = program.layout
+        if not isinstance(node, M.Reveal):
+            self.fallback(op, scope)
+            return
+        indices = []
+        for ref, number in zip(node.piles, op.pile_numbers):
+            found = self.piles(ref, scope)
+            if found is None or not all(_is_int(i) for i in found):
+                self.fallback(op, scope)
+                return
+            indices += [(int(i), number) for i in found]
+        shown = self.name("k")
+        out.line(f"{shown} = 0")
+        for index, number in indices:
+            side = index - layout.pile(number, 0)
+            flag = self.integer(layout.revealed[number] + side)
+            out.line(f"if board.piles[{self.integer(index)}]:")
+            out.line(f"    {shown} = 1")
+            if not op.current:
+                out.line(f"    V[{flag}] = 1")
+            else:
+                declared = program.schema.piles[number]
+                counter = program.counter_index[declared.position]
+                at = layout.counter[counter] + (side if program.schema.counters[counter].each_side else 0)
+                out.line(f"    V[{flag}] = V[{self.integer(at)}] + 1")
+        out.line(f"if {shown}:")
+        out.line(f"    V[{self.integer(layout.reveals)}] += 1")
+
+    def op_OrderOp(self, op: OrderOp, scope: Scope, depth: int) -> None:
+        """A hand ordered a card at a time, first on top; the last card goes last unasked."""
+        node = op.node
+        if not isinstance(node, M.Order):
+            self.fallback(op, scope)
+            return
+        program, out = self.program, self.out
+        hand, dest, card = self.name("p"), self.name("p"), self.name("d")
+        actions = program.actions.order(op.kind)
+        rank = program.cards[op.kind].rank.__getitem__
+
+        def listed(hand):  # the hand's cards in the order of their ids
+            return [actions[c] for c in sorted(hand, key=rank)]
+        out.line(f"{hand} = board.piles[{self.pile(node.source, scope)}]")
+        out.line(f"if {hand}:")
+        out.indent()
+        out.line(f"{dest} = board.piles[{self.pile(node.dest, scope)}]")
+        out.line(f"while len({hand}) > 1:")
+        out.indent()
+        out.line(f"{card} = choose(Decision({scope.me}, {self.const('order')}, "
+                 f"{self.const(listed)}({hand}), False, len({hand}), True)).a")
+        out.line(f"{hand}.remove({card})")
+        out.line(f"{dest}.append({card})")
+        out.dedent()
+        out.line(f"{dest}.append({hand}.pop())")
         out.dedent()
 
     # ------------------------------------------------------------ whether an operation can act
@@ -1391,12 +1494,34 @@ class CodeGenerator:
             return f"V[{self.integer(self.program.layout.last_card)}]"
         if ref.kind in ("top", "pile"):
             return f"(board.piles[{self.pile(ref.pile, scope)}] or (-1,))[-1]"
+        if ref.kind == "current":
+            program = self.program
+            counter = program.schema.piles[ref.pile.pile].position
+            step = f"V[{self.integer(program.layout.counter[program.counter_index[counter]])}]"
+            pile = f"board.piles[{self.pile(ref.pile, scope)}]"
+            return f"({pile}[{step}] if 0 <= {step} < len({pile}) else -1)"
+        if ref.kind == "term":
+            program = self.program
+            meaning = program.term_meanings[ref.pile.pile]
+            if program.term_types[ref.pile.pile] != "card" or not isinstance(meaning, M.CardRef) or \
+                    self._depth >= MAX_EXPRESSION:
+                raise Unsupported("a term's card")
+            side = self.side(ref.pile.side or M.ME, scope)
+            self._depth += 1
+            try:
+                return self.card_expr(meaning, scope.as_side(side))
+            finally:
+                self._depth -= 1
         raise Unsupported(f"the card {ref.kind}")
 
-    def field_of(self, kind: int, field: int, missing) -> str:
-        """A card field's values, with ``missing`` last: read at card -1, it is the value for no card."""
+    def field_of(self, kind: int, field: int, missing, empty=None) -> str:
+        """A card field's values, with ``missing`` last: read at card -1, it is the value for no card;
+        an empty field (None) reads as ``empty``."""
         values = self.program.cards[kind].fields[field]
-        return self.shared(("field", kind, field, missing), lambda: tuple(values) + (missing,))
+        if empty is None and any(v is None for v in values):
+            raise Unsupported("a field some cards leave empty")
+        return self.shared(("field", kind, field, missing, empty),
+                           lambda: tuple(empty if v is None else v for v in values) + (missing,))
 
     # ------------------------------------------------------------ conditions
     def test(self, closure, node, scope: Scope, it: str):
@@ -1533,8 +1658,13 @@ class CodeGenerator:
     def cond_NumberTest(self, node: M.NumberTest, scope, it):
         if node.test is not None:
             return self.compare(self.number(node.number, scope, it), node.test)
-        if isinstance(node.number, (M.CardField, M.GroupRef)) or node.op not in _COMPARE:
-            raise Unsupported("a card's field compared")
+        if node.op not in _COMPARE:
+            raise Unsupported(node.op)
+        if isinstance(node.number, (M.CardField, M.GroupRef)):
+            # a card's field compared: false without a card, or where a field is empty (read as -1)
+            a, b = self.number(node.number, scope, it, empty=NOBODY), self.number(node.other, scope, it, empty=NOBODY)
+            return self.all_of([f"{self.paren(a)} >= 0", f"{self.paren(b)} >= 0",
+                                f"{self.paren(a)} {node.op} {self.paren(b)}"])
         return f"{self.paren(self.number(node.number, scope, it))} {node.op} " \
                f"{self.paren(self.number(node.other, scope, it))}"
 
@@ -1626,8 +1756,9 @@ class CodeGenerator:
         return self.nested(self.program.term_meanings[node.term], scope, it)
 
     # ------------------------------------------------------------ numbers
-    def number(self, node, scope: Scope, it: str) -> str:
-        """The expression of a checked number (compiler.number's closures, written out)."""
+    def number(self, node, scope: Scope, it: str, empty=None) -> str:
+        """The expression of a checked number (compiler.number's closures, written out).  With
+        ``empty``, a card's field that holds nothing reads as ``empty`` (NumberTest's comparisons)."""
         if isinstance(node, M.Literal):
             return self.integer(node.value)
         if isinstance(node, M.CounterValue):
@@ -1638,7 +1769,7 @@ class CodeGenerator:
             return f"V[{self.offset(offset, self.side(node.side or M.ME, scope))}]"
         if isinstance(node, M.CardField):
             kind = self.program.compiler.card_kind(node.card)
-            return f"{self.field_of(kind, node.field, 0)}[{self.card_expr(node.card, scope)}]"
+            return f"{self.field_of(kind, node.field, 0, empty)}[{self.card_expr(node.card, scope)}]"
         if isinstance(node, M.Count):
             return self.count(node, scope, it)
         if isinstance(node, M.Sum):
@@ -1651,7 +1782,7 @@ class CodeGenerator:
                 text += ("-" if sign < 0 else ("+" if text else "")) + f" {self.paren(term)} "
             return f"({text.strip()})"
         if isinstance(node, M.GroupRef):
-            return self.group(node, scope, it)
+            return self.group(node, scope, it, empty)
         raise Unsupported(type(node).__name__)
 
     def count(self, node: M.Count, scope: Scope, it: str) -> str:
@@ -1672,7 +1803,7 @@ class CodeGenerator:
             return f"len({self.cards(node.what, scope)})"
         return f"len({self.place_list(node.what, scope, it)})"
 
-    def group(self, node: M.GroupRef, scope: Scope, it: str) -> str:
+    def group(self, node: M.GroupRef, scope: Scope, it: str, empty=None) -> str:
         """A group index, or -1."""
         if node.kind == "named":
             return self.integer(node.index)
@@ -1681,7 +1812,7 @@ class CodeGenerator:
         if node.kind == "its":
             return f"{self.shared(('group of',), lambda: tuple(self.program.group_of) + (NOBODY,))}[{it}]"
         kind = self.program.compiler.card_kind(node.card)
-        return f"{self.field_of(kind, node.field, NOBODY)}[{self.card_expr(node.card, scope)}]"
+        return f"{self.field_of(kind, node.field, NOBODY, empty)}[{self.card_expr(node.card, scope)}]"
 
     def cards(self, node: M.Cards, scope: Scope) -> str:
         """The cards of piles (or those revealed), in order, as a list."""

@@ -248,6 +248,23 @@ class EngineGame(Game):
         super().__init__(program, seed, Options(frozenset(options), solo, difficulty), position, log, play)
 
 
+def random_chooser(rngs):
+    """``choose`` for random players, one generator per side (controllers.RandomBot's): each
+    decision draws what ``rng.randrange(len(actions))`` would, written in (batch play)."""
+    bits = [rng.getrandbits for rng in rngs]
+
+    def choose(decision):
+        actions = decision.actions
+        n = len(actions)
+        getrandbits = bits[decision.player]
+        k = n.bit_length()
+        pick = getrandbits(k)
+        while pick >= n:
+            pick = getrandbits(k)
+        return actions[pick]
+    return choose
+
+
 def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo: Optional[str] = None,
               difficulty: Optional[str] = None, log: bool = False):
     """A whole game in the direct form (batch play, bots): ``choose(decision)`` answers every
