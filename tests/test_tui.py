@@ -383,7 +383,7 @@ SOLO_SHOWN = {  # what the feed and 'why' show, in each language
     "en": ("(the Solo Opponent) reveals", "The last choice of the Solo Opponent (Secessionist), and why:",
            "table: legal"),
     "es": ("(el Oponente en Solitario) revela", "La última elección del Oponente en Solitario (Secesionista)",
-           "tabla de Colocar o Reemplazar: legales"),
+           "tabla «Dónde colocar o reemplazar fichas»: legales"),
 }
 
 
