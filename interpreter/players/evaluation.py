@@ -97,21 +97,28 @@ class Evaluator:
         if meaning.kind == "groups" and meaning.who == M.ME:
             groups = program.group_places
 
-            def held(values, mine, theirs, places):
-                ahead = behind = True
-                for place in places:
-                    a, b = values[mine + place], values[theirs + place]
-                    if a <= b:
-                        ahead = False
-                    if b <= a:
-                        behind = False
-                return ahead - behind
-
             def groups_difference(board, side):
                 values = board.values
-                mine, theirs = tokens + side * n, tokens + (1 - side) * n
-                return sum(held(values, mine, theirs, places) for places in groups)
-
+                mine = values[tokens + side * n:tokens + side * n + n]
+                theirs = values[tokens + (1 - side) * n:tokens + (1 - side) * n + n]
+                total = 0
+                for places in groups:
+                    ahead = behind = True
+                    for place in places:
+                        a, b = mine[place], theirs[place]
+                        if a <= b:
+                            ahead = False
+                            if not behind:
+                                break
+                        if b <= a:
+                            behind = False
+                            if not ahead:
+                                break
+                    if ahead:
+                        total += 1
+                    elif behind:
+                        total -= 1
+                return total
             return groups_difference
         what = meaning.what
         if meaning.kind == "places" and isinstance(what, M.Related) and what.who == M.ME and what.relation == 0:
@@ -142,12 +149,11 @@ class Evaluator:
             values = board.values
             mine, theirs = tokens + side * n, tokens + (1 - side) * n
             total = 0
-            for place in range(n):
-                ahead = values[mine + place] - values[theirs + place]
-                if ahead > 0:
-                    total += ahead if ahead < cap else cap
-                elif ahead < 0:
-                    total -= -ahead if -ahead < cap else cap
+            for a, b in zip(values[mine:mine + n], values[theirs:theirs + n]):
+                if a > b:
+                    total += a - b if a - b < cap else cap
+                elif b > a:
+                    total -= b - a if b - a < cap else cap
             return total
         return lead
 
