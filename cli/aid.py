@@ -29,13 +29,20 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
     aid = solo.aids[side]
     other = next(s for s in content.board.sides if s != side)
     lines = [c.text("cli.aid.title", side=show.side(side), player=show.side(other)), ""]
+    # rows not from the printed aid (its rows are not public): said once, before the tables; a
+    # mark on each such row only when some rows are the printed aid's
+    authored = [row.provenance == "authored" for table in ("place", "remove") for row in aid.tables[table]]
+    marked = any(authored) and not all(authored)
+    if any(authored):
+        lines.extend(_wrapped(c.text("cli.aid.authored.some" if marked else "cli.aid.authored.all"), "", ""))
+        lines.append("")
     for table in ("place", "remove"):
         lines.append(c.text(f"cli.aid.{table}"))
         for index, row in enumerate(aid.tables[table], 1):
             text = render_locations(row.rule.tree, c, "solo")
             if row.tokens:
                 text += c.text(f"cli.aid.for_tokens.{row.tokens}")
-            mark = c.text(f"cli.aid.provenance.{row.provenance}")
+            mark = c.text(f"cli.aid.provenance.{row.provenance}") if marked else ""
             lines.extend(_wrapped(c.text("cli.aid.row", n=index, text=text, provenance=mark)))
         lines.append("")
     lines.extend(_wrapped(c.text("cli.aid.selection"), "", ""))
@@ -63,8 +70,13 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
                   ("final_crisis_matching", "matching"), ("final_crisis_not_matching", "not_matching"))
     for key, label in procedures:
         lines.append(c.text(f"cli.aid.procedure.{label}"))
-        for sentence in render_block(solo.opponent[key].tree, c, actor="solo").split("\n"):
+        # a list the solo rulebook letters is lettered as it is, with what happens when no line can be
+        named = c.has(f"trace.line_labels.{key}")
+        labels = show.line_labels(key) if named else None
+        for sentence in render_block(solo.opponent[key].tree, c, actor="solo", labels=labels).split("\n"):
             lines.extend(_wrapped(sentence))
+        if named:
+            lines.extend(_wrapped(c.text("cli.aid.none_of_these", label=labels("none"))))
         lines.append("")
     criteria = ", ".join(c.text(f"cli.aid.criterion.{name}") for name in solo.exclusive_options)
     lines.extend(_wrapped(c.text("cli.aid.exclusive_options", criteria=criteria), "", ""))

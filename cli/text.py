@@ -273,31 +273,69 @@ class Presenter:
     def _solo_if(self, entry: LogEntry) -> str:
         from crisis.ruleset.render import render_condition
         p = entry.params
-        return self.catalog.text("log.solo.if", side=self.side(p["side"]), holds="yes" if p["holds"] else "no",
-                                 condition=render_condition(p["rule"], self.catalog, "solo"))
+        params = {"side": self.side(p["side"]), "holds": "yes" if p["holds"] else "no",
+                  "condition": render_condition(p["rule"], self.catalog, "solo")}
+        if p.get("part") is None:
+            return self.catalog.text("log.solo.if", **params)
+        # a test of several parts: the part that decided ("A and B": the first that fails)
+        part = render_condition(p["rule"].items[p["part"]], self.catalog, "solo")
+        return self.catalog.text("log.solo.if_part", part=part, **params)
+
+    def line_labels(self, procedure: Optional[str]):
+        """How the lines of a priority list of the solo opponent's ``procedure`` are called (line n;
+        "none": none could be carried out): by the solo rulebook's letters where the catalog gives
+        them for that procedure, else by number."""
+        c = self.catalog
+        key = f"trace.line_labels.{procedure}"
+        key = key if procedure is not None and c.has(key) else "trace.line_label"
+        return lambda n: c.text(key, n=n)
+
+    def procedure_of(self, rule) -> Optional[str]:
+        """The solo opponent's procedure of which ``rule`` is a statement, if any."""
+        solo = self.content.solo
+        for name, procedure in (solo.opponent.items() if solo is not None else ()):
+            if any(statement is rule for statement in procedure.tree.statements):
+                return name
+        return None
 
     def _solo_first_of(self, entry: LogEntry) -> str:
         from crisis.ruleset.render import render_block
         p, c = entry.params, self.catalog
-        found = c.text("trace.separator").join(c.text("trace.found", n=i + 1, found=f)
+        label = self.line_labels(self.procedure_of(p["rule"]))
+        found = c.text("trace.separator").join(c.text("trace.found", line=label(i + 1), found=f)
                                                 for i, f in enumerate(p["found"]))
         if p["chosen"] is None:
-            chosen = c.text("trace.chosen_none")
+            chosen = label("none")
         else:
             text = render_block(p["rule"].options[p["chosen"]], c, True, "solo")
-            chosen = c.text("trace.chosen_line", n=p["chosen"] + 1) + f" ({text})"
+            chosen = c.text("trace.chosen_line", line=label(p["chosen"] + 1), text=text)
         return c.text("log.solo.first_of", side=self.side(p["side"]), found=found, chosen=chosen)
 
     def _solo_choice(self, entry: LogEntry) -> str:
-        return self.catalog.text("log.solo.choice", trace=self.trace(entry))
+        return self.catalog.text("log.solo.choice", trace=self.trace(entry, in_feed=True))
 
-    def trace(self, entry: LogEntry) -> str:
-        """Why the solo opponent made a choice, in words: the table and rows, or the list and line."""
+    def trace(self, entry: LogEntry, in_feed: bool = False) -> str:
+        """Why the solo opponent made a choice, in words: the table and rows, or the list and line.
+        ``in_feed``: read just after the choice before it, so legal spaces already listed for the
+        token before are not listed again, only what changed."""
         c = self.catalog
         side = entry.params["side"]
-        return c.text("trace.separator").join(self._trace_part(side, part) for part in entry.params["parts"])
+        return c.text("trace.separator").join(self._trace_part(side, part, in_feed) for part in entry.params["parts"])
 
-    def _trace_part(self, side: str, part: dict) -> str:
+    def _legal(self, part: dict, in_feed: bool) -> str:
+        """The legal spaces of a selection: all of them, or how they differ from the token before's."""
+        c, legal, before = self.catalog, part["legal"], part.get("before")
+        spaces = lambda names: self.names("spaces", names)
+        if in_feed and before is not None:
+            gone = [s for s in before if s not in legal]
+            new = [s for s in legal if s not in before]
+            if len(gone) + len(new) < len(legal):
+                key = "trace.legal_changed" if gone and new else "trace.legal_less" if gone else \
+                    "trace.legal_more" if new else "trace.legal_same"
+                return c.text(key, gone=spaces(gone), new=spaces(new))
+        return c.text("trace.legal", spaces=spaces(legal))
+
+    def _trace_part(self, side: str, part: dict, in_feed: bool = False) -> str:
         from crisis.ruleset.render import render_block, render_locations
         c, kind, solo = self.catalog, part["kind"], self.content.solo
         spaces = lambda names: self.names("spaces", names)
@@ -307,16 +345,21 @@ class Presenter:
         if kind == "table":
             rows = solo.aids[side].tables[part["table"]]
             shown = []
+            set_aside = part.get("set_aside", {})
             for index, kept in part["rows"]:
                 text = render_locations(rows[index].rule.tree, c, "solo")
-                if kept is None:
+                if kept is None and set_aside.get(index):  # it names legal spaces, but none still left
+                    fit = set_aside[index]
+                    shown.append(c.text("trace.row_set_aside", n=index + 1, text=text, fit=spaces(fit)))
+                elif kept is None:
                     shown.append(c.text("trace.row_skipped", n=index + 1, text=text))
                 elif kept == "all":
                     shown.append(c.text("trace.row_all", n=index + 1))
                 else:
                     shown.append(c.text("trace.row", n=index + 1, text=text, kept=spaces(kept)))
-            return c.text("trace.table", table=c.text(f"trace.tables.{part['table']}"), legal=spaces(part["legal"]),
-                          rows="".join(shown), dice=dice, chosen=c.name("spaces", part["chosen"]))
+            return c.text("trace.table", table=c.text(f"trace.tables.{part['table']}"),
+                          legal=self._legal(part, in_feed), rows="".join(shown), dice=dice,
+                          chosen=c.name("spaces", part["chosen"]))
         if kind == "priority":
             lines = solo.markers[part["marker"]]
             shown = []

@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from crisis.content.model import SoloContent
+from crisis.ruleset import ast as A
 
 from .actions import DONE, Action, Decision
-from .compile import Compiler, Ctx, Executor
+from .compile import NO_DECISIONS, Compiler, Ctx, Executor, IfOp
 from .state import NOBODY, GameState
 
 PLACE, REMOVE = "place", "remove"
@@ -36,6 +37,7 @@ class SoloRules:
         # the opponent's own procedures log each test they make, so every choice explains itself
         traced = compiler_class(tables)
         traced.trace = True
+        _explaining_compound_tests(traced)
         self.room = tuple(compiler.term(name) for name in solo.placement)
         self.available = tuple(
             (compiler.condition(case.when.tree) if case.when else None,
@@ -178,8 +180,29 @@ class SoloOpponent:
             parts.append({"kind": "first"})
         ex.work = view_ex.work
         if explain and ex.log is not None:
+            self._explain(view_ex, parts, ex.log)
             ex.emit("log.solo.choice", side=ex.tables.sides[self.side], parts=parts, action=action.text)
         return action
+
+    def _explain(self, ex, parts: List[dict], log) -> None:
+        """What a reader of the choice needs besides the choice itself (nothing here changes it):
+        a table's legal spaces as they were for the token just before, when its choice came just
+        before; and, for a row skipped, the legal spaces it names that an earlier row set aside."""
+        before = _previous_legal(log)
+        codes = {name: code for code, name in enumerate(ex.tables.spaces)}
+        for part in parts:
+            if part["kind"] != "table":
+                continue
+            if part["table"] in before:
+                part["before"] = before[part["table"]]
+            rows = self.rules.tables[self.side][part["table"]]
+            legal = [codes[name] for name in part["legal"]]
+            for index, kept in part["rows"]:
+                if kept is None:  # one space at a time: the row's test alone, as the table reads it
+                    keep = rows[index][0]
+                    fit = [part["legal"][i] for i, space in enumerate(legal) if keep(ex, self.ctx, [space])]
+                    if fit:
+                        part.setdefault("set_aside", {})[index] = fit
 
     def _step(self, ex, decision: Decision, parts: List[dict], dice) -> Action:
         """One token step (solo rulebook: Selecting Spaces; docs/rulings.md on moves)."""
@@ -311,6 +334,63 @@ class _Dice:
 
 # log lines of a token step or a marker: a choice's reason is shown after the line it explains
 _ACTION_LINES = ("log.place", "log.remove", "log.move", "log.marker")
+
+
+def _previous_legal(log) -> Dict[str, List[str]]:
+    """The legal spaces of each table of the solo opponent's choice just before, when nothing but
+    the token steps came between (the same run of placements or removals)."""
+    for entry in reversed(log[-4:]):
+        if entry.key == "log.solo.choice":
+            return {part["table"]: part["legal"] for part in entry.params["parts"] if part["kind"] == "table"}
+        if entry.key not in _ACTION_LINES:
+            break
+    return {}
+
+
+def compound_parts(condition):
+    """The parts of a test made of parts ("A and B", "A or B"), else None."""
+    return tuple(condition.items) if isinstance(condition, (A.AllOf, A.AnyOf)) else None
+
+
+class _ExplainedIf(IfOp):
+    """A test of the solo opponent's procedures that says, when it is made of parts, which part
+    decided: the first that fails in "A and B" answered no, the first that holds in "A or B"
+    answered yes."""
+
+    def __init__(self, op: IfOp, any_of: bool, parts):
+        super().__init__(op.condition, op.then, op.otherwise, op.node, op.trace)
+        self.any_of, self.parts = any_of, parts
+
+    def run(self, ex, ctx):
+        holds = self.condition(ex, ctx, NOBODY)
+        if ex.log is not None:
+            ex.emit("log.solo.if", side=ex.tables.sides[ctx.me], rule=self.node.condition, holds=holds,
+                    part=self.deciding(ex, ctx, holds))
+        branch = self.then if holds else self.otherwise
+        return NO_DECISIONS if branch is None else branch.run(ex, ctx)
+
+    def deciding(self, ex, ctx, holds: bool) -> Optional[int]:
+        if holds != self.any_of:  # every part had to be looked at: none decided alone
+            return None
+        work = ex.work  # looking again to explain is no work of the rule's: a game with a log plays the same
+        try:
+            return next((i for i, part in enumerate(self.parts) if part(ex, ctx, NOBODY) == holds), None)
+        finally:
+            ex.work = work
+
+
+def _explaining_compound_tests(compiler) -> None:
+    """Have ``compiler``'s "if" tests of several parts say which part decided."""
+    plain = compiler.op_If
+
+    def op_If(node):
+        op = plain(node)
+        parts = compound_parts(node.condition)
+        if parts is None or not isinstance(op, IfOp):
+            return op
+        return _ExplainedIf(op, isinstance(node.condition, A.AnyOf),
+                            tuple(compiler.condition(part) for part in parts))
+    compiler.op_If = op_If
 
 
 def drive(flow, solo: SoloOpponent, ex: Executor):

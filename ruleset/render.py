@@ -14,10 +14,13 @@ from typing import List
 from . import ast as A
 
 
-def render_block(block: A.Block, catalog, inline: bool = False, actor: str = "you") -> str:
+def render_block(block: A.Block, catalog, inline: bool = False, actor: str = "you", labels=None) -> str:
     """The text of an effect: one sentence per statement.  ``actor`` "solo" shows a rule
-    of the solo opponent as the player reads it ("the Solo Opponent places ...")."""
+    of the solo opponent as the player reads it ("the Solo Opponent places ...").  ``labels``
+    names line n of a priority list where a rulebook names its lines (its letters); without it
+    they are numbered."""
     renderer = Renderer(catalog, actor)
+    renderer.labels = labels
     sentences = [renderer.statement(s) for s in block.statements]
     return (" " if inline else "\n").join(sentences)
 
@@ -64,6 +67,8 @@ _OTHER = {"solo": "human", "human": "solo"}
 
 
 class Renderer:
+    labels = None  # line number -> its name, for the lines of a priority list (render_block)
+
     def __init__(self, catalog, actor: str = "you", mood: str = "plain"):
         self.c = catalog
         self.actor = actor
@@ -82,7 +87,9 @@ class Renderer:
     def acting(self, actor: str) -> "Renderer":
         if actor == "opponent" and self.actor in _OTHER:
             actor = _OTHER[self.actor]
-        return Renderer(self.c, actor, self.mood)
+        other = Renderer(self.c, actor, self.mood)
+        other.labels = self.labels
+        return other
 
     def doer(self) -> dict:
         """The subject of a statement: ``who`` selects the verb form, ``subject`` names the actor."""
@@ -230,7 +237,8 @@ class Renderer:
         return self.acting("opponent" if node.actor == "opponent" else "each").clause(node.statement)
 
     def st_FirstOf(self, node: A.FirstOf) -> str:
-        options = [self.t("statement.first_of_option", n=i + 1, text=self.clauses(o))
+        options = [self.t("statement.first_of_option", n=i + 1, text=self.clauses(o)) if self.labels is None
+                   else self.t("statement.first_of_labelled", label=self.labels(i + 1), text=self.clauses(o))
                    for i, o in enumerate(node.options)]
         return self.t("statement.first_of", options=self.t("statement.either_separator").join(options),
                       **self.doer())

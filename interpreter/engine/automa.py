@@ -20,9 +20,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from crisis.interpreter.actions import DONE, Action, Decision
 
+from crisis.ruleset import meaning as M
+
 from .compiler import Compiler
 from .layout import NOBODY
-from .ops import Ctx
+from .ops import Ctx, IfOp
 
 PLACE, REMOVE = "place", "remove"
 
@@ -34,7 +36,7 @@ class AutomaRules:
         self.overlay = overlay
         self.program = program
         compiler = Compiler(program)
-        traced = Compiler(program, trace=True)  # the automa's own rules log each test they make
+        traced = _ExplainingCompiler(program, trace=True)  # the automa's own rules log each test they make
         roles = overlay.roles
         terms = list(program.term_names)
         self.room = tuple(compiler.term(terms.index(name)) for name in overlay.placement)
@@ -203,8 +205,29 @@ class Automa:
             action = decision.actions[0]
             parts.append({"kind": "first"})
         if explain and board.log is not None:
+            self._explain(view_board, parts, board.log)
             board.emit("log.solo.choice", side=board.program.schema.sides[self.side], parts=parts, action=action.text)
         return action
+
+    def _explain(self, board, parts: List[dict], log) -> None:
+        """What a reader of the choice needs besides the choice itself (nothing here changes it):
+        a table's legal places as they were for the token just before, when its choice came just
+        before; and, for a row skipped, the legal places it names that an earlier row set aside."""
+        before = _previous_legal(log)
+        codes = {name: code for code, name in enumerate(board.program.schema.map.places)}
+        for part in parts:
+            if part["kind"] != "table":
+                continue
+            if part["table"] in before:
+                part["before"] = before[part["table"]]
+            rows = self.rules.tables[self.side][part["table"]]
+            legal = [codes[name] for name in part["legal"]]
+            for index, kept in part["rows"]:
+                if kept is None:  # one place at a time: the row's test alone, as the table reads it
+                    keep = rows[index][0]
+                    fit = [part["legal"][i] for i, place in enumerate(legal) if keep(board, self.ctx, [place])]
+                    if fit:
+                        part.setdefault("set_aside", {})[index] = fit
 
     def _step(self, board, decision: Decision, parts: List[dict], dice) -> Action:
         n = board.n
@@ -336,6 +359,50 @@ class _Dice:
 
 # log lines of a token step or a marker: a choice's reason is shown after the line it explains
 _ACTION_LINES = ("log.place", "log.remove", "log.move", "log.marker")
+
+
+def _previous_legal(log) -> Dict[str, List[str]]:
+    """The legal places of each table of the automa's choice just before, when nothing but the
+    token steps came between (the same run of placements or removals)."""
+    for entry in reversed(log[-4:]):
+        if entry.key == "log.solo.choice":
+            return {part["table"]: part["legal"] for part in entry.params["parts"] if part["kind"] == "table"}
+        if entry.key not in _ACTION_LINES:
+            break
+    return {}
+
+
+class _ExplainedIf(IfOp):
+    """A test of the automa's own rules that says, when it is made of parts, which part decided:
+    the first that fails in "A and B" answered no, the first that holds in "A or B" answered yes."""
+
+    def __init__(self, condition, then, otherwise, node, any_of: bool, parts):
+        super().__init__(condition, then, otherwise, node, True)
+        self.any_of, self.parts = any_of, parts
+
+    def _branch(self, board, ctx):
+        holds = self.condition(board, ctx, NOBODY)
+        if board.log is not None:
+            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.node.condition
+                       if self.node is not None else None, holds=holds, part=self.deciding(board, ctx, holds))
+        return self.then if holds else self.otherwise
+
+    def deciding(self, board, ctx, holds: bool) -> Optional[int]:
+        if holds != self.any_of:  # every part had to be looked at: none decided alone
+            return None
+        return next((i for i, part in enumerate(self.parts) if part(board, ctx, NOBODY) == holds), None)
+
+
+class _ExplainingCompiler(Compiler):
+    """The compiler of the automa's own rules: their "if" tests of several parts say which part decided."""
+
+    def op_If(self, node: M.If):
+        if not self.trace or not isinstance(node.condition, (M.AllOf, M.AnyOf)):
+            return super().op_If(node)
+        return self.register(_ExplainedIf(self.condition(node.condition), self.block(node.then),
+                                          self.block(node.otherwise) if node.otherwise else None, node,
+                                          isinstance(node.condition, M.AnyOf),
+                                          tuple(self.condition(part) for part in node.condition.items)))
 
 
 def drive(machine, automa: Automa, decision: Optional[Decision]) -> Optional[Decision]:
