@@ -36,7 +36,8 @@ from typing import Dict, List, Optional
 from crisis.ruleset import meaning as M
 
 from .layout import NOBODY
-from .ops import ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, RegisterOp, RemoveMarkerOp
+from .ops import (ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, PlaceMarkerOp, RegisterOp,
+                  RemoveMarkerOp, choose_place)
 from .transfer import TransferOp
 from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
                        KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, StepOp,
@@ -469,8 +470,11 @@ class CodeGenerator:
         out.line("    board.shortfall += 1")
         out.line("else:")
         out.indent()
+        each = self.name("i")
+        options = f"[{self.const(tuple(op.actions))}[{each}] for {each} in {possible}]"
         out.line(f"{index} = {possible}[0] if len({possible}) == 1 else "
-                 f"choose({self.const(op)}.decision(board, {scope.ctx()}, {possible})).a")
+                 f"choose(Decision({scope.me}, {self.const('option')}, {options}, False, 0, False, "
+                 f"{self.const(op.node)}, -1, -1, {self.const('')}, ({self.const(op)}, {scope.ctx()}))).a")
         for i, option in enumerate(op.options):
             out.line(f"{'if' if i == 0 else 'elif'} {index} == {self.integer(i)}:")
             out.indent()
@@ -605,8 +609,15 @@ class CodeGenerator:
                  + (f" and {test}]" if test is not None else "]"))
         out.line(f"if not {left}:")
         out.line("    break")
-        out.line(f"{place} = {left}[0] if len({left}) == 1 else "
-                 f"choose({self.const(op)}.decision(board, {scope.ctx()}, {left})).a")
+        if op.chooser is None or (op.chooser == "opponent" and self.sides == 2):
+            chooser = scope.me if op.chooser is None else self.other(scope.me)
+            on_behalf = "-1" if op.chooser is None else scope.me
+            words = tuple(self.program.actions.place_word(op.word, p) for p in range(self.n))
+            decision = (f"Decision({chooser}, {self.const(op.word)}, [{self.const(words)}[{each}] for {each} in {left}], "
+                        f"False, 0, False, None, -1, {on_behalf})")
+        else:
+            decision = f"{self.const(op)}.decision(board, {scope.ctx()}, {left})"
+        out.line(f"{place} = {left}[0] if len({left}) == 1 else choose({decision}).a")
         out.line(f"{done} += ({place},)")
         self.statement(op.body, self.enter(scope.with_place(place)), depth + 1)
         out.dedent()
@@ -637,13 +648,27 @@ class CodeGenerator:
             out.line(f"    {zone} = {self.integer(z)}")
         out.line("else:")
         out.line("    break")
-        out.line(f"{rule} = {self.const(op)}.enter(board, {side}, {zone})")
-        out.line(f"if {rule} is not None:")
-        out.indent()
         entered = scope.with_side_and_reason(side, zone, reasons)
-        out.line(f"({first} if {rule} is {self.const(effects)}[{zone}][0] else {second})[{zone}]"
-                 f"(board, {entered.ctx()}, choose)")
-        out.dedent()
+        if self.sides == 2:
+            # ResolveOp.enter written out: the entry is resolved, the side recorded in the zone's
+            # order of entry (first or second), and the first or second effect carried out
+            order = self.name("i")
+            out.line(f"V[{self.integer(layout.pending + layout.zone_base[op.track])} + {side} * {stride} + {zone}] = 0")
+            out.line(f"{order} = {self.integer(layout.entry_order + layout.zone_base[op.track] * 2)} + {zone} * 2")
+            out.line(f"if V[{order}] == -1:")
+            out.line(f"    V[{order}] = {side}")
+            out.line(f"    {rule} = {first}[{zone}]")
+            out.line("else:")
+            out.line(f"    if V[{order} + 1] == -1:")
+            out.line(f"        V[{order} + 1] = {side}")
+            out.line(f"    {rule} = {second}[{zone}]")
+            out.line(f"if {rule} is not None:")
+            out.line(f"    {rule}(board, {entered.ctx()}, choose)")
+        else:
+            out.line(f"{rule} = {self.const(op)}.enter(board, {side}, {zone})")
+            out.line(f"if {rule} is not None:")
+            out.line(f"    ({first} if {rule} is {self.const(effects)}[{zone}][0] else {second})[{zone}]"
+                     f"(board, {entered.ctx()}, choose)")
         out.dedent()
         out.dedent()
         out.dedent()
@@ -708,6 +733,35 @@ class CodeGenerator:
         out.line(f"elif {wanted} < 0:")
         out.line(f"    {now} = V[{offset}] + {wanted}")
         out.line(f"    V[{offset}] = {now} if {now} > {low} else {low}")
+
+    def op_PlaceMarkerOp(self, op: PlaceMarkerOp, scope: Scope, depth: int) -> None:
+        """A marker put on one of some places (PlaceMarkerOp.play), where no effect remembers it."""
+        node = op.node
+        if not isinstance(node, M.PlaceMarker):
+            self.fallback(op, scope)
+            return
+        out = self.out
+        places, each, place = self.name("p"), self.name("i"), self.name("i")
+        out.line(f"{places} = {self.place_list(node.places, scope, '-1') if self.place_set_ok(node.places, scope) else f'{self.const(op.places)}(board, {scope.ctx()}, -1)'}")
+        out.line(f"if not {places}:")
+        out.line("    board.shortfall += 1")
+        out.line("else:")
+        actions = tuple(self.program.actions.marker(op.marker, p) for p in range(self.n))
+        out.line(f"    {place} = {places}[0] if len({places}) == 1 else "
+                 f"choose(Decision({scope.me}, {self.const('marker')}, [{self.const(actions)}[{each}] for {each} in {places}], "
+                 f"False, 0, False, {self.const(op.node)})).a")
+        out.line(f"    V[{self.integer(self.program.layout.marker + op.marker)}] = {place}")
+        effect = scope.field("effect")
+        if effect != "-1":  # "that space" reads it (ops.choose_place)
+            out.line(f"    if {effect} >= 0:")
+            out.line(f"        {self.const(choose_place)}(board, {scope.ctx()}, {place})")
+
+    def place_set_ok(self, node, scope: Scope) -> bool:
+        try:
+            self.places(node, scope, "-1")
+            return True
+        except Unsupported:
+            return False
 
     def op_RegisterOp(self, op: RegisterOp, scope: Scope, depth: int) -> None:
         self.out.line(f"V[{self.integer(self.program.layout.register[op.register])}] = {self.first_player()}")
@@ -1160,16 +1214,42 @@ class CodeGenerator:
         """A table's row for ``owner``: the table is per side."""
         return f"{self.const(rows)}[{owner}]"
 
+    def marker_rows(self, entries):
+        """Steps to list, as (values, place a step takes from or None, place it puts on or None),
+        made ready for the one marker that blocks: a tuple of the values of the steps it does not
+        block for each place it may stand on (off the map last, read at -1), and the index that
+        reads it.  With no marker that blocks, the values and no index; None with several."""
+        markers = self.program.schema.markers
+        found = [m for m, marker in enumerate(markers) if marker.blocks_placement or marker.blocks_removal]
+        if not found:
+            return tuple(v for v, _, _ in entries), ""
+        if len(found) > 1:
+            return None
+        marker = markers[found[0]]
+
+        def kept(place):
+            return tuple(v for v, source, dest in entries
+                         if not (marker.blocks_removal and source == place)
+                         and not (marker.blocks_placement and dest == place))
+        table = tuple(kept(place) for place in range(self.n)) + (kept(NOBODY),)
+        return table, f"[V[{self.integer(self.program.layout.marker + found[0])}]]"
+
     def from_holder_to_places(self, op: TransferOp, scope: Scope, owner: str, named: bool):
         """Tokens from one holder into fixed places (a value play)."""
         layout = self.program.layout
         source, dests = op._source, op.fixed_dests
         maximum = self.integer(self.program.schema.tokens.at_most_per_place)
         offset, place, action = self.name("i"), self.name("i"), self.name("a")
-        rows = tuple(tuple((layout.tokens + side * self.n + d, d, self.grid(op, side, named)[source][d]) for d in dests)
-                     for side in range(self.sides))
-        tests = [f"V[{offset}] < {maximum}"] + self.blocked(place, removal=False)
-        steps = f"[{action} for {offset}, {place}, {action} in {self.owned(owner, rows)} if {' and '.join(tests)}]"
+        per_side = [self.marker_rows([((layout.tokens + side * self.n + d, self.grid(op, side, named)[source][d]),
+                                       None, d) for d in dests]) for side in range(self.sides)]
+        if all(found is not None for found in per_side):
+            rows = f"{self.owned(owner, tuple(found[0] for found in per_side))}{per_side[0][1]}"
+            steps = f"[{action} for {offset}, {action} in {rows} if V[{offset}] < {maximum}]"
+        else:
+            rows = tuple(tuple((layout.tokens + side * self.n + d, d, self.grid(op, side, named)[source][d])
+                               for d in dests) for side in range(self.sides))
+            tests = [f"V[{offset}] < {maximum}"] + self.blocked(place, removal=False)
+            steps = f"[{action} for {offset}, {place}, {action} in {self.owned(owner, rows)} if {' and '.join(tests)}]"
         return f"({steps} if {self.can_take(owner, source)} else [])"
 
     def between_holders(self, op: TransferOp, scope: Scope, owner: str, named: bool):
@@ -1183,7 +1263,38 @@ class CodeGenerator:
 
     def from_places_to_holder(self, op: TransferOp, scope: Scope, owner: str, named: bool):
         """Tokens from places into one holder (a removal)."""
-        layout, program = self.program.layout, self.program
+        layout = self.program.layout
+        dest = op._dest
+        offset, place, action = self.name("i"), self.name("i"), self.name("a")
+
+        def column(side, places):
+            entries = [((layout.tokens + side * self.n + s, self.grid(op, side, named)[s][dest]), s, None)
+                       for s in places]
+            return self.marker_rows(entries)
+        if op.fixed_sources is not None:
+            per_side = [column(side, op.fixed_sources) for side in range(self.sides)]
+            if all(found is not None for found in per_side):
+                rows = f"{self.owned(owner, tuple(found[0] for found in per_side))}{per_side[0][1]}"
+        elif getattr(op.sources, "by_group", None) is not None:
+            # "this dimension": the group's places, none without a group (the last entry, read at -1)
+            groups = op.sources.by_group
+            per_side = [[column(side, places) for places in groups] + [column(side, ())] for side in range(self.sides)]
+            if all(found is not None for side in per_side for found in side):
+                table = tuple(tuple(found[0] for found in side) for side in per_side)
+                rows = f"{self.owned(owner, table)}[{scope.field('group')}]{per_side[0][0][1]}"
+        else:
+            return None
+        if any(found is None for found in (per_side if op.fixed_sources is not None else per_side[0])):
+            return self.from_places_to_holder_marked(op, scope, owner, named)
+        put = self.can_put(owner, dest)
+        if put is False:
+            return "[]"
+        steps = f"[{action} for {offset}, {action} in {rows} if V[{offset}] > 0]"
+        return steps if put is True else f"({steps} if {put} else [])"
+
+    def from_places_to_holder_marked(self, op: TransferOp, scope: Scope, owner: str, named: bool):
+        """As above, where several markers block: each place tested against each marker."""
+        layout = self.program.layout
         dest = op._dest
         offset, place, action = self.name("i"), self.name("i"), self.name("a")
 
@@ -1191,13 +1302,10 @@ class CodeGenerator:
             return tuple((layout.tokens + side * self.n + s, s, self.grid(op, side, named)[s][dest]) for s in places)
         if op.fixed_sources is not None:
             rows = self.owned(owner, tuple(column(side, op.fixed_sources) for side in range(self.sides)))
-        elif getattr(op.sources, "by_group", None) is not None:
-            # "this dimension": the group's places, none without a group (the last entry, read at -1)
+        else:
             groups = op.sources.by_group
             table = tuple(tuple(column(side, places) for places in groups) + ((),) for side in range(self.sides))
             rows = f"{self.owned(owner, table)}[{scope.field('group')}]"
-        else:
-            return None
         put = self.can_put(owner, dest)
         if put is False:
             return "[]"
@@ -1209,20 +1317,37 @@ class CodeGenerator:
         """Tokens from places to places: the pairs of a fixed set, or of "this dimension"."""
         layout = self.program.layout
         maximum = self.integer(self.program.schema.tokens.at_most_per_place)
+        source, dest, s, d, action = self.name("i"), self.name("i"), self.name("i"), self.name("i"), self.name("a")
+
+        def ready(side, pairs):
+            return self.marker_rows([((layout.tokens + side * self.n + s, layout.tokens + side * self.n + d, a), s, d)
+                                     for s, d, a in pairs])
+        if op._pairs_by_group is not None:
+            groups = op._pairs_by_group[named]  # per group, per side
+            found = [[ready(side, per_side[side]) for per_side in groups] for side in range(self.sides)]
+            if all(f is not None for side in found for f in side):
+                # read at -1 (no group) as the statement does: the last group's pairs
+                table = tuple(tuple(f[0] for f in side) for side in found)
+                rows = f"{self.owned(owner, table)}[{scope.field('group')}]{found[0][0][1]}"
+                return f"[{action} for {source}, {dest}, {action} in {rows} if V[{source}] > 0 and V[{dest}] < {maximum}]"
+        elif op.fixed_sources is not None and op.fixed_dests is not None:
+            pairs = op._pairs_between(op.fixed_sources, op.fixed_dests, named)
+            found = [ready(side, pairs[side]) for side in range(self.sides)]
+            if all(f is not None for f in found):
+                rows = f"{self.owned(owner, tuple(f[0] for f in found))}{found[0][1]}"
+                return f"[{action} for {source}, {dest}, {action} in {rows} if V[{source}] > 0 and V[{dest}] < {maximum}]"
+        else:
+            return None
 
         def offsets(pairs_per_side):
             return tuple(tuple((layout.tokens + side * self.n + s, layout.tokens + side * self.n + d, s, d, a)
                                for s, d, a in pairs) for side, pairs in enumerate(pairs_per_side))
         if op._pairs_by_group is not None:
-            groups = op._pairs_by_group[named]  # per group, per side
+            groups = op._pairs_by_group[named]
             table = tuple(tuple(offsets(per_side)[side] for per_side in groups) for side in range(self.sides))
-            rows = f"{self.owned(owner, table)}[{scope.field('group')}]"  # read at -1 as the statement does
-        elif op.fixed_sources is not None and op.fixed_dests is not None:
-            pairs = op._pairs_between(op.fixed_sources, op.fixed_dests, named)
-            rows = self.owned(owner, offsets(pairs))
+            rows = f"{self.owned(owner, table)}[{scope.field('group')}]"
         else:
-            return None
-        source, dest, s, d, action = self.name("i"), self.name("i"), self.name("i"), self.name("i"), self.name("a")
+            rows = self.owned(owner, offsets(op._pairs_between(op.fixed_sources, op.fixed_dests, named)))
         tests = ([f"V[{source}] > 0", f"V[{dest}] < {maximum}"] + self.blocked(s, removal=True)
                  + self.blocked(d, removal=False))
         return f"[{action} for {source}, {dest}, {s}, {d}, {action} in {rows} if {' and '.join(tests)}]"
@@ -1590,10 +1715,17 @@ class CodeGenerator:
             return scope.field("place")
         if isinstance(node, M.ContextPlace) and node.kind == "it":
             return it
-        raise Unsupported("a place chosen by the position")
+        return f"({self.place_list(node, scope, it)} or (-1,))[0]"
 
     def cond_Controls(self, node: M.Controls, scope, it):
         target = self.target(node.target, node.target_kind, scope, it)
+        if not re.match(r"^[\w.]+$", target):  # read once: bound by a comprehension of one
+            bound = self.name("i")
+            test = self.cond_Controls_at(node, scope, bound)
+            return f"[{bound} for {bound} in [{target}] if {self.paren(self.all_of([f'{bound} >= 0', test]))}] != []"
+        return self.cond_Controls_at(node, scope, target)
+
+    def cond_Controls_at(self, node: M.Controls, scope, target: str):
         if node.nobody:
             if node.target_kind == "group":
                 raise Unsupported("a group nobody controls")
