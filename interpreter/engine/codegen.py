@@ -279,7 +279,9 @@ class CodeGenerator:
         if root:
             scope = Scope(self, "ctx", self.integer(ROOT_CTX.me), dict(DEFAULTS))
         else:
-            scope = Scope(self, "ctx", "ctx.me", None)
+            me = self.name("s")
+            out.line(f"{me} = ctx.me")
+            scope = Scope(self, "ctx", me, None)
         self.statement(op, scope, 0)
         out.dedent()
         out.line("")
@@ -1412,12 +1414,16 @@ class CodeGenerator:
         loc = program.locations
         kind = loc.kind[code]
         if code == loc.SUPPLY:
-            # the supply's holders in order: the first that has a token gives it
-            for i, holder in enumerate(loc.supply):
-                out.line(f"{'if' if i == 0 else 'elif'} {self.count_at(owner, holder)} > 0:")
+            # the supply's holders in order: the first that has a token gives it; past the first,
+            # the board's own take (a token from a track enters a zone)
+            if loc.supply:
+                out.line(f"if {self.count_at(owner, loc.supply[0])} > 0:")
                 out.indent()
-                self.take_from(owner, holder)
+                self.take_from(owner, loc.supply[0])
                 out.dedent()
+                if len(loc.supply) > 1:
+                    out.line("else:")
+                    out.line(f"    board.take({owner}, {self.integer(code)})")
             return
         if kind[0] == "holder" or kind[0] == "box":
             out.line(f"{self.count_at(owner, code)} -= 1")
