@@ -40,18 +40,21 @@ def feed(content, game, lang="en"):
 
 
 # ------------------------------------------------------------------ the printed aid
-AUTHORED = {"en": ("Not the printed aid's tables", "Select where to Place or Replace tokens", "(authored)"),
-            "es": ("Estas no son las tablas de la hoja impresa", "Dónde colocar o reemplazar fichas", "(de autor)")}
+AUTHORED = {"en": ("Not the printed aid's tables", "Select where to Place or Replace tokens", "(authored)",
+                   "-- for the player's tokens only"),
+            "es": ("Estas no son las tablas de la hoja impresa", "Dónde colocar o reemplazar fichas", "(de autor)",
+                   "-- solo para las fichas del jugador")}
 
 
 @pytest.mark.parametrize("lang", sorted(AUTHORED))
 def test_the_aid_says_once_at_the_top_that_its_rows_are_not_the_printed_aids(capsys, lang):
-    statement, first_table, old_mark = AUTHORED[lang]
+    statement, first_table, old_mark, players_tokens = AUTHORED[lang]
     out = crisis(capsys, "aid", "--side", "secessionist", "--lang", lang)
     assert out.count(statement) == 1
     assert out.index(statement) < out.index(first_table)  # before the first row
     assert "docs/solo.md" in out[:out.index(first_table)]
     assert old_mark not in out  # no row repeats it
+    assert " ".join(out.split()).count(players_tokens) == 3  # what each row is for is still said
 
 
 def test_when_only_some_rows_are_authored_those_rows_are_marked_and_the_top_says_what_the_mark_means(
