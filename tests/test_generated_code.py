@@ -2,28 +2,39 @@
 generated source holds nothing content could have put there (docs/limits.md)."""
 
 import os
-import random
+from pathlib import Path
 
 import pytest
 
+from crisis.content.loader import read_game
 from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.engine.board import Board
 from crisis.interpreter.engine.game import play_game
-from crisis.interpreter.engine.native import generate
+from crisis.interpreter.engine.native import generate, native
+from crisis.interpreter.engine.ops import Ctx
+from crisis.interpreter.engine.program import GameProgram
 from crisis.interpreter.engine.verify import UnsafeSource, verify
+
+
+THREE_CROWNS = Path(__file__).parent / "data" / "three-crowns"
 
 
 def played(program, seed, generated: bool):
     previous = os.environ.get("CRISIS_INTERPRET")
     os.environ["CRISIS_INTERPRET"] = "0" if generated else "1"
     try:
-        bots = [RandomBot(seed, 0).pick, RandomBot(seed, 1).pick]
+        bots = [RandomBot(seed, side).pick for side in range(len(program.schema.sides))]
         decisions = []
 
         def choose(decision):
-            decisions.append((decision.player, decision.kind, [a.text for a in decision.actions]))
+            origin = decision.origin
+            decisions.append((decision.player, decision.kind, [a.text for a in decision.actions], decision.optional,
+                              decision.remaining, decision.hidden, decision.owner, decision.on_behalf,
+                              None if origin is None else (origin[0].id, tuple(origin[1]))))
             return decision.actions[bots[decision.player](len(decision.actions))]
         position, _ = play_game(program, seed, choose, frozenset({"event_discard"}) if seed % 2 else frozenset())
-        return decisions, list(position.values), [list(p) for p in position.piles]
+        return (decisions, list(position.values), [list(p) for p in position.piles], position.plays,
+                position.breakdown, native(program) is not None)
     finally:
         if previous is None:
             del os.environ["CRISIS_INTERPRET"]
@@ -33,7 +44,32 @@ def played(program, seed, generated: bool):
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 17, 99, 1234, 65537])
 def test_generated_rules_play_the_same_games_as_the_operations(content, seed):
-    assert played(content.program, seed, True) == played(content.program, seed, False)
+    generated, interpreted = played(content.program, seed, True), played(content.program, seed, False)
+    assert generated[-1] and not interpreted[-1]  # each way was the one played
+    assert generated[:-1] == interpreted[:-1]
+
+
+@pytest.fixture(scope="module")
+def three_crowns():
+    return GameProgram(read_game(THREE_CROWNS))
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_a_game_of_three_sides_plays_the_same_generated(three_crowns, seed):
+    """Three Crowns (tests/data/three-crowns) has no "opponent" and three sides to a place's control:
+    the generated rules take the general ways, and still play the same games."""
+    generated, interpreted = played(three_crowns, seed, True), played(three_crowns, seed, False)
+    assert generated[-1] and not interpreted[-1]
+    assert generated[:-1] == interpreted[:-1]
+
+
+def test_the_main_sequence_runs_generated_only_from_the_context_a_game_starts_in(content):
+    """The main function is written for the root context; any other is played by the operations."""
+    program = content.program
+    generated = generate(program)
+    board = Board(program, program.initial_position(1))
+    assert generated.play(program.main, board, Ctx(1), lambda decision: decision.actions[0]) is False
+    assert board.values == program.initial_position(1).values  # nothing was run
 
 
 def test_no_text_of_the_content_reaches_the_generated_source(content):
