@@ -1416,14 +1416,11 @@ class CodeGenerator:
         if code == loc.SUPPLY:
             # the supply's holders in order: the first that has a token gives it; past the first,
             # the board's own take (a token from a track enters a zone)
-            if loc.supply:
-                out.line(f"if {self.count_at(owner, loc.supply[0])} > 0:")
+            for i, holder in enumerate(loc.supply):
+                out.line(f"{'if' if i == 0 else 'elif'} {self.count_at(owner, holder)} > 0:")
                 out.indent()
-                self.take_from(owner, loc.supply[0])
+                self.take_from(owner, holder)
                 out.dedent()
-                if len(loc.supply) > 1:
-                    out.line("else:")
-                    out.line(f"    board.take({owner}, {self.integer(code)})")
             return
         if kind[0] == "holder" or kind[0] == "box":
             out.line(f"{self.count_at(owner, code)} -= 1")
@@ -1432,20 +1429,7 @@ class CodeGenerator:
             out.line(f"board.take({owner}, {self.integer(code)})")
             return
         # the token leaves the highest-numbered space still covered: its zone is entered
-        track = kind[1]
-        offset, space, slot = self.name("i"), self.name("i"), self.name("i")
-        zones = self.integer(layout.zones)
-        out.line(f"{offset} = {self.add(self.integer(layout.track_of(0, track)), self.times(owner, self.integer(len(layout.zone_count))))}")
-        out.line(f"{space} = V[{offset}] - 1")
-        out.line(f"V[{offset}] = {space}")
-        zone_of = program.zone_of_space[track]
-        out.line(f"{slot} = {self.times(owner, zones)} + {self.integer(layout.zone_base[track])} + "
-                 f"{self.const(zone_of)}[{space}]")
-        out.line(f"if not V[{self.integer(layout.entered)} + {slot}]:")
-        out.line(f"    V[{self.integer(layout.entered)} + {slot}] = 1")
-        has_effect = tuple(effect is not None for effect in program.entering[track])
-        out.line(f"    if {self.const(has_effect)}[{self.const(zone_of)}[{space}]]:")
-        out.line(f"        V[{self.integer(layout.pending)} + {slot}] = 1")
+        out.line(f"{self.shared(('track', kind[1]), lambda: track_taker(program, kind[1]))}(V, {owner})")
 
     def put(self, op: TransferOp, owner: str, code: str) -> None:
         """Put one token of ``owner`` at the location ``code`` (board.put written out)."""
@@ -2042,6 +2026,28 @@ class CodeGenerator:
         if first is None:
             return lambda place: self.paren(second(place))
         return lambda place: f"{self.paren(first(place))} and {self.paren(second(place))}"
+
+
+def track_taker(program, track: int):
+    """``take(values, side)``: a token taken from a side's track (Board._take_from_track, with the
+    layout's offsets read once): it leaves the highest space still covered, whose zone is entered."""
+    layout = program.layout
+    base, stride = layout.track_of(0, track), len(layout.zone_count)
+    zone_of, zones, zone_base = program.zone_of_space[track], layout.zones, layout.zone_base[track]
+    entered, pending = layout.entered, layout.pending
+    effects = tuple(effect is not None for effect in program.entering[track])
+
+    def take(values, side):
+        offset = base + side * stride
+        space = values[offset] - 1
+        values[offset] = space
+        zone = zone_of[space]
+        slot = side * zones + zone_base + zone
+        if not values[entered + slot]:
+            values[entered + slot] = 1
+            if effects[zone]:
+                values[pending + slot] = 1
+    return take
 
 
 def paid_actions(board, ctx, hand) -> list:
