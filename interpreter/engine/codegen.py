@@ -38,6 +38,7 @@ from crisis.ruleset import meaning as M
 from .layout import NOBODY
 from .ops import (ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, PlaceMarkerOp, RegisterOp,
                   RemoveMarkerOp, choose_place)
+from .position import note
 from .transfer import TransferOp
 from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
                        KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, StepOp,
@@ -105,8 +106,9 @@ class Scope:
     local at the scope's ``slot`` the first time it is asked for."""
 
     def __init__(self, gen: "CodeGenerator", value: str, me: str, known: Optional[dict], place: Optional[str] = None,
-                 slot: Optional[list] = None):
+                 slot: Optional[list] = None, exprs: Optional[dict] = None):
         self.gen, self.value, self.me, self.known, self.place, self.slot = gen, value, me, known, place, slot
+        self.exprs = exprs or {}  # fields read from expressions (a card's context: "the card", its place)
         self._bound: Optional[str] = None
 
     def ctx(self) -> str:
@@ -121,6 +123,8 @@ class Scope:
     def field(self, name: str) -> str:
         if name == "me":
             return self.me
+        if name in self.exprs:
+            return self.exprs[name]
         if self.place is not None and name in ("place", "group"):
             return self.place if name == "place" else f"{self.gen.const(self.gen.program.group_of)}[{self.place}]"
         if self.known is not None and name in self.known:
@@ -131,6 +135,9 @@ class Scope:
     def _static(self, fields) -> bool:
         return self.known is not None and all(f in self.known for f in fields)
 
+    def _kept(self, *changed) -> dict:
+        return {f: e for f, e in self.exprs.items() if f not in changed}
+
     # ------------------------------------------------------------ derived contexts
     def as_side(self, me: str) -> "Scope":
         gen = self.gen
@@ -140,7 +147,7 @@ class Scope:
             value = f"{gen.contexts_by_place(self.known)}[{me}][{self.place}]"
         else:
             value = f"{self.ctx()}.as_side({me})"
-        return Scope(gen, value, me, self.known, self.place)
+        return Scope(gen, value, me, self.known, self.place, exprs=self._kept())
 
     def with_place(self, place: str) -> "Scope":
         """"for each ... space": this space, and its group as this dimension."""
@@ -150,12 +157,12 @@ class Scope:
             value = f"{gen.contexts_by_place(self.known)}[{self.me}][{place}]"
         else:
             value = f"{self.ctx()}._replace(place={place}, group={gen.const(gen.program.group_of)}[{place}])"
-        return Scope(gen, value, self.me, known, place)
+        return Scope(gen, value, self.me, known, place, exprs=self._kept("place", "group"))
 
     def with_reason(self, reason: str) -> "Scope":
         gen = self.gen
         known = None if self.known is None else dict(self.known, reason=reason)
-        scope = Scope(gen, "", self.me, known, self.place)
+        scope = Scope(gen, "", self.me, known, self.place, exprs=self._kept("reason"))
         if self.place is None and scope._static(FIELDS):
             scope.value = f"{gen.contexts_by_side(known)}[{self.me}]"
         elif self.place is not None and scope._static(("card", "reason", "effect")):
@@ -174,7 +181,7 @@ class Scope:
             value = f"{gen.const(table)}[{me}][{zone}]"
         else:
             value = f"{self.ctx()}._replace(me={me}, reason={gen.const(reasons)}[{zone}])"
-        return Scope(gen, value, me, known, self.place)
+        return Scope(gen, value, me, known, self.place, exprs=self._kept("reason"))
 
 
 class CodeGenerator:
@@ -199,6 +206,7 @@ class CodeGenerator:
         self.two = self.sides == 2 and layout.tokens >= 0
         self.n = layout.places
         self.roots: Dict[int, str] = {}
+        self._listings: Dict[str, str] = {}
 
     # ------------------------------------------------------------ values
     def const(self, value) -> str:
@@ -396,6 +404,7 @@ class CodeGenerator:
         leader = self.integer(program.layout.register[op.first])
         slots = [f"V[{self.integer(counts + s)}]" for s in range(sides)]
         side, turn, k = self.name("s"), self.name("t"), self.name("k")
+        out.line(f"{self.const(note)}(board, {self.integer(op.id)}, V[{leader}] if V[{leader}] >= 0 else 0)")
         out.line("while True:")
         out.indent()
         out.line("if " + " and ".join(f"{slot} >= {n}" for slot in slots) + ":")
@@ -441,6 +450,8 @@ class CodeGenerator:
             return
         side = self.name("s")
         self.out.line(f"{side} = {who}")
+        if op.first:
+            self.out.line(f"{self.const(note)}(board, {self.integer(op.id)}, {side})")
         self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
 
     def actor(self, op: ActingOp, scope: Scope) -> Optional[str]:
@@ -459,8 +470,19 @@ class CodeGenerator:
         out = self.out
         possible, index = self.name("p"), self.name("i")
         out.line(f"{possible} = []")
+        # what each option's statements can do; a test two options share is made once, first
+        parts = [[self.can(child, scope) for child in getattr(option, "ops", (option,))] for option in op.options]
+        seen, shared = set(), {}
+        for text in (p for option in parts for p in option if isinstance(p, str)):
+            if text in seen and text not in shared:
+                shared[text] = self.name("k")
+            seen.add(text)
+        for text, local in shared.items():
+            out.line(f"{local} = {text}")
         for i, option in enumerate(op.options):
-            can = self.can(option, scope)
+            can = self.any_of([shared.get(p, p) if isinstance(p, str) else p for p in parts[i]]) \
+                if hasattr(option, "ops") else shared.get(parts[i][0], parts[i][0]) if isinstance(parts[i][0], str) \
+                else parts[i][0]
             if can is False:
                 continue
             if can is True:
@@ -530,6 +552,7 @@ class CodeGenerator:
         out.line(f"if {card} < 0 or {table}[{card}] is None:")
         out.line("    board.shortfall += 1")
         out.line("else:")
+        out.line(f"    {self.const(note)}(board, {self.integer(op.id)}, {scope.me}, {card})")
         out.line(f"    {table}[{card}](board, {self.card_contexts(op.kind)}[{scope.me}][{card}], choose)")
 
     def op_PlayOp(self, op: PlayOp, scope: Scope, depth: int) -> None:
@@ -570,8 +593,22 @@ class CodeGenerator:
         out.line("else:")
         out.line(f"    {hand}.remove({card})")
         out.line(f"    V[{self.integer(layout.reveals)}] += 1")
-        functions = self.table([u.rule for u in uses])
-        out.line(f"{functions}[{use}](board, {self.card_contexts(program.played_kind)}[{scope.me}][{card}], choose)")
+        # each use's rule, in the context of the card played (program.card_ctx)
+        cards = program.cards[program.played_kind]
+        place_field = cards.place_field()
+        exprs = {"card": card, "reason": f"{self.const(cards.ids)}[{card}]", "place": "-1"}
+        if place_field >= 0:
+            try:
+                exprs["place"] = f"{self.field_of(program.played_kind, place_field, NOBODY)}[{card}]"
+            except Unsupported:  # a card without a place: read from its context
+                del exprs["place"]
+        for i, u in enumerate(uses):
+            out.line(f"{'if' if i == 0 else 'elif'} {use} == {self.integer(i)}:")
+            out.indent()
+            card_scope = Scope(self, f"{self.card_contexts(program.played_kind)}[{scope.me}][{card}]", scope.me,
+                               {"group": NOBODY, "effect": NOBODY}, exprs=dict(exprs))
+            self.statement(u.rule, self.enter(card_scope), depth + 1)
+            out.dedent()
         out.line(f"board.piles[{self.integer(program.played_pile_index)}].append({card})")
         out.line(f"V[{self.integer(layout.last_side)}] = {scope.me}")
         out.line(f"V[{self.integer(layout.last_card)}] = {card}")
@@ -948,7 +985,7 @@ class CodeGenerator:
     def can_TransferOp(self, op: TransferOp, scope: Scope):
         if op.each or op.remember:
             raise Unsupported("a transfer into each place")
-        listing = self.listing(op, scope)
+        listing = self.listing(op, scope, " or ")  # whether there is a step: any owner's
         if listing is None:
             raise Unsupported("a transfer listed by itself")
         if op.all_tokens or op.count is None:
@@ -1010,7 +1047,7 @@ class CodeGenerator:
         optional = op.optional and not (op.each or op.all_tokens)
         decision = (f"choose(Decision({scope.me}, {self.const(op.verb)}, {legal}, "
                     f"{'True' if optional else 'False'}, {remaining}, False, {self.const(op.node)}, "
-                    f"{first_owner}, origin=({transfer}, {scope.ctx()})))")
+                    f"{first_owner}, -1, {self.const('')}, ({transfer}, {scope.ctx()})))")
         if optional:
             out.line(f"{legal}.append(DONE)")
             out.line(f"{action} = {decision}")  # two steps at least: always a choice
@@ -1135,9 +1172,21 @@ class CodeGenerator:
         op.prepare(self._board)  # the statement picks the way its steps are listed, once
         return getattr(op.legal, "__func__", None)
 
-    def listing(self, op: TransferOp, scope: Scope) -> Optional[str]:
+    def listing(self, op: TransferOp, scope: Scope, joiner: str = " + ") -> Optional[str]:
         """An expression for the legal steps of a plain transfer (a new list: the same steps in
-        the same order as its ``legal``), for the shapes met in every game; None for the others."""
+        the same order as its ``legal``), for the shapes met in every game; None for the others.
+        Two equal listings are written alike (the names a listing binds are its own), so that a
+        test two options share can be made once (op_EitherOp)."""
+        start = self._names
+        text = self._listing(op, scope, joiner)
+        if text is None:
+            return None
+        end = self._names
+        own = re.compile(r"\b([a-z])(\d+)\b")
+        key = own.sub(lambda m: m.group(1) + "_" if start < int(m.group(2)) <= end else m.group(0), text)
+        return self._listings.setdefault(key, text)
+
+    def _listing(self, op: TransferOp, scope: Scope, joiner: str) -> Optional[str]:
         if not (op.plain or op.all_tokens) or op.limit is not None or op.one_place or op.each:
             return None
         shape = self.prepared(op)
@@ -1163,7 +1212,7 @@ class CodeGenerator:
             if found is None:
                 return None
             parts.append(found)
-        return " + ".join(parts)
+        return joiner.join(parts) if len(parts) == 1 or joiner == " + " else "(" + joiner.join(parts) + ")"
 
     def grid(self, op: TransferOp, side: int, named: bool):
         return op._grids[side + 1] if named else op._grids[0]
@@ -1213,8 +1262,13 @@ class CodeGenerator:
         return False
 
     def owned(self, owner: str, rows) -> str:
-        """A table's row for ``owner``: the table is per side."""
-        return f"{self.const(rows)}[{owner}]"
+        """A table's row for ``owner``: the table is per side (equal tables are one constant, so that
+        equal listings read the same)."""
+        try:
+            table = self.shared(("rows", rows), lambda: rows)
+        except TypeError:  # a table of lists (a transfer's grid of steps): one per transfer
+            table = self.const(rows)
+        return f"{table}[{owner}]"
 
     def marker_rows(self, entries):
         """Steps to list, as (values, place a step takes from or None, place it puts on or None),
