@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import attrs
 
 from crisis.ruleset import meaning as M
+from crisis.ruleset.bound import definition_problems
 from crisis.ruleset.diagnostics import RulesError, did_you_mean, one_of, shown
 from crisis.ruleset.reader import keywords, parse
 from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
@@ -98,6 +99,7 @@ class DefinitionReader:
     def __init__(self, loader):
         self.loader = loader
         self.problems = loader.problems
+        self.sources: Dict[int, Tuple[object, object]] = {}  # id of a rule read -> (rule, its text's place)
 
     def rule(self, file: YamlFile, value: Any, position, kind: str, resolver: Resolver, lexicon,
              slot: Slot = ANYWHERE, label: str = "a rule"):
@@ -126,6 +128,8 @@ class DefinitionReader:
             result, found = resolver.places(tree, slot, source, holders=kind == "holders")
         errors = [d for d in found if d.severity == "error"]
         self.problems.extend(errors)
+        if not errors:
+            self.sources[id(result)] = (result, source)  # for the work bound (ruleset/bound.py)
         return None if errors else result
 
     def read(self, root: Path, option_names: Tuple[str, ...] = ()) -> Optional[Definition]:
@@ -212,8 +216,11 @@ class DefinitionReader:
                 root / "bots" / "evaluation.yaml")
         if self.problems.items:
             return None
-        return Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
-                          entering, meanings, terms, overlay, evaluation)
+        definition = Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
+                                entering, meanings, terms, overlay, evaluation)
+        # what every rule can cost, and rules carrying each other out in a circle (docs/limits.md)
+        self.problems.extend(definition_problems(definition, self.sources))
+        return None if self.problems.items else definition
 
     def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds) -> Optional[Overlay]:
         loader = self.loader

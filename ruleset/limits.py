@@ -34,6 +34,10 @@ MAX_RULE_WORK = 100_000         # steps of work one run of one rule can take (ru
 # what the engine may do between two decisions before it stops the game, naming the rule: a
 # backstop for MAX_RULE_WORK (a hundred rules at the limit, several seconds of work)
 MAX_WORK_BETWEEN_DECISIONS = 10_000_000
+MAX_REPEATS = 1000              # passes of one 'repeat while' (the general engine; Fort Sumter's most: 3)
+# a whole game of the general engine, every loop at its most passes (ruleset/bound.py): as much as
+# the engine may do between two decisions, so even a game that asked nothing could not hang
+MAX_GAME_WORK = 10_000_000      # (Fort Sumter: 690,162)
 
 # ------------------------------------------------------------------ catalogs
 MAX_MESSAGE_DEPTH = 8           # placeholders nested in plural or choice forms (Fort Sumter: 3)
