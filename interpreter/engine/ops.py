@@ -17,6 +17,7 @@ from typing import NamedTuple, Optional, Sequence
 from crisis.interpreter.actions import Action, Decision
 
 from .layout import NOBODY
+from .position import note
 
 # what a frame waits for
 WAITING = -1
@@ -32,6 +33,7 @@ class Ctx(NamedTuple):
     card: int = -1  # "the card" (of the card kind of the rule)
     reason: str = ""  # what the effect is part of (a card's id, a procedure, a zone entered)
     effect: int = -1  # the stack depth of the effect's frame, for "that space"
+    entity: int = -1  # "the unit": the card in play a "for each" over cards in play runs for
 
     def as_side(self, me: int) -> "Ctx":
         return _new_ctx(Ctx, (me,) + self[1:])
@@ -314,20 +316,27 @@ class ActingOp(Op):
     def __init__(self, body: Op, who, node=None):
         self.body, self.who, self.node = body, who, node  # who: (board, ctx) -> side
         self.asks = body.asks
+        self.first = getattr(node, "actor", None) == "first"  # "the first player ...": noted for records
+
+    def actor(self, board, ctx) -> int:
+        side = self.who(board, ctx)
+        if self.first:
+            note(board, self.id, side)
+        return side
 
     def run(self, board, ctx):
-        self.body.run(board, ctx.as_side(self.who(board, ctx)))
+        self.body.run(board, ctx.as_side(self.actor(board, ctx)))
 
     def step(self, machine, frame):
         machine.stack.pop()
-        call(machine, self.body, frame[1].as_side(self.who(machine.board, frame[1])))
+        call(machine, self.body, frame[1].as_side(self.actor(machine.board, frame[1])))
         return None
 
     def can_act(self, board, ctx):
         return self.body.can_act(board, ctx.as_side(self.who(board, ctx)))
 
     def play(self, board, ctx, choose):
-        play(self.body, board, ctx.as_side(self.who(board, ctx)), choose)
+        play(self.body, board, ctx.as_side(self.actor(board, ctx)), choose)
 
 
 class CounterOp(Op):

@@ -17,11 +17,11 @@ from .layout import NOBODY, Layout
 
 
 class Position:
-    __slots__ = ("values", "piles", "stack", "rng", "dice", "plays", "breakdown", "view", "log_marks")
+    __slots__ = ("values", "piles", "stack", "rng", "dice", "plays", "breakdown", "view", "log_marks", "notes")
 
     def __init__(self, values: List[int], piles: List[List[int]], stack: list, rng: random.Random,
                  dice: Optional[List[int]] = None, plays: Optional[list] = None, breakdown: Optional[list] = None,
-                 view: int = NOBODY):
+                 view: int = NOBODY, notes: Optional[list] = None):
         self.values = values
         self.piles = piles
         self.stack = stack
@@ -31,6 +31,7 @@ class Position:
         self.breakdown = breakdown if breakdown is not None else []  # (label, per-side change) of a final score
         self.view = view  # the side whose view this copy is (hidden cards taken out), else NOBODY
         self.log_marks = None
+        self.notes = notes if notes is not None else []  # what else records read (``note``)
 
     def copy(self, rng: Optional[random.Random] = None) -> "Position":
         """An independent copy; ``rng`` replaces the generator (a look-ahead that samples its own
@@ -39,7 +40,22 @@ class Position:
             rng = random.Random(0)
             rng.setstate(self.rng.getstate())
         return Position(list(self.values), [list(p) for p in self.piles], [list(f) for f in self.stack], rng,
-                        list(self.dice), list(self.plays), list(self.breakdown), self.view)
+                        list(self.dice), list(self.plays), list(self.breakdown), self.view, list(self.notes))
+
+
+def note(board, op: int, side: int, card: int = NOBODY) -> None:
+    """Note for a game's records (interpreter/records.py) what its card plays do not say: a card
+    kept, a card's rule carried out, the side that goes first when players alternate or the first
+    player acting; ``op`` is the operation that did it.  With the game's counters (those not kept
+    per side) as they stood then."""
+    position = board.position
+    layout = board.layout
+    offsets = layout.__dict__.get("_game_counters")
+    if offsets is None:
+        offsets = layout.__dict__["_game_counters"] = tuple(
+            layout.counter[index] for index, counter in enumerate(layout.schema.counters) if not counter.each_side)
+    values = position.values
+    position.notes.append((op, side, card, tuple([values[offset] for offset in offsets])))
 
 
 def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:
@@ -77,10 +93,21 @@ def _start(layout: Layout):
         values[layout.marker + m] = NOBODY
     values[layout.last_side] = values[layout.last_card] = values[layout.last_use] = NOBODY
     values[layout.winner] = values[layout.tie_break] = NOBODY
+    for entity in range(layout.entities):  # no card is in play at the start
+        record = layout.entity_of(entity)
+        values[record] = values[record + 1] = values[record + 2] = NOBODY
+    if layout.chosen_entity >= 0:
+        values[layout.chosen_entity] = NOBODY
     piles: List[List[int]] = [[] for _ in range(layout.piles)]
     kinds = {kind.name: k for k, kind in enumerate(schema.card_kinds)}
     for index, pile in enumerate(schema.piles):
-        if pile.starts_with_all:
+        if pile.starts_with_all and pile.each_side:
+            # a pile each side keeps (a deck per side): each card in the pile of the side it names
+            sides = layout.card_sides[kinds[pile.kind]] if kinds[pile.kind] < len(layout.card_sides) else ()
+            for card in range(_card_count(layout, kinds[pile.kind])):
+                side = sides[card] if card < len(sides) and sides[card] >= 0 else 0
+                piles[layout.pile(index, side)].append(card)
+        elif pile.starts_with_all:
             piles[layout.pile(index)] = list(range(_card_count(layout, kinds[pile.kind])))
     return tuple(values), tuple(tuple(p) for p in piles)
 

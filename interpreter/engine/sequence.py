@@ -11,6 +11,7 @@ from crisis.ruleset import meaning as M
 
 from .layout import NOBODY
 from .ops import WAITING, Op, Stopped, Won, call, play
+from .position import note
 
 MAX_REPEATS = 1000  # passes of one 'repeat while' (docs/limits.md)
 
@@ -219,7 +220,13 @@ class AlternateOp(Op):
 
     # frame: [id, ctx, side whose turn is under way, or NOBODY]
     def begin(self, machine, ctx):
+        self.note_first(machine.board)
         machine.stack.append([self.id, ctx, NOBODY])
+
+    def note_first(self, board) -> None:
+        """The side that goes first (the register's, else the first side), for records."""
+        leader = board.values[board.layout.register[self.first]]
+        note(board, self.id, leader if leader >= 0 else 0)
 
     def step(self, machine, frame):
         board = machine.board
@@ -247,6 +254,7 @@ class AlternateOp(Op):
         return None
 
     def play(self, board, ctx, choose):
+        self.note_first(board)
         counts = board.layout.counter[self.counter]
         values = board.values
         sides = board.sides
@@ -560,6 +568,7 @@ class KeepOp(Op):
         board.piles[dest].append(card)
         board.values[board.layout.pile_flag[dest]] = 0  # a card kept is face down (docs/state.md)
         frame[2] += 1
+        note(board, self.id, ctx.me, card)
         if board.log is not None:
             board.emit("log.keep", side=board.program.schema.sides[ctx.me], noun=self.noun)
 
@@ -801,6 +810,7 @@ class CardRuleOp(Op):
             return None
         if board.log is not None:
             board.emit("log.carry_out", side=board.program.schema.sides[ctx.me], card=ctx.reason)
+        note(board, self.id, ctx.me, ctx.card)
         call(machine, rule, ctx)
         return None
 
@@ -815,6 +825,7 @@ class CardRuleOp(Op):
             return
         if board.log is not None:
             board.emit("log.carry_out", side=board.program.schema.sides[rule_ctx.me], card=rule_ctx.reason)
+        note(board, self.id, rule_ctx.me, rule_ctx.card)
         play(rule, board, rule_ctx, choose)
 
 
