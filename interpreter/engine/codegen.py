@@ -639,12 +639,12 @@ class CodeGenerator:
         out = self.out
         done, left, place, each = self.name("d"), self.name("p"), self.name("i"), self.name("i")
         node = op.node.places if isinstance(op.node, M.ForEachPlace) else None
-        source, keep = self.place_parts(node, scope, "-1", lambda: op.places)
+        head, keep = self.place_parts(node, scope, "-1", lambda: op.places)
         test = keep(each) if keep is not None else None
         out.line(f"{done} = ()")
         out.line("while True:")
         out.indent()
-        out.line(f"{left} = [{each} for {each} in {source} if {each} not in {done}"
+        out.line(f"{left} = [{each} {head(each)} if {each} not in {done}"
                  + (f" and {test}]" if test is not None else "]"))
         out.line(f"if not {left}:")
         out.line("    break")
@@ -1766,7 +1766,7 @@ class CodeGenerator:
         if not re.match(r"^[\w.]+$", target):  # read once: bound by a comprehension of one
             bound = self.name("i")
             test = self.cond_Controls_at(node, scope, bound)
-            return f"[{bound} for {bound} in [{target}] if {self.paren(self.all_of([f'{bound} >= 0', test]))}] != []"
+            return f"[{bound} for {bound} in [{target}] if {self.paren(test)}] != []"
         return self.cond_Controls_at(node, scope, target)
 
     def cond_Controls_at(self, node: M.Controls, scope, target: str):
@@ -1992,64 +1992,85 @@ class CodeGenerator:
 
     def cards(self, node: M.Cards, scope: Scope) -> str:
         """The cards of piles (or those revealed), in order, as a list."""
-        card, index = self.name("d"), self.name("i")
-        if node.piles:
-            indices = []
-            for ref in node.piles:
-                found = self.piles(ref, scope)
-                if found is None:
-                    raise Unsupported("piles chosen by the position")
-                indices += found
+        indices = self.card_piles(node, scope)
+        if indices is not None and len(indices) == 1:
+            return f"board.piles[{indices[0]}]"
+        card = self.name("d")
+        return f"[{card} {self.card_clauses(node, scope, card)}]"
+
+    def card_piles(self, node: M.Cards, scope: Scope) -> Optional[List[str]]:
+        """The piles of cards named by their piles; None for the revealed cards of a kind."""
+        if not node.piles:
+            return None
+        indices = []
+        for ref in node.piles:
+            found = self.piles(ref, scope)
+            if found is None:
+                raise Unsupported("piles chosen by the position")
+            indices += found
+        return indices
+
+    def card_clauses(self, node: M.Cards, scope: Scope, card: str) -> str:
+        """Comprehension clauses binding ``card`` to each of the cards, in order (compiler.cards)."""
+        index = self.name("i")
+        indices = self.card_piles(node, scope)
+        if indices is not None:
             if len(indices) == 1:
-                return f"board.piles[{indices[0]}]"
-            return f"[{card} for {index} in ({', '.join(indices)},) for {card} in board.piles[{index}]]"
+                return f"for {card} in board.piles[{indices[0]}]"
+            return f"for {index} in ({', '.join(indices)},) for {card} in board.piles[{index}]"
         revealed = self.program.revealed_piles(node.kind)
         flag = self.name("i")
-        return (f"[{card} for {flag}, {index} in {self.const(revealed)} if V[{flag}] "
-                f"for {card} in board.piles[{index}]]")
+        return f"for {flag}, {index} in {self.const(revealed)} if V[{flag}] for {card} in board.piles[{index}]"
 
     # ------------------------------------------------------------ places
     def place_parts(self, node, scope: Scope, it: str, closure):
-        """A place set as (an iterable expression, a test on each of its places or None)."""
+        """A place set as (clauses binding a name to each of its places, a test on each or None)."""
         if node is not None:
             try:
                 return self.places(node, scope, it)
             except Unsupported:
                 pass
-        return f"{self.const(closure())}(board, {scope.ctx()}, {it})", None
+        source = f"{self.const(closure())}(board, {scope.ctx()}, {it})"
+        return (lambda place: f"for {place} in {source}"), None
 
     def place_list(self, node, scope: Scope, it: str) -> str:
-        source, keep = self.places(node, scope, it)
-        if keep is None:
-            return source
+        head, keep = self.places(node, scope, it)
         each = self.name("i")
-        return f"[{each} for {each} in {source} if {keep(each)}]"
+        return f"[{each} {head(each)}" + (f" if {keep(each)}]" if keep is not None else "]")
 
     def places(self, node, scope: Scope, it: str):
-        """(iterable, test or None) for a checked place set (compiler.place_set), in order."""
+        """A checked place set (compiler.place_set), in order: (``head(name)``, comprehension clauses
+        that bind the name to each place in turn; ``keep(name)``, a test each must pass, or None)."""
         if isinstance(node, M.Fixed):
-            return self.const(tuple(node.places)), None
+            places = self.const(tuple(node.places))
+            return (lambda place: f"for {place} in {places}"), None
         if isinstance(node, M.ContextPlace):
             if node.kind == "it":
-                return f"({it},)", None
+                return (lambda place: f"for {place} in ({it},)"), None
             if node.kind == "this":
-                place = scope.field("place")
-                if _is_int(place):
-                    return self.const((int(place),) if int(place) >= 0 else ()), None
-                return f"(({place},) if {place} >= 0 else ())", None
+                this = scope.field("place")
+                if _is_int(this):
+                    places = self.const((int(this),) if int(this) >= 0 else ())
+                    return (lambda place: f"for {place} in {places}"), None
+                return (lambda place: f"for {place} in (({this},) if {this} >= 0 else ())"), None
             raise Unsupported("that space")
         if isinstance(node, M.ContextGroupPlaces):
             groups = self.shared(("group places",), lambda: tuple(self.program.group_places) + ((),))
             if node.kind == "this":
-                return f"{groups}[{scope.field('group')}]", None  # -1: the empty entry, as the resolver's ()
+                group = scope.field("group")  # -1: the empty entry, as the resolver's ()
+                return (lambda place: f"for {place} in {groups}[{group}]"), None
             group_of = self.shared(("group of",), lambda: tuple(self.program.group_of) + (NOBODY,))
-            return f"({groups}[{group_of}[{it}]] if {it} >= 0 else ())", None
+            return (lambda place: f"for {place} in ({groups}[{group_of}[{it}]] if {it} >= 0 else ())"), None
         if isinstance(node, M.CardPlaces):
-            card = self.name("d")
             values = self.field_of(node.cards.kind, node.field, NOBODY)
-            return f"[{values}[{card}] for {card} in {self.cards(node.cards, scope)} if {values}[{card}] >= 0]", None
+            self.card_piles(node.cards, scope)  # Unsupported before anything is written
+
+            def head(place):
+                card = self.name("d")
+                return f"{self.card_clauses(node.cards, scope, card)} for {place} in [{values}[{card}]]"
+            return head, (lambda place: f"{place} >= 0")
         if isinstance(node, M.Related):
-            source, keep = self.places(node.places, scope, it)
+            head, keep = self.places(node.places, scope, it)
             if node.who.kind == "nobody":
                 test = self.nobody_controls
             else:
@@ -2057,9 +2078,9 @@ class CodeGenerator:
 
                 def test(place):
                     return self.controls(side, place)
-            return source, self.both(keep, test)
+            return head, self.both(keep, test)
         if isinstance(node, (M.Filtered, M.WithTerm)):
-            source, keep = self.places(node.places, scope, it)
+            head, keep = self.places(node.places, scope, it)
             if isinstance(node, M.Filtered):
                 meaning = node.test
             else:
@@ -2068,12 +2089,13 @@ class CodeGenerator:
 
             def test(place):
                 return self.condition(meaning, scope, place)
-            return source, self.both(keep, test)
+            return head, self.both(keep, test)
         if isinstance(node, M.Union_):
             if len(node.items) == 1:
                 return self.places(node.items[0], scope, it)
             if all(isinstance(item, M.Fixed) for item in node.items):
-                return self.const(tuple(dict.fromkeys(p for item in node.items for p in item.places))), None
+                places = self.const(tuple(dict.fromkeys(p for item in node.items for p in item.places)))
+                return (lambda place: f"for {place} in {places}"), None
         raise Unsupported(type(node).__name__)
 
     def both(self, first, second):
