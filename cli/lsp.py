@@ -12,28 +12,54 @@ folder (the folder holding ``game.yaml``):
   player reads it, in every language of the content;
 * go to definition from a card id (in a scenario, say) to the card's entry.
 
-The analysis (``Workbench``) knows nothing of the protocol; ``serve`` wires
-it to pygls (the optional ``lsp`` extra).
+The analysis (``Workbench``) knows nothing of the protocol.  ``serve`` wires
+it to pygls (the optional ``lsp`` extra) and never runs it on its own event
+loop: checks run in one worker process, questions (completion, hover,
+definition) in another, each stopped and started afresh past its time limit
+and under a memory cap, so content that takes long (a scenario file of a
+thousand scenarios) or a file that is not a file (a FIFO, ``/dev/zero``)
+never stops the server from answering.  Every file the workers read goes
+through the loader's defences (``content/yamlfile.py``); the server itself
+reads no content file.  Messages are read within limits too (docs/limits.md,
+"The language server"): a request the server cannot read is answered with
+an error, never left without an answer.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
+from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import Diagnostic, UserError
 
 CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 # words of the rules language, as the grammar spells them
 _KEYWORD = re.compile(r'"([a-z][a-z\']*)"')
 
+# ------------------------------------------------------------------ limits (docs/limits.md)
+CHECK_SECONDS = 30.0         # one check of one file (a scenario file's scenarios run too)
+ASK_SECONDS = 10.0           # one completion list, hover or definition
+WORKER_MEMORY = 1024 * limits.MIB  # address space of each worker process
+MAX_MESSAGE_BYTES = 64 * limits.MIB  # one message from the editor (a larger one is skipped, unread)
+MAX_HEADER_BYTES = 4 * limits.KIB    # one header line of a message
+MAX_PATH_CHARS = 4096        # a document's path (longer is no file of a content folder)
+TYPING_PAUSE = 0.25          # seconds without a change before the text is checked
+
 
 def content_root(path: Path) -> Optional[Path]:
     """The content folder a file belongs to: the nearest folder above it with a game.yaml."""
-    for folder in [path.parent, *path.parent.parents]:
-        if (folder / "game.yaml").is_file():
-            return folder
+    text = str(path)
+    if len(text) > MAX_PATH_CHARS or "\0" in text or not path.is_absolute():
+        return None
+    try:
+        for folder in [path.parent, *path.parent.parents]:
+            if (folder / "game.yaml").is_file():
+                return folder
+    except (OSError, ValueError):
+        return None
     return None
 
 
@@ -43,24 +69,43 @@ def keywords() -> List[str]:
     return sorted(set(_KEYWORD.findall(grammar)))
 
 
+def _real(path) -> Path:
+    """The path with its links resolved, as far as they go (a loop of links is left as it is)."""
+    return Path(os.path.realpath(path))
+
+
+def refusal(text: str, max_bytes: int = limits.MAX_FILE_BYTES) -> Optional[str]:
+    """Why an editor's text cannot stand for a content file, or None: larger than a content file
+    may be (measured in UTF-8, as on disk), or holding what no UTF-8 file can hold."""
+    if len(text) > max_bytes:
+        return "size"
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError as error:  # half of a surrogate pair, which JSON can carry
+        return f"U+{ord(text[error.start]):04X}"
+    return "size" if len(encoded) > max_bytes else None
+
+
 class Workbench:
     """Checks, completions, hovers and definitions for one content folder, on the editor's text."""
 
     def __init__(self, root: Path):
-        self.root = root.resolve()
+        self.root = _real(root)
         self.content = None  # the last content that loaded without errors (for names, hover, definition)
+        self.generation = None  # which of the server's checks ``content`` comes from
 
     # ----------------------------------------------------------- diagnostics
-    def check(self, path: Path, text: str, open_texts: Optional[Dict[str, str]] = None) -> List[Diagnostic]:
+    def check(self, path: Path, text: Optional[str], open_texts: Optional[Dict[str, str]] = None) -> List[Diagnostic]:
         """What ``crisis check`` says of the content with ``text`` for ``path`` (and, for a
-        scenario file, what ``crisis test`` says of it)."""
+        scenario file, what ``crisis test`` says of it).  ``text`` None: the file on disk."""
         from crisis.content.loader import load_content
-        path = path.resolve()
+        path = _real(path)
         overrides = dict(open_texts or {})
-        overrides[str(path)] = text
         scenario = self.is_scenario(path)
         if scenario:
-            overrides.pop(str(path))  # a scenario file is not content
+            overrides.pop(str(path), None)  # a scenario file is not content
+        elif text is not None:
+            overrides[str(path)] = text
         try:
             content = load_content(self.root, overrides=overrides)
             found = self._whole_check(content)
@@ -78,32 +123,54 @@ class Workbench:
         Tables(content)
         return list(content.warnings) + check_all(content)
 
-    def is_scenario(self, path: Path) -> bool:
+    def _under(self, path: Path, folder: str) -> bool:
         try:
-            return path.resolve().relative_to(self.root).parts[0] == "scenarios"
+            return _real(path).relative_to(self.root).parts[0] == folder
         except (ValueError, IndexError):
             return False
 
-    def _scenario(self, content, path: Path, text: str) -> List[Diagnostic]:
+    def is_scenario(self, path: Path) -> bool:
+        return self._under(path, "scenarios")
+
+    def _scenario(self, content, path: Path, text: Optional[str]) -> List[Diagnostic]:
         import tempfile
 
-        from crisis.interpreter.scenario import FAILED, NOT_RUN, run_file
+        from crisis.interpreter.designer.scenario import run_file
+        from crisis.interpreter.engine.program import program_of
+        program = program_of(content)
+        if text is None:  # the file on disk, read by the runner within the content folder's limits
+            return self._outcomes(run_file(program, content.root, path), str(path), str(path))
         # the runner reads files: give it the editor's text, and report at the real file
         with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / path.name
             copy.write_text(text, encoding="utf-8")
-            outcomes = run_file(content, copy)
+            return self._outcomes(run_file(program, content.root, copy), str(copy), str(path))
+
+    @staticmethod
+    def _outcomes(outcomes, copy: str, path: str) -> List[Diagnostic]:
+        from crisis.interpreter.designer.scenario import FAILED, NOT_RUN
         found = []
         for outcome in outcomes:
             if outcome.status == NOT_RUN:
-                found.extend(_moved(d, str(copy), str(path)) for d in outcome.diagnostics)
+                found.extend(_moved(d, copy, path) for d in outcome.diagnostics)
             elif outcome.status == FAILED:
-                line = outcome.line
-                found.extend(Diagnostic(message=f"scenario '{outcome.name}' fails: {problem}", path=str(path),
-                                        line=line, column=1, severity="warning") for problem in outcome.problems)
+                found.extend(Diagnostic(message=f"scenario '{outcome.name}' fails: {problem}", path=path,
+                                        line=outcome.line, column=1, severity="warning")
+                             for problem in outcome.problems)
         return found
 
-    # ------------------------------------------------------------ completion
+    # -------------------------------------------------------------- questions
+    def refresh(self, generation, open_texts: Optional[Dict[str, str]] = None) -> None:
+        """Load the content again (with the editor's texts) if a check has loaded it since the last time."""
+        if self.content is not None and generation == self.generation:
+            return
+        from crisis.content.loader import load_content
+        self.generation = generation
+        try:
+            self.content = load_content(self.root, overrides=dict(open_texts or {}))
+        except UserError:
+            pass  # the last content that loaded stays, for names and cards
+
     def completions(self) -> List[Tuple[str, str, str]]:
         """(label, kind, detail) for every keyword and name."""
         out = [(word, "keyword", "rules language") for word in keywords()]
@@ -134,15 +201,27 @@ class Workbench:
             return None
         return self.content
 
+    def text_of(self, path: Path, text: Optional[str]) -> Optional[str]:
+        """The editor's text, or else the file's, read through the loader's defences (None if it cannot be)."""
+        if text is not None:
+            return text
+        from crisis.content.yamlfile import ContentError, read_text
+        try:
+            return read_text(path, self.root)[0]
+        except ContentError:
+            return None
+
     # ----------------------------------------------------------------- hover
-    def hover(self, path: Path, text: str, line: int, column: int) -> Optional[str]:
+    def hover(self, path: Path, text: Optional[str], line: int, column: int,
+              open_texts: Optional[Dict[str, str]] = None) -> Optional[str]:
         """Markdown for the card under the cursor (a card id, or inside a card's entry); 0-based position."""
         content = self.content or self._load_quietly()
-        if content is None:
+        text = self.text_of(path, text)
+        if content is None or text is None:
             return None
         card = self._card_at(content, text, line, column)
         if card is None and self._is_card_file(path):
-            card = self._entry_at(content, path, text, line)
+            card = self._entry_at(content, path, text, line, open_texts)
         if card is None:
             return None
         kind, found = card
@@ -159,15 +238,14 @@ class Workbench:
         return None
 
     def _is_card_file(self, path: Path) -> bool:
-        try:
-            return path.resolve().relative_to(self.root).parts[0] == "cards"
-        except (ValueError, IndexError):
-            return False
+        return self._under(path, "cards")
 
-    def _entry_at(self, content, path: Path, text: str, line: int):
+    def _entry_at(self, content, path: Path, text: str, line: int, open_texts=None):
         """The card whose entry (from its '- id:' to the next one) holds the line."""
-        entries = [(at, card_id) for card_id, (file, at, _) in self.definitions(text_for={str(path): text}).items()
-                   if file == str(path.resolve())]
+        texts = dict(open_texts or {})
+        texts[str(_real(path))] = text
+        entries = [(at, card_id) for card_id, (file, at, _) in self.definitions(text_for=texts).items()
+                   if file == str(_real(path))]
         before = [(at, card_id) for at, card_id in entries if at <= line + 1]
         if not before:
             return None
@@ -192,15 +270,31 @@ class Workbench:
 
     # ------------------------------------------------------------ definition
     def definitions(self, text_for: Optional[Dict[str, str]] = None) -> Dict[str, Tuple[str, int, int]]:
-        """Card id -> (file, line, column) of its ``id:`` value (1-based), read from the card files."""
-        from crisis.content.yamlfile import ContentError, Map, YamlFile
+        """Card id -> (file, line, column) of its ``id:`` value (1-based), read from the card files.
+
+        The files are listed and read as ``crisis check`` reads them: only regular files, within the
+        size limits, never through a link that leads out of the content folder (a file that cannot
+        be read that way holds no definition)."""
+        from crisis.content.yamlfile import Budget, ContentError, Map, YamlFile, list_folder, read_text
         found: Dict[str, Tuple[str, int, int]] = {}
-        for path in sorted((self.root / "cards").glob("*.yaml")):
-            key = str(path.resolve())
-            text = (text_for or {}).get(key)
+        folder = self.root / "cards"
+        budget = Budget()
+        try:
+            paths = list_folder(folder, self.root, ".yaml") if os.path.lexists(folder) else []
+        except ContentError:
+            return found
+        for path in paths:
             try:
-                data = YamlFile(key, text if text is not None else path.read_text(encoding="utf-8")).load()
-            except (OSError, UnicodeDecodeError, ContentError):
+                key = str(_real(path))
+                text = (text_for or {}).get(key)
+                if text is None:
+                    text = read_text(path, self.root, budget)[0]
+                elif refusal(text):
+                    continue
+                data = YamlFile(key, text).load(budget)
+            except ContentError:
+                if budget.files > budget.max_files or budget.bytes > budget.max_bytes:
+                    break
                 continue
             for entries in (data.values() if isinstance(data, Map) else ()):
                 for entry in entries if isinstance(entries, list) else ():
@@ -209,17 +303,24 @@ class Workbench:
                         found.setdefault(str(entry["id"]), (key, line, column))
         return found
 
-    def definition(self, text: str, line: int, column: int) -> Optional[Tuple[str, int, int]]:
-        word = _word_at(text, line, column)
-        return self.definitions().get(word) if word else None
+    def definition(self, path: Path, text: Optional[str], line: int, column: int,
+                   open_texts: Optional[Dict[str, str]] = None) -> Optional[Tuple[str, int, int]]:
+        text = self.text_of(path, text)
+        word = _word_at(text, line, column) if text is not None else None
+        return self.definitions(open_texts).get(word) if word else None
 
 
 def _word_at(text: str, line: int, column: int) -> Optional[str]:
-    lines = text.split("\n")
-    if not 0 <= line < len(lines):
+    if line < 0 or column < 0:
         return None
-    for match in CARD_ID.finditer(lines[line]):
-        if match.start() <= column <= match.end():
+    start = 0
+    for _ in range(line):  # the line, found without splitting the whole text
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    end = text.find("\n", start)
+    for match in CARD_ID.finditer(text, start, len(text) if end < 0 else end):
+        if match.start() - start <= column <= match.end() - start:
             return match.group(0)
     return None
 
@@ -227,70 +328,313 @@ def _word_at(text: str, line: int, column: int) -> Optional[str]:
 def _moved(diagnostic: Diagnostic, old: str, new: str) -> Diagnostic:
     """A diagnostic about the scenario's temporary copy, pointed at the real file."""
     import attrs
-    if diagnostic.path and Path(diagnostic.path).resolve() == Path(old).resolve():
+    if diagnostic.path and _real(diagnostic.path) == _real(old):
         return attrs.evolve(diagnostic, path=new)
     return diagnostic
+
+
+# ------------------------------------------------------------------ workers
+
+
+def _plain(d: Diagnostic, path: Path) -> Tuple[str, Dict[str, Any]]:
+    """(the real file a diagnostic is about, its fields for the protocol): plain data, to pass between processes."""
+    target = _real(d.path) if d.path else path
+    if target.is_dir():
+        target = path
+    message = d.message + (f" (in {d.label})" if d.label else "")
+    if d.expected:
+        message += f"\nexpected: {d.expected}"
+    if d.hint:
+        message += f"\n{d.hint}"
+    return str(target), dict(line=max((d.line or 1) - 1, 0), column=max((d.column or 1) - 1, 0),
+                             width=max(d.width, 1), severity=d.severity, message=message)
+
+
+def _job(benches: Dict[str, Workbench], job: tuple):
+    """One job of a worker process, on the workbench of its content folder."""
+    kind, root, *args = job
+    bench = benches.get(root)
+    if bench is None:
+        bench = benches[root] = Workbench(Path(root))
+    if kind == "check":
+        path, text, open_texts = args
+        path = _real(path)
+        found = bench.check(path, text, open_texts)
+        return [_plain(d, path) for d in found], bench.content is not None
+    generation, open_texts, *question = args
+    bench.refresh(generation, open_texts)
+    if kind == "completions":
+        return bench.completions()
+    path, text, line, column = question
+    if kind == "hover":
+        return bench.hover(Path(path), text, line, column, open_texts)
+    if kind == "definition":
+        return bench.definition(Path(path), text, line, column, open_texts)
+    raise ValueError(f"no job {kind!r}")
+
+
+def _work(conn, parent: int, memory: int) -> None:
+    """A worker process: jobs from the server, one at a time, each answered in turn."""
+    import resource
+    import sys
+    import threading
+    import time
+    import traceback
+    # standard output is the protocol's: nothing a worker prints may reach it
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    except (ValueError, OSError):
+        pass
+
+    def orphaned():  # the server was killed: a worker never outlives it
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    threading.Thread(target=orphaned, daemon=True).start()
+    benches: Dict[str, Workbench] = {}
+    conn.send((0, "ready", None))
+    while True:
+        try:
+            number, job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = ("ok", _job(benches, job))
+        except MemoryError:
+            answer = ("memory", None)
+        except Exception as error:  # a mistake of the server's own: reported, the worker goes on
+            answer = ("failed", "".join(traceback.format_exception(error))[-4000:])
+        try:
+            conn.send((number, *answer))
+        except (OSError, ValueError):
+            return
+        if answer[0] == "memory":
+            return  # started afresh for the next job
+
+
+class Worker:
+    """A process that does the server's jobs one at a time, stopped past its time limit.
+
+    ``ask`` answers ("ok", result), ("late", seconds), ("memory", None), ("failed", why) or
+    ("died", why); after anything but "ok" and "failed" the next job starts a fresh process.
+    Each job is numbered: the answer to a job whose request the editor cancelled meanwhile
+    comes later and is dropped, never taken for the next one's."""
+
+    def __init__(self, seconds: float, memory: int = WORKER_MEMORY):
+        import asyncio
+        self.seconds = seconds
+        self.memory = memory
+        self.process = None
+        self.conn = None
+        self.lock = asyncio.Lock()
+        self.jobs = 0
+
+    def _start(self) -> None:
+        import multiprocessing
+        context = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_work, args=(child, os.getpid(), self.memory), daemon=True)
+        self.process.start()
+        child.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.join(5)
+            self.conn.close()
+        self.process = self.conn = None
+
+    async def _answer(self, number: int, seconds: float):
+        """The worker's answer to job ``number`` (earlier jobs' answers are dropped); None past ``seconds``."""
+        import asyncio
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while True:
+            ready = loop.create_future()
+            fd = self.conn.fileno()
+            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            try:
+                await asyncio.wait_for(ready, max(end - loop.time(), 0))
+            except asyncio.TimeoutError:
+                return None
+            finally:
+                loop.remove_reader(fd)
+            try:
+                found, *answer = self.conn.recv()
+            except (EOFError, OSError, ValueError):
+                return ("died", "the worker process ended")
+            if found == number:
+                return tuple(answer)
+
+    async def ask(self, job: tuple):
+        async with self.lock:
+            if self.process is None or not self.process.is_alive():
+                self.stop()
+                self._start()
+                hello = await self._answer(0, 60)  # the start: an interpreter and the engine's modules
+                if hello is None or hello[0] != "ready":
+                    self.stop()
+                    return ("died", "the worker process did not start")
+            self.jobs += 1
+            try:
+                self.conn.send((self.jobs, job))
+            except (OSError, ValueError):
+                self.stop()
+                return ("died", "the worker process ended")
+            answer = await self._answer(self.jobs, self.seconds)
+            if answer is None:
+                self.stop()
+                return ("late", self.seconds)
+            if answer[0] in ("died", "memory"):
+                self.stop()
+            return answer
 
 
 # ------------------------------------------------------------------ protocol
 
 
-TYPING_PAUSE = 0.25  # seconds without a change before the text is checked
+def _seconds(name: str, default: float) -> float:
+    """A time limit, from the environment when it is set there (a positive number of seconds)."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if 0 < value <= 3600 else default
 
 
 def serve() -> None:
     """Run the server on standard input/output until the editor closes it."""
     import asyncio
+    import sys
 
     from lsprotocol import types as T
     from pygls.lsp.server import LanguageServer
 
-    server = LanguageServer("crisis", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full)
-    benches: Dict[Path, Workbench] = {}
+    _quiet_logging()
+    check_seconds = _seconds("CRISIS_LSP_CHECK_SECONDS", CHECK_SECONDS)
+    server = LanguageServer("crisis", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full,
+                            protocol_cls=_protocol_class())
+    checker = Worker(check_seconds)
+    asker = Worker(ASK_SECONDS)
+    roots: Dict[Path, int] = {}   # content folder -> how many of its checks loaded the content
     published: Dict[Path, set] = {}
 
-    def bench_for(uri: str) -> Tuple[Optional[Workbench], Path]:
-        path = Path(_path_of(uri))
-        root = content_root(path)
-        if root is None or path.suffix not in (".yaml", ".yml"):
+    def where(uri: str) -> Tuple[Optional[Path], Optional[Path]]:
+        """(the content folder, the real path) of a document; no folder when it is not a content file."""
+        path = _path_of(uri)
+        if path is None or path.suffix not in (".yaml", ".yml"):
             return None, path
-        root = root.resolve()
-        if root not in benches:
-            benches[root] = Workbench(root)
-        return benches[root], path
+        root = content_root(path)
+        if root is None:
+            return None, path
+        root = _real(root)
+        roots.setdefault(root, 0)
+        return root, _real(path)
 
-    def open_texts(bench: Workbench) -> Dict[str, str]:
-        texts = {}
-        for uri, document in server.workspace.text_documents.items():
-            path = Path(_path_of(uri)).resolve()
-            if bench.root in path.parents and not bench.is_scenario(path):
-                texts[str(path)] = document.source
+    def document_text(uri: str) -> Optional[str]:
+        """The editor's text of an open document; None for one it has not opened (never read here)."""
+        document = server.workspace.text_documents.get(uri)
+        return None if document is None else document._source
+
+    def open_texts(root: Path) -> Dict[str, str]:
+        """The editor's texts of the content files of ``root`` (scenarios aside), within the content's limits."""
+        texts, total = {}, 0
+        for uri, document in list(server.workspace.text_documents.items()):
+            path = _path_of(uri)
+            if path is None or len(str(path)) > MAX_PATH_CHARS:
+                continue
+            path = _real(path)
+            text = document._source
+            if text is None or root not in path.parents or Workbench(root).is_scenario(path) or refusal(text):
+                continue
+            total += len(text)
+            if total > limits.MAX_CONTENT_BYTES:
+                break  # the rest are read from disk, within the loader's own limits
+            texts[str(path)] = text
         return texts
 
-    def publish(uri: str) -> None:
-        bench, path = bench_for(uri)
-        if bench is None:
-            return
-        text = server.workspace.get_text_document(uri).source
-        found = bench.check(path, text, open_texts(bench))
-        by_file: Dict[Path, List] = {path.resolve(): []}
-        for diagnostic in found:
-            target = Path(diagnostic.path).resolve() if diagnostic.path else path.resolve()
-            if target.is_dir():
-                target = path.resolve()
-            by_file.setdefault(target, []).append(_lsp_diagnostic(T, diagnostic))
+    def refused(root: Path) -> Dict[Path, list]:
+        """A diagnostic for each open document of ``root`` that cannot be checked (too large, say)."""
+        found = {}
+        for uri, document in list(server.workspace.text_documents.items()):
+            path = _path_of(uri)
+            why = refusal(document._source) if path is not None and document._source is not None else None
+            if why and root in _real(path).parents:
+                found[_real(path)] = [_refused_diagnostic(T, why)]
+        return found
+
+    def send(by_file: Dict[Path, list], root: Path) -> None:
+        by_file.update(refused(root))
         # files that had problems before and have none now are cleared too
-        for old in published.get(bench.root, set()) - set(by_file):
+        for old in published.get(root, set()) - set(by_file):
             by_file[old] = []
-        published[bench.root] = {f for f, items in by_file.items() if items}
+        published[root] = {f for f, items in by_file.items() if items}
         for target, items in by_file.items():
             server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=target.as_uri(), diagnostics=items))
 
+    async def check(uri: str) -> None:
+        root, path = where(uri)
+        if root is None:
+            return
+        text = document_text(uri)
+        if text is not None and refusal(text):
+            send({path: [_refused_diagnostic(T, refusal(text))]}, root)
+            return
+        answer, result = await checker.ask(("check", str(root), str(path), text, open_texts(root)))
+        if answer == "ok":
+            found, loaded = result
+            if loaded:
+                roots[root] += 1
+            by_file: Dict[Path, List] = {path: []}
+            for target, fields in found:
+                by_file.setdefault(Path(target), []).append(_lsp_diagnostic(T, fields))
+            send(by_file, root)
+            return
+        if answer == "failed":
+            server.window_log_message(T.LogMessageParams(type=T.MessageType.Error, message=result))
+        message = {"late": f"checking this file took more than {check_seconds:g} s and was stopped; "
+                           f"'crisis check' (or 'crisis test' for a scenario file) has no time limit "
+                           f"(docs/limits.md)",
+                   "memory": f"checking this file needed more than {WORKER_MEMORY // limits.MIB:,} MiB of "
+                             f"memory and was stopped (docs/limits.md)",
+                   "failed": "this file could not be checked: the checker met a mistake of its own (the "
+                             "server's log, window/logMessage, has the details)",
+                   }.get(answer, "this file could not be checked: the checker stopped")
+        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=path.as_uri(), diagnostics=[
+            _lsp_diagnostic(T, dict(line=0, column=0, width=1, severity="warning", message=message))]))
+
+    # Checks come in a queue, one at a time: a file asked for again while it waits is checked once,
+    # at the text it has when its turn comes (300 saves in a second make one or two checks).
+    waiting: Dict[str, None] = {}
+    wake = asyncio.Event()
+    typed: Dict[str, int] = {}  # uri -> how many changes have come (the latest one is checked)
+    tasks = set()
+
+    async def checks() -> None:
+        while True:
+            await wake.wait()
+            wake.clear()
+            while waiting:
+                uri = next(iter(waiting))
+                del waiting[uri]
+                try:
+                    await check(uri)
+                except Exception as error:  # a mistake of the server's own: said, and the next check goes on
+                    server.window_log_message(T.LogMessageParams(type=T.MessageType.Error,
+                                                                 message=f"{type(error).__name__}: {error}"))
+
+    def want(uri: str) -> None:
+        if not tasks:
+            task = asyncio.ensure_future(checks())
+            tasks.add(task)
+        waiting[uri] = None
+        wake.set()
+
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: T.DidOpenTextDocumentParams):
-        publish(params.text_document.uri)
-
-    typed: Dict[str, int] = {}  # uri -> how many changes have come (the latest one is checked)
+        want(params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: T.DidChangeTextDocumentParams):
@@ -299,73 +643,319 @@ def serve() -> None:
         uri = params.text_document.uri
         change = typed[uri] = typed.get(uri, 0) + 1
         await asyncio.sleep(TYPING_PAUSE)
-        if typed[uri] == change:
-            publish(uri)
+        if typed.get(uri) == change:
+            want(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: T.DidSaveTextDocumentParams):
-        publish(params.text_document.uri)
+        want(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: T.DidCloseTextDocumentParams):
+        typed.pop(params.text_document.uri, None)
+        waiting.pop(params.text_document.uri, None)  # a check of a closed file is no longer wanted
 
     kinds = {"keyword": T.CompletionItemKind.Keyword, "space": T.CompletionItemKind.Constant,
              "dimension": T.CompletionItemKind.Enum, "zone": T.CompletionItemKind.EnumMember,
              "side": T.CompletionItemKind.Value, "marker": T.CompletionItemKind.Variable,
              "card": T.CompletionItemKind.Reference}
 
+    async def ask(kind: str, uri: str, *question):
+        """A question's answer from the worker; None when there is none (or none in time)."""
+        root, path = where(uri)
+        if root is None:
+            return None
+        text = document_text(uri)
+        if text is not None and refusal(text):
+            return None
+        texts = open_texts(root)
+        if kind != "completions":
+            question = (str(path), text, *question)
+        answer, result = await asker.ask((kind, str(root), roots[root], texts, *question))
+        if answer == "failed":
+            server.window_log_message(T.LogMessageParams(type=T.MessageType.Error, message=result))
+        return result if answer == "ok" else None
+
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" "]))
-    def completion(params: T.CompletionParams):
-        bench, _ = bench_for(params.text_document.uri)
-        if bench is None:
-            return T.CompletionList(is_incomplete=False, items=[])
-        items = [T.CompletionItem(label=label, kind=kinds[kind], detail=detail)
-                 for label, kind, detail in bench.completions()]
+    async def completion(params: T.CompletionParams):
+        found = await ask("completions", params.text_document.uri) or []
+        items = [T.CompletionItem(label=label, kind=kinds[kind], detail=detail) for label, kind, detail in found]
         return T.CompletionList(is_incomplete=False, items=items)
 
-    def at_cursor(params, ask):
-        """``ask(bench, path, text, line, character)`` for the document and position of a request."""
-        bench, path = bench_for(params.text_document.uri)
-        if bench is None:
-            return None
-        text = server.workspace.get_text_document(params.text_document.uri).source
-        return ask(bench, path, text, params.position.line, params.position.character)
-
     @server.feature(T.TEXT_DOCUMENT_HOVER)
-    def hover(params: T.HoverParams):
-        shown = at_cursor(params, lambda bench, path, *where: bench.hover(path, *where))
+    async def hover(params: T.HoverParams):
+        shown = await ask("hover", params.text_document.uri, params.position.line, params.position.character)
         if shown is None:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=shown))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
-    def definition(params: T.DefinitionParams):
-        found = at_cursor(params, lambda bench, path, *where: bench.definition(*where))
+    async def definition(params: T.DefinitionParams):
+        found = await ask("definition", params.text_document.uri, params.position.line, params.position.character)
         if found is None:
             return None
         file, line, column = found
         start = T.Position(line=line - 1, character=column - 1)
         return T.Location(uri=Path(file).as_uri(), range=T.Range(start=start, end=start))
 
-    server.start_io()
+    try:
+        _run(server, sys.stdin.buffer, sys.stdout.buffer)
+    finally:
+        checker.stop()
+        asker.stop()
 
 
-def _path_of(uri: str) -> str:
+def _refused_diagnostic(T, why: str):
+    if why == "size":
+        message = (f"this file is larger than the limit of {limits.MAX_FILE_BYTES // limits.MIB} MiB per content "
+                   f"file and is not checked\ndocs/limits.md lists the limits on content")
+    else:
+        message = (f"this text holds {why}, half of a surrogate pair, which no UTF-8 file can hold; "
+                   f"it is not checked")
+    return _lsp_diagnostic(T, dict(line=0, column=0, width=1, severity="error", message=message))
+
+
+def _path_of(uri) -> Optional[Path]:
+    """The absolute path of a ``file:`` URI; None for any other (an unsaved buffer, say)."""
     from urllib.parse import unquote, urlparse
-    parsed = urlparse(uri)
-    return unquote(parsed.path) if parsed.scheme == "file" else uri
+    if not isinstance(uri, str) or len(uri) > 4 * MAX_PATH_CHARS:
+        return None
+    try:
+        parsed = urlparse(uri)
+    except ValueError:
+        return None
+    if parsed.scheme != "file":
+        return None
+    path = unquote(parsed.path)
+    if not path.startswith("/") or "\0" in path or len(path) > MAX_PATH_CHARS:
+        return None
+    return Path(path)
 
 
-def _lsp_diagnostic(T, d: Diagnostic):
-    line = max((d.line or 1) - 1, 0)
-    column = max((d.column or 1) - 1, 0)
+def _lsp_diagnostic(T, d: Dict[str, Any]):
     severity = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}.get(
-        d.severity, T.DiagnosticSeverity.Information)
-    message = d.message + (f" (in {d.label})" if d.label else "")
-    if d.expected:
-        message += f"\nexpected: {d.expected}"
-    if d.hint:
-        message += f"\n{d.hint}"
-    end = T.Position(line=line, character=column + max(d.width, 1))
-    return T.Diagnostic(range=T.Range(start=T.Position(line=line, character=column), end=end), message=message,
-                        severity=severity, source="crisis")
+        d["severity"], T.DiagnosticSeverity.Information)
+    start = T.Position(line=d["line"], character=d["column"])
+    end = T.Position(line=d["line"], character=d["column"] + d["width"])
+    return T.Diagnostic(range=T.Range(start=start, end=end), message=d["message"], severity=severity, source="crisis")
+
+
+# ------------------------------------------------------------------ messages
+
+
+def _protocol_class():
+    """pygls's protocol, answering every request: one whose params cannot be read gets an
+    'invalid params' error (pygls logged it and left the editor waiting), one that is no
+    request at all an 'invalid request' error."""
+    from lsprotocol.types import ResponseError, ResponseErrorMessage
+    from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcMethodNotFound
+    from pygls.protocol import LanguageServerProtocol
+    from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+
+    class Refused:
+        """A message that could not be read as what its method asks for."""
+
+        def __init__(self, data: dict, why: str):
+            self.data, self.why = data, why
+
+    class Protocol(LanguageServerProtocol):
+        def structure_message(self, data):
+            if not isinstance(data, dict) or "jsonrpc" not in data:
+                return data
+            try:
+                if "id" in data:
+                    if "error" in data:
+                        return self._converter.structure(data, ResponseErrorMessage)
+                    if "method" in data:
+                        kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+                        return self._converter.structure(data, kind)
+                    kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+                    return self._converter.structure(data, kind)
+                kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
+                return self._converter.structure(data, kind)
+            except Exception as error:
+                return Refused(data, _why(error))
+
+        def handle_message(self, message):
+            if isinstance(message, Refused):
+                data = message.data
+                if "method" not in data or "id" not in data:
+                    _log(f"a message that could not be read was left ({message.why})")
+                    return
+                method = data["method"]
+                known = isinstance(method, str) and self.get_message_type(method) is not None
+                error = (JsonRpcInvalidParams if known else JsonRpcMethodNotFound if isinstance(method, str)
+                         else JsonRpcInvalidRequest)
+                self._refuse(data["id"], error.CODE, f"{error.MESSAGE}: {message.why}")
+                return
+            if getattr(message, "jsonrpc", None) != "2.0":
+                if isinstance(message, dict) or hasattr(message, "id"):
+                    self._refuse(getattr(message, "id", None) if not isinstance(message, dict) else message.get("id"),
+                                 JsonRpcInvalidRequest.CODE, "Invalid Request: not a JSON-RPC 2.0 message")
+                else:
+                    _log("a message that is not JSON-RPC was left")
+                return
+            if getattr(message, "method", None) == "$/cancelRequest":
+                msg_id = getattr(getattr(message, "params", None), "id", None)
+                if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+                    _log("a cancellation naming no request was left")  # pygls would fail on it
+                    return
+            if self._shutdown and hasattr(message, "id") and getattr(message, "method", "exit") != "exit":
+                self._refuse(message.id, JsonRpcInvalidRequest.CODE, "Invalid Request: the server is shutting down")
+                return
+            super().handle_message(message)
+
+        def _refuse(self, msg_id, code: int, text: str) -> None:
+            if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+                msg_id = None  # an id that is no id: answered as JSON-RPC says, with a null id
+            self._send_data(ResponseErrorMessage(id=msg_id, error=ResponseError(code=code, message=text[:500])))
+
+    return Protocol
+
+
+def _why(error: Exception) -> str:
+    """What was wrong with a message's params, in one line."""
+    try:
+        from cattrs import transform_error
+        found = transform_error(error)
+    except Exception:
+        found = []
+    text = "; ".join(found) if found else f"{type(error).__name__}: {error}"
+    return text[:300]
+
+
+def _log(text: str) -> None:
+    import logging
+    logging.getLogger("pygls").warning(text)
+
+
+def _quiet_logging() -> None:
+    """pygls logs each message it cannot read with a traceback: one line is enough (the editor
+    gets an error response).  A traceback of the server's own code is still printed whole."""
+    import logging
+
+    from pygls.exceptions import JsonRpcException
+
+    class OneLine(logging.Formatter):
+        def formatException(self, exc_info):
+            error = exc_info[1]
+            if isinstance(error, (JsonRpcException, ValueError, RecursionError)) or \
+                    isinstance(getattr(error, "__cause__", None), JsonRpcException):
+                return f"({type(error).__name__}: {str(error)[:200]})"
+            return super().formatException(exc_info)
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(OneLine("crisis lsp: %(levelname)s: %(message)s"))
+    log = logging.getLogger("pygls")
+    log.handlers[:] = [handler]
+    log.setLevel(logging.WARNING)
+    log.propagate = False
+
+
+# a length header; searched for in the line, so that one glued to the end of a broken message is found
+_LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*(\d{1,15})[ \t]*$", re.IGNORECASE)
+
+
+def _frames(stdin, limit: int = MAX_MESSAGE_BYTES):
+    """Each message from the editor: ("body", bytes), ("skipped", its length) past ``limit``, until
+    the end of the input.  Memory stays within ``limit``: a header line is read at most
+    ``MAX_HEADER_BYTES`` at a time, a message past the limit is read and dropped in pieces."""
+    length = None
+    while True:
+        line = stdin.readline(MAX_HEADER_BYTES)
+        if not line:
+            return
+        if not line.endswith(b"\n"):  # a header line past the limit: dropped to its end
+            while line and not line.endswith(b"\n"):
+                line = stdin.readline(MAX_HEADER_BYTES)
+            length = None
+            continue
+        line = line.strip()
+        if line:
+            match = _LENGTH.search(line)
+            if match:
+                length = int(match.group(1))
+            continue
+        if not length:  # the end of headers that named no length: nothing to read
+            length = None
+            continue
+        if length > limit:
+            left = length
+            while left:
+                piece = stdin.read(min(left, 1 << 16))
+                if not piece:
+                    return
+                left -= len(piece)
+            yield "skipped", length
+        else:
+            body = stdin.read(length)
+            if len(body) < length:
+                return
+            yield "body", body
+        length = None
+
+
+def _run(server, stdin, stdout) -> None:
+    """pygls's input/output loop, reading messages within the limits (``_frames``) in a thread of
+    its own; a message that is no JSON gets a parse error, and a skipped one a message to the user."""
+    import asyncio
+    import json
+    import threading
+
+    from lsprotocol import types as T
+    from lsprotocol.types import ResponseError, ResponseErrorMessage
+    from pygls.io_ import StdoutWriter
+
+    server._stop_event = threading.Event()
+    server.protocol.set_writer(StdoutWriter(stdout))
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue = asyncio.Queue(maxsize=2)
+
+        def read():
+            try:
+                for frame in _frames(stdin):
+                    asyncio.run_coroutine_threadsafe(inbox.put(frame), loop).result()
+            except Exception as error:
+                _log(f"the editor's input could not be read: {error}")
+            finally:
+                try:
+                    asyncio.run_coroutine_threadsafe(inbox.put(None), loop)
+                except RuntimeError:  # the server has stopped already
+                    pass
+
+        threading.Thread(target=read, name="crisis-lsp-input", daemon=True).start()
+        while not server._stop_event.is_set():
+            frame = await inbox.get()
+            if frame is None:
+                return
+            kind, body = frame
+            if kind == "skipped":
+                server.window_show_message(T.ShowMessageParams(
+                    type=T.MessageType.Error,
+                    message=f"crisis lsp: a message of {body:,} bytes from the editor is larger than the limit of "
+                            f"{MAX_MESSAGE_BYTES // limits.MIB} MiB and was not read (docs/limits.md)"))
+                continue
+            try:
+                message = json.loads(body, object_hook=server.protocol.structure_message)
+            except (ValueError, RecursionError, MemoryError) as error:
+                _log(f"a message that is not JSON was left ({type(error).__name__})")
+                server.protocol._send_data(ResponseErrorMessage(
+                    id=None, error=ResponseError(code=-32700, message="Parse error: the message is not JSON")))
+                continue
+            try:
+                server.protocol.handle_message(message)
+            except Exception:
+                import logging
+                logging.getLogger("pygls").exception("a message could not be handled")
+
+    try:
+        asyncio.run(main())
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass
+    finally:  # the editor's 'exit' ends the server with pygls's SystemExit, its status kept
+        server.shutdown()
 
 
 def library_missing() -> bool:
@@ -374,4 +964,3 @@ def library_missing() -> bool:
     except ImportError:
         return True
     return False
-

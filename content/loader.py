@@ -85,7 +85,7 @@ class _Loader:
         """The file and its value; (None, None) when it could not be read (the problem is reported),
         (file, None) when it is empty."""
         try:
-            override = self.overrides.get(str(path.resolve())) if self.overrides else None
+            override = self.overrides.get(os.path.realpath(path)) if self.overrides else None  # a loop of links: no error
             if override is not None:
                 # an editor's unsaved text stands for the file (the language server checks while typing)
                 text, raw = override, override.encode("utf-8")

@@ -19,10 +19,12 @@ from helpers import copy_content  # noqa: E402
 class Client:
     """A language client session with `crisis lsp`, run from a plain (synchronous) test."""
 
-    def __init__(self, root):
+    def __init__(self, root, env=None):
         self.root = root
+        self.env = env or {}
         self.diagnostics = {}
         self.published = {}  # uri -> how many times diagnostics came
+        self.messages = []  # what the server showed the user (window/showMessage)
         self.loop = asyncio.new_event_loop()
         self.client = BaseLanguageClient("crisis-tests", "1")
         self.arrived = asyncio.Event()
@@ -33,12 +35,16 @@ class Client:
             self.published[params.uri] = self.published.get(params.uri, 0) + 1
             self.arrived.set()
 
+        @self.client.feature(T.WINDOW_SHOW_MESSAGE)
+        def shown(params: T.ShowMessageParams):
+            self.messages.append(params.message)
+
     def run(self, coroutine, timeout=60):
         return self.loop.run_until_complete(asyncio.wait_for(coroutine, timeout))
 
     def start(self):
         command = crisis_command()
-        env = dict(os.environ, NO_COLOR="1")
+        env = dict(os.environ, NO_COLOR="1", **self.env)
         self.run(self.client.start_io(*command, "lsp", env=env))
         self.run(self.client.initialize_async(T.InitializeParams(
             capabilities=T.ClientCapabilities(), root_uri=self.root.as_uri())))
@@ -70,16 +76,58 @@ class Client:
         self.run(until())
         return list(self.diagnostics[path.as_uri()])
 
+    def until(self, path, wanted):
+        """Wait until the diagnostics last published for ``path`` are ``wanted``."""
+        async def go():
+            while not wanted(self.diagnostics.get(path.as_uri())):
+                self.arrived.clear()
+                await self.arrived.wait()
+        self.run(go())
+
     def at(self, path, line, character):
         return dict(text_document=T.TextDocumentIdentifier(uri=path.as_uri()),
                     position=T.Position(line=line, character=character))
+
+    def answers(self, timeout):
+        """Whether the server answers a request at once (one that needs no content: its event loop is free)."""
+        elsewhere = self.root.parent / "notes.yaml"  # in no content folder
+        try:
+            self.run(self.client.text_document_completion_async(T.CompletionParams(**self.at(elsewhere, 0, 0))),
+                     timeout=timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    def request(self, method, params, timeout=10):
+        """A request sent with ``params`` as they are (a dict, None), not as the client would type them."""
+        from concurrent.futures import Future
+
+        from pygls.protocol.json_rpc import JsonRPCRequestMessage
+        self.sent = getattr(self, "sent", 0) + 1
+        msg_id = f"as-is-{self.sent}"
+        future = Future()
+        self.client.protocol._request_futures[msg_id] = future
+        self.client.protocol._send_data(JsonRPCRequestMessage(id=msg_id, method=method, params=params, jsonrpc="2.0"))
+        return self.run(asyncio.wrap_future(future, loop=self.loop), timeout)
+
+    def raw(self, data: bytes):
+        """Bytes written to the server's input as they are, framed or not."""
+        self.client._server.stdin.write(data)
+        self.run(self.client._server.stdin.drain())
 
     def stop(self):
         try:
             self.run(self.client.shutdown_async(None), timeout=10)
             self.client.exit(None)
-        finally:
             self.run(self.client.stop(), timeout=10)
+        except (asyncio.TimeoutError, RuntimeError):  # a server that no longer answers is ended
+            if self.client._server.returncode is None:
+                self.client._server.kill()
+            try:
+                self.run(self.client.stop(), timeout=10)
+            except (asyncio.TimeoutError, RuntimeError):
+                pass
+        finally:
             self.loop.close()
 
 
@@ -188,3 +236,237 @@ def test_definition_goes_from_a_scenario_to_the_card(lsp):
     card_text = cards.read_text(encoding="utf-8")
     assert location.range.start.line == position_of(card_text, "id: major-anderson")[0]
     assert location.range.start.character == position_of(card_text, "id: major-anderson")[1] + len("id: ")
+
+
+# ------------------------------------------------------------ hostile files and messages (issue 18)
+# A server of its own, on a copy whose files the tests replace by FIFOs and links, with a short
+# time limit on checks (CRISIS_LSP_CHECK_SECONDS) so that a check stopped by it is seen quickly.
+
+CHECK_SECONDS = 8
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    root = copy_content(tmp_path_factory.mktemp("hostile"))
+    client = Client(root, env={"CRISIS_LSP_CHECK_SECONDS": str(CHECK_SECONDS)})
+    client.start()
+    yield client
+    client.stop()
+
+
+def definition_of(client, card_id, timeout=30):
+    """Where go-to-definition leads from the card id in a scenario: (file, line), or None."""
+    scenario = client.root / "scenarios" / "cards" / "major-anderson.yaml"
+    text = scenario.read_text(encoding="utf-8").replace("event major-anderson", f"event {card_id}")
+    client.open(scenario, text)
+    line, character = position_of(text, f"event {card_id}")
+    result = client.run(client.client.text_document_definition_async(
+        T.DefinitionParams(**client.at(scenario, line, character + 8))), timeout=timeout)
+    location = result[0] if isinstance(result, list) else result
+    return None if location is None else (location.uri, location.range.start.line)
+
+
+@pytest.mark.parametrize("how", ["fifo", "dev-zero"])
+def test_definition_reads_past_a_file_that_is_no_file_without_waiting_or_reading_without_end(hostile, how):
+    odd = hostile.root / "cards" / "a-odd.yaml"  # listed before the real card files
+    if how == "fifo":
+        os.mkfifo(odd)  # a plain read waits for a writer for ever
+    else:
+        odd.symlink_to("/dev/zero")  # a plain read fills the memory
+    try:
+        found = definition_of(hostile, "major-anderson", timeout=20)
+    finally:
+        odd.unlink()
+    cards = hostile.root / "cards" / "strategy-unionist.yaml"
+    assert found == (cards.resolve().as_uri(), position_of(cards.read_text(encoding="utf-8"), "id: major-anderson")[0])
+    assert hostile.answers(5)
+
+
+def test_definition_never_leads_out_of_the_content_folder(hostile, tmp_path):
+    cards = hostile.root / "cards" / "strategy-unionist.yaml"
+    outside = tmp_path / "strategy-unionist.yaml"
+    outside.write_bytes(cards.read_bytes())
+    cards.unlink()
+    cards.symlink_to(outside)  # crisis check refuses to read it
+    try:
+        assert definition_of(hostile, "major-anderson") is None
+        assert definition_of(hostile, "fort-sumter") is not None  # an objective, in a file inside
+    finally:
+        cards.unlink()
+        cards.write_bytes(outside.read_bytes())
+
+
+def test_a_loop_of_links_in_the_cards_folder_is_reported_while_a_file_is_edited(hostile):
+    loop = hostile.root / "cards" / "a-loop.yaml"
+    loop.symlink_to(loop)
+    cards = hostile.root / "cards" / "strategy-both.yaml"
+    text = cards.read_text(encoding="utf-8")
+    try:
+        assert hostile.open(cards, text + "\n") == []  # unsaved: the check crashed on the loop
+        hostile.until(loop, lambda found: found and any("loop of symbolic links" in d.message for d in found))
+    finally:
+        loop.unlink()
+    assert hostile.change(cards, text, 2) == []
+
+
+def test_hover_on_a_fifo_the_editor_never_opened_is_answered(hostile):
+    fifo = hostile.root / "cards" / "a-fifo.yaml"
+    os.mkfifo(fifo)
+    try:
+        hover = hostile.run(hostile.client.text_document_hover_async(T.HoverParams(**hostile.at(fifo, 0, 0))),
+                            timeout=20)
+        assert hover is None
+        assert hostile.answers(5)
+    finally:
+        fifo.unlink()
+
+
+@pytest.mark.parametrize("position", [{"line": -1, "character": 0}, {"line": None, "character": 3},
+                                      {"line": 0, "character": -5}, {"line": 2 ** 40, "character": 0}, None])
+@pytest.mark.parametrize("method", [T.TEXT_DOCUMENT_HOVER, T.TEXT_DOCUMENT_DEFINITION, T.TEXT_DOCUMENT_COMPLETION])
+def test_a_request_with_invalid_params_gets_an_error_answer(hostile, method, position):
+    from pygls.exceptions import JsonRpcException
+    scenario = hostile.root / "scenarios" / "cards" / "major-anderson.yaml"
+    params = {"textDocument": {"uri": scenario.as_uri()}}
+    if position is not None:
+        params["position"] = position
+    with pytest.raises(JsonRpcException) as answered:  # before: no answer at all, the editor waited
+        hostile.request(method, params)
+    assert answered.value.code == -32602  # invalid params
+
+
+def test_a_hover_the_editor_cancels_never_answers_the_next_one(hostile):
+    scenario = hostile.root / "scenarios" / "cards" / "major-anderson.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    hostile.open(scenario, text + "\n")  # a check loads the content again: the next hover reloads it too
+    line, character = position_of(text, "event major-anderson")
+    hostile.client.protocol._send_data({"jsonrpc": "2.0", "id": "cancelled", "method": T.TEXT_DOCUMENT_HOVER,
+                                        "params": {"textDocument": {"uri": scenario.as_uri()},
+                                                   "position": {"line": line, "character": character + 8}}})
+    hostile.client.protocol.notify(T.CANCEL_REQUEST, T.CancelParams(id="cancelled"))
+    line, character = position_of(text, "lincoln")
+    hover = hostile.run(hostile.client.text_document_hover_async(T.HoverParams(**hostile.at(scenario, line, character))))
+    assert hover.contents.value.startswith("`lincoln`:")  # not the cancelled hover's major-anderson
+
+
+def test_a_request_with_no_params_at_all_gets_an_error_answer(hostile):
+    from pygls.exceptions import JsonRpcException
+    with pytest.raises(JsonRpcException) as answered:
+        hostile.request(T.TEXT_DOCUMENT_DEFINITION, None)
+    assert answered.value.code == -32602
+
+
+def test_a_document_larger_than_a_content_file_may_be_is_refused_with_a_diagnostic(hostile):
+    cards = hostile.root / "cards" / "strategy-both.yaml"
+    text = cards.read_text(encoding="utf-8") + "# " + "x" * (30 * 1024 * 1024) + "\n"  # 30 MB, unsaved
+    (d,) = hostile.open(cards, text)
+    assert d.severity == T.DiagnosticSeverity.Error and "1 MiB" in d.message and d.range.start.line == 0
+    assert hostile.answers(5)
+    (d,) = hostile.change(cards, cards.read_text(encoding="utf-8") + "\n" * 1_100_000)  # 1.1 MB of line ends
+    assert "1 MiB" in d.message
+    assert hostile.change(cards, cards.read_text(encoding="utf-8"), 3) == []
+
+
+def test_a_flood_of_saves_is_checked_once_or_twice_and_never_blocks_the_server(hostile):
+    cards = hostile.root / "cards" / "strategy-secessionist.yaml"
+    assert hostile.open(cards) == []
+    before = hostile.published[cards.as_uri()]
+    for _ in range(300):  # before: 300 checks in a row, the server silent for minutes
+        hostile.client.text_document_did_save(T.DidSaveTextDocumentParams(
+            text_document=T.TextDocumentIdentifier(uri=cards.as_uri())))
+    assert hostile.answers(5)
+    text = cards.read_text(encoding="utf-8")
+    broken = text.replace("in Fort Sumter", "in Fort Sumpter", 1)
+    hostile.send_change(cards, broken, 2)  # checked after the saves' checks: once it is seen, they are all done
+    hostile.until(cards, lambda found: any("Fort Sumpter" in d.message for d in found or ()))
+    assert hostile.published[cards.as_uri()] - before <= 3  # one or two for the saves, one for the change
+    assert hostile.change(cards, text, 3) == []
+
+
+def test_a_text_no_utf8_file_can_hold_is_refused_with_a_diagnostic(hostile):
+    cards = hostile.root / "cards" / "strategy-both.yaml"
+    text = cards.read_text(encoding="utf-8")
+    (d,) = hostile.open(cards, text.replace("Fort Sumter", "Fort \ud800Sumter", 1))  # JSON can carry it
+    assert d.severity == T.DiagnosticSeverity.Error and "U+D800" in d.message
+    assert hostile.change(cards, text, 2) == []
+
+
+def heavy_event(levels):
+    """A card event as heavy as crisis check accepts: 'for each player' nested ``levels`` deep."""
+    rule = "gain 1 VP"
+    for _ in range(levels):
+        rule = "for each player:\n" + "\n".join("  " + line for line in rule.splitlines())
+    return "|\n" + "\n".join("      " + line for line in rule.splitlines())
+
+
+def test_a_scenario_file_that_runs_for_long_is_stopped_at_the_time_limit_and_the_server_answers_meanwhile(hostile):
+    cards = hostile.root / "cards" / "strategy-unionist.yaml"
+    heavy = cards.read_text(encoding="utf-8").replace("event: place 3 in Fort Sumter",
+                                                      "event: " + heavy_event(13), 1)
+    assert hostile.open(cards, heavy) == []  # accepted (unsaved): each run takes some 8,000 steps
+    scenario = hostile.root / "scenarios" / "cards" / "major-anderson.yaml"
+    one = scenario.read_text(encoding="utf-8")
+    many = "scenarios:\n" + "".join("  - " + "\n    ".join(one.rstrip("\n").split("\n")) + "\n" for _ in range(1000))
+    hostile.arrived.clear()
+    hostile.diagnostics.pop(scenario.as_uri(), None)
+    hostile.client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
+        uri=scenario.as_uri(), language_id="yaml", version=1, text=many)))  # a minute of play, or more
+    assert hostile.answers(5)  # before: the server ran the scenarios on its event loop, deaf meanwhile
+    (d,) = hostile.wait(scenario)
+    assert d.severity == T.DiagnosticSeverity.Warning and f"more than {CHECK_SECONDS} s" in d.message
+    # the next check works, in a fresh worker
+    assert hostile.change(cards, cards.read_text(encoding="utf-8"), 2) == []
+    assert hostile.change(scenario, one, 2) == []
+
+
+def test_a_message_past_the_size_limit_is_skipped_and_said_and_the_server_goes_on(hostile):
+    from crisis.cli.lsp import MAX_MESSAGE_BYTES
+    body = b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": ' + b" " * MAX_MESSAGE_BYTES + b"}"
+    hostile.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    assert hostile.answers(20)
+    assert any("larger than the limit" in message for message in hostile.messages)
+
+
+@pytest.mark.parametrize("frame", [
+    b"Content-Length: 9\r\n\r\n{not json",
+    b"Content-Length: 200011\r\n\r\n" + b"[" * 100_000 + b"1" + b"]" * 100_000 + b"\n" * 10,
+    b"Content-Length: " + b"9" * 5000 + b"\r\n\r\n{}",  # a length Python will not even convert
+    b"Content-Length: 7\r\n\r\n[1,2,3]",
+    b"garbage without a header\r\n\r\n",
+])
+def test_a_broken_message_never_ends_the_server(hostile, frame):
+    hostile.raw(frame)
+    assert hostile.answers(10) or hostile.answers(10)  # the request after it may be taken in the wreck
+
+
+def test_a_message_claiming_more_bytes_than_memory_holds_never_ends_the_server(tmp_path):
+    import subprocess
+    import time
+    server = subprocess.Popen([*crisis_command(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=dict(os.environ, NO_COLOR="1"))
+    server.stdin.write(b"Content-Length: 100000000000\r\n\r\n{}")
+    server.stdin.flush()
+    time.sleep(3)
+    running = server.poll() is None  # before: MemoryError, the server gone
+    server.stdin.close()  # the editor went away
+    server.wait(20)
+    error = server.stderr.read().decode()
+    assert running and server.returncode == 0, error
+    assert "Traceback" not in error and "MemoryError" not in error
+
+
+def test_the_limits_page_gives_the_servers_limits():
+    import re
+    from pathlib import Path
+
+    from crisis.cli import lsp
+    page = (Path(__file__).resolve().parents[1] / "docs" / "limits.md").read_text(encoding="utf-8")
+    section = page.split("## The language server", 1)[1].split("\n## ", 1)[0]
+    rows = {re.search(r"`(\w+)`", line).group(1): line for line in section.splitlines() if line.startswith("| ")
+            and re.search(r"`(\w+)`", line)}
+    assert rows["MAX_MESSAGE_BYTES"].endswith(f"| {lsp.MAX_MESSAGE_BYTES // (1 << 20)} MiB |")
+    assert rows["MAX_HEADER_BYTES"].endswith(f"| {lsp.MAX_HEADER_BYTES // 1024} KiB |")
+    assert rows["MAX_PATH_CHARS"].endswith(f"| {lsp.MAX_PATH_CHARS:,} characters |")
+    assert f"| {lsp.CHECK_SECONDS:g} s (" in rows["CHECK_SECONDS"]
+    assert rows["ASK_SECONDS"].endswith(f"| {lsp.ASK_SECONDS:g} s |")
+    assert rows["WORKER_MEMORY"].endswith(f"| {lsp.WORKER_MEMORY // (1 << 30)} GiB |")
