@@ -375,7 +375,7 @@ def mutate_save(rng: random.Random, data: dict, path: Path) -> str:
     """Write a damaged copy of the saved game ``data`` to ``path``."""
     data = json.loads(json.dumps(data))
     how = rng.choice(["type", "drop", "add", "option", "action", "actions", "deep", "number", "text", "bytes",
-                      "truncate", "file", "version", "controllers"])
+                      "truncate", "file", "version", "controllers", "twice", "solo", "seed", "long"])
     if how == "type":
         key = rng.choice(list(data))
         data[key] = rng.choice(ODD_VALUES)
@@ -400,7 +400,28 @@ def mutate_save(rng: random.Random, data: dict, path: Path) -> str:
     elif how == "controllers":
         data["controllers"] = rng.choice([{}, {"Unionist": "human"}, {"Unionist": "bot", "Secessionist": 1},
                                           {"Unionist": "random", "Secessionist": "human", "Other": "human"}])
+    elif how == "solo":  # the Solo Opponent's controller and the options, agreeing or not (issue 18)
+        sides = list(data.get("controllers") or {"Unionist": "human", "Secessionist": "human"})
+        side = rng.choice(sides + ["Nobody"])
+        data["controllers"] = {s: rng.choice(["solo", "human", "random"]) if s == side else rng.choice(["human", "solo"])
+                               for s in sides}
+        options = data.setdefault("options", {})
+        if rng.random() < 0.7:
+            options["solo"] = rng.choice([side, sides[0], "Nobody", None, 1])
+        if rng.random() < 0.5:
+            options["difficulty"] = rng.choice(["easy", "normal", "hard", "impossible", "", None, 3])
+    elif how == "seed":
+        data["seed"] = rng.choice([-42, -1, 0, 999_999_999, 1_000_000_000, 10_000_000_000, 2 ** 63, True, 4.5, "42"])
+    elif how == "long":  # a long text: reading it must cost a few times its size, not a hundred
+        size = rng.choice([100_000, 1_000_000, 8_000_000])
+        data[rng.choice(["created", "game", "content_digest"])] = rng.choice(["x", "é", "\U0001f600", "\\", '"']) * size
     text = json.dumps(data)
+    if how == "twice":  # a key given twice: Python's decoder would keep the last one
+        key = rng.choice(list(data) or ["actions"])
+        again = rng.choice([json.dumps(data.get(key)), "[]", '["done"]', "0", '"x"'])
+        at = rng.choice(["start", "end"])
+        text = ("{" + json.dumps(key) + ": " + again + ", " + text[1:]) if at == "start" else \
+            (text[:-1] + ", " + json.dumps(key) + ": " + again + "}")
     if how == "deep":
         depth = rng.choice([9, 100, 2000, 100_000])
         text = text[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
@@ -588,3 +609,599 @@ def play(root: Path, which: str, seed: int, content=None, search_budget: int = 2
     finally:
         loader.load_content = load_content
     return "ok"
+
+
+# ------------------------------------------------------------ a failing disk (issue 18)
+# A game played and saved while the disk fails under it, for real (a file-size limit set on the
+# process: every write past it fails as on a full disk) or at the rename that makes a save (a
+# read-only folder, a full disk, a quota, an I/O error); and two processes resuming one game.
+# The promises kept: 'saved' is never said unless it was, what the file holds is said and true,
+# the file is always a save that reads, and no temporary or lock file is left behind.
+
+
+class BrokenPromise(AssertionError):
+    """The command said something untrue about the save, or left the folder untidy."""
+
+
+DISK_FAULTS = ("file-size", "file-size", "rename", "rename", "two-writers")
+
+
+def _leftovers(folder: Path) -> List[str]:
+    """Temporary and lock files left in the folder or its cache folder."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.name.endswith((".tmp", ".lock")) or p.name.startswith(".g.json"))
+
+
+def _held(path: Path, content) -> List[str]:
+    from crisis.cli import saves
+    from crisis.cli.session import bots
+    try:
+        return saves.read(path, content, bots()).actions
+    except saves.SaveProblem as problem:
+        raise BrokenPromise(f"the save does not read: {problem.key} {problem.params}") from None
+
+
+def _complete(actions: List[str], seed: int, content) -> bool:
+    from crisis.interpreter.game import Game
+    game = Game(content, seed, log=False)
+    for text in actions:
+        game.apply(text)
+    return game.over
+
+
+def disk_case(rng: random.Random, folder: Path, content) -> str:
+    """One game on a failing disk in ``folder`` (empty); a description.  BrokenPromise if a promise is broken."""
+    import errno
+    import resource
+    import signal
+    from clirun import run_main
+    import sys
+    fault = rng.choice(DISK_FAULTS)
+    seed = rng.randrange(1000)
+    # under a file-size limit Python's own cache of compiled modules would be written cut short
+    # (a partial write it does not check), breaking every later import: none is written meanwhile
+    sys.dont_write_bytecode = True
+    env = {"XDG_CACHE_HOME": str(folder / "cache"), "CRISIS_NO_CACHE": ""}
+    if fault == "two-writers":
+        return _two_writers(rng, folder, seed, env, content)
+    play = ["play", "--vs", "random", "--seed", str(seed), "--plain", "--save", "g.json"]
+    answers = "1\n" * rng.choice([3, 20, 600])  # stopped early, or played to the end
+    if fault == "file-size":
+        limit = rng.choice([0, 100, 300, 600, 1200, 2500, 5000])
+        what = f"seed {seed}: files past {limit} bytes cannot be written"
+        previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+        handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, previous[1]))
+        try:
+            result = run_main(*play, input=answers, cwd=folder, env=env)
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+            signal.signal(signal.SIGXFSZ, handler)
+    else:
+        number = rng.choice([errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EIO, errno.EACCES])
+        first, last = rng.randrange(0, 40), rng.choice([None, None, 1, 5, 20])
+        what = f"seed {seed}: saves {first + 1}-{'' if last is None else first + last} fail with {errno.errorcode[number]}"
+        real, done = os.replace, [0]
+
+        def rename(source, target, *args, **kwargs):
+            if os.path.basename(str(target)) == "g.json":
+                done[0] += 1
+                if done[0] > first and (last is None or done[0] <= first + last):
+                    raise OSError(number, os.strerror(number))
+            return real(source, target, *args, **kwargs)
+        os.replace = rename
+        try:
+            result = run_main(*play, input=answers, cwd=folder, env=env)
+        finally:
+            os.replace = real
+    _judge(result, folder, seed, content, what)
+    return what
+
+
+def _judge(result, folder: Path, seed: int, content, what: str) -> None:
+    out, err = result.stdout, result.stderr
+    if "Traceback" in out + err or "went wrong" in out + err:
+        raise BrokenPromise(f"{what}: a traceback\n{(out + err)[-2000:]}")
+    _clean(err)
+    path = folder / "g.json"
+    code = result.returncode
+    if code in (1, 2):  # the game's file could not even be made: said in one line
+        if len(err.strip().splitlines()) != 1:
+            raise BrokenPromise(f"{what}: exit {code} without one line saying why: {err[-500:]!r}")
+        if "tried again" in err:
+            raise BrokenPromise(f"{what}: said the save would be tried again, and the command ended "
+                                f"(exit {code}): {err.strip()[-300:]!r}")
+        if path.exists():
+            _held(path, content)
+    elif code in (0, 3):
+        held = _held(path, content)
+        last = out.rsplit("\n\n", 2)[-2:]  # what the command said at its end
+        end = "\n".join(last)
+        told = re.findall(r"g\.json holds (\d+) actions? of the (\d+) played", end)
+        if code == 0 and "The whole game is saved in g.json" in end:
+            if not _complete(held, seed, content):
+                raise BrokenPromise(f"{what}: 'the whole game is saved' but the file holds {len(held)} actions")
+        elif code == 3 and "The game is saved in g.json" in end:
+            pass  # every action played, as the file was written after the last one
+        elif told:
+            if int(told[-1][0]) != len(held):
+                raise BrokenPromise(f"{what}: said the file holds {told[-1][0]} actions, it holds {len(held)}")
+        else:
+            raise BrokenPromise(f"{what}: ended without saying what the file holds\n{end[-800:]}")
+    else:
+        raise BrokenPromise(f"{what}: exit status {code}\n{err[-800:]}")
+    left = _leftovers(folder)
+    if left:
+        raise BrokenPromise(f"{what}: files left behind: {left}")
+
+
+def _two_writers(rng: random.Random, folder: Path, seed: int, env: dict, content) -> str:
+    """A game resumed by two processes at once: the second is refused naming the first, the file stays whole."""
+    from clirun import Session, run_main
+    what = f"seed {seed}: two resumes at once"
+    started = run_main("play", "--vs", "random", "--seed", str(seed), "--plain", "--save", "g.json",
+                       input="1\n" * rng.randint(1, 6), cwd=folder, env=env)
+    _judge(started, folder, seed, content, what + " (the first game)")
+    if started.returncode != 3:
+        return what + ": the game ended at once"
+    first = Session("resume", "g.json", "--plain", cwd=folder, env=env)
+    try:
+        if first.prompt(60) is None:
+            raise BrokenPromise(f"{what}: the first resume ended at once: {first.stderr()[-500:]}")
+        second = run_main("resume", "g.json", "--plain", input="1\n" * 5, cwd=folder, env=env)
+        line = second.stderr.strip()
+        if second.returncode != 1 or f"(process {first.proc.pid})" not in line or len(line.splitlines()) != 1:
+            raise BrokenPromise(f"{what}: the second resume was not refused naming the first: "
+                                f"{second.returncode} {line[-300:]!r}")
+        for _ in range(rng.randint(0, 4)):
+            first.send("1")
+            if first.prompt(60) is None:
+                break
+    finally:
+        if rng.random() < 0.5:
+            first.kill()  # kill -9: the lock goes with it
+        else:
+            first.close_input()
+            first.wait(60)
+    held = _held(folder / "g.json", content)
+    again = run_main("resume", "g.json", "--plain", input="1\n" * 600, cwd=folder, env=env)
+    _judge(again, folder, seed, content, what + " (resumed again)")
+    if len(_held(folder / "g.json", content)) < len(held):
+        raise BrokenPromise(f"{what}: the game lost actions when resumed again")
+    return what
+
+
+# ------------------------------------------------------------ the language server under hostile messages
+# `crisis lsp` spoken to byte by byte: broken frames, requests with params that do not fit,
+# documents that are no content file (FIFOs, links to /dev/zero or out of the folder, loops),
+# hostile texts, floods, oversized messages, a scenario file that runs for minutes.  Every
+# request must be answered, the server must keep answering, never die, never print a
+# traceback, and stay within its memory.
+
+LSP_PROBE = "file:///nonexistent-crisis-probe/x.yaml"  # in no content folder: answered by the event loop alone
+LSP_REQUESTS = ("textDocument/hover", "textDocument/definition", "textDocument/completion")
+LSP_CHECK_SECONDS = 5  # the server's time limit on a check during the run (CRISIS_LSP_CHECK_SECONDS)
+
+
+class LspServer:
+    """`crisis lsp` in a subprocess, with its answers, diagnostics and messages collected."""
+
+    def __init__(self, env=None):
+        import itertools
+        import queue
+        import subprocess
+        import threading
+        from clirun import crisis_command
+        environment = dict(os.environ, NO_COLOR="1", PYTHONDONTWRITEBYTECODE="1",
+                           CRISIS_LSP_CHECK_SECONDS=str(LSP_CHECK_SECONDS), **(env or {}))
+        self.proc = subprocess.Popen([*crisis_command(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=environment)
+        self.inbox = queue.Queue()
+        self.answers, self.diagnostics, self.shown, self.logged = {}, {}, [], []
+        self.error_lines: List[str] = []
+        self.tracebacks = 0
+        self.ids = itertools.count(1)
+        threading.Thread(target=self._out, daemon=True).start()
+        threading.Thread(target=self._err, daemon=True).start()
+
+    def _out(self):
+        stream = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.inbox.put(None)
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                name, _, value = line.partition(b":")
+                if name.lower() == b"content-length":
+                    length = int(value)
+            body = stream.read(length or 0)
+            try:
+                self.inbox.put(json.loads(body))
+            except ValueError:
+                self.inbox.put({"unreadable": body[:200]})
+
+    def _err(self):
+        for line in self.proc.stderr:
+            text = line.decode("utf-8", "replace").rstrip("\n")
+            if "Traceback" in text:
+                self.tracebacks += 1
+            self.error_lines = (self.error_lines + [text])[-60:]
+
+    def take(self, timeout: float) -> bool:
+        """Sort what the server sent within ``timeout`` seconds; False once it has closed its output."""
+        import queue
+        try:
+            message = self.inbox.get(timeout=max(timeout, 0))
+        except queue.Empty:
+            return True
+        if message is None:
+            return False
+        if not isinstance(message, dict):
+            return True
+        method = message.get("method")
+        if method == "textDocument/publishDiagnostics":
+            params = message.get("params") or {}
+            self.diagnostics[params.get("uri")] = params.get("diagnostics")
+        elif method == "window/showMessage":
+            self.shown.append((message.get("params") or {}).get("message", ""))
+        elif method == "window/logMessage":
+            text = (message.get("params") or {}).get("message", "")
+            self.logged.append(text)
+            if "Traceback" in text:
+                self.tracebacks += 1
+        elif "id" in message and method is None:
+            self.answers[message["id"]] = message
+        return True
+
+    def send(self, data: bytes) -> None:
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    def message(self, payload) -> None:
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+        self.send(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def request(self, method: str, params, msg_id=None):
+        msg_id = f"fuzz-{next(self.ids)}" if msg_id is None else msg_id
+        self.message({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        return msg_id
+
+    def notify(self, method: str, params) -> None:
+        self.message({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def answered(self, msg_id, timeout: float):
+        import time
+        end = time.monotonic() + timeout
+        while msg_id not in self.answers:
+            if self.proc.poll() is not None or time.monotonic() > end or not self.take(min(0.5, end - time.monotonic())):
+                return self.answers.get(msg_id)
+        return self.answers[msg_id]
+
+    def probe(self, timeout: float) -> bool:
+        """Whether the server answers a request that needs nothing but its event loop."""
+        return self.answered(self.request("textDocument/completion", {
+            "textDocument": {"uri": LSP_PROBE}, "position": {"line": 0, "character": 0}}), timeout) is not None
+
+    def diagnostic_for(self, uri: str, timeout: float, wanted):
+        """The first diagnostics for ``uri`` that ``wanted`` accepts, within ``timeout`` seconds (None otherwise)."""
+        import time
+        end = time.monotonic() + timeout
+        self.diagnostics.pop(uri, None)
+        while time.monotonic() < end and self.proc.poll() is None:
+            if uri in self.diagnostics:
+                found = self.seen = self.diagnostics.pop(uri)
+                if wanted(found):
+                    return found
+            if not self.take(min(0.5, end - time.monotonic())):
+                break
+        return None
+
+    def peak_mb(self) -> int:
+        try:
+            with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) // 1024
+        except OSError:
+            pass
+        return 0
+
+    def start(self, root: Path) -> bool:
+        ready = self.answered(self.request("initialize", {"processId": None, "rootUri": root.as_uri(),
+                                                          "capabilities": {}}), 120)
+        self.notify("initialized", {})
+        return ready is not None
+
+    def close(self, timeout: float = 30) -> int:
+        import subprocess
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+            return -9
+
+
+def lsp_folders(folder: Path) -> dict:
+    """Two copies of the shipped content: one as shipped, one whose cards folder holds a FIFO,
+    a link to /dev/zero, a link to itself and a link out of the folder."""
+    import shutil
+    from crisis.content.loader import default_content_dir
+    clean, hostile = folder / "clean", folder / "hostile"
+    shutil.copytree(default_content_dir(), clean)
+    shutil.copytree(default_content_dir(), hostile, ignore=shutil.ignore_patterns("scenarios"))
+    cards = hostile / "cards"
+    os.mkfifo(cards / "a-fifo.yaml")
+    (cards / "a-zero.yaml").symlink_to("/dev/zero")
+    (cards / "a-loop.yaml").symlink_to(cards / "a-loop.yaml")
+    (cards / "a-outside.yaml").symlink_to("/etc/passwd")
+    (cards / "a-folder.yaml").mkdir()
+    files = sorted(p for p in clean.rglob("*.yaml") if p.is_file())
+    return {"clean": clean, "hostile": hostile, "files": files,
+            "odd": [cards / name for name in ("a-fifo.yaml", "a-zero.yaml", "a-loop.yaml", "a-outside.yaml",
+                                             "a-folder.yaml", "missing.yaml")] + [cards]}
+
+
+_ODD_URIS = ["", "untitled:Untitled-1", "file:relative/x.yaml", "file:///", "file:///dev/zero",
+             "file:///tmp/%00x.yaml", "file:///tmp/x%2F..%2F..%2Fetc%2Fpasswd.yaml", "http://example.com/x.yaml",
+             "file:///proc/self/fd/0.yaml", "file:///%ff%fe.yaml", "file://host/share/x.yaml"]
+_ODD_VALUES = [None, -1, 2 ** 31, 2 ** 63, 1.5, "1", True, [], {}, "\x1b[2J"]
+
+
+def _uri(rng: random.Random, folders: dict):
+    pick = rng.random()
+    if pick < 0.45:
+        return rng.choice(folders["files"]).as_uri()
+    if pick < 0.75:
+        return rng.choice(folders["odd"]).as_uri()
+    if pick < 0.8:
+        return "file:///" + "a/" * rng.choice([100, 3000, 60_000]) + "x.yaml"
+    if pick < 0.85:
+        return rng.choice(_ODD_VALUES)
+    return rng.choice(_ODD_URIS)
+
+
+def _position(rng: random.Random):
+    pick = rng.random()
+    if pick < 0.5:
+        return {"line": rng.randrange(200), "character": rng.randrange(80)}
+    if pick < 0.6:
+        return {"line": 2 ** 31 - 1, "character": 2 ** 31 - 1}
+    if pick < 0.9:
+        position = {"line": rng.randrange(50), "character": rng.randrange(50)}
+        position[rng.choice(["line", "character"])] = rng.choice(_ODD_VALUES)
+        return position
+    return rng.choice([None, {}, {"line": 1}, [], 7])
+
+
+def _hostile_text(rng: random.Random, path: Path) -> str:
+    text = _text(path) if path.is_file() else ""
+    pick = rng.random()
+    if pick < 0.35:
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            piece = rng.choice(HOSTILE_SCALARS + INSERTS + RULE_PIECES)
+            text = text[:at] + piece + text[at:]
+        return text
+    return rng.choice([
+        lambda: text + "\n# " + "x" * rng.choice([1_100_000, 2_000_000]),  # past a content file's size
+        lambda: "a: &a [" + ", ".join(["x"] * 9) + "]\n" + "".join(
+            f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1 if i > 1 else ''}"] * 9) + "]\n" for i in range(1, 10)),
+        lambda: "[" * 5000 + "]" * 5000,
+        lambda: "\n" * 500_000,
+        lambda: "x" * 900_000,
+        lambda: text.replace("a", "\ud800", 3),  # half a surrogate pair: no UTF-8 text holds it
+        lambda: text.replace("e", "\U0001f600"),
+        lambda: "".join(chr(rng.randrange(1, 0x3000)) for _ in range(2000)),
+        lambda: text.replace(": ", ":\t", 5),
+        lambda: "strategy_cards:\n" + "".join(f"  - id: c{i}\n" for i in range(20_000)),
+    ])()
+
+
+def _runaway(folders: dict) -> List[tuple]:
+    """A card event as heavy as check accepts (unsaved) and a scenario file that plays it a thousand times."""
+    cards = folders["clean"] / "cards" / "strategy-unionist.yaml"
+    rule = "gain 1 VP"
+    for _ in range(13):
+        rule = "for each player:\n" + _indent(rule)
+    heavy = _text(cards).replace("event: place 3 in Fort Sumter", "event: |\n" + "\n".join(
+        "      " + line for line in rule.splitlines()), 1)
+    scenario = folders["clean"] / "scenarios" / "cards" / "major-anderson.yaml"
+    one = _text(scenario).rstrip("\n").split("\n")
+    many = "scenarios:\n" + "".join("  - " + "\n    ".join(one) + "\n" for _ in range(1000))
+    return [("open", cards.as_uri(), heavy), ("open", scenario.as_uri(), many), ("stopped", scenario.as_uri())]
+
+
+def lsp_case(rng: random.Random, folders: dict):
+    """(description, steps) of one hostile case; a step is ("request", method, params),
+    ("notify", method, params), ("open", uri, text), ("raw", bytes), ("big",), ("stopped", uri)."""
+    kind = rng.choices(["params", "uri", "document", "frame", "flood", "protocol", "rare"],
+                       [20, 20, 25, 15, 5, 10, 1])[0]
+    if kind == "params":
+        params = {"textDocument": {"uri": _uri(rng, folders)}, "position": _position(rng)}
+        for _ in range(rng.randint(0, 2)):
+            key = rng.choice(["textDocument", "position", "extra", "workDoneToken", "context"])
+            params[key] = rng.choice(_ODD_VALUES + [{"uri": rng.choice(_ODD_VALUES)}])
+        if rng.random() < 0.1:
+            params = rng.choice(_ODD_VALUES)
+        method = rng.choice(LSP_REQUESTS)
+        return f"{method} with {str(params)[:80]}", [("request", method, params)]
+    if kind == "uri":
+        uri = _uri(rng, folders)
+        method = rng.choice(LSP_REQUESTS + ("textDocument/didOpen", "textDocument/didSave", "textDocument/didClose",
+                                            "textDocument/didChange"))
+        if method in LSP_REQUESTS:
+            return f"{method} on {str(uri)[:80]}", [("request", method, {"textDocument": {"uri": uri},
+                                                                           "position": _position(rng)})]
+        document = {"uri": uri, "languageId": "yaml", "version": 1, "text": "a: 1\n"} if method.endswith("Open") \
+            else {"uri": uri, "version": 2}
+        params = {"textDocument": document}
+        if method.endswith("Change"):
+            params["contentChanges"] = [{"text": "b: 2\n"}]
+        return f"{method} on {str(uri)[:80]}", [("notify", method, params), ("request", rng.choice(LSP_REQUESTS), {
+            "textDocument": {"uri": uri}, "position": _position(rng)})]
+    if kind == "document":
+        path = rng.choice(folders["files"])
+        text = _hostile_text(rng, path)
+        steps = [("open", path.as_uri(), text)]
+        for _ in range(rng.randint(1, 3)):
+            steps.append(("request", rng.choice(LSP_REQUESTS), {"textDocument": {"uri": path.as_uri()},
+                                                                "position": _position(rng)}))
+        return f"document {path.name}: {text[:60]!r} ({len(text):,} characters)", steps
+    if kind == "frame":
+        frame = rng.choice([
+            b"Content-Length: 9\r\n\r\n{not json", b"Content-Length: 5\r\n\r\n[1,2]", b"Content-Length: 4\r\n\r\nnull",
+            b"Content-Length: 200011\r\n\r\n" + b"[" * 100_000 + b"1" + b"]" * 100_000 + b"\n" * 10,
+            b"Content-Length: " + b"9" * rng.choice([20, 5000]) + b"\r\n\r\n{}",
+            b"Content-Length: -5\r\n\r\n{}", b"Content-Length: 0x10\r\n\r\n{}", b"Content-Length: 0\r\n\r\n",
+            b"Content-Type: x\r\n\r\n{}\r\n", b"garbage\r\n\r\n", b"\r\n" * 1000, b"x" * 100_000 + b"\r\n\r\n",
+            bytes(rng.randrange(256) for _ in range(rng.randint(1, 3000))),
+            json.dumps({"jsonrpc": "1.0", "id": "v1", "method": "textDocument/hover", "params": {}}).encode(),
+            json.dumps({"jsonrpc": "2.0", "id": {"a": 1}, "method": "textDocument/hover", "params": {}}).encode(),
+            json.dumps({"jsonrpc": "2.0", "id": 1.5, "method": "textDocument/definition", "params": {}}).encode(),
+            json.dumps({"jsonrpc": "2.0", "id": "no-such-request", "result": {"x": 1}}).encode(),
+            json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": 1, "message": "x"}}).encode(),
+            json.dumps([{"jsonrpc": "2.0", "id": "batch", "method": "textDocument/hover", "params": {}}]).encode(),
+            json.dumps({"jsonrpc": "2.0", "id": 10 ** 30, "method": "textDocument/hover"}).encode(),
+            json.dumps({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": {"x": []}}}).encode(),
+            json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": 5, "text": None}}}).encode(),
+        ])
+        if frame.startswith((b"{", b"[")) and rng.random() < 0.8:
+            frame = b"Content-Length: %d\r\n\r\n" % len(frame) + frame
+        return f"frame {frame[:60]!r} ({len(frame):,} bytes)", [("raw", frame)]
+    if kind == "flood":
+        path = rng.choice(folders["files"])
+        method = rng.choice(["textDocument/didSave", "textDocument/didChange"])
+        steps = [("open", path.as_uri(), _text(path))]
+        for version in range(rng.choice([50, 300, 1000])):
+            params = {"textDocument": {"uri": path.as_uri(), "version": version + 2}}
+            if method.endswith("Change"):
+                params["contentChanges"] = [{"text": _text(path) + "#" * (version % 7)}]
+            steps.append(("notify", method, params))
+        return f"{len(steps) - 1} x {method} {path.name}", steps
+    if kind == "protocol":
+        method = rng.choice(["initialize", "textDocument/documentSymbol", "workspace/symbol", "crisis/nothing",
+                             "textDocument/formatting", "$/cancelRequest", "workspace/didChangeConfiguration",
+                             "textDocument/willSaveWaitUntil"])
+        params = rng.choice([{}, None, {"processId": None, "rootUri": None, "capabilities": {}},
+                             {"textDocument": {"uri": _uri(rng, folders)}}, {"id": "fuzz-1"}, {"settings": [1] * 1000}])
+        step = "request" if not method.startswith("$") and not method.endswith("Configuration") else "notify"
+        return f"{step} {method} {str(params)[:60]}", [(step, method, params)]
+    pick = rng.choice(["big", "runaway", "huge document"])
+    if pick == "big":
+        return "a message past the size limit", [("big",)]
+    if pick == "runaway":
+        return "a scenario file that runs for minutes", _runaway(folders)
+    path = rng.choice(folders["files"])
+    return f"a 30 MB document {path.name}", [("open", path.as_uri(), "# " + "x" * 30_000_000)]
+
+
+def lsp_run(rng: random.Random, folder: Path, cases: int, answer_seconds: float = 60.0, log=None) -> dict:
+    """``cases`` hostile cases against one server (a new one if it dies or goes deaf): the counts."""
+    import time
+    folders = lsp_folders(folder)
+    counts = {"cases": 0, "requests": 0, "answered": 0, "unanswered": 0, "deaf": 0, "died": 0, "traceback": 0,
+              "memory": 0, "not said": 0, "not working": 0, "server starts": 0, "peak_mb": 0, "slowest_s": 0.0}
+    failures: List[dict] = []
+
+    def fail(outcome, what, detail=""):
+        counts[outcome] += 1
+        failures.append({"kind": "lsp", "outcome": outcome, "case": what, "detail": str(detail)[-2000:]})
+        if log:
+            log(f"lsp {outcome}: {what} {str(detail)[-300:]}")
+
+    def start():
+        counts["server starts"] += 1
+        server = LspServer()
+        if not server.start(folders["clean"]):
+            fail("died", "start", "\n".join(server.error_lines))
+        return server
+
+    server = start()
+    tracebacks = 0
+    for index in range(cases):
+        what, steps = lsp_case(rng, folders)
+        t0 = time.monotonic()
+        opened, asked = [], []
+        for step in steps:
+            if step[0] == "request":
+                asked.append(server.request(step[1], step[2]))
+            elif step[0] == "notify":
+                server.notify(step[1], step[2])
+                if step[1] == "textDocument/didOpen":
+                    opened.append(((step[2] or {}).get("textDocument") or {}).get("uri"))
+            elif step[0] == "open":
+                server.notify("textDocument/didOpen", {"textDocument": {
+                    "uri": step[1], "languageId": "yaml", "version": 1, "text": step[2]}})
+                opened.append(step[1])
+            elif step[0] == "raw":
+                server.send(step[1])
+            elif step[0] == "big":
+                from crisis.cli.lsp import MAX_MESSAGE_BYTES
+                shown = len(server.shown)
+                server.message(b'{"jsonrpc": "2.0", "method": "x", "params": "' + b"x" * MAX_MESSAGE_BYTES + b'"}')
+                if not server.probe(answer_seconds) or not any(
+                        "larger than the limit" in m for m in server.shown[shown:]):
+                    fail("not said", what, "no message said the message was skipped")
+            elif step[0] == "stopped":
+                found = server.diagnostic_for(step[1], LSP_CHECK_SECONDS + answer_seconds,
+                                              lambda items: any("was stopped" in d.get("message", "") for d in items))
+                if found is None:
+                    fail("not said", what, f"no diagnostic said the check was stopped: {getattr(server, 'seen', '')}")
+        for msg_id in asked:
+            counts["requests"] += 1
+            if server.answered(msg_id, answer_seconds) is not None:
+                counts["answered"] += 1
+            elif server.proc.poll() is None:
+                fail("unanswered", what, f"request {msg_id}")
+        wreck = steps[0][0] == "raw"
+        alive = server.probe(15) or (wreck and server.probe(15))
+        for uri in opened:  # the next case starts from the files on disk
+            server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        counts["slowest_s"] = max(counts["slowest_s"], round(time.monotonic() - t0, 1))
+        counts["cases"] += 1
+        peak = server.peak_mb()
+        counts["peak_mb"] = max(counts["peak_mb"], peak)
+        if server.tracebacks > tracebacks:
+            fail("traceback", what, "\n".join(server.error_lines[-30:] + server.logged[-3:]))
+            tracebacks = server.tracebacks
+        if peak > 1024:
+            fail("memory", what, f"{peak} MB")
+        if server.proc.poll() is not None:
+            fail("died", what, f"exit {server.proc.returncode}: " + "\n".join(server.error_lines[-20:]))
+        elif not alive:
+            fail("deaf", what, "\n".join(server.error_lines[-20:]))
+        if server.proc.poll() is not None or not alive or peak > 1024:
+            server.close(5)
+            server, tracebacks = start(), 0
+        if log and (index + 1) % 100 == 0:
+            log(f"lsp: {index + 1} cases, peak {counts['peak_mb']} MB")
+    # at the end, the server still does its work: a misspelt space is found where it is
+    cards = folders["clean"] / "cards" / "strategy-unionist.yaml"
+    broken = _text(cards).replace("place 3 in Fort Sumter", "place 3 in Fort Sumpter", 1)
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": cards.as_uri(), "languageId": "yaml",
+                                                            "version": 99, "text": broken}})
+    if server.diagnostic_for(cards.as_uri(), 120, lambda items: any(
+            "Fort Sumpter" in d.get("message", "") for d in items)) is None:
+        fail("not working", "after the run", "no diagnostic for a misspelt space")
+    # and a message claiming more bytes than any memory holds, then the editor gone: a clean end
+    server.send(b"Content-Length: 100000000000\r\n\r\n{}")
+    time.sleep(1)
+    code = server.close(30)
+    if code != 0 or server.tracebacks > tracebacks:
+        fail("died", "a message of 100 GB, then the end of input", f"exit {code}: " + "\n".join(server.error_lines[-20:]))
+    counts["peak_mb"] = max(counts["peak_mb"], server.peak_mb())
+    return {"counts": counts, "failures": failures}

@@ -112,3 +112,37 @@ def test_accepted_content_plays_through_with_every_bot_the_solo_opponent_and_the
                     assert play(root, which, seed, content) == "ok", (which, what)
             played += 1
     assert played == 2
+
+
+# ------------------------------------------------------------ a failing disk and the language server (issue 18)
+# Fixed slices of the long run's --disk and --lsp phases.
+
+DISK_SEEDS = (0, 4, 7, 10)  # saves failing then written again; a full disk mid-game; failing for good; two resumes
+
+
+def test_games_saved_on_a_failing_disk_never_say_saved_unless_they_were(content, tmp_path):
+    from mutations import disk_case
+    done = []
+    for seed in DISK_SEEDS:
+        folder = tmp_path / str(seed)
+        folder.mkdir()
+        with _Alarm(120):
+            done.append(disk_case(random.Random(seed), folder, content))  # BrokenPromise otherwise
+    import re
+    covered = [any(re.search(r"saves \d+-\d+ fail", what) for what in done),  # then written again
+               any(re.search(r"saves \d+- fail", what) for what in done),  # for good
+               any("cannot be written" in what for what in done), any("two resumes" in what for what in done)]
+    assert all(covered), done
+
+
+def test_the_language_server_answers_every_hostile_message_and_stays_up(tmp_path):
+    import pytest
+    pytest.importorskip("pygls")
+    from mutations import lsp_run
+    found = lsp_run(random.Random(4), tmp_path, 40)
+    counts = found["counts"]
+    assert counts["cases"] == 40 and counts["requests"] > 10
+    assert counts["answered"] == counts["requests"], found["failures"]
+    bad = {k: counts[k] for k in ("deaf", "died", "traceback", "memory", "not said", "not working") if counts[k]}
+    assert not bad, (bad, found["failures"])
+    assert counts["server starts"] == 1

@@ -16,15 +16,33 @@ logs and ``crisis cards`` and ``crisis aid`` in every language.  Each play
 has its own time limit (``--play-timeout``); accepted content must never
 give a traceback, a hang, an out-of-memory, nor even a clean error there.
 
+Saves are damaged as a person editing one by hand would (types, keys given
+twice, seeds out of range, controllers that disagree with the options, long
+texts), and games are played and saved on a failing disk (``--disk``): a
+file-size limit on the process, so that every write past it fails as on a
+full disk, or the rename that makes a save failing with a full disk, a
+read-only folder, a quota or an I/O error, for a while or for good; and two
+processes resuming one game at once.  What the command says of the save must
+be true ('the whole game is saved' only when it is), the file must read,
+and no temporary or lock file may be left.
+
+The language server is then sent hostile messages (``--lsp``, one server for
+the run, started again if it dies or stops answering): broken frames,
+requests whose params do not fit, documents that are FIFOs, links to
+/dev/zero or out of the content folder, oversized and undecodable texts,
+floods of saves, a scenario file that plays for minutes.  Every request must
+be answered, the server must keep answering, never print a traceback and
+stay within its memory.
+
 Cases run in worker processes under a memory cap, one at a time, with a
 time limit; a case past the limit is counted as a hang and its worker is
 replaced.
 
-    python tools/fuzz_inputs.py --content 10000 --saves 1000 --seed 1 --jobs 2
+    python tools/fuzz_inputs.py --content 10000 --saves 1000 --disk 200 --lsp 1000 --seed 1 --jobs 2
 
 prints the counts (clean errors, valid loads, tracebacks, hangs, memory
-peak; then each play's) and writes every failing case's seed and mutation
-to --failures.
+peak; then each play's, the disk cases' and the language server's) and
+writes every failing case's seed and mutation to --failures.
 """
 
 from __future__ import annotations
@@ -73,7 +91,8 @@ def _worker(conn, memory_mb: int) -> None:
     from crisis.content.loader import default_content_dir, load_content
     from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.game import Game
-    from mutations import content_outcome, mutate_content, mutate_rules, mutate_save, save_outcome
+    from mutations import BrokenPromise, content_outcome, disk_case, mutate_content, mutate_rules, mutate_save, \
+        save_outcome
 
     content = load_content()
     pristine = default_content_dir()
@@ -94,6 +113,18 @@ def _worker(conn, memory_mb: int) -> None:
         what = ""
         played = []
         with tempfile.TemporaryDirectory() as folder:
+            if kind == "disk":  # a game on a failing disk: played and judged in one go
+                try:
+                    result = ("valid", disk_case(rng, Path(folder), content), "")
+                except BrokenPromise as broken:
+                    result = ("wrong", "", str(broken)[-3000:])
+                except MemoryError:
+                    result = ("memory", "", "MemoryError")
+                except BaseException as error:
+                    result = ("traceback", "", "".join(traceback.format_exception(error))[-3000:])
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+                conn.send(result + (peak, []))
+                continue
             try:  # damage first: a failure here is the harness's, not crisis's
                 if kind == "content":
                     target = Path(folder) / "content"
@@ -167,6 +198,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--content", type=int, default=10_000, help="content mutations (default 10000)")
     parser.add_argument("--saves", type=int, default=1_000, help="save mutations (default 1000)")
+    parser.add_argument("--disk", type=int, default=200, help="games saved on a failing disk (default 200)")
+    parser.add_argument("--lsp", type=int, default=1_000, help="hostile messages to the language server (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per case before it counts as a hang")
     parser.add_argument("--memory", type=int, default=1024, help="memory cap per worker, MiB (default 1024)")
@@ -187,9 +220,10 @@ def main(argv=None) -> int:
     jobs = [("content", args.seed * 1_000_003 + i, args.rules_share, plays, args.play_timeout)
             for i in range(args.content)]
     jobs += [("save", args.seed * 1_000_003 + 500_000 + i, 0.0, (), 0.0) for i in range(args.saves)]
-    counts = {kind: {"cases": 0, "error": 0, "valid": 0, "traceback": 0, "hang": 0, "memory": 0, "crash": 0,
-                     "harness": 0}
-              for kind in ("content", "save")}
+    jobs += [("disk", args.seed * 1_000_003 + 700_000 + i, 0.0, (), 0.0) for i in range(args.disk)]
+    counts = {kind: {"cases": 0, "error": 0, "valid": 0, "wrong": 0, "traceback": 0, "hang": 0, "memory": 0,
+                     "crash": 0, "harness": 0}
+              for kind in ("content", "save", "disk")}
     played = {which: {"ok": 0, "refused": 0, "traceback": 0, "hang": 0, "memory": 0} for which in plays}
     # a case's own time, then each play's, and a margin for the worker's start
     case_timeout = args.timeout + len(plays) * args.play_timeout + 10
@@ -209,8 +243,8 @@ def main(argv=None) -> int:
                 pool = free.pop()
                 job = queue.pop(0)
                 t0 = time.perf_counter()
-                pending[threads.submit(pool.run, job, case_timeout if job[0] == "content" else args.timeout)] = \
-                    (pool, job, t0)
+                limit = case_timeout if job[0] == "content" else 4 * args.timeout if job[0] == "disk" else args.timeout
+                pending[threads.submit(pool.run, job, limit)] = (pool, job, t0)
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 pool, (kind, seed, *_), t0 = pending.pop(future)
@@ -236,10 +270,21 @@ def main(argv=None) -> int:
                     print(f"{done} cases, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     for pool in pools:
         pool.close()
+    lsp = None
+    if args.lsp:
+        from mutations import lsp_run
+        lsp_started = time.perf_counter()
+        with tempfile.TemporaryDirectory() as folder:
+            lsp = lsp_run(random.Random(args.seed), Path(folder), args.lsp,
+                          log=lambda line: print(line, file=sys.stderr, flush=True))
+        lsp["counts"]["seconds"] = round(time.perf_counter() - lsp_started)
+        for failure in lsp["failures"]:
+            failures.write(json.dumps(failure) + "\n")
+        lsp = lsp["counts"]
     failures.close()
     summary = {"seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
                "timeout_s": args.timeout, "play_timeout_s": args.play_timeout, "memory_cap_mb": args.memory,
-               "rules_share": args.rules_share, **counts, "plays": played}
+               "rules_share": args.rules_share, **counts, "plays": played, "lsp": lsp}
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -248,6 +293,16 @@ def main(argv=None) -> int:
             print(f"{kind} mutations: {c['cases']} tried: {c['error']} clean errors, {c['valid']} valid loads, "
                   f"{c['traceback']} tracebacks, {c['hang']} hangs, {c['memory']} out of memory, {c['crash']} crashes"
                   + (f" ({c['harness']} cases the harness could not damage)" if c["harness"] else ""))
+        c = counts["disk"]
+        print(f"games on a failing disk: {c['cases']} played: {c['valid']} kept every promise, {c['wrong']} said "
+              f"something untrue or left files, {c['traceback']} tracebacks, {c['hang']} hangs, {c['memory']} out of "
+              f"memory, {c['crash']} crashes")
+        if lsp:
+            print(f"language server: {lsp['cases']} hostile cases, {lsp['requests']} requests: {lsp['answered']} "
+                  f"answered, {lsp['unanswered']} unanswered; {lsp['deaf']} times deaf, {lsp['died']} deaths, "
+                  f"{lsp['traceback']} tracebacks, {lsp['memory']} over 1 GiB, {lsp['not said']} limits not said, "
+                  f"{lsp['not working']} not working after; {lsp['server starts']} server starts, memory peak "
+                  f"{lsp['peak_mb']} MB, slowest case {lsp['slowest_s']} s, {lsp['seconds']} s")
         for which, c in played.items():
             print(f"played {which}: {sum(c.values())} accepted contents: {c['ok']} played through, "
                   f"{c['refused']} clean errors, {c['traceback']} tracebacks, {c['hang']} hangs, "
@@ -255,8 +310,10 @@ def main(argv=None) -> int:
         print(f"memory peak {peak} MB (cap {args.memory} MiB per worker); slowest case {slowest:.1f} s "
               f"(limits {args.timeout:.0f} s to load, {args.play_timeout:.0f} s per play); "
               f"{summary['seconds']} s in all")
-    bad = sum(c[k] for c in counts.values() for k in ("traceback", "hang", "memory", "crash", "harness"))
+    bad = sum(c[k] for c in counts.values() for k in ("wrong", "traceback", "hang", "memory", "crash", "harness"))
     bad += sum(c[k] for c in played.values() for k in ("refused", "traceback", "hang", "memory"))
+    if lsp:
+        bad += sum(lsp[k] for k in ("unanswered", "deaf", "died", "traceback", "memory", "not said", "not working"))
     return 1 if bad else 0
 
 
