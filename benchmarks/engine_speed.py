@@ -17,21 +17,43 @@ import statistics
 import time
 
 from crisis.content.loader import load_content
-from crisis.interpreter.batch import Job
-from crisis.interpreter.batch import play_game as old_play_game
 from crisis.interpreter.controllers import RandomBot
 from crisis.interpreter.engine.game import play_game, random_chooser
 from crisis.interpreter.game import Options
 from crisis.interpreter.tables import tables_for
 
 
-_JOBS = {}
+def old_play_game(tables, options, seed: int) -> int:
+    """Two random bots on the old engine, as its batch loop played them (batch.py before the
+    commands moved onto the general engine): the winner."""
+    from crisis.interpreter import flow
+    from crisis.interpreter.compile import Executor
+    from crisis.interpreter.state import initial_state
+    state = initial_state(tables, seed)
+    ex = Executor(tables, state, None)
+    bits = [RandomBot(seed, side).rng.getrandbits for side in (0, 1)]
+    while state.phase != "game_over":
+        phase = flow.PHASES[state.phase](ex, options)
+        try:
+            decision = next(phase)
+            while True:
+                choices = decision.actions
+                n = len(choices)
+                getrandbits = bits[decision.player]
+                k = n.bit_length()
+                pick = getrandbits(k)
+                while pick >= n:
+                    pick = getrandbits(k)
+                ex.work = 0
+                decision = phase.send(choices[pick])
+        except StopIteration:
+            pass
+    return state.result.winner
 
 
 def old_engine(content, seeds):
     tables = tables_for(content)
-    job = _JOBS.get(id(content)) or _JOBS.setdefault(id(content), Job(content, Options()))
-    return [old_play_game(content, tables, job.options, job.factories, seed).winner for seed in seeds]
+    return [old_play_game(tables, Options(), seed) for seed in seeds]
 
 
 def general_engine(content, seeds):

@@ -345,21 +345,24 @@ def sim_solo(args, content: Content, show: Presenter) -> int:
     """The solo opponent against a random player: its win rate for each side asked, and the speed
     (``args``' numbers checked by ``cli.sim``)."""
     from crisis.interpreter.batch import Job, play_batch
+    from crisis.interpreter.records import reading_of
     from .session import match_side
-    c, sides = show.catalog, content.board.sides
+    reading = reading_of(content.program)
+    c, sides = show.catalog, reading.sides
     players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
     started = time.perf_counter()
     played = 0
     for player in players:
-        options = solo_game(content, show, player, args.difficulty)
-        opponent = 1 - player
-        total = play_batch(Job(content, options), range(args.seed, args.seed + args.games), args.jobs)
-        wins, vp = total.wins[opponent], total.vp
+        job = Job(content, solo_game(content, show, player, args.difficulty))
+        opponent = sides.index(job.options.solo)
+        total = play_batch(job, range(args.seed, args.seed + args.games), args.jobs)
+        wins = total.wins.get(opponent, 0)
         played += args.games
         print(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
-                     difficulty=c.name("difficulty", options.difficulty), wins=wins,
-                     percent=show.decimal(100 * wins / args.games, 1), vp=show.decimal(vp[opponent] / args.games, 2),
-                     player_vp=show.decimal(vp[player] / args.games, 2)))
+                     difficulty=c.name("difficulty", job.options.difficulty), wins=wins,
+                     percent=show.decimal(100 * wins / args.games, 1),
+                     vp=show.decimal(total.mean(reading.score, opponent), 2),
+                     player_vp=show.decimal(total.mean(reading.score, player), 2)))
     elapsed = time.perf_counter() - started
     print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=f"{played / elapsed:.0f}"))
     return EXIT_OK
@@ -385,12 +388,15 @@ def cmd_aid(args) -> int:
     return EXIT_OK
 
 
+# options naming a side's bot by the start of the side's name (--union BOT); --bot SIDE=BOT is any side's
+SIDE_BOT_OPTIONS = ("union", "secessionist")
+
+
 def side_bots(args, catalog) -> list:
     """(side as given, bot) from ``--union``/``--secessionist`` (the sides whose names start with
     those words) and ``--bot SIDE=BOT`` for any content's sides, in the order given."""
     from .errors import CliError
-    given = [(side, bot) for side, bot in (("union", getattr(args, "union", None)),
-                                           ("secessionist", getattr(args, "secessionist", None))) if bot]
+    given = [(side, getattr(args, side, None)) for side in SIDE_BOT_OPTIONS if getattr(args, side, None)]
     for pair in getattr(args, "bot", None) or ():
         side, equals, bot = pair.partition("=")
         if not equals or not side or not bot:
@@ -405,9 +411,10 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 
 
 def bots_for_sides(given, content, show, default: str) -> tuple:
-    from crisis.interpreter.controllers import UnknownController, controller_factory
+    from crisis.interpreter.batch import controller_factory
+    from crisis.interpreter.controllers import UnknownController
     from .errors import CliError
-    names = [default, default]
+    names = [default] * len(content.program.schema.sides)
     for side, bot in given:
         from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
         try:

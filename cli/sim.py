@@ -53,11 +53,12 @@ def validated(args, catalog) -> tuple:
 def refuse_with_solo(args, catalog) -> None:
     """The solo statistics (``--solo``) print win rates (``--json``: the summary as JSON) only: an
     option they would silently ignore is a one-line error (exit status 2) instead."""
+    from .main import SIDE_BOT_OPTIONS
     if not getattr(args, "solo", False):
         return
     given = (("--records", args.records), ("--check", args.check),
              ("--ray", getattr(args, "ray", None) is not None), ("--coverage", getattr(args, "coverage", False)),
-             ("--union", getattr(args, "union", None)), ("--secessionist", getattr(args, "secessionist", None)),
+             *((f"--{side}", getattr(args, side, None)) for side in SIDE_BOT_OPTIONS),
              ("--bot", getattr(args, "bot", None)))
     for option, value in given:
         if value:
@@ -80,7 +81,7 @@ def progress_bar(catalog, total: int) -> Optional["Progress"]:
 def cmd_sim(args) -> int:
     from . import words
     spare_the_last_collection()
-    from .main import chosen_bots, load, presenter, print_coverage, sim_solo, solo_options
+    from .main import chosen_bots, load, presenter, print_coverage, sim_solo
     # the numbers first, with the command line's own words: a mistake is told at once
     catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
     games, seed, jobs = validated(args, catalog)
@@ -101,15 +102,14 @@ def cmd_sim(args) -> int:
             return EXIT_OK
         return sim_solo(args, content, show)
     from crisis.interpreter import batch
-    from crisis.interpreter.tables import tables_for
-    options, _ = solo_options(args, content, show, args.event_discard)
+    from crisis.interpreter.records import reading_of
+    reading = reading_of(content.program)
+    options = game_options(args, reading, c)
     coverage = None
     if getattr(args, "coverage", False):
         from crisis.interpreter.coverage import Coverage
         coverage = Coverage(content)
         coverage.start("sim")
-        content = coverage.content  # the same rules, compiled to record what runs (in this process)
-        jobs = 1
     if ray_address is not None:
         try:
             import ray  # noqa: F401 - only to tell, at once, that it is missing
@@ -117,7 +117,6 @@ def cmd_sim(args) -> int:
             raise CliError(c.text("cli.sim.error.ray")) from None
         connect_ray(ray_address, c)
     job = batch.Job(content, options, chosen_bots(args, content, show), check=args.check)
-    tables = tables_for(content)
     records = open_records(args.records, c)
     total = batch.Summary()
     started = time.perf_counter()
@@ -168,20 +167,54 @@ def cmd_sim(args) -> int:
         raise writing_problem(c, "--records", args.records, records_failed)
     partial = total.games < games
     elapsed = time.perf_counter() - started
-    summary = dict(total.to_json(tables), requested=games, partial=partial, first_seed=seed,
-                   last_seed=seed + total.games - 1, options=options.to_dict(), controllers=list(job.controllers),
+    summary = dict(total.to_json(reading), requested=games, partial=partial, first_seed=seed,
+                   last_seed=seed + total.games - 1, options=options_json(reading, job.options),
+                   controllers=list(job.controllers),
                    processes="ray" if getattr(args, "ray", None) is not None else batch.processes(games, jobs),
                    checked=args.check,
                    seconds=elapsed, games_per_second=total.games / elapsed if elapsed else 0.0)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
     else:
-        print_summary(show, tables, total, summary, args.records)
+        print_summary(show, reading, total, summary, args.records)
     if coverage is not None and not args.json:
+        cover(coverage, options, job.controllers, range(seed, seed + total.games))
         print_coverage(coverage, show)
     if partial:
         return EXIT_INTERRUPTED
     return EXIT_FAILED if total.broken else EXIT_OK
+
+
+def game_options(args, reading, catalog):
+    """The options of a two-player run: each of the content's optional rules asked for on the
+    command line (``--event-discard`` for "event_discard")."""
+    from crisis.interpreter.engine.game import Options
+    if getattr(args, "difficulty", None):
+        raise CliError(catalog.text("cli.error.difficulty_without_solo"))
+    return Options(frozenset(name for name in reading.options if getattr(args, name, False)))
+
+
+def options_json(reading, options) -> dict:
+    """The game's options as the summary gives them: each optional rule of the content, on or
+    off, and the solo game's side and difficulty when it is one."""
+    out = {name: name in options.flags for name in reading.options}
+    out.update({k: v for k, v in (("solo", options.solo), ("difficulty", options.difficulty)) if v is not None})
+    return out
+
+
+def cover(coverage, options, controllers, seeds) -> None:
+    """``--coverage``: the games of the run played again on the rules compiled to record what
+    runs.  The recording rules are the Fort Sumter engine's (interpreter/coverage.py) until
+    coverage moves onto the general engine; both engines play the same games."""
+    from crisis.interpreter.controllers import controller_factory
+    from crisis.interpreter.game import Game, Options
+    old = Options(**{name: True for name in options.flags}, solo=options.solo, difficulty=options.difficulty)
+    factories = [controller_factory(name) for name in controllers]
+    for seed in seeds:
+        game = Game(coverage.content, seed, old, log=False)
+        players = [factory(seed, side) for side, factory in enumerate(factories)]
+        while game.decision is not None:
+            game.apply(players[game.decision.player].choose(game, game.decision))
 
 
 def solo_summary(args, content, show) -> dict:
@@ -191,27 +224,27 @@ def solo_summary(args, content, show) -> dict:
     the player's, the difficulty, and the Solo Opponent's wins, win rate and mean VP against the
     player's; the whole command has the two-player summary's fields that apply to it."""
     from crisis.interpreter import batch
-    from crisis.interpreter.tables import tables_for
+    from crisis.interpreter.records import reading_of
     from .main import solo_game
     from .session import match_side
-    sides = content.board.sides
-    tables = tables_for(content)
+    reading = reading_of(content.program)
+    sides = reading.sides
     players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
     started = time.perf_counter()
     runs = []
     for player in players:
-        options = solo_game(content, show, player, args.difficulty)
+        job = batch.Job(content, solo_game(content, show, player, args.difficulty))
+        options = job.options
         played_by = sides.index(options.solo)
-        job = batch.Job(content, options)
         total = batch.play_batch(job, range(args.seed, args.seed + args.games), args.jobs)
-        games = max(total.games, 1)
         decided = max(total.games - total.broken, 1)
         controllers = ["solo" if side == played_by else name for side, name in enumerate(job.controllers)]
-        runs.append(dict(total.to_json(tables), options=options.to_dict(), controllers=controllers,
+        runs.append(dict(total.to_json(reading), options=options_json(reading, options), controllers=controllers,
                          solo={"side": sides[played_by], "player": sides[player], "difficulty": options.difficulty,
-                               "wins": total.wins[played_by], "win_rate": total.wins[played_by] / decided,
-                               "mean_vp": total.vp[played_by] / games,
-                               "player_mean_vp": total.vp[player] / games}))
+                               "wins": total.wins.get(played_by, 0),
+                               "win_rate": total.wins.get(played_by, 0) / decided,
+                               "mean_score": total.mean(reading.score, played_by),
+                               "player_mean_score": total.mean(reading.score, player)}))
     elapsed = time.perf_counter() - started
     played = sum(run["games"] for run in runs)
     return dict(games=played, requested=args.games * len(players), partial=False, first_seed=args.seed,
@@ -317,21 +350,23 @@ def connect_ray(address: str, catalog) -> None:
         watchdog.cancel()
 
 
-def print_summary(show, tables, total, summary: dict, records: Optional[str]) -> None:
+def print_summary(show, reading, total, summary: dict, records: Optional[str]) -> None:
     c = show.catalog
     games = max(total.games, 1)
     if summary["partial"]:
         print(c.text("cli.sim.partial", games=total.games, requested=summary["requested"],
                      first=summary["first_seed"], last=summary["last_seed"]))
-    for side, name in enumerate(tables.sides):
-        print(c.text("summary.sim_side", side=show.side(name), wins=total.wins[side],
-                     percent=show.decimal(100 * total.wins[side] / games, 1),
-                     vp=show.decimal(total.vp[side] / games, 2)))
+    for side, name in enumerate(reading.sides):
+        wins = total.wins.get(side, 0)
+        print(c.text("summary.sim_side", side=show.side(name), wins=wins, percent=show.decimal(100 * wins / games, 1),
+                     vp=show.decimal(total.mean(reading.score, side), 2)))
     for index, count in sorted(total.tie_breaks.items()):
         print(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
-    if total.final_crisis_early:
-        print(c.text("cli.sim.early", rounds=tables.board.rounds, n=total.final_crisis_early,
-                     percent=show.decimal(100 * total.final_crisis_early / games, 1)))
+    for counter in reading.loops:  # the game's loop over a counter stopped before its last value
+        early = total.stopped_early(reading, counter)
+        if early:
+            print(c.text("cli.sim.early", last=reading.counters[counter].high, n=early,
+                         percent=show.decimal(100 * early / games, 1)))
     if total.broken:
         print(c.text("cli.sim.broken", n=total.broken))
         for problem in total.problems:

@@ -257,7 +257,7 @@ MESSAGES = {
     "cli.save.write_ok_again": frozenset({"file"}),
     "cli.sim.all_held": frozenset(),
     "cli.sim.broken": frozenset({"n"}),
-    "cli.sim.early": frozenset({"n", "percent", "rounds"}),
+    "cli.sim.early": frozenset({"last", "n", "percent"}),
     "cli.sim.error.jobs": frozenset({"value"}),
     "cli.sim.error.ray": frozenset(),
     "cli.sim.error.ray_address": frozenset({"address"}),

@@ -1,23 +1,26 @@
-"""Many games: the engine side of ``crisis sim`` and of every long job that
+"""Many games on the general engine: the engine side of ``crisis sim`` and of every long job that
 plays games by the thousand (balance reports, solo statistics...).
 
-A ``Job`` is what every game of a run shares: the content, the options, the
-controller (by registered name, see ``controllers.controller_factories``)
-playing each side, and whether to check the invariants after every action.
-Game *i* of a run always uses seed *S + i*, and a game depends on nothing
-but its seed, so a run gives the same results however it is split:
+A ``Job`` is what every game of a run shares: the content, the options, the controller (by
+name, see ``controller_factory``) playing each side, and whether to check the invariants after
+every action.  Game *i* of a run always uses seed *S + i*, and a game depends on nothing but
+its seed, so a run gives the same results however it is split:
 
-- ``Job.play(seeds)`` plays the games here, one after the other, and yields a
-  ``GameRecord`` as each ends;
-- ``run(job, first_seed, games, jobs=N)`` splits the seeds into chunks played
-  by N processes and yields, in seed order, one ``Chunk`` per chunk: its
-  ``Summary`` (and, when asked, its records as JSON lines), so a caller can
-  show progress, write records as they arrive and stop at any time with the
-  results of a prefix of the games.  Memory does not grow with the number of
+- ``Job.play(seeds)`` plays the games here, one after the other, and yields a ``GameRecord``
+  (interpreter/records.py) as each ends;
+- ``run(job, first_seed, games, jobs=N)`` splits the seeds into chunks played by N processes and
+  yields, in seed order, one ``Chunk`` per chunk: its ``Summary`` (and, when asked, its records
+  as JSON lines), so a caller can show progress, write records as they arrive and stop at any
+  time with the results of a prefix of the games.  Memory does not grow with the number of
   games: summaries are counts, records are streamed.
 
-The content and the job travel to each process once (when the process
-starts), never with each chunk.
+Two random players play in the engine's direct form (``engine.game.play_game``, the generated
+rules), drawing what ``RandomBot`` draws; any other controller, the invariants' check and
+nothing else need the engine's ``Game``, one decision at a time.  A solo game (``Options.solo``)
+has the content's automa play its side either way.
+
+The content and the job travel to each process once (when the process starts), never with
+each chunk.
 """
 
 from __future__ import annotations
@@ -32,33 +35,51 @@ import attrs
 
 from crisis.content.model import Content
 
-from . import flow
-from .compile import Executor
-from .controllers import RandomBot, controller_factory
-from .game import Game, Options
-from .invariants import check_state
-from .state import SAME_DRAWS, initial_state
-from .tables import tables_for
+from .controllers import _REGISTERED, RandomBot, UnknownController
+from .designer.invariants import check_position
+from .engine.game import Game, Options, play_game
+from .engine.layout import NOBODY
+from .records import GameRecord, Reading, reading_of
 
 MAX_PROBLEMS_KEPT = 10  # broken invariants described in a summary (all are counted)
 
+__all__ = ["Job", "GameRecord", "Summary", "Chunk", "run", "chunks", "play_batch", "play_chunk", "default_jobs",
+           "processes", "controller_factory", "check_position"]
 
-@attrs.frozen
-class GameRecord:
-    """What a designer analyses of one finished game."""
 
-    seed: int
-    winner: int  # -1 when the game was stopped (an invariant broke)
-    vp: Tuple[int, int]
-    tie_break: int  # index of the tie-break that decided, -1 when VP did
-    rounds: int  # rounds played; the Final Crisis followed the last of them
-    final_crisis_early: bool  # it came before the last round (both Final Crisis zones breached)
-    played: Tuple[Tuple[int, int, str], ...]  # (side, card index, "value" | "event" | "claim"), in order
-    breaches: Tuple[Tuple[int, int, int], ...]  # (zone index, side, 1 for the first breacher, 2 for the second)
-    actions: int  # decisions taken by the players
-    problems: Tuple[str, ...] = ()  # invariants broken (only when the job checks them)
-    first_players: Tuple[int, ...] = ()  # of each round's card play, then of the Final Crisis
-    objectives: Tuple[Tuple[int, int, int, bool], ...] = ()  # (round, side, card, scored by its holder)
+# ------------------------------------------------------------------ controllers
+
+
+def _bots() -> Dict[str, Callable]:
+    """The controllers of the general engine by name, imported when first asked for."""
+    from .players.heuristic import HeuristicBot
+    from .players.search import SearchBot
+    return {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+
+
+def controller_factory(name: str) -> Callable:
+    """The factory ``(seed, side) -> controller`` for a name: a bot of the general engine
+    (random, heuristic, search), or one made known with ``controllers.register``.  A name may
+    carry a setting after a colon (``search:40``, ``search:500ms``: the class's ``configured``
+    reads it).  ``UnknownController`` (a ``ValueError``) says what is known."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name == "random":  # every simulation's bot: found without importing the bots that look ahead
+        return RandomBot
+    registry = dict(_bots(), **_REGISTERED)
+    if name in registry:
+        return registry[name]
+    base, _, setting = name.partition(":")
+    factory = registry.get(base)
+    if factory is not None and setting and hasattr(factory, "configured"):
+        return factory.configured(setting)
+    if factory is not None:
+        raise UnknownController(f"'{base}' takes no setting after ':'", "no_setting", name=base)
+    known = ", ".join(sorted(registry))
+    raise UnknownController(f"no controller named '{name}' (known: {known})", "unknown", name=name, known=known)
+
+
+# ------------------------------------------------------------------ jobs
 
 
 @attrs.frozen
@@ -67,13 +88,15 @@ class Job:
 
     content: Content
     options: Options = Options()
-    controllers: Tuple[str, str] = ("random", "random")
+    controllers: Tuple[str, ...] = ("random", "random")
     check: bool = False  # check the invariants after every action (slower)
     # the controllers' factories, looked up once by name (a class travels to other processes by name)
     factories: Tuple[Callable, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self):
-        # a name may carry a setting: "search:40" (see controllers.controller_factory)
+        if not isinstance(self.options, Options):  # options as a two-player game's API gives them
+            known = reading_of(self.content.program).options
+            object.__setattr__(self, "options", Options.from_dict(self.options.to_dict(), known))
         try:
             factories = tuple(controller_factory(name) for name in self.controllers)
         except ValueError as error:
@@ -81,108 +104,67 @@ class Job:
         object.__setattr__(self, "factories", factories)
 
     def play(self, seeds: Iterable[int]) -> Iterator[GameRecord]:
-        tables = tables_for(self.content)
+        content = self.content
+        program = content.program
+        reading = reading_of(program)
+        direct = not self.check and all(f is RandomBot for f in self.factories)
         for seed in seeds:
-            yield play_game(self.content, tables, self.options, self.factories, seed, self.check)
+            if direct:
+                yield _random_game(program, reading, self.options, seed)
+            else:
+                yield _game(content, reading, self.options, self.factories, seed, self.check)
 
 
-def play_game(content, tables, options, factories, seed: int, check: bool = False) -> GameRecord:
+def _random_game(program, reading: Reading, options: Options, seed: int) -> GameRecord:
+    """Random players in the direct form: what ``Game`` with ``RandomBot`` controllers plays
+    (the same draws from the same generators, so the same game), without frames or history."""
+    bits = [RandomBot(seed, side).rng.getrandbits for side in range(len(reading.sides))]
+    taken = [0]
+
+    def choose(decision):
+        # RandomBot's draw (rng.randrange(n)) written in, counting the decisions
+        taken[0] += 1
+        actions = decision.actions
+        n = len(actions)
+        getrandbits = bits[decision.player]
+        k = n.bit_length()
+        pick = getrandbits(k)
+        while pick >= n:
+            pick = getrandbits(k)
+        return actions[pick]
+    position, _ = play_game(program, seed, choose, options.flags, options.solo, options.difficulty)
+    return reading.record(position, seed, taken[0])
+
+
+def _game(content, reading: Reading, options: Options, factories, seed: int, check: bool) -> GameRecord:
+    """Any controllers, one decision at a time on the engine's ``Game``; with ``check``, the
+    invariants after every action (the first one broken stops the game)."""
+    program = content.program
+    game = Game(program, seed, options, log=False, content=content)
     controllers = [factory(seed, side) for side, factory in enumerate(factories)]
-    # the loop without a Game serves two random bots; the solo game needs its driver (Game)
-    if not check and SAME_DRAWS and options.solo is None and all(type(c) is RandomBot for c in controllers):
-        state = initial_state(tables, seed)
-        actions = _random_play(tables, options, state, controllers)
-        return record_of(tables, state, seed, actions, [])
-    game = Game(content, seed, options, log=False)
     problems: List[str] = []
     actions = 0
-    choose = [c.choose for c in controllers]
     decision = game.decision
     while decision is not None:
-        game.advance(choose[decision.player](game, decision))
+        game.apply(controllers[decision.player].choose(game, decision))
         actions += 1
         decision = game.decision
         if check:
-            found = check_state(tables, game.state)
+            found = check_position(program, game.position)
             if found:
                 problems.extend(f"after action {actions}: {p}" for p in found)
                 break
-    return record_of(tables, game.state, seed, actions, problems)
-
-
-def _random_play(tables, options, state, bots) -> int:
-    """Two random bots play a game to its end: what ``Game`` with ``RandomBot``
-    controllers does, in one loop (a random bot's pick is always one of the
-    decision's actions; no log, no history).  The same draws from the same
-    generators, so the same game."""
-    ex = Executor(tables, state, None)
-    bits = [bot.rng.getrandbits for bot in bots]
-    actions = 0
-    while state.phase != "game_over":
-        phase = flow.PHASES[state.phase](ex, options)
-        try:
-            decision = next(phase)
-            while True:
-                choices = decision.actions
-                n = len(choices)
-                # ``below`` written in: one draw per decision of every game
-                getrandbits = bits[decision.player]
-                k = n.bit_length()
-                pick = getrandbits(k)
-                while pick >= n:
-                    pick = getrandbits(k)
-                actions += 1
-                ex.work = 0  # counted from the last decision (Executor.charge)
-                decision = phase.send(choices[pick])
-        except StopIteration:
-            pass
-    return actions
-
-
-def record_of(tables, st, seed: int, actions: int, problems: List[str]) -> GameRecord:
-    result = st.result
-    breaches = tuple((zone, side, nth + 1) for zone, order in enumerate(st.breach_order)
-                     for nth, side in enumerate(order))
-    return GameRecord(
-        seed=seed, winner=result.winner if result else -1, vp=(st.vp[0], st.vp[1]),
-        tie_break=result.tie_break if result else -1, rounds=st.round,
-        final_crisis_early=st.round < tables.board.rounds,
-        played=tuple([(p.side, p.card, p.mode) for p in st.played]), breaches=breaches,
-        actions=actions, problems=tuple(problems), first_players=tuple(st.first_players),
-        objectives=tuple(st.objective_outcomes))
-
-
-def record_json(tables, record: GameRecord) -> dict:
-    """A record with names instead of indices (one line of ``crisis sim --records``)."""
-    sides, cards, zones = tables.sides, tables.strategy_cards, tables.zones
-    played = {side: {"event": [], "value": [], "claimed": []} for side in sides}
-    for side, card, mode in record.played:
-        # a claim (Event Discard) plays the claimed card's event
-        played[sides[side]]["value" if mode == "value" else "event"].append(cards[card].id)
-        if mode == "claim":
-            played[sides[side]]["claimed"].append(cards[card].id)
-    data = {
-        "seed": record.seed,
-        "winner": sides[record.winner] if record.winner >= 0 else None,
-        "vp": {side: record.vp[i] for i, side in enumerate(sides)},
-        "tie_break": record.tie_break + 1 if record.tie_break >= 0 else None,
-        "rounds": record.rounds,
-        "final_crisis_round": record.rounds,
-        "final_crisis_early": record.final_crisis_early,
-        "played": played,
-        "breaches": [{"zone": zones[z].name, "side": sides[s], "order": nth} for z, s, nth in record.breaches],
-        "actions": record.actions,
-        # the first player of each round, then of the Final Crisis
-        "first_players": [sides[s] for s in record.first_players],
-        "objectives": [{"round": r, "side": sides[s], "objective": tables.objective_cards[card].id, "scored": scored}
-                       for r, s, card, scored in record.objectives],
-    }
-    if record.problems:
-        data["problems"] = list(record.problems)
-    return data
+    record = reading.record(game.position, seed, actions, problems)
+    if problems:  # a game stopped has no winner
+        record = attrs.evolve(record, winner=NOBODY, tie_break=NOBODY)
+    return record
 
 
 # ------------------------------------------------------------------ summaries
+
+
+def _add(histogram: dict, key, n: int = 1) -> None:
+    histogram[key] = histogram.get(key, 0) + n
 
 
 @attrs.define
@@ -190,34 +172,31 @@ class Summary:
     """Counts over any number of games, merged in any order to the same totals."""
 
     games: int = 0
-    wins: List[int] = attrs.field(factory=lambda: [0, 0])
-    vp: List[int] = attrs.field(factory=lambda: [0, 0])  # summed final VP per side
+    wins: Dict[int, int] = attrs.field(factory=dict)  # side -> games won
+    sums: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, side or 0) -> summed final value
+    finals: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, final value) -> games (one value)
     tie_breaks: Dict[int, int] = attrs.field(factory=dict)  # tie-break index -> games it decided
-    rounds: Dict[int, int] = attrs.field(factory=dict)  # rounds played -> games
-    final_crisis_early: int = 0
     actions: int = 0
-    # card index -> [times played for its value, for its event (a claim included)]
-    card_plays: Dict[int, List[int]] = attrs.field(factory=dict)
+    card_plays: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (card, use) -> plays
     broken: int = 0  # games in which an invariant broke (they are stopped, with no winner)
     problems: List[str] = attrs.field(factory=list)  # the first few, with their seeds
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
         if record.winner >= 0:
-            self.wins[record.winner] += 1
-        self.vp[0] += record.vp[0]
-        self.vp[1] += record.vp[1]
+            _add(self.wins, record.winner)
+        sums, finals = self.sums, self.finals
+        for counter, values in enumerate(record.counters):
+            for side, value in enumerate(values):
+                _add(sums, (counter, side), value)
+            if len(values) == 1:
+                _add(finals, (counter, values[0]))
         if record.tie_break >= 0:
-            self.tie_breaks[record.tie_break] = self.tie_breaks.get(record.tie_break, 0) + 1
-        self.rounds[record.rounds] = self.rounds.get(record.rounds, 0) + 1
-        self.final_crisis_early += record.final_crisis_early
+            _add(self.tie_breaks, record.tie_break)
         self.actions += record.actions
         plays = self.card_plays
-        for _, card, mode in record.played:
-            counts = plays.get(card)
-            if counts is None:
-                counts = plays[card] = [0, 0]
-            counts[mode != "value"] += 1
+        for _, card, use in record.plays:
+            _add(plays, (card, use))
         if record.problems:
             self.broken += 1
             room = MAX_PROBLEMS_KEPT - len(self.problems)
@@ -226,38 +205,47 @@ class Summary:
     def merge(self, other: "Summary") -> None:
         """Add another summary's games (the other must be of later seeds, for ``problems`` to stay in order)."""
         self.games += other.games
-        for side in (0, 1):
-            self.wins[side] += other.wins[side]
-            self.vp[side] += other.vp[side]
-        for mine, theirs in ((self.tie_breaks, other.tie_breaks), (self.rounds, other.rounds)):
+        for mine, theirs in ((self.wins, other.wins), (self.sums, other.sums), (self.finals, other.finals),
+                             (self.tie_breaks, other.tie_breaks), (self.card_plays, other.card_plays)):
             for key, count in theirs.items():
-                mine[key] = mine.get(key, 0) + count
-        for card, (value, event) in other.card_plays.items():
-            counts = self.card_plays.setdefault(card, [0, 0])
-            counts[0] += value
-            counts[1] += event
-        self.final_crisis_early += other.final_crisis_early
+                _add(mine, key, count)
         self.actions += other.actions
         self.broken += other.broken
         self.problems.extend(other.problems[:max(MAX_PROBLEMS_KEPT - len(self.problems), 0)])
 
-    def to_json(self, tables) -> dict:
-        sides, cards = tables.sides, tables.strategy_cards
+    # ------------------------------------------------------------ figures
+    def mean(self, counter: int, side: int = 0) -> float:
+        return self.sums.get((counter, side), 0) / max(self.games, 1)
+
+    def stopped_early(self, reading: Reading, counter: int) -> int:
+        """Games in which the loop over ``counter`` stopped before the counter's highest value."""
+        high = reading.counters[counter].high
+        return sum(n for (c, value), n in self.finals.items() if c == counter and value < high)
+
+    def to_json(self, reading: Reading) -> dict:
+        sides = reading.sides
         n = max(self.games, 1)
         decided = self.games - self.broken
+        kind = reading.played_kind
+        cards: Dict[int, Dict[str, int]] = {}
+        for (card, use), count in sorted(self.card_plays.items()):
+            cards.setdefault(card, {})[reading.uses[use]] = count
         return {
             "games": self.games,
-            "wins": {side: self.wins[i] for i, side in enumerate(sides)},
-            "win_rate": {side: self.wins[i] / max(decided, 1) for i, side in enumerate(sides)},
+            "wins": {side: self.wins.get(i, 0) for i, side in enumerate(sides)},
+            "win_rate": {side: self.wins.get(i, 0) / max(decided, 1) for i, side in enumerate(sides)},
             # half the width of a 95% confidence interval on a win rate (normal approximation)
             "win_rate_margin95": 1.96 * (0.25 / max(decided, 1)) ** 0.5,
-            "mean_vp": {side: self.vp[i] / n for i, side in enumerate(sides)},
+            "score": reading.counters[reading.score].name if reading.score >= 0 else None,
+            "mean_counters": {c.name: {side: self.sums.get((i, s), 0) / n for s, side in enumerate(sides)}
+                              for i, c in enumerate(reading.counters) if c.each_side},
+            "final_counters": {c.name: {str(value): count for (counter, value), count in sorted(self.finals.items())
+                                        if counter == i}
+                               for i, c in enumerate(reading.counters) if not c.each_side},
+            "stopped_early": {reading.counters[c].name: self.stopped_early(reading, c) for c in reading.loops},
             "tie_breaks": {str(index + 1): count for index, count in sorted(self.tie_breaks.items())},
-            "rounds": {str(r): count for r, count in sorted(self.rounds.items())},
-            "final_crisis_early": self.final_crisis_early,
             "mean_actions": self.actions / n,
-            "card_plays": {cards[card].id: {"value": v, "event": e}
-                           for card, (v, e) in sorted(self.card_plays.items())},
+            "card_plays": {reading.card_id(kind, card): uses for card, uses in cards.items()},
             "broken_invariants": self.broken,
             "problems": list(self.problems),
         }
@@ -277,13 +265,13 @@ class Chunk:
 
 
 def play_chunk(job: Job, first: int, games: int, records: bool) -> Chunk:
-    tables = tables_for(job.content)
+    reading = reading_of(job.content.program)
     summary = Summary()
     lines: Optional[List[str]] = [] if records else None
     for record in job.play(range(first, first + games)):
         summary.add(record)
         if lines is not None:
-            lines.append(json.dumps(record_json(tables, record), ensure_ascii=False, separators=(",", ":")))
+            lines.append(json.dumps(reading.json(record), ensure_ascii=False, separators=(",", ":")))
     return Chunk(first, games, summary, lines)
 
 
@@ -309,14 +297,23 @@ def processes(games: int, jobs: int) -> int:
     return max(1, min(jobs, games))
 
 
+def prepare(job: Job) -> None:
+    """What every game of a job shares, made once per process: the program, its generated rules
+    and what its records read."""
+    from .engine.native import native
+    program = job.content.program
+    native(program)
+    reading_of(program)
+
+
 def run(job: Job, first_seed: int, games: int, jobs: int = 1, records: bool = False,
         largest_chunk: int = 500) -> Iterator[Chunk]:
     """Play ``games`` games from seed ``first_seed`` in ``jobs`` processes; the chunks come back in
     seed order.  Stopping the iteration (or an interrupt) stops the processes."""
     jobs = processes(games, jobs)
     parts = chunks(first_seed, games, jobs, largest_chunk)
+    prepare(job)  # before the processes fork: they inherit it
     if jobs <= 1:
-        tables_for(job.content)
         for first, count in parts:
             yield play_chunk(job, first, count, records)
         return
@@ -341,7 +338,7 @@ def _start_worker(job: Job) -> None:
     # an interrupt (Ctrl-C) is for the parent, which stops the workers and reports what is done
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_JOB = job
-    tables_for(job.content)  # compiled once per process
+    prepare(job)  # once per process (inherited when forked)
 
 
 def _worker_chunk(task: Tuple[int, int, bool]) -> Chunk:

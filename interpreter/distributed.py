@@ -17,16 +17,15 @@ import os
 from collections import deque
 from typing import Iterator, Optional
 
-from .batch import Chunk, Job, chunks, play_chunk
+from .batch import Chunk, Job, chunks, play_chunk, prepare
 
 
 class ChunkPlayer:
     """One per CPU of the cluster: holds the job and plays the chunks it is given."""
 
     def __init__(self, job: Job):
-        from .tables import tables_for
         self.job = job
-        tables_for(job.content)  # compiled once per actor
+        prepare(job)  # the program and its generated rules, made once per actor
 
     def play(self, first: int, games: int, records: bool) -> Chunk:
         return play_chunk(self.job, first, games, records)

@@ -75,7 +75,13 @@ def test_the_same_seed_plays_the_same_game(content, name):
 
 
 def test_bots_play_whole_games_in_batch_jobs_with_the_invariants_checked(content):
-    records = list(Job(content, Options(event_discard=True), ("search:1", "heuristic"), check=True).play([4]))
+    """Batch jobs play the general engine's bots (interpreter/players/) by name, with settings."""
+    from crisis.interpreter.engine.game import Options as GameOptions
+    from crisis.interpreter.players.heuristic import HeuristicBot
+    from crisis.interpreter.players.search import SearchBot
+    job = Job(content, GameOptions(frozenset({"event_discard"})), ("search:1", "heuristic"), check=True)
+    assert job.factories[0].func is SearchBot and job.factories[1] is HeuristicBot
+    records = list(job.play([4]))
     assert records[0].problems == () and records[0].winner in (0, 1)
 
 

@@ -27,8 +27,8 @@ TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 NOT_YET_MOVED = frozenset("""
 balance/plots.py balance/report.py balance/summary.py
 cli/aid.py cli/board.py cli/info.py cli/linemode.py cli/lsp.py cli/main.py cli/saves.py
-cli/session.py cli/sim.py cli/terminal.py cli/text.py cli/tui/app.py cli/words.py
-interpreter/batch.py interpreter/compile.py interpreter/coverage.py interpreter/evaluation.py interpreter/flow.py
+cli/session.py cli/terminal.py cli/text.py cli/tui/app.py cli/words.py
+interpreter/compile.py interpreter/coverage.py interpreter/evaluation.py interpreter/flow.py
 interpreter/game.py interpreter/heuristic.py interpreter/invariants.py interpreter/lookahead.py
 interpreter/notation.py interpreter/preview.py interpreter/scenario.py interpreter/solo.py interpreter/state.py
 interpreter/tables.py

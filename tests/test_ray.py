@@ -10,7 +10,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cris
 
 from clirun import run_crisis  # noqa: E402
 from crisis.interpreter import batch, distributed  # noqa: E402
-from crisis.interpreter.game import Options  # noqa: E402
+from crisis.interpreter.engine.game import Options  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def local_ray():
 
 
 def test_ray_tasks_give_the_results_of_a_local_run(local_ray, content):
-    job = batch.Job(content, Options(event_discard=True))
+    job = batch.Job(content, Options(frozenset({"event_discard"})))
     local = list(batch.run(job, 11, 30, jobs=1, records=True, largest_chunk=4))
     remote = list(distributed.run(job, 11, 30, records=True, largest_chunk=4))
     assert [c.first for c in remote] == [c.first for c in local]

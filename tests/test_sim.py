@@ -14,7 +14,7 @@ import pytest
 
 from clirun import crisis_command, run_crisis
 from crisis.interpreter import batch
-from crisis.interpreter.game import Options
+from crisis.interpreter.engine.game import Options
 
 TIMING = ("seconds", "games_per_second", "processes")
 
@@ -36,26 +36,37 @@ def test_any_number_of_processes_gives_the_same_summary_and_records(tmp_path):
     data, lines = outputs[0]
     assert data["games"] == 24 and data["first_seed"] == 7 and data["last_seed"] == 30 and not data["partial"]
     assert data["options"] == {"event_discard": True}
+    plain = summary(run_crisis("sim", "--games", "2", "--json"))
+    assert plain["options"] == {"event_discard": False}
 
 
 def test_records_have_one_line_per_game_in_seed_order(tmp_path):
     path = tmp_path / "games.jsonl"
-    result = run_crisis("sim", "--games", "25", "--seed", "100", "--records", path, "--json", "--jobs", "2")
+    result = run_crisis("sim", "--games", "25", "--seed", "100", "--records", path, "--json", "--jobs", "2",
+                        "--event-discard")
     data = summary(result)
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert [r["seed"] for r in records] == list(range(100, 125))
     assert sum(r["winner"] == "Unionist" for r in records) == data["wins"]["Unionist"]
-    assert sum(r["vp"]["Secessionist"] for r in records) / 25 == pytest.approx(data["mean_vp"]["Secessionist"])
+    vp = [r["counters"]["VP"] for r in records]
+    assert sum(v["Secessionist"] for v in vp) / 25 == pytest.approx(data["mean_counters"]["VP"]["Secessionist"])
+    assert {str(r["counters"]["round"]) for r in records} == set(data["final_counters"]["round"])
     first = records[0]
-    assert set(first) >= {"seed", "winner", "vp", "tie_break", "rounds", "final_crisis_round", "played",
-                          "breaches", "actions"}
-    played = first["played"]["Unionist"]
-    assert played["event"] or played["value"]
-    assert all(isinstance(card, str) and card for card in played["event"] + played["value"])
-    assert all(b["zone"] and b["side"] in ("Unionist", "Secessionist") and b["order"] in (1, 2)
-               for r in records for b in r["breaches"])
+    assert set(first) >= {"seed", "winner", "tie_break", "counters", "plays", "entered", "kept", "first_players",
+                          "actions"}
+    plays = [p for r in records for p in r["plays"]]
+    assert {p["side"] for p in plays} == {"Unionist", "Secessionist"} and all(p["card"] for p in plays)
+    assert {(p["use"], p["carried_out"]) for p in plays} == {("value", None), ("event", "event"), ("claim", "event")}
+    assert len(plays) == sum(sum(uses.values()) for uses in data["card_plays"].values())
+    for r in records:  # each side entered each zone of the crisis track at most once, in order
+        for zone, sides in r["entered"]["crisis track"].items():
+            assert zone in ("Escalation", "Tension", "Final Crisis") and len(set(sides)) == len(sides) <= 2
+        assert [k["counters"]["round"] for k in r["kept"]] == sorted(2 * list(range(1, r["counters"]["round"] + 1)))
+        assert all(k["kind"] == "objective cards" and k["into"] == "objective" for k in r["kept"])
+        assert [f["step"] for f in r["first_players"]] == ["card play"] * r["counters"]["round"] + ["final crisis"]
+    assert any(k["carried_out"] == "event" for r in records for k in r["kept"])
     tie_broken = [r for r in records if r["tie_break"] is not None]
-    assert all(r["vp"]["Unionist"] == r["vp"]["Secessionist"] for r in tie_broken)
+    assert all(r["counters"]["VP"]["Unionist"] == r["counters"]["VP"]["Secessionist"] for r in tie_broken)
 
 
 def test_the_seed_of_each_game_does_not_depend_on_the_first_one(tmp_path):
@@ -94,10 +105,12 @@ def test_a_broken_invariant_is_reported_with_its_seed_and_exit_status_1(monkeypa
     from crisis.cli import main as cli
     calls = {"n": 0}
 
-    def flaky(tables, state):
+    def flaky(program, position):
         calls["n"] += 1
-        return ["a token went missing"] if state.round == 2 and state.vp[0] >= 1 else []
-    monkeypatch.setattr(batch, "check_state", flaky)
+        layout, values = program.layout, position.values
+        round_, vp = (values[layout.counter[program.counter_index[name]]] for name in ("round", "VP"))
+        return ["a token went missing"] if round_ == 2 and vp >= 1 else []
+    monkeypatch.setattr(batch, "check_position", flaky)
     code = cli.main(["sim", "--games", "12", "--seed", "3", "--check", "--jobs", "1", "--lang", "en"])
     out = capsys.readouterr().out
     assert calls["n"] > 0 and code == 1
@@ -243,8 +256,8 @@ def test_the_solo_statistics_as_json_have_the_two_player_shape_and_the_solo_figu
     # each side the Solo Opponent plays: a run with every field of the two-player summary's games ...
     runs = data["runs"]
     assert [run["solo"]["side"] for run in runs] == ["Secessionist", "Unionist"]
-    run_fields = {"games", "wins", "win_rate", "win_rate_margin95", "mean_vp", "tie_breaks", "rounds",
-                  "final_crisis_early", "mean_actions", "card_plays", "options", "controllers"}
+    run_fields = {"games", "wins", "win_rate", "win_rate_margin95", "score", "mean_counters", "final_counters",
+                  "stopped_early", "tie_breaks", "mean_actions", "card_plays", "options", "controllers"}
     assert run_fields <= set(plain) and all(run_fields <= set(run) for run in runs)
     # ... and the solo figures, the same as the text's
     lines = [line for line in text.stdout.splitlines() if line.startswith("Solo Opponent as")]
@@ -255,7 +268,8 @@ def test_the_solo_statistics_as_json_have_the_two_player_shape_and_the_solo_figu
         assert solo["wins"] == run["wins"][solo["side"]] and solo["win_rate"] == run["win_rate"][solo["side"]]
         assert line == (f"Solo Opponent as {solo['side']} against a random {solo['player']} (normal): "
                         f"won {solo['wins']} ({100 * solo['wins'] / 6:.1f}%), "
-                        f"mean final VP {solo['mean_vp']:.2f} to {solo['player_mean_vp']:.2f}")
+                        f"mean final VP {solo['mean_score']:.2f} to {solo['player_mean_score']:.2f}")
+        assert solo["mean_score"] == run["mean_counters"]["VP"][solo["side"]] and run["score"] == "VP"
     one = json.loads(run_main("sim", "--solo", "--side", "union", "--games", "6", "--seed", "5", "--jobs", "1",
                               "--json").stdout)
     assert one["games"] == 6 and [run["solo"]["player"] for run in one["runs"]] == ["Unionist"]
@@ -266,3 +280,36 @@ def test_more_processes_than_games_start_one_per_game():
     result = run_crisis("sim", "--games", "3", "--jobs", "40", "--json")
     data = json.loads(result.stdout)
     assert result.returncode == 0 and data["games"] == 3 and data["processes"] == 3
+
+
+def test_records_name_only_what_the_game_declares():
+    """Batch play and its records on a game of three sides the engine has never heard of
+    (tests/data/three-crowns): its sides, counters, cards, uses and steps, nothing else."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from crisis.content.loader import read_game
+    from crisis.interpreter.engine.program import GameProgram
+    from crisis.interpreter.records import reading_of
+    program = GameProgram(read_game(Path(__file__).parent / "data" / "three-crowns"))
+    job = batch.Job(SimpleNamespace(program=program), controllers=("random",) * 3, check=True)
+    reading = reading_of(program)
+    records = list(job.play(range(1, 21)))
+    assert records == list(batch.Job(SimpleNamespace(program=program), controllers=("random",) * 3).play(range(1, 21)))
+    total = batch.Summary()
+    for record in records:
+        total.add(record)
+    data = total.to_json(reading)
+    assert data["games"] == 20 and sum(data["wins"].values()) == 20 and set(data["wins"]) == {"Red", "Green", "Blue"}
+    assert data["score"] == "VP" and set(data["mean_counters"]) == {"VP", "plays"}
+    assert data["final_counters"] == {"round": {"3": 20}} and data["stopped_early"] == {"round": 0}
+    lines = [reading.json(record) for record in records]
+    text = json.dumps(lines)
+    assert not re.search(r"Unionist|Secessionist|objective|crisis", text)
+    first = lines[0]
+    assert set(first["counters"]) == {"VP", "round", "plays"} and set(first["counters"]["VP"]) == {"Red", "Green", "Blue"}
+    assert {(p["use"], p["carried_out"]) for line in lines for p in line["plays"]} == {("muster", None),
+                                                                                     ("order", "event")}
+    assert [f["step"] for f in first["first_players"]] == ["orders"] * 3
+    assert [f["counters"] for f in first["first_players"]] == [{"round": 1}, {"round": 2}, {"round": 3}]
+    assert first["entered"] == {} and first["kept"] == []
