@@ -447,8 +447,11 @@ def hold(path: Path) -> None:
             if not same:
                 os.close(fd)
                 continue
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            try:  # the holder's id, for the refusal; a disk too full for it leaves the lock held all the same
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except OSError:
+                pass
         except BaseException:
             try:
                 os.close(fd)

@@ -146,3 +146,26 @@ def test_the_language_server_answers_every_hostile_message_and_stays_up(tmp_path
     bad = {k: counts[k] for k in ("deaf", "died", "traceback", "memory", "not said", "not working") if counts[k]}
     assert not bad, (bad, found["failures"])
     assert counts["server starts"] == 1
+
+
+def test_a_disk_too_full_for_the_locks_process_id_is_said_in_one_line_and_leaves_no_file(tmp_path):
+    # found by the --disk phase: the lock's holder id could not be written, and crisis play ended
+    # with an OSError traceback, leaving .g.json.lock behind
+    import resource
+    import signal
+    import sys
+    from clirun import run_main
+    run_main("play", "--help")  # every module imported before the limit
+    previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    written, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, previous[1]))  # not a byte can be written to a file
+    try:
+        result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json", cwd=tmp_path,
+                          env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+        signal.signal(signal.SIGXFSZ, handler)
+        sys.dont_write_bytecode = written
+    assert result.returncode in (1, 2) and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == []
