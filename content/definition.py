@@ -402,11 +402,25 @@ class DefinitionReader:
                 ids.append(str(card.get("id")))
                 for index, (field, type_name) in enumerate(kind.fields):
                     key = field.replace(" ", "_")
-                    value = card.get(key)
+                    value = card.get(key, kind.default(field))
+                    if type_name == "kind":
+                        value = self.kind_value(file, card, key, value, kind.values_of(field))
                     columns[index].append(self.field_value(file, card, key, value, type_name, schema, resolver, lexicon,
                                                            ids[-1]))
             out[kind.name] = CardSet(tuple(ids), tuple(tuple(c) for c in columns))
         return out
+
+    def kind_value(self, file, card, key, value, values) -> Optional[str]:
+        """A kind field's value (docs/state.md): one the schema lists, else an error at it."""
+        names = [name for name, _ in values]
+        if value in names:
+            return value
+        at = card.value_positions.get(key) if key in card else (card.line, card.column)
+        guess = did_you_mean(str(value), names) if value is not None else None
+        self.problems.add(file.diagnostic(at, f"unknown {key} '{shown(value)}'" if value is not None
+                                          else f"the card gives no '{key}'", expected=one_of(names),
+                                          hint=f"did you mean '{guess}'?" if guess else None))
+        return None
 
     def field_value(self, file, card, key, value, type_name, schema, resolver, lexicon, card_id):
         at = card.value_positions.get(key) if isinstance(card, Map) else None

@@ -116,7 +116,7 @@ class Marker:
     blocks_removal: bool
 
 
-FIELD_TYPES = ("number", "rule", "sides", "side", "place", "group", "text")
+FIELD_TYPES = ("number", "rule", "sides", "side", "place", "group", "text", "kind")
 
 
 @attrs.frozen
@@ -124,9 +124,58 @@ class CardKind:
     name: str
     words: Tuple[str, ...]
     fields: Tuple[Tuple[str, str], ...]  # (field, type), in the order declared
+    # a number field's value on a card that does not give it ("a skill not printed is 1"), by field
+    defaults: Tuple[Tuple[str, object], ...] = ()
+    # a "kind" field's values, each with the nouns rules use for cards of it ("unit", "units"), by field
+    values: Tuple[Tuple[str, Tuple[Tuple[str, Tuple[str, ...]], ...]], ...] = ()
 
     def field_type(self, name: str) -> Optional[str]:
         return dict(self.fields).get(name)
+
+    def default(self, name: str):
+        return dict(self.defaults).get(name)
+
+    def values_of(self, name: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+        return dict(self.values).get(name, ())
+
+
+@attrs.frozen
+class Flag:
+    """A yes-or-no mark a card in play carries (tapped, moved); clear when the card enters play."""
+
+    name: str
+    words: Tuple[str, ...]  # the adjective when set ("tapped")
+    opposite: Tuple[str, ...] = ()  # the adjective when clear ("untapped")
+
+
+@attrs.frozen
+class InPlay:
+    """Cards that come into play as pieces (entities): each has an owner, a place of the map
+    (or none), may be carried by another, carries flags and number fields that change in play."""
+
+    kinds: Tuple[str, ...]  # the card kinds that can be in play
+    at_places: bool  # entities stand at places of the map
+    flags: Tuple[Flag, ...] = ()
+    carries: bool = False  # an entity may carry others
+    fields: Tuple[str, ...] = ()  # number fields that may change in play (they start at the card's value)
+    control_words: Tuple[str, ...] = ()  # "units you control": the owner's relation to its entities
+
+    def flag_index(self, name: str) -> int:
+        return next((i for i, f in enumerate(self.flags) if f.name == name), -1)
+
+
+VERB_ACTIONS = ("puts into play", "removes from play", "moves", "sets", "clears")
+
+
+@attrs.frozen
+class Verb:
+    """A verb a game declares for one of the engine's actions on cards in play."""
+
+    name: str
+    words: Tuple[str, ...]
+    action: str  # "enter" | "leave" | "move" | "set" | "clear"
+    flag: Optional[str] = None  # the flag set (enter, move, set) or cleared (clear)
+    pile: Optional[str] = None  # "removes from play": the pile the cards go to, unless the rule names one
 
 
 SEEN_BY = ("nobody", "owner", "everyone")
@@ -158,6 +207,8 @@ class Schema:
     card_kinds: Tuple[CardKind, ...]
     piles: Tuple[Pile, ...]
     scenario_keys: Mapping[str, str] = attrs.field(factory=dict)  # key in scenario files -> what it names
+    in_play: Optional[InPlay] = None  # cards that come into play as pieces (entities)
+    verbs: Tuple[Verb, ...] = ()
 
     def counter(self, name: str) -> Optional[Counter]:
         return next((c for c in self.counters if c.name == name), None)
@@ -252,6 +303,16 @@ def _entries(schema: Schema) -> List[Entry]:
         add(kind.words, "NOUN", f"cards:{kind.name}")
         for field, _type in kind.fields:
             add((field,), "NOUN", f"field:{kind.name}:{field}")
+        for field, values in kind.values:
+            for value, words in values:
+                add(words, "NOUN", f"cardtype:{kind.name}:{field}:{value}")
+    if schema.in_play is not None:
+        for flag in schema.in_play.flags:
+            add(flag.words, "ADJ", f"flag:{flag.name}:1")
+            add(flag.opposite, "ADJ", f"flag:{flag.name}:0")
+        add(schema.in_play.control_words, "RELATION", "control")
+    for verb in schema.verbs:
+        add(verb.words, "VERB", f"verb:{verb.name}")
     for pile in schema.piles:
         add(pile.words, "NOUN", f"pile:{pile.name}")
     for register in schema.registers:
@@ -262,6 +323,12 @@ def _entries(schema: Schema) -> List[Entry]:
 
 
 # ------------------------------------------------------------------ reading
+
+
+def _third_person(verb: str) -> str:
+    """"tap" -> "taps", "march" -> "marches": the form after "the opponent"."""
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
 
 _WORD = re.compile(r"^[a-z][a-z\-]*( [a-z][a-z\-]*)*$")
 _NAME = re.compile(r"^([A-Z][A-Za-z0-9.\-]*|[0-9]+(st|nd|rd|th))( [A-Z][A-Za-z0-9.\-]*)*$")
@@ -384,7 +451,8 @@ class SchemaReader:
         self.file = file
         spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
                                {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
-                                "piles": dict, "registers": dict, "scenario keys": dict})
+                                "piles": dict, "registers": dict, "scenario keys": dict, "in play": dict,
+                                "verbs": dict})
         if spec is None:
             return None
         sides = self.sides(spec)
@@ -402,13 +470,20 @@ class SchemaReader:
             tokens = attrs.evolve(tokens, supply=tuple(s for s in supply if s))
         if tokens is not None and sides is not None:
             self.tokens_add_up(spec["tokens"], tokens, tracks)
+        in_play = self.in_play(spec["in play"], kinds) if "in play" in spec else None
+        verbs = self.verbs(spec.get("verbs") or Map(), in_play, piles)
+        if verbs and in_play is None:
+            self.error(self.key_at(spec, "verbs"), "verbs act on cards in play, and this game declares none",
+                       expected="'in play:' with the kinds of cards that can be in play")
+            verbs = ()
         if not ok or game_map is None or sides is None:
             return None
         registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
                           for key in (spec.get("registers") or Map()))
         keys = {str(k): str(v) for k, v in (spec.get("scenario keys") or {}).items()}
         return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
-                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys)
+                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
+                      in_play=in_play, verbs=verbs)
 
     def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
         values = spec["sides"]
@@ -597,11 +672,138 @@ class SchemaReader:
                                   at=self.at(spec, key))
             if body is None:
                 continue
-            fields = []
-            for field, kind in (body.get("fields") or Map()).items():
-                if self.choice(body["fields"], field, FIELD_TYPES, "field type") is not None:
+            words = self.word_list(body, "words", f"the cards '{key}'")
+            fields, defaults, values = [], [], []
+            declared = body.get("fields") or Map()
+            for field, kind in declared.items():
+                if isinstance(kind, Map):  # {type: number, default: 1}, {type: kind, values: {...}}
+                    part, _ok = self.fields(kind, f"field '{field}'", {"type": str}, {"default": int, "values": dict},
+                                            at=self.at(declared, field))
+                    if part is None:
+                        continue
+                    type_name = self.choice(part, "type", FIELD_TYPES, "field type")
+                    if type_name is None:
+                        continue
+                    if "default" in part:
+                        if type_name != "number":
+                            self.error(self.at(part, "default"), f"only a number field has a default, and "
+                                                                 f"'{field}' is a {type_name} field")
+                        else:
+                            default = self.number(part, "default", -limits.MAX_COUNTER, limits.MAX_COUNTER)
+                            if default is not None:
+                                defaults.append((str(field), default))
+                    if type_name == "kind":
+                        found = self.kind_values(part, field, key)
+                        if found:
+                            values.append((str(field), found))
+                    elif "values" in part:
+                        self.error(self.at(part, "values"), f"only a kind field lists values, and '{field}' is a "
+                                                            f"{type_name} field")
+                    fields.append((str(field), type_name))
+                elif self.choice(declared, field, FIELD_TYPES, "field type") is not None:
+                    if kind == "kind":
+                        self.error(self.at(declared, field), f"the kind field '{field}' should list its values",
+                                   expected="{type: kind, values: {unit: [unit, units], ...}}")
+                        continue
                     fields.append((str(field), kind))
-            out.append(CardKind(str(key), self.word_list(body, "words", f"the cards '{key}'"), tuple(fields)))
+            out.append(CardKind(str(key), words, tuple(fields), tuple(defaults), tuple(values)))
+        return tuple(out)
+
+    def kind_values(self, part: Map, field, kind_name) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+        """The values of a kind field, each with its nouns: {unit: [unit, units], farm: [farm, farms]}."""
+        listed = part.get("values")
+        if not isinstance(listed, Map) or not listed:
+            self.error(self.at(part, "values") if "values" in part else (part.line, part.column),
+                       f"the kind field '{field}' should list its values",
+                       expected="values: {unit: [unit, units], ...}: each value and the nouns rules use for it")
+            return ()
+        out = []
+        for value, words in listed.items():
+            if not isinstance(value, str) or not _WORD.match(value):
+                self.error(self.key_at(listed, value), f"'{shown(value)}' is not a value of the kind field '{field}'",
+                           expected="a lowercase word, such as 'unit'")
+                continue
+            nouns = self.words_of(words if words is not None else value, self.at(listed, value),
+                                  f"the {value} cards of '{kind_name}'")
+            if nouns:
+                out.append((value, nouns))
+        return tuple(out)
+
+    def in_play(self, spec: Map, kinds: Sequence[CardKind]) -> Optional[InPlay]:
+        body, _ok = self.fields(spec, "in play", {"cards": (str, list)},
+                                {"at": str, "flags": dict, "carries": bool, "fields": (str, list), "control": dict})
+        if body is None:
+            return None
+        listed = body["cards"] if isinstance(body["cards"], list) else [body["cards"]]
+        names = [k.name for k in kinds]
+        in_play = tuple(k for k in (self.refer(body["cards"] if isinstance(body["cards"], Seq) else body,
+                                               i if isinstance(body["cards"], Seq) else "cards", name, names,
+                                               "kind of card") for i, name in enumerate(listed)) if k)
+        if "at" in body and body["at"] not in ("places", "nowhere"):
+            self.error(self.at(body, "at"), f"cards in play stand at 'places' of the map, or 'nowhere', "
+                                            f"not '{shown(body['at'])}'")
+        flags = []
+        for key, value in (body.get("flags") or Map()).items():
+            part, _ = self.fields(value if value is not None else Map(), f"flag '{key}'", {},
+                                  {"words": (str, list), "opposite": (str, list)}, at=self.at(body["flags"], key))
+            if part is None:
+                continue
+            words = (self.word_list(part, "words", f"the flag '{key}'", kind="ADJ") if "words" in part
+                     else self.words_of(key, self.key_at(body["flags"], key), f"the flag '{key}'", "ADJ"))
+            opposite = self.word_list(part, "opposite", f"the flag '{key}' cleared", kind="ADJ")
+            flags.append(Flag(str(key), words, opposite))
+        fields = []
+        listed_fields = body.get("fields") or []
+        listed_fields = listed_fields if isinstance(listed_fields, list) else [listed_fields]
+        numbers = sorted({f for k in kinds if k.name in in_play for f, t in k.fields if t == "number"})
+        for index, field in enumerate(listed_fields):
+            found = self.refer(body["fields"] if isinstance(body["fields"], Seq) else body,
+                               index if isinstance(body["fields"], Seq) else "fields", field, numbers,
+                               "number field of the cards in play")
+            if found:
+                fields.append(found)
+        control = body.get("control") or Map()
+        control_words = self.word_list(control, "words", "control", kind="RELATION") if control else ()
+        return InPlay(in_play, body.get("at", "nowhere") == "places", tuple(flags), self.flag(body, "carries"),
+                      tuple(fields), control_words)
+
+    def verbs(self, spec: Map, in_play: Optional[InPlay], piles: Sequence[Pile]) -> Tuple[Verb, ...]:
+        out = []
+        flags = [f.name for f in in_play.flags] if in_play is not None else []
+        for key, value in spec.items():
+            part, _ = self.fields(value if value is not None else Map(), f"verb '{key}'", {},
+                                  {"words": (str, list), "puts into play": bool, "removes from play": bool,
+                                   "moves": bool, "sets": str, "clears": str, "into": str},
+                                  at=self.at(spec, key))
+            if part is None:
+                continue
+            actions = [a for a in ("puts into play", "removes from play", "moves", "clears") if part.get(a)]
+            if not actions and "sets" in part:
+                actions = ["sets"]
+            if len(actions) != 1 or ("clears" in part and "sets" in part):
+                self.error(self.key_at(spec, key), f"verb '{key}' should do one of the engine's actions on cards "
+                                                   "in play", expected=one_of(list(VERB_ACTIONS)),
+                           hint="'sets: FLAG' may go with 'puts into play' or 'moves'")
+                continue
+            action = {"puts into play": "enter", "removes from play": "leave", "moves": "move", "sets": "set",
+                      "clears": "clear"}[actions[0]]
+            if "sets" in part and action in ("leave",):
+                self.error(self.at(part, "sets"), f"a card that leaves play keeps no flags: 'sets' goes with "
+                                                  f"'puts into play' or 'moves'")
+            flag = part.get("clears") if action == "clear" else part.get("sets")
+            if flag is not None and not self.refer(part, "clears" if action == "clear" else "sets", flag, flags,
+                                                   "flag"):
+                continue
+            pile = None
+            if "into" in part:
+                if action != "leave":
+                    self.error(self.at(part, "into"), "'into' names where cards that leave play go: it goes with "
+                                                      "'removes from play'")
+                pile = self.refer(part, "into", part["into"], [p.name for p in piles], "pile")
+            words = (self.word_list(part, "words", f"the verb '{key}'", kind="VERB") if "words" in part
+                     else self.words_of([str(key), _third_person(str(key))], self.key_at(spec, key),
+                                        f"the verb '{key}'", "VERB"))
+            out.append(Verb(str(key), words, action, flag, pile))
         return tuple(out)
 
     def piles(self, spec: Map, kinds: Sequence[CardKind], counters: Sequence[Counter] = ()) -> Tuple[Pile, ...]:
@@ -628,7 +830,13 @@ class SchemaReader:
                             at_most=self.number(body, "at most", 1, limits.MAX_CARDS),
                             position=body.get("position"), ordered=self.flag(body, "ordered")))
         known = [p.name for p in out]
+        by_name = {k.name: k for k in kinds}
         for pile in out:
+            if pile.each_side and pile.starts_with_all and "side" not in [t for _, t in by_name[pile.kind].fields]:
+                self.error(self.at(spec[pile.name], "starts with"),
+                           f"pile '{pile.name}' is kept by each side and starts with all its cards, but the "
+                           f"{pile.kind} have no side field to say whose pile each card starts in",
+                           expected="a field of type 'side' in the cards' fields (each card goes to its side's pile)")
             if pile.when_empty is not None:
                 self.refer(spec[pile.name], "when empty", pile.when_empty, known, "pile")
             if pile.position is not None:

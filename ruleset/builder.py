@@ -272,11 +272,18 @@ class Builder(Transformer):
     def call(self, meta, children):
         verb = str(children[0])
         rest = children[1:]
-        obj = None
-        if rest and isinstance(rest[0], N.Places):
-            obj, rest = rest[0], rest[1:]
+        quantity = None
+        if rest and isinstance(rest[0], N.Quantity):
+            quantity, rest = rest[0], rest[1:]
         parts = tuple((str(rest[i]), rest[i + 1]) for i in range(0, len(rest) - 1, 2))
-        return N.Call(verb, obj, parts, pos=_pos(meta))
+        return N.Call(verb, quantity, parts, pos=_pos(meta))
+
+    def put_into_play(self, meta, children):
+        places = _all(children, N.Places)
+        return N.PutIntoPlay(children[0], places[0], places[1] if len(places) > 1 else None, pos=_pos(meta))
+
+    def remove_from_play(self, meta, children):
+        return N.RemoveFromPlay(children[0], _of(children[1:], N.Places), pos=_pos(meta))
 
     def preposition(self, meta, children):
         return children[0]
@@ -297,11 +304,19 @@ class Builder(Transformer):
     def thing(self, meta, children):
         return N.Quantity("thing", phrase=children[0], pos=_pos(meta))
 
+    def as_many(self, meta, children):
+        return N.Quantity("as_many", pieces=_of(children, N.Pieces), phrase=_of(children, N.Phrase), pos=_pos(meta))
+
     def pieces(self, meta, children):
         owner = _tag(children, "owner")
         noun = next((str(c) for c in children if isinstance(c, Token) and c.type == "NOUN"), None)
         either = _tag(children, "either") is not None
-        return N.Pieces(owner.value if owner else ("either" if either else None), noun, either, pos=_pos(meta))
+        adjectives = _tag(children, "adjectives")
+        return N.Pieces(owner.value if owner else ("either" if either else None), noun, either,
+                        adjectives.value if adjectives else (), pos=_pos(meta))
+
+    def adjectives(self, meta, children):
+        return _Tagged("adjectives", tuple(str(c) for c in children))
 
     def owner(self, meta, children):
         return _Tagged("owner", children[0].kind)
@@ -337,21 +352,26 @@ class Builder(Transformer):
     def phrase(self, meta, children):
         determiner = None
         words: tuple = ()
-        of, above, relation, it, last_played = [], None, None, False, False
+        of, above, relation, it, last_played, at = [], None, None, False, False, None
+        total = count = False
         for child in children:
             if isinstance(child, _Tagged) and child.tag == "det":
                 determiner = child.value
             elif isinstance(child, _Tagged) and child.tag == "head":
                 words, it = child.value
                 last_played = it == "last_played"
+                total, count = it == "total", it == "count"
                 it = it is True
+            elif isinstance(child, _Tagged) and child.tag == "at":
+                at = child.value
             elif isinstance(child, _Tagged) and child.tag == "of":
                 of.append(child.value)
             elif isinstance(child, _Tagged) and child.tag == "above":
                 above = child.value
             elif isinstance(child, N.Relation):
                 relation = child
-        return N.Phrase(determiner, words, tuple(of), above, relation, it, last_played, pos=_pos(meta))
+        return N.Phrase(determiner, words, tuple(of), above, relation, it, last_played, at, total, count,
+                        pos=_pos(meta))
 
     def _det(name):
         def method(self, meta, children):
@@ -385,6 +405,19 @@ class Builder(Transformer):
 
     def it(self, meta, children):
         return _Tagged("head", ((), True))
+
+    def total(self, meta, children):
+        noun = next(c for c in children if isinstance(c, Token) and c.type == "NOUN")
+        return _Tagged("head", ((N.Word(str(noun), "NOUN", pos=_tok_pos(noun)),), "total"))
+
+    def number_of(self, meta, children):
+        return _Tagged("head", ((), "count"))
+
+    def adjacent(self, meta, children):
+        return N.Word("adjacent", "ADJACENT", pos=_pos(meta))
+
+    def at_part(self, meta, children):
+        return _Tagged("at", children[-1])
 
     def last_played(self, meta, children):
         return _Tagged("head", ((N.Word(str(children[0]), "NOUN", pos=_tok_pos(children[0])),), "last_played"))
@@ -529,6 +562,12 @@ class Builder(Transformer):
     def is_in(self, meta, children):
         return N.IsState(None, "in", where=children[0])
 
+    def is_at(self, meta, children):
+        return N.IsState(None, "at", where=children[-1])
+
+    def is_in_play(self, meta, children):
+        return N.IsState(None, "in_play")
+
     def is_there(self, meta, children):
         return N.IsState(None, "there")
 
@@ -553,6 +592,12 @@ class Builder(Transformer):
 
     def same_as(self, meta, children):
         return N.Compares(children[0], op="==", other=children[1], pos=_pos(meta))
+
+    def more_than_number(self, meta, children):
+        return N.Compares(children[0], op=">", other=children[-1], pos=_pos(meta))
+
+    def fewer_than_number(self, meta, children):
+        return N.Compares(children[0], op="<", other=children[-1], pos=_pos(meta))
 
     def would(self, meta, children):
         verb = "place" if str(children[0]) == "placing" else "remove"
@@ -595,6 +640,7 @@ class Builder(Transformer):
     cmp_gt = _cmp(">")
     cmp_lt = _cmp("<")
     cmp_none = _cmp("==", 0)
+    some = _cmp(">=", 1)  # "you have a unit at Ridge"
 
     # ------------------------------------------------------------ players
     def player_self(self, meta, children):

@@ -196,6 +196,60 @@ class ZoneRef(Meaning):
     side: Side
 
 
+# ------------------------------------------------------------------ cards in play (entities)
+# An entity is a card in play: an owner, a place of the map (or none), maybe a card that
+# carries it, flags and number fields (docs/state.md, "in play").
+
+
+@attrs.frozen
+class Entities(Meaning):
+    """Cards in play: of some kinds (and a value of a kind field: "units"), whose (``owner``),
+    with flags set or clear, at places, carried by an entity, whose field compares so."""
+
+    kinds: Tuple[int, ...]  # card kinds
+    type: Optional[Tuple[int, int, str]] = None  # (card kind, field, value): "units"
+    owner: Optional[Side] = None  # None: anybody's
+    flags: Tuple[Tuple[int, bool], ...] = ()  # (flag, set)
+    at: Optional[object] = None  # a PlaceSet
+
+
+@attrs.frozen
+class EntityRef(Meaning):
+    """One card in play: the one a "for each" runs for ("the unit", "this unit"), the one an
+    earlier statement of the same rule chose ("that unit"), or the card a rule is about ("the card")."""
+
+    kind: str  # "this" | "that" | "card"
+
+
+@attrs.frozen
+class PileCards(Meaning):
+    """Cards of piles that may come into play: of a kind (and a kind field's value), maybe
+    whose field compares so to a number."""
+
+    piles: Tuple["PileRef", ...]
+    kind: int
+    type: Optional[Tuple[int, int, str]] = None
+    field: int = -1
+    op: str = ""
+    other: Optional[object] = None
+    card: Optional["CardRef"] = None  # one named card ("the card") rather than a choice among a pile's
+
+
+@attrs.frozen
+class EntityPlaces(Meaning):
+    """The places where cards in play stand: "the site of your camp"."""
+
+    entities: object  # Entities or EntityRef
+
+
+@attrs.frozen
+class Adjacent(Meaning):
+    """The places next to others (the map's adjacency): next to a place set, or, with ``of``
+    None, next to where the card being moved stands ("march a unit to an adjacent site")."""
+
+    of: Optional[object] = None  # a PlaceSet, or None: the moving card's place
+
+
 # ------------------------------------------------------------------ numbers
 
 
@@ -231,7 +285,23 @@ class Sum(Meaning):
     signs: Tuple[int, ...]
 
 
-Number = Union[Literal, CounterValue, CardField, Count, Sum]
+@attrs.frozen
+class EntityField(Meaning):
+    """A number field of a card in play (its value in play, where the field changes in play)."""
+
+    entity: EntityRef
+    field: str
+
+
+@attrs.frozen
+class EntityTotal(Meaning):
+    """"the total power of your units at Ridge": a field summed over cards in play."""
+
+    entities: Entities
+    field: str
+
+
+Number = Union[Literal, CounterValue, CardField, Count, Sum, EntityField, EntityTotal]
 
 
 # ------------------------------------------------------------------ token phrases
@@ -442,9 +512,34 @@ class Term(Meaning):
     term: int
 
 
+@attrs.frozen
+class EntityFlag(Meaning):
+    """"the card is tapped": a flag of a card in play (false when it is not in play)."""
+
+    entity: EntityRef
+    flag: int
+    set: bool = True
+
+
+@attrs.frozen
+class EntityAt(Meaning):
+    """"that unit is at Ridge"."""
+
+    entity: EntityRef
+    places: object
+
+
+@attrs.frozen
+class EntityIn(Meaning):
+    """"the card is in play"."""
+
+    entity: EntityRef
+
+
 Condition = Union[AnyOf, AllOf, Not, EachSide, Controls, ControlsCount, ControlsMore, TokensIn, TokensMore,
                   NumberTest, CounterMore, IsFirstPlayer, IsSide, IsRole, HasAttribute, ZoneEntered, MarkerAt,
-                  CardIs, CardFor, PlayedBy, CardWould, Would, AllInOneGroup, Named, Term]
+                  CardIs, CardFor, PlayedBy, CardWould, Would, AllInOneGroup, Named, Term, EntityFlag, EntityAt,
+                  EntityIn]
 
 
 # ------------------------------------------------------------------ statements
@@ -596,6 +691,72 @@ class Forget(Meaning):
 class Call(Meaning):
     verb: str
     args: Tuple[object, ...] = ()
+
+
+@attrs.frozen
+class EnterPlay(Meaning):
+    """Cards from piles into play, one choice per card: at a place, onto a card in play, or
+    nowhere in particular (``dest`` None).  ``verb``: the word of its actions ("deploy")."""
+
+    verb: str
+    amount: Amount
+    cards: PileCards
+    dest: Optional[object] = None  # a PlaceSet, or Entities (onto one of them)
+    onto: bool = False
+    flag: int = -1  # a flag the cards enter with
+
+
+@attrs.frozen
+class LeavePlay(Meaning):
+    """Cards in play to a pile (the owner's, for a pile each side keeps); what they carry goes too."""
+
+    verb: str
+    amount: Amount
+    entities: object  # Entities or EntityRef
+    pile: Optional[PileRef] = None  # None: each card's owner's pile ``owner_pile``
+    owner_pile: int = -1
+
+
+@attrs.frozen
+class MoveEntity(Meaning):
+    """Cards in play to another place (or onto another card), one choice per card and place."""
+
+    verb: str
+    amount: Amount
+    entities: object
+    dest: object  # a PlaceSet (maybe with Adjacent), or Entities with ``onto``
+    onto: bool = False
+    flag: int = -1  # a flag the moved cards get
+
+
+@attrs.frozen
+class SetFlag(Meaning):
+    """"tap 2 of your untapped farms", "untap your cards": a flag set or cleared on cards in play."""
+
+    verb: str
+    amount: Amount
+    entities: object
+    flag: int
+    set: bool = True
+
+
+@attrs.frozen
+class ChangeEntityField(Meaning):
+    """"add 1 to the power of the unit", "set the power of the unit to 2" (a field that changes in play)."""
+
+    entity: EntityRef
+    field: str
+    amount: object  # a Number
+    set_to: bool = False
+
+
+@attrs.frozen
+class ForEachEntity(Meaning):
+    """"for each unit you control at Ridge:": the cards of the set when it starts, in card order;
+    one that has left play (or the set) by its turn is passed over."""
+
+    entities: Entities
+    body: "Block"
 
 
 @attrs.frozen

@@ -61,7 +61,7 @@ class Word(Node):
     """One word or name of a phrase, with the kind the lexer gave it."""
 
     text: str
-    kind: str  # "NAME" | "NOUN" | "ADJ" | "OWNS" (a name or noun with 's)
+    kind: str  # "NAME" | "NOUN" | "ADJ" | "OWNS" (a name or noun with 's) | "ADJACENT"
 
 
 @attrs.frozen
@@ -95,6 +95,9 @@ class Phrase(Node):
     relation: Optional[Relation] = None
     it: bool = False  # "it" / "there": the place a "where" clause tests
     last_played: bool = False  # "the last card played"
+    at: Optional["Phrase"] = None  # "units at Ridge": where cards in play stand
+    total: bool = False  # "the total power of ...": the field (the only word) summed over what "of" names
+    count: bool = False  # "the number of ...": how many things "of" names
 
 
 @attrs.frozen
@@ -146,13 +149,14 @@ class Pieces(Node):
     owner: Optional[str] = None  # "own" | "their" | "opponent" | "either" | a side's name
     noun: Optional[str] = None
     either: bool = False
+    adjectives: Tuple[str, ...] = ()  # "2 of your untapped farms"
 
 
 @attrs.frozen
 class Quantity(Node):
     """How many: exactly n, up to n, up to a number phrase, all, or one thing named by a phrase."""
 
-    kind: str  # "exactly" | "up_to" | "up_to_number" | "all" | "thing"
+    kind: str  # "exactly" | "up_to" | "up_to_number" | "all" | "thing" | "as_many"
     n: Optional[int] = None
     pieces: Optional[Pieces] = None
     phrase: Optional[Phrase] = None
@@ -258,7 +262,7 @@ class IsState(Node):
     """"X is Y": a side, an attribute, a flag, a role, a term, "for you", in places, off the map..."""
 
     subject: Subject
-    kind: str  # named adjective role for in there on_map off_map all_in_one
+    kind: str  # named adjective role for in at in_play there on_map off_map all_in_one
     negated: bool = False
     word: Optional[str] = None
     player: Optional[Player] = None
@@ -272,7 +276,7 @@ class Compares(Node):
 
     subject: Subject
     comparison: Optional[Comparison] = None
-    op: Optional[str] = None  # "<=" | ">=" | "==" with ``other``
+    op: Optional[str] = None  # "<=" | ">=" | "==" | ">" | "<" with ``other``
     other: Optional[Phrase] = None
 
 
@@ -482,8 +486,25 @@ class Call(Node):
     """A verb the game declares, with its phrases: "tap the card", "deploy a card from your hand"."""
 
     verb: str
-    object: Optional[Places]
+    quantity: Optional[Quantity]  # what it acts on: "the card", "2 of your untapped farms"
     parts: Tuple[Tuple[str, Places], ...] = ()  # (preposition, places)
+
+
+@attrs.frozen
+class PutIntoPlay(Node):
+    """"put a unit from your hand into play at Ridge"."""
+
+    quantity: Quantity
+    source: Places
+    at: Optional[Places] = None
+
+
+@attrs.frozen
+class RemoveFromPlay(Node):
+    """"remove the card from play into your discard pile"."""
+
+    quantity: Quantity
+    dest: Optional[Places] = None
 
 
 @attrs.frozen
@@ -571,5 +592,5 @@ class Alternate(Node):
 
 
 Statement = Union[Place, Remove, Move, Gain, Set, Add, Draw, Shuffle, Put, Reveal, Discard, Play, Keep, Order,
-                  CarryOut, Score, Resolve, Win, Stop, Forget, Call, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
+                  CarryOut, Score, Resolve, Win, Stop, Forget, Call, PutIntoPlay, RemoveFromPlay, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
                   ForEach, Step, Repeat, Alternate]

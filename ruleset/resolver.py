@@ -20,6 +20,7 @@ import attrs
 from . import meaning as M
 from . import nodes as N
 from .diagnostics import Diagnostic, Source, did_you_mean, diagnostic_at, one_of
+from .entities import EntityPhrases
 
 
 @attrs.frozen
@@ -76,6 +77,8 @@ class Resolver:
         self.procedure_index = {name: i for i, name in enumerate(declarations.procedures)}
         self.term_index = {name: i for i, name in enumerate(declarations.terms)}
         self.register_index = {name: i for i, name in enumerate(declarations.registers)}
+        in_play = getattr(schema, "in_play", None)
+        self.play_kinds = frozenset(self.kind_index[k] for k in in_play.kinds) if in_play is not None else frozenset()
 
     def run(self, slot: Slot, source: Optional[Source], tree=None) -> "_Run":
         run = _Run(self, slot, source)
@@ -114,8 +117,8 @@ class Resolver:
         return run.quantity(places), run.diagnostics
 
 
-class _Run:
-    """One pass over one rule."""
+class _Run(EntityPhrases):
+    """One pass over one rule (cards in play: ruleset/entities.py)."""
 
     def __init__(self, resolver: Resolver, slot: Slot, source: Optional[Source]):
         self.r = resolver
@@ -191,6 +194,8 @@ class _Run:
             return "places", M.ContextPlace("it", node=p)
         if p.last_played:
             return "card", M.CardRef("last_played", node=p)
+        if p.total or p.count:
+            return self.count_or_total(p)
         words = p.words
         if not words:
             self.error(p, "this phrase names nothing")
@@ -286,6 +291,17 @@ class _Run:
                 if not self.slot.this_group:
                     self.error(p, f"'this {word.text}' means nothing in {self.slot.description}")
                 places = M.ContextGroupPlaces("this", node=p)
+            elif word.kind == "ADJACENT":
+                if not self.schema.map.adjacent:
+                    self.error(word, "no place is adjacent to another in this game",
+                               hint="the map declares which places touch under 'adjacent' (docs/state.md)")
+                    return None
+                if not self.moving:
+                    self.error(word, f"adjacent to what? an adjacent {head.text} is next to the card in play that "
+                                     "moves", hint=f"name the {head.text}s, or move a card in play: "
+                                                   f"'move the unit to an adjacent {head.text}'")
+                    return None
+                places = M.Adjacent(None, node=p)
             else:
                 self.error(word, f"'{word.text}' does not describe {head.text}")
                 return None
@@ -294,6 +310,12 @@ class _Run:
             if places is None:
                 return None
         for part in p.of:
+            if self.is_entity_phrase(part):  # "the site of your camp": where cards in play stand
+                entities = self.entities_of(part)
+                if entities is None:
+                    return None
+                places = M.EntityPlaces(entities, node=part)
+                continue
             group = self.phrase(part, ("group",))
             if group is None:
                 return None
@@ -478,6 +500,9 @@ class _Run:
     def head_cards(self, p, head, name, modifiers, want):
         kind = self.r.kind_index[name]
         det = p.determiner
+        if kind in self.r.play_kinds and ("entities" in want or "entity" in want) and not p.of \
+                and det not in ("top", "current", "next"):
+            return self.entity_set(p, head, (kind,), None, modifiers)
         if det in ("top", "current", "next"):
             if not p.of:
                 self.error(p, f"the {det} {head.text} of what?", expected=f"'the {det} {head.text} of PILE'")
@@ -521,6 +546,9 @@ class _Run:
                 return None  # "your objective space": read as places
             self.error(p, f"the {head.text} of what?", expected=f"'the {head.text} of a card'")
             return None
+        found = self.entity_field(p, field_name, field_type) if self.r.play_kinds else None
+        if found is not None:
+            return found if found[1] is not None else None
         card = self.card_phrase(p.of[0])
         if card is None:
             return None
@@ -584,6 +612,8 @@ class _Run:
         if pieces is not None and pieces.noun is not None and "tokens" not in [
                 e.refers_to for e in self.r.lexicon.meanings(pieces.noun)]:
             self.error(pieces, f"'{pieces.noun}' are not pieces that are placed or removed")
+        elif pieces is not None and pieces.adjectives:
+            self.error(pieces, f"'{pieces.adjectives[0]}' does not describe {pieces.noun or 'tokens'}")
 
     def amount(self, quantity: N.Quantity) -> Optional[M.Amount]:
         if quantity.kind == "exactly":
@@ -651,6 +681,10 @@ class _Run:
         return self.transfer("remove", node, node.quantity, sources, dests, node.limit, node.selection)
 
     def stmt_Move(self, node: N.Move):
+        if self.r.play_kinds:
+            moved = self.entity_move(node)
+            if moved is not None or self.is_entity_phrase(node.quantity.phrase):
+                return moved
         marker = self.marker_of(node.quantity)
         if marker is not None:
             places = self.location_union(node.dest, places_ok=True, holders_ok=False)
@@ -789,6 +823,10 @@ class _Run:
         if len(node.target.items) != 1:
             self.error(node.target, "set one thing at a time")
             return None
+        if self.r.play_kinds and isinstance(node.target.items[0], N.Phrase) and node.number is not None:
+            changed = self.entity_change(node, node.target.items[0], node.number, True)
+            if changed is not None:
+                return None if changed == "error" else changed
         found = self._phrase(node.target.items[0], ("counter_each", "number", "side"))
         if found is None:
             return None
@@ -803,6 +841,10 @@ class _Run:
         return None
 
     def stmt_Add(self, node: N.Add):
+        if self.r.play_kinds and len(node.target.items) == 1 and isinstance(node.target.items[0], N.Phrase):
+            changed = self.entity_change(node, node.target.items[0], node.number, False)
+            if changed is not None:
+                return None if changed == "error" else changed
         found = self._phrase(node.target.items[0], ("number",)) if len(node.target.items) == 1 else None
         if found is None or found[0] != "number" or not isinstance(found[1], M.CounterValue):
             self.error(node.target, "add to a counter", expected="a counter, such as 'the round'")
@@ -968,10 +1010,6 @@ class _Run:
     def stmt_Forget(self, node: N.Forget):
         return M.Forget(node=node)
 
-    def stmt_Call(self, node: N.Call):
-        self.error(node, f"'{node.verb}' is not a verb this game declares")
-        return None
-
     def stmt_Acting(self, node: N.Acting):
         statement = self.statement(node.statement)
         if statement is None:
@@ -987,20 +1025,22 @@ class _Run:
 
     def stmt_If(self, node: N.If):
         condition = self.condition(node.condition, False)
-        chosen = self.chosen
+        chosen, entity_chosen = self.chosen, self.entity_chosen
         then = self.block(node.then)
         after_then, self.chosen = self.chosen, chosen
+        entity_after_then, self.entity_chosen = self.entity_chosen, entity_chosen
         otherwise = self.block(node.otherwise) if node.otherwise is not None else None
         self.chosen = after_then and (self.chosen or otherwise is None)
+        self.entity_chosen = entity_after_then and (self.entity_chosen or otherwise is None)
         return M.If(condition, then, otherwise, node=node)
 
     def stmt_Either(self, node: N.Either):
         return M.Either(tuple(self.option(o) for o in node.options), node=node)
 
     def option(self, block: N.Block) -> M.Block:
-        chosen = self.chosen
+        chosen, entity_chosen = self.chosen, self.entity_chosen
         result = self.block(block)
-        self.chosen = chosen
+        self.chosen, self.entity_chosen = chosen, entity_chosen
         return result
 
     def stmt_FirstOf(self, node: N.FirstOf):
@@ -1025,10 +1065,12 @@ class _Run:
         return M.ForEachPlayer(self.block(node.body), who, node=node)
 
     def stmt_ForEach(self, node: N.ForEach):
-        found = self._phrase(node.what, ("places", "number"))
+        found = self._phrase(node.what, ("places", "number", "entities"))
         if found is None:
             return None
         kind, value = found
+        if kind in ("entities", "entity"):
+            return self.stmt_ForEachEntity(node, value)
         if kind == "number" and isinstance(value, M.CounterValue):
             if node.order is not None:
                 self.error(node.order, "a counter's values come in order")
@@ -1152,6 +1194,13 @@ class _Run:
         side, holder = self.subject_holder_or_side(node.subject)
         test = M.Comparison(node.comparison.op, node.comparison.n, node=node.comparison)
         noun = node.pieces.noun
+        if noun is not None and self.r.play_kinds and self.entity_noun(noun) is not None:
+            if holder is not None:
+                self.error(node.subject, "cards in play are a player's", expected="'you have ...', "
+                                                                                  "'the opponent has ...'")
+            return M.NumberTest(self.entity_count(node, side, node.pieces, node.where, node.there), test, node=node)
+        if node.pieces.adjectives:
+            self.error(node.pieces, f"'{node.pieces.adjectives[0]}' does not describe {noun or 'tokens'}")
         meanings = [e.refers_to for e in self.r.lexicon.meanings(noun or "")]
         if any(m.startswith("counter:") for m in meanings):
             counter = self.counter_of(node.pieces, node)
@@ -1193,6 +1242,13 @@ class _Run:
         noun = node.pieces.noun
         meanings = [e.refers_to for e in self.r.lexicon.meanings(noun or "")]
         other_side, other_holder = self.subject_holder_or_side(node.other)
+        if noun is not None and self.r.play_kinds and self.entity_noun(noun) is not None:
+            mine = self.entity_count(node, side, node.pieces, node.where, node.there)
+            theirs = self.entity_count(node, other_side, node.pieces, node.where, node.there)
+            if node.lead is not None:
+                self.error(node.lead, "a lead in cards in play is not said yet", hint="compare the numbers: "
+                                                                                     "'the number of ...'")
+            return M.NumberTest(mine, op=">", other=theirs, node=node)
         if any(m.startswith("counter:") for m in meanings):
             counter = self.counter_of(node.pieces, node)
             return M.CounterMore(counter, side, other_side, node=node)
@@ -1220,6 +1276,19 @@ class _Run:
     def is_state(self, node: N.IsState):
         kind = node.kind
         subject = node.subject
+        if self.r.play_kinds and kind in ("adjective", "at", "in_play"):
+            about = self.entity_state(node)
+            if about is not None:
+                return about
+        if kind == "in_play":
+            self.error(node, f"{_describe(subject)} is not a card that comes into play" if self.r.play_kinds
+                       else "'in play' is about cards in play, and this game declares none")
+            return M.AllOf(())
+        if kind == "at":
+            marker = self.phrase(subject, ("marker",)) if isinstance(subject, N.Phrase) else None
+            if marker is None:
+                return M.AllOf(())
+            return M.MarkerAt(marker.index, self.location_union(node.where, holders_ok=False), node=node)
         if kind == "named":
             if node.word in self.r.side_index:
                 return M.IsSide(self.subject_side(subject), self.r.side_index[node.word], node=node)
@@ -1331,7 +1400,8 @@ class _Run:
 # ------------------------------------------------------------------ helpers
 
 
-_CATEGORIES = {"places": "places", "group": "group", "holder": "holder", "track": "holder", "box": "holder",
+_CATEGORIES = {"cardtype": "entities", "places": "places", "group": "group", "holder": "holder", "track": "holder",
+               "box": "holder",
                "zone": "zone", "tokens": "tokens", "counter": "number", "register": "side", "role": "role",
                "cards": "cards", "field": "number", "pile": "pile", "procedure": "procedure", "term": "term"}
 
@@ -1344,7 +1414,7 @@ _KIND_TEXT = {"places": "a set of places", "group": "a group of places", "holder
               "zone": "a zone", "number": "a number", "side": "a side", "pile": "a pile of cards",
               "card": "a card", "cards": "cards", "procedure": "a procedure", "term": "a defined term",
               "marker": "a marker", "rule": "a rule", "count": "a count", "counter_each": "a counter of each side",
-              "tokens": "tokens", "role": "a role"}
+              "tokens": "tokens", "role": "a role", "entities": "cards in play", "entity": "a card in play"}
 
 
 def _kind_text(kind: str) -> str:

@@ -43,7 +43,7 @@ class WordsPostLex:
 
     def process(self, stream: Iterable[Token]) -> Iterator[Token]:
         lexicon = LEXICON.get()
-        tokens = list(_words(stream, lexicon))
+        tokens = _ats(list(_words(stream, lexicon)))
         return self.indenter.process(iter(_ors(tokens)))
 
 
@@ -114,6 +114,20 @@ def _step_names(stream: Iterable[Token]) -> Iterator[Token]:
                 yield Token("STEP_NAME", " ".join(t.value for t in name), first.start_pos, first.line,
                             first.column, last.end_line, last.end_column, last.end_pos)
             yield following
+
+
+# what "at" opens when it is no place: "at most", "at least", "at random"
+_AT_WORDS = frozenset(("most", "least", "random"))
+
+
+def _ats(tokens: List[Token]) -> List[Token]:
+    """"at" before a place ("units at Ridge", "deploy ... at Ridge") is AT_PLACE; "at most",
+    "at least" and "at random" keep their keyword."""
+    for index, token in enumerate(tokens):
+        if token.value == "at" and token.type != "WORD" and (
+                index + 1 >= len(tokens) or tokens[index + 1].value not in _AT_WORDS):
+            tokens[index] = Token.new_borrow_pos("AT_PLACE", token.value, token)
+    return tokens
 
 
 def _ors(tokens: List[Token]) -> Iterator[Token]:

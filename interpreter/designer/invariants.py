@@ -51,8 +51,9 @@ def check_position(program, position) -> List[str]:
     from crisis.interpreter.engine.sequence import PlayOp
     in_play = [frame[4] for frame in position.stack if frame[0] >= 0 and isinstance(program.ops[frame[0]], PlayOp)
                and frame[2] == 1]  # a card being played is in no pile until its play ends
+    entities = _entities(program, position, problems)
     for kind_index, kind in enumerate(schema.card_kinds):
-        seen = {}
+        seen = dict(entities.get(kind_index, {}))  # a card in play lies in no pile
         if kind_index == program.played_kind:
             for card in in_play:
                 seen[card] = seen.get(card, 0) + 1
@@ -68,6 +69,30 @@ def check_position(program, position) -> List[str]:
                 if seen.get(card, 0) != 1:
                     problems.append(f"{ids[card]} lies in {seen.get(card, 0)} piles, not 1")
     return problems
+
+
+def _entities(program, position, problems: List[str]) -> dict:
+    """Cards in play (each counted where it lies, for the rule that every card is in one place): whose
+    each is, where it stands, and the card that carries it, which is in play and stands there too."""
+    layout, values = program.layout, position.values
+    found: dict = {}
+    if not layout.entities:
+        return found
+    from crisis.interpreter.engine.entities import tables
+    from crisis.interpreter.engine.layout import CARRIER, OWNER, PLACE
+    t = tables(program)
+    for entity in range(layout.entities):
+        record = layout.entity_of(entity)
+        owner, place, carrier = values[record + OWNER], values[record + PLACE], values[record + CARRIER]
+        if owner == NOBODY:
+            continue
+        found.setdefault(t.kind_of[entity], {})[t.card_of[entity]] = 1
+        if not 0 <= owner < len(program.schema.sides) or not NOBODY <= place < layout.places:
+            problems.append(f"{t.ids[entity]} is in play for side {owner} at place {place}")
+        if carrier != NOBODY and (values[layout.entity_of(carrier) + OWNER] == NOBODY
+                                  or values[layout.entity_of(carrier) + PLACE] != place):
+            problems.append(f"{t.ids[entity]} is carried by {t.ids[carrier]}, which is not in play where it is")
+    return found
 
 
 def check_transition(program, before, after, counters_logged) -> List[str]:

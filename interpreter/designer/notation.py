@@ -78,6 +78,14 @@ class _Words:
 TOKEN_VERBS = ("place", "remove", "move")
 
 
+def _spells(words: _Words, names: Sequence[str]) -> bool:
+    """Whether the next words spell one of ``names`` (nothing is consumed)."""
+    at = words.at
+    found = words.take_name(names)
+    words.at = at
+    return found is not None
+
+
 def decision_kinds(program) -> Dict[str, Tuple[str, ...]]:
     """The action words a decision of each kind can offer, from the program's operations: a check
     of a 'place' action at a card-play decision can never find it legal (docs/scenarios.md)."""
@@ -94,7 +102,15 @@ def decision_kinds(program) -> Dict[str, Tuple[str, ...]]:
             kinds["order"] = ("order",)
         elif isinstance(op, sequence.ForEachPlaceOp):
             kinds[op.word] = (op.word,)
+    for word in _entity_words(program):
+        kinds[word] = (word, "done")
     return kinds
+
+
+def _entity_words(program) -> List[str]:
+    """The words of the choices of statements on cards in play ("deploy", "tap"): their verbs."""
+    from crisis.interpreter.engine.entities import EntityOp
+    return list(dict.fromkeys(op.word for op in program.ops if isinstance(op, EntityOp)))
 
 
 class ActionReader:
@@ -126,8 +142,13 @@ class ActionReader:
                 self.ordered = list(program.cards[op.kind].ids)
             elif isinstance(op, sequence.ForEachPlaceOp):
                 self.place_words.append(op.word)
+        self.entity_words = _entity_words(program)
+        self.entities: List[str] = []
+        if self.entity_words:
+            from crisis.interpreter.engine.entities import tables
+            self.entities = list(tables(program).ids)
         self.keywords = list(dict.fromkeys(["done", *TOKEN_VERBS, "option", "keep", "order", *self.uses,
-                                            *self.place_words]))
+                                            *self.place_words, *self.entity_words]))
 
     def parse(self, text: str) -> ParsedAction:
         words = _Words(str(text))
@@ -153,6 +174,8 @@ class ActionReader:
                                 hint=_suggest(keyword, self.keywords))
         if keyword == "done":
             pass
+        elif keyword in self.entity_words and (keyword not in TOKEN_VERBS or _spells(words, self.entities)):
+            self._entity(words, keyword)
         elif keyword == "keep":
             self._name(words, self.kept, self._card_word(self.kept_name))
         elif keyword in self.uses:
@@ -186,6 +209,23 @@ class ActionReader:
                                         expected=f"'move {self.places[0]} to {self.places[1]}'")
                 self._name(words, self.locations, self.place)
         return self._end(words, ParsedAction(keyword, str(text)))
+
+    def _entity(self, words: _Words, keyword: str) -> None:
+        """``VERB ID``, ``VERB ID at PLACE``, ``VERB ID to PLACE``, ``VERB ID onto ID`` (cards in play)."""
+        card = words.take_name(self.entities)
+        if card is None:
+            self._name(words, self.entities, "card", single=True)
+        how = words.take_word()
+        if how is None:
+            return
+        if how in ("at", "to"):
+            self._name(words, self.places, self.place)
+        elif how == "onto":
+            self._name(words, self.entities, "card")
+        else:
+            raise NotationError(f"'{keyword}' names the card, then 'at' or 'to' a {self.place} or 'onto' a card",
+                                expected=f"'{keyword} {self.entities[0]}', '{keyword} {self.entities[0]} at "
+                                         f"{self.places[0]}'")
 
     @staticmethod
     def _card_word(kind_name: str) -> str:

@@ -29,6 +29,7 @@ from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.ops import Ctx
 from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
 
+from . import inplay
 from .invariants import check_position
 from .notation import ActionReader, NotationError, ParsedAction
 
@@ -117,6 +118,8 @@ class Parts:
                 self.keys[key] = ("track", tracks.index(name))
             elif name == "markers":
                 self.keys[key] = ("markers",)
+            elif name == "in play" and schema.in_play is not None:
+                self.keys[key] = ("in play",)
             elif len(of) == 2 and of[1] in tracks:
                 part = {"boxes": "boxes", "entered zones": "entered", "order of entry": "entry"}.get(of[0])
                 if part is not None:
@@ -386,8 +389,12 @@ class _Reader:
                     self.error(p, "dice", f"die roll {index + 1} should be a whole number from 1 to 12",
                                hint=f"got {roll!r}")
             position.dice = [r for r in rolls if isinstance(r, int) and not isinstance(r, bool)]
+        for key, part in parts.items():
+            if key in p and part[0] == "in play":
+                inplay.apply(self, position, p, key, used)
+        inplay.decks_per_side(self, position, p, used)  # the decks each side keeps (not in the loop below)
         for number, pile in enumerate(schema.piles):
-            if not pile.starts_with_all:
+            if not pile.starts_with_all or pile.each_side:
                 continue
             index = layout.pile(number)
             kind = program.kind_index[pile.kind]
@@ -699,6 +706,8 @@ class _Reader:
                 shapes[key] = ("map", "side", ("map", "zone", ("count",)))
             elif kind == "markers":
                 shapes[key] = ("map", "marker", ("maybe", ("place",)))
+            elif kind == "in play":
+                shapes[key] = ("in play",)
             elif kind == "entered":
                 shapes[key] = ("map", "side", ("bag", "zone"))
             elif kind == "entry":
@@ -770,6 +779,8 @@ class _Reader:
         """The expected value at ``container[key]``, read by ``shape`` and checked against the game's names."""
         value = container[key]
         kind = shape[0]
+        if kind == "in play":
+            return inplay.expected(self, container, key)
         if kind == "map":
             _, what, inner = shape
             given = self.mapping(container, key, f"{self.what(what)}s mapped to expected values")
@@ -907,6 +918,8 @@ def observe(game) -> Dict[str, Any]:
         elif kind == "markers":
             out[key] = {m.name: (schema.map.places[values[layout.marker + i]] if values[layout.marker + i] >= 0
                                  else None) for i, m in enumerate(schema.markers)}
+        elif kind == "in play":
+            out[key] = inplay.observed(game)
         elif kind == "pile":
             pile = schema.piles[part[1]]
             ids = program.cards[program.kind_index[pile.kind]].ids
@@ -930,6 +943,9 @@ def observe(game) -> Dict[str, Any]:
 
 
 def _compare(expected: Any, actual: Any, path: str, problems: List[str]) -> None:
+    if isinstance(expected, inplay.InPlayExpected):
+        expected.compare(actual, path, problems)
+        return
     if isinstance(expected, dict):
         for key, value in expected.items():
             _compare(value, actual[key], f"{path}.{key}", problems)

@@ -16,6 +16,7 @@ import attrs
 
 from crisis.ruleset import meaning as M
 
+from .entities import EntityCompiler
 from .layout import NOBODY
 from .ops import (ActingOp, BlockOp, CounterOp, EachPlayerOp, EffectOp, EitherOp, IfOp, Op, PlaceMarkerOp,
                   RegisterOp, RemoveMarkerOp, chosen_place)
@@ -73,8 +74,8 @@ def _mentions_that(meaning) -> bool:
     return False
 
 
-class Compiler:
-    """Turns checked rules into operations of one game program."""
+class Compiler(EntityCompiler):
+    """Turns checked rules into operations of one game program (cards in play: entities.py)."""
 
     def __init__(self, program, trace: bool = False):
         self.program = program
@@ -452,6 +453,8 @@ class Compiler:
             return lambda board, ctx, it: sum(s * t(board, ctx, it) for s, t in zip(signs, terms))
         if isinstance(node, M.GroupRef):
             return self.group(node)
+        if isinstance(node, (M.EntityField, M.EntityTotal)):
+            return self.entity_number(node)
         raise TypeError(type(node).__name__)
 
     def count(self, node: M.Count) -> Callable:
@@ -464,6 +467,9 @@ class Compiler:
                                                   if not any(board.controls_group(s, g) for s in range(board.sides)))
             side = self.side(node.who)
             return lambda board, ctx, it: board.groups_controlled(side(board, ctx))
+        if node.kind == "entities":
+            members = self.entities(node.what)
+            return lambda board, ctx, it: len(members(board, ctx, it))
         if node.kind == "cards":
             if isinstance(node.what, M.PileRef):
                 pile = self.pile(node.what)

@@ -3,7 +3,10 @@
 Every counter, token count, holder, track, box, flag, marker and register of a
 position is one integer in ``Position.values``, at an offset computed here
 once per game; cards lie in ``Position.piles``, one list per pile (and side).
-A copy of a position is a copy of flat lists.
+Cards that can be in play (entities) have a record each in ``values`` too:
+whose it is (NOBODY while it is not in play), its place, the card carrying it,
+its flags as bits, and its fields that change in play.  A copy of a position
+is a copy of flat lists.
 """
 
 from __future__ import annotations
@@ -12,13 +15,18 @@ from typing import Dict, List, Tuple
 
 NOBODY = -1
 
+# an entity's record: its slots, from the record's offset (layout.entity_of)
+OWNER, PLACE, CARRIER, FLAGS, FIELDS = 0, 1, 2, 3, 4
+
 
 class Layout:
     """Offsets into a position's values, and the indices of its piles."""
 
-    def __init__(self, schema, registers: Tuple[str, ...] = (), card_counts: Tuple[int, ...] = ()):
+    def __init__(self, schema, registers: Tuple[str, ...] = (), card_counts: Tuple[int, ...] = (),
+                 card_sides: Tuple[Tuple[int, ...], ...] = ()):
         self.schema = schema
         self.card_counts = tuple(card_counts)
+        self.card_sides = tuple(card_sides)  # per kind, each card's side field (where a pile per side starts it)
         sides = self.sides = len(schema.sides)
         self.places = len(schema.map.places)
         size = 0
@@ -69,6 +77,20 @@ class Layout:
         self.winner = block(1)
         self.tie_break = block(1)
         self.reveals = block(1)  # chance events and hidden cards shown: undo may not cross one
+        # cards in play: a record per card of the kinds that can be in play, in kind then card
+        # order (a game without them has none: its positions are as long as before)
+        in_play = getattr(schema, "in_play", None)
+        kinds = {kind.name: k for k, kind in enumerate(schema.card_kinds)}
+        self.entity_base: Dict[int, int] = {}  # card kind -> its first entity
+        entities = 0
+        if in_play is not None:
+            for name in in_play.kinds:
+                self.entity_base[kinds[name]] = entities
+                entities += self.card_counts[kinds[name]] if kinds[name] < len(self.card_counts) else 0
+        self.entities = entities
+        self.entity_stride = FIELDS + (len(in_play.fields) if in_play is not None else 0)
+        self.entity = block(entities * self.entity_stride) if in_play is not None else -1
+        self.chosen_entity = block(1) if in_play is not None else -1  # "that unit": the last one chosen
         self.size = size
 
     # ------------------------------------------------------------ offsets
@@ -84,6 +106,10 @@ class Layout:
     def zone_slot(self, side: int, track: int, zone: int) -> int:
         """The offset within a per-side zone block (add box, entered or pending)."""
         return side * self.zones + self.zone_base[track] + zone
+
+    def entity_of(self, entity: int) -> int:
+        """The offset of an entity's record (add OWNER, PLACE, CARRIER, FLAGS or FIELDS + i)."""
+        return self.entity + entity * self.entity_stride
 
     def pile(self, pile: int, side: int = 0) -> int:
         return self.pile_index[(pile, side if self.schema.piles[pile].each_side else 0)]

@@ -33,6 +33,7 @@ class Ctx(NamedTuple):
     card: int = -1  # "the card" (of the card kind of the rule)
     reason: str = ""  # what the effect is part of (a card's id, a procedure, a zone entered)
     effect: int = -1  # the stack depth of the effect's frame, for "that space"
+    entity: int = -1  # "the unit": the card in play a "for each" over cards in play runs for
 
     def as_side(self, me: int) -> "Ctx":
         return _new_ctx(Ctx, (me,) + self[1:])

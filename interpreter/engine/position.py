@@ -93,10 +93,21 @@ def _start(layout: Layout):
         values[layout.marker + m] = NOBODY
     values[layout.last_side] = values[layout.last_card] = values[layout.last_use] = NOBODY
     values[layout.winner] = values[layout.tie_break] = NOBODY
+    for entity in range(layout.entities):  # no card is in play at the start
+        record = layout.entity_of(entity)
+        values[record] = values[record + 1] = values[record + 2] = NOBODY
+    if layout.chosen_entity >= 0:
+        values[layout.chosen_entity] = NOBODY
     piles: List[List[int]] = [[] for _ in range(layout.piles)]
     kinds = {kind.name: k for k, kind in enumerate(schema.card_kinds)}
     for index, pile in enumerate(schema.piles):
-        if pile.starts_with_all:
+        if pile.starts_with_all and pile.each_side:
+            # a pile each side keeps (a deck per side): each card in the pile of the side it names
+            sides = layout.card_sides[kinds[pile.kind]] if kinds[pile.kind] < len(layout.card_sides) else ()
+            for card in range(_card_count(layout, kinds[pile.kind])):
+                side = sides[card] if card < len(sides) and sides[card] >= 0 else 0
+                piles[layout.pile(index, side)].append(card)
+        elif pile.starts_with_all:
             piles[layout.pile(index)] = list(range(_card_count(layout, kinds[pile.kind])))
     return tuple(values), tuple(tuple(p) for p in piles)
 

@@ -172,7 +172,8 @@ class GameProgram:
         self.counter_index = {c.name: i for i, c in enumerate(schema.counters)}
         self.pile_number = {p.name: i for i, p in enumerate(schema.piles)}
         self.layout = Layout(schema, self.declarations.registers,
-                             tuple(len(definition.cards[k.name].ids) for k in schema.card_kinds))
+                             tuple(len(definition.cards[k.name].ids) for k in schema.card_kinds),
+                             tuple(_side_field(k, definition.cards[k.name]) for k in schema.card_kinds))
         self.locations = Locations(schema)
         self.count_offsets = self._count_offsets()
         self.side_contexts = tuple(Ctx(side) for side in range(len(schema.sides)))
@@ -335,6 +336,12 @@ class GameProgram:
                 if card in board.piles[index]:
                     return index
         return None
+
+
+def _side_field(kind, cards) -> Tuple[int, ...]:
+    """Each card's side, where its kind has a side field (a deck per side starts with its side's cards)."""
+    field = next((i for i, (_, t) in enumerate(kind.fields) if t == "side"), -1)
+    return tuple(cards.fields[field]) if field >= 0 else ()
 
 
 def _static(condition) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .layout import NOBODY
+from .layout import CARRIER, FIELDS, FLAGS, NOBODY, OWNER, PLACE
 
 
 class View:
@@ -107,6 +107,32 @@ class View:
         use = self.values[self.layout.last_use]
         return side, self.values[self.layout.last_card], self.program.uses[use].name if use >= 0 else ""
 
+    # ------------------------------------------------------------ cards in play
+    def in_play(self, side: int = NOBODY) -> List[int]:
+        """The entities in play (a side's, if given), in entity order (interpreter/engine/entities.py)."""
+        layout, values = self.layout, self.values
+        out = []
+        for entity in range(layout.entities):
+            owner = values[layout.entity_of(entity) + OWNER]
+            if owner != NOBODY and (side == NOBODY or owner == side):
+                out.append(entity)
+        return out
+
+    def entity(self, entity: int) -> Dict[str, object]:
+        """A card in play by its names: its id, whose it is, its place (or None), the card carrying it
+        (or None), its flags and the fields that change in play."""
+        from .entities import tables
+        t = tables(self.program)
+        layout, values, schema = self.layout, self.values, self.schema
+        record = layout.entity_of(entity)
+        owner, place, carrier = values[record + OWNER], values[record + PLACE], values[record + CARRIER]
+        return {"card": t.ids[entity], "side": self.sides[owner] if owner != NOBODY else None,
+                "at": schema.map.places[place] if place != NOBODY else None,
+                "on": t.ids[carrier] if carrier != NOBODY else None,
+                "flags": {flag.name: bool(values[record + FLAGS] >> i & 1)
+                          for i, flag in enumerate(schema.in_play.flags)},
+                "fields": {name: values[record + FIELDS + i] for i, name in enumerate(schema.in_play.fields)}}
+
     # ------------------------------------------------------------ the end
     @property
     def winner(self) -> int:
@@ -130,4 +156,8 @@ class View:
                 if counter.each_side else self.counter(counter.name)
         if self.schema.tokens:
             out["tokens"] = tuple(tuple(self.tokens_of(s)) for s in range(len(self.sides)))
+        if self.layout.entities:
+            out["in play"] = tuple((e["card"], e["side"], e["at"], e["on"], tuple(sorted(e["flags"].items())),
+                                    tuple(sorted(e["fields"].items())))
+                                   for e in (self.entity(n) for n in self.in_play()))
         return out

@@ -1,0 +1,634 @@
+"""Cards in play (entities): their tables, what rules do to them, and the operations on them.
+
+A game that declares ``in play`` (docs/state.md) has a record per card of the
+kinds that can be in play, in ``Position.values`` (layout.py): whose it is
+(NOBODY while it is not in play), its place, the card that carries it, its
+flags as bits, and its fields that change in play.  Entities are numbered kind
+by kind, card by card (``EntityTables``).  A card carried by another stands
+where its carrier stands: its place is kept equal to its carrier's.
+
+The statements on cards in play choose one card at a time (and, for a card
+that goes somewhere, where it goes): each choice is a decision whose actions
+read ``VERB ID`` (``tap farm-2``), ``VERB ID at PLACE`` (``deploy infantry at
+Ridge``), ``VERB ID to PLACE`` (``march infantry to Ford``) or ``VERB ID onto
+ID`` (docs/notation.md).  A statement takes each card once; "exactly N" takes N
+while one is legal, "up to N" may stop (``done``), "all" takes the cards named
+when it starts, in card order.  Every loop is bounded by the number of cards.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from crisis.interpreter.actions import DONE, Action, Decision
+from crisis.ruleset import meaning as M
+
+from .layout import CARRIER, FIELDS, FLAGS, NOBODY, OWNER, PLACE
+from .ops import WAITING, Op, call, choose_place, play
+
+_COMPARE = {"==": lambda a, b: a == b, ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
+            ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+
+
+class EntityTables:
+    """What a program knows of its cards that can be in play, worked out once."""
+
+    def __init__(self, program):
+        schema, layout = program.schema, program.layout
+        self.in_play = schema.in_play
+        self.kind_of: List[int] = []
+        self.card_of: List[int] = []
+        for kind, base in sorted(layout.entity_base.items(), key=lambda item: item[1]):
+            for card in range(len(program.cards[kind].ids)):
+                self.kind_of.append(kind)
+                self.card_of.append(card)
+        self.count = len(self.kind_of)
+        self.ids = tuple(program.cards[k].ids[c] for k, c in zip(self.kind_of, self.card_of))
+        self.base = dict(layout.entity_base)  # card kind -> its first entity
+        self.mutable = {name: FIELDS + i for i, name in enumerate(self.in_play.fields)} if self.in_play else {}
+        self._fields: Dict[str, tuple] = {}
+        self.program = program
+        places = schema.map.places
+        adjacent = schema.map.adjacent
+        self.adjacent = tuple(tuple(places.index(p) for p in adjacent.get(place, ())) for place in places)
+        # the actions of entity choices, made once each
+        self._actions: Dict[tuple, Action] = {}
+
+    def entity(self, kind: int, card: int) -> int:
+        base = self.base.get(kind)
+        return NOBODY if base is None or card < 0 else base + card
+
+    def field(self, name: str) -> tuple:
+        """A number field's printed value for every entity (0 where its kind has no such field)."""
+        found = self._fields.get(name)
+        if found is None:
+            program = self.program
+            columns = {}
+            for kind in set(self.kind_of):
+                names = [f for f, _ in program.schema.card_kinds[kind].fields]
+                columns[kind] = program.cards[kind].fields[names.index(name)] if name in names else None
+            found = self._fields[name] = tuple(
+                (columns[k][c] if columns[k] is not None and isinstance(columns[k][c], int) else 0)
+                for k, c in zip(self.kind_of, self.card_of))
+        return found
+
+    def with_type(self, kind: int, field: int, value: str) -> Tuple[int, ...]:
+        """The entities of a kind whose kind field has this value ("units")."""
+        values = self.program.cards[kind].fields[field]
+        base = self.base.get(kind, 0)
+        return tuple(base + c for c, v in enumerate(values) if v == value)
+
+    def of_kinds(self, kinds: Sequence[int]) -> Tuple[int, ...]:
+        return tuple(e for e in range(self.count) if self.kind_of[e] in kinds)
+
+    def action(self, word: str, entity: int, how: str = "", target: int = NOBODY) -> Action:
+        """``deploy infantry``, ``deploy infantry at Ridge``, ``march infantry to Ford``, ``deploy
+        sword onto infantry``."""
+        key = (word, entity, how, target)
+        found = self._actions.get(key)
+        if found is None:
+            text = f"{word} {self.ids[entity]}"
+            if how == "onto":
+                text += f" onto {self.ids[target]}"
+            elif how:
+                text += f" {how} {self.program.schema.map.places[target]}"
+            found = self._actions[key] = Action(word, text, a=entity, b=target)
+        return found
+
+
+def tables(program) -> EntityTables:
+    found = program.__dict__.get("_entities")
+    if found is None:
+        found = program.__dict__["_entities"] = EntityTables(program)
+    return found
+
+
+# ------------------------------------------------------------------ what rules do to cards in play
+
+
+def in_play(board, entity: int) -> bool:
+    return entity >= 0 and board.values[board.layout.entity_of(entity)] != NOBODY
+
+
+def carried(board, entity: int) -> List[int]:
+    """The cards an entity carries, and those they carry, in entity order (bounded by the cards)."""
+    layout, values = board.layout, board.values
+    found: List[int] = []
+    frontier = [entity]
+    for _ in range(layout.entities):
+        if not frontier:
+            break
+        holders, frontier = frontier, []
+        for e in range(layout.entities):
+            record = layout.entity_of(e)
+            if values[record + OWNER] != NOBODY and values[record + CARRIER] in holders and e not in found:
+                found.append(e)
+                frontier.append(e)
+    return found
+
+
+def enter(board, entity: int, side: int, place: int = NOBODY, carrier: int = NOBODY, flag: int = -1) -> None:
+    """A card comes into play (it has already left its pile)."""
+    t = tables(board.program)
+    layout, values = board.layout, board.values
+    record = layout.entity_of(entity)
+    if carrier != NOBODY:
+        place = values[layout.entity_of(carrier) + PLACE]
+    values[record + OWNER] = side
+    values[record + PLACE] = place
+    values[record + CARRIER] = carrier
+    values[record + FLAGS] = (1 << flag) if flag >= 0 else 0
+    for name, slot in t.mutable.items():
+        values[record + slot] = t.field(name)[entity]
+
+
+def leave(board, entity: int, pile_index: Optional[int], owner_pile: int = -1) -> None:
+    """A card leaves play, with what it carries, to a pile (``pile_index`` in Position.piles), or
+    each to its owner's pile ``owner_pile`` (a pile each side keeps)."""
+    t = tables(board.program)
+    layout, values = board.layout, board.values
+    for e in [entity] + carried(board, entity):
+        record = layout.entity_of(e)
+        owner = values[record + OWNER]
+        if owner == NOBODY:
+            continue
+        index = pile_index if pile_index is not None else layout.pile(owner_pile, owner)
+        board.piles[index].append(t.card_of[e])
+        values[record + OWNER] = values[record + PLACE] = values[record + CARRIER] = NOBODY
+        values[record + FLAGS] = 0
+
+
+def move(board, entity: int, place: int = NOBODY, carrier: int = NOBODY) -> None:
+    """A card in play goes to a place, or onto another card; what it carries goes with it."""
+    layout, values = board.layout, board.values
+    record = layout.entity_of(entity)
+    if carrier != NOBODY:
+        place = values[layout.entity_of(carrier) + PLACE]
+    values[record + PLACE] = place
+    values[record + CARRIER] = carrier
+    for e in carried(board, entity):
+        values[layout.entity_of(e) + PLACE] = place
+
+
+def set_flag(board, entity: int, flag: int, on: bool) -> None:
+    record = board.layout.entity_of(entity) + FLAGS
+    if on:
+        board.values[record] |= 1 << flag
+    else:
+        board.values[record] &= ~(1 << flag)
+
+
+def chosen(board) -> int:
+    offset = board.layout.chosen_entity
+    return board.values[offset] if offset >= 0 else NOBODY
+
+
+# ------------------------------------------------------------------ compiling
+
+
+class EntityCompiler:
+    """The compiler's methods for cards in play (a mixin of compiler.Compiler)."""
+
+    # ---------------------------------------------------------------- sets and references
+    def entity_ref(self, ref: M.EntityRef) -> Callable:
+        """(board, ctx) -> an entity, or NOBODY."""
+        if ref.kind == "this":
+            return lambda board, ctx: ctx.entity
+        if ref.kind == "that":
+            return lambda board, ctx: chosen(board)
+        t = tables(self.program)
+        base = t.base.get(self.program.played_kind)
+        if base is None:
+            return lambda board, ctx: NOBODY
+        return lambda board, ctx: base + ctx.card if ctx.card >= 0 else NOBODY
+
+    def entities(self, node) -> Callable:
+        """(board, ctx, it) -> the entities in play named, in entity order."""
+        if isinstance(node, M.EntityRef):
+            ref = self.entity_ref(node)
+            return lambda board, ctx, it: [e] if in_play(board, e := ref(board, ctx)) else []
+        t = tables(self.program)
+        if node.type is not None:
+            candidates = t.with_type(*node.type)
+        else:
+            candidates = t.of_kinds(node.kinds)
+        layout = self.program.layout
+        stride, first = layout.entity_stride, layout.entity
+        records = tuple((e, first + e * stride) for e in candidates)
+        owner = self.side(node.owner) if node.owner is not None else None
+        mask = sum(1 << flag for flag, _ in node.flags)
+        want = sum(1 << flag for flag, on in node.flags if on)
+        at = self.places(node.at) if node.at is not None else None
+
+        def members(board, ctx, it):
+            values = board.values
+            side = owner(board, ctx) if owner is not None else NOBODY
+            where = at(board, ctx, it) if at is not None else None
+            out = []
+            for e, record in records:
+                o = values[record]
+                if o == NOBODY or (owner is not None and o != side):
+                    continue
+                if mask and values[record + FLAGS] & mask != want:
+                    continue
+                if where is not None and values[record + PLACE] not in where:
+                    continue
+                out.append(e)
+            return out
+        return members
+
+    def pile_cards(self, node: M.PileCards) -> Callable:
+        """(board, ctx) -> [(entity, index in Position.piles)] of the cards of piles that may come into
+        play, in pile order (the named card alone, wherever it lies)."""
+        t = tables(self.program)
+        kind = node.kind
+        base = t.base.get(kind, 0)
+        if node.card is not None:
+            card = self.card(node.card)
+            name = self.schema.card_kinds[kind].name
+            indices = tuple(self.program.layout.pile(number, side) for number, pile in enumerate(self.schema.piles)
+                            if pile.kind == name for side in range(len(self.schema.sides) if pile.each_side else 1))
+
+            def named(board, ctx):
+                c = card(board, ctx)
+                if c < 0:
+                    return []
+                return [(base + c, index) for index in indices if c in board.piles[index]][:1]
+            return named
+        parts = [self.pile_sides(p) for p in node.piles]
+        allowed = None
+        if node.type is not None:
+            allowed = frozenset(e - base for e in t.with_type(*node.type))
+        test = None
+        if node.field >= 0:
+            values = self.program.cards[kind].fields[node.field]
+            other, op = self.number(node.other), _COMPARE[node.op]
+            test = lambda board, ctx, c: op(values[c] if isinstance(values[c], int) else 0, other(board, ctx, NOBODY))
+
+        def cards(board, ctx):
+            out = []
+            for part in parts:
+                for index in part(board, ctx):
+                    for c in board.piles[index]:
+                        if (allowed is None or c in allowed) and (test is None or test(board, ctx, c)):
+                            out.append((base + c, index))
+            return out
+        return cards
+
+    # ---------------------------------------------------------------- places
+    def places_EntityPlaces(self, node: M.EntityPlaces):
+        members = self.entities(node.entities)
+        layout = self.program.layout
+
+        def where(board, ctx, it):
+            values = board.values
+            out = []
+            for e in members(board, ctx, it):
+                place = values[layout.entity_of(e) + PLACE]
+                if place != NOBODY and place not in out:
+                    out.append(place)
+            return out
+        return where
+
+    def places_Adjacent(self, node: M.Adjacent):
+        adjacent = tables(self.program).adjacent
+        if node.of is None:  # next to the card being moved: its place is passed as ``it``
+            return lambda board, ctx, it: adjacent[it] if it >= 0 else ()
+        base = self.places(node.of)
+
+        def next_to(board, ctx, it):
+            out = []
+            for p in base(board, ctx, it):
+                for q in adjacent[p]:
+                    if q not in out:
+                        out.append(q)
+            return out
+        return next_to
+
+    # ---------------------------------------------------------------- numbers
+    def entity_number(self, node) -> Callable:
+        t = tables(self.program)
+        layout = self.program.layout
+        if isinstance(node, M.EntityField):
+            ref = self.entity_ref(node.entity)
+            printed = t.field(node.field)
+            slot = t.mutable.get(node.field)
+            if slot is None:
+                return lambda board, ctx, it: printed[e] if (e := ref(board, ctx)) >= 0 else 0
+
+            def value(board, ctx, it):
+                e = ref(board, ctx)
+                if e < 0:
+                    return 0
+                record = layout.entity_of(e)
+                return board.values[record + slot] if board.values[record] != NOBODY else printed[e]
+            return value
+        members = self.entities(node.entities)
+        printed = t.field(node.field)
+        slot = t.mutable.get(node.field)
+        if slot is None:
+            return lambda board, ctx, it: sum(printed[e] for e in members(board, ctx, it))
+        return lambda board, ctx, it: sum(board.values[layout.entity_of(e) + slot] for e in members(board, ctx, it))
+
+    # ---------------------------------------------------------------- conditions
+    def cond_EntityFlag(self, node: M.EntityFlag):
+        ref, layout = self.entity_ref(node.entity), self.program.layout
+        bit, on = 1 << node.flag, node.set
+        return lambda board, ctx, it: (in_play(board, e := ref(board, ctx))
+                                       and bool(board.values[layout.entity_of(e) + FLAGS] & bit) == on)
+
+    def cond_EntityAt(self, node: M.EntityAt):
+        ref, layout, places = self.entity_ref(node.entity), self.program.layout, self.places(node.places)
+        return lambda board, ctx, it: (in_play(board, e := ref(board, ctx))
+                                       and board.values[layout.entity_of(e) + PLACE] in places(board, ctx, it))
+
+    def cond_EntityIn(self, node: M.EntityIn):
+        ref = self.entity_ref(node.entity)
+        return lambda board, ctx, it: in_play(board, ref(board, ctx))
+
+    # ---------------------------------------------------------------- statements
+    def amount(self, amount: M.Amount) -> Tuple[str, int, Optional[Callable]]:
+        number = self.number(amount.number) if amount.number is not None else None
+        return amount.kind, amount.n, number
+
+    def op_EnterPlay(self, node: M.EnterPlay) -> Op:
+        cards = self.pile_cards(node.cards)
+        how, targets = "", None
+        if node.dest is not None and node.onto:
+            how, targets = "onto", self.entities(node.dest)
+        elif node.dest is not None:
+            how, places = "at", self.places(node.dest)
+            targets = lambda board, ctx, it: places(board, ctx, NOBODY)
+        return self.register(EntityOp("enter", node.verb, self.amount(node.amount), cards, how, targets, node,
+                                      flag=node.flag))
+
+    def op_LeavePlay(self, node: M.LeavePlay) -> Op:
+        pile = self.pile(node.pile) if node.pile is not None else None
+        return self.register(EntityOp("leave", node.verb, self.amount(node.amount), self.entities(node.entities), "",
+                                      None, node, pile=pile, owner_pile=node.owner_pile))
+
+    def op_MoveEntity(self, node: M.MoveEntity) -> Op:
+        if node.onto:
+            how, targets = "onto", self.entities(node.dest)
+        else:
+            how, targets = "to", self.places(node.dest)  # called with the moving card's place as ``it``
+        return self.register(EntityOp("move", node.verb, self.amount(node.amount), self.entities(node.entities), how,
+                                      targets, node, flag=node.flag))
+
+    def op_SetFlag(self, node: M.SetFlag) -> Op:
+        return self.register(EntityOp("set" if node.set else "clear", node.verb, self.amount(node.amount),
+                                      self.entities(node.entities), "", None, node, flag=node.flag))
+
+    def op_ForEachEntity(self, node: M.ForEachEntity) -> Op:
+        return self.register(ForEachEntityOp(self.entities(node.entities), self.block(node.body), node))
+
+    def op_ChangeEntityField(self, node: M.ChangeEntityField) -> Op:
+        slot = tables(self.program).mutable[node.field]
+        return self.register(EntityFieldOp(self.entity_ref(node.entity), slot, self.number(node.amount), node.set_to,
+                                           node))
+
+
+# ------------------------------------------------------------------ operations
+
+
+class EntityOp(Op):
+    """A statement on cards in play (or coming into play), one card at a time.
+
+    ``action``: "enter" (from a pile), "leave" (to a pile), "move", "set" or "clear" (a flag).
+    ``candidates``: (board, ctx, it) -> entities (for "enter": (board, ctx) -> [(entity, pile index)]).
+    ``targets``: where each goes: (board, ctx, it) -> places (for a move, ``it`` is the card's own
+    place), or the cards it may go onto (``how`` "onto"); None: nowhere in particular."""
+
+    def __init__(self, action: str, word: str, amount, candidates, how: str, targets, node=None, flag: int = -1,
+                 pile=None, owner_pile: int = -1):
+        self.action, self.word, self.candidates, self.how, self.targets = action, word, candidates, how, targets
+        self.kind, self.n, self.number = amount
+        self.node, self.flag, self.pile, self.owner_pile = node, flag, pile, owner_pile
+
+    # ------------------------------------------------------------ what may be chosen
+    def _candidates(self, board, ctx) -> List[Tuple[int, int]]:
+        """[(entity, pile index or NOBODY)] that the statement may act on now."""
+        if self.action == "enter":
+            return self.candidates(board, ctx)
+        return [(e, NOBODY) for e in self.candidates(board, ctx, NOBODY)]
+
+    def _targets(self, board, ctx, entity: int) -> Sequence[int]:
+        if self.targets is None:
+            return (NOBODY,)
+        if self.how == "onto":
+            return [c for c in self.targets(board, ctx, NOBODY) if c != entity and entity not in carried_chain(board, c)]
+        if self.action == "move":
+            here = board.values[board.layout.entity_of(entity) + PLACE]
+            return [p for p in self.targets(board, ctx, here) if p != here]
+        return self.targets(board, ctx, NOBODY)
+
+    def legal(self, board, ctx, taken, only=None) -> List[Tuple[int, int, int]]:
+        """[(entity, pile index, target)], in card order then target order."""
+        out = []
+        for entity, index in self._candidates(board, ctx):
+            if entity in taken or (only is not None and entity != only):
+                continue
+            for target in self._targets(board, ctx, entity):
+                out.append((entity, index, target))
+        return out
+
+    def count(self, board, ctx) -> int:
+        if self.number is not None:
+            return max(0, self.number(board, ctx, NOBODY))
+        if self.kind == "all":
+            return board.layout.entities
+        return self.n
+
+    def start(self, board, ctx) -> Tuple[int, Optional[tuple]]:
+        """How many to take, and for "all" the cards named now; "that unit" is forgotten."""
+        n = self.count(board, ctx)
+        fixed = tuple(e for e, _ in self._candidates(board, ctx)) if self.kind == "all" else None
+        if board.layout.chosen_entity >= 0:
+            board.values[board.layout.chosen_entity] = NOBODY
+        return n, fixed
+
+    def next_choice(self, board, ctx, n: int, taken: tuple, fixed):
+        """The legal choices of the next step ([] when the statement is over), and whether "done" is one."""
+        if len(taken) >= n:
+            return [], False
+        if fixed is not None:
+            for entity in fixed:
+                if entity in taken:
+                    continue
+                legal = self.legal(board, ctx, (), only=entity)
+                if legal:
+                    return legal, False
+            return [], False
+        return self.legal(board, ctx, taken), self.kind == "up_to"
+
+    def decision(self, board, ctx, legal, optional: bool, left: int) -> Decision:
+        t = tables(board.program)
+        how = self.how
+        actions = [t.action(self.word, e, how if target != NOBODY else "", target) for e, _, target in legal]
+        if optional:
+            actions.append(DONE)
+        return Decision(ctx.me, self.word, actions, optional, left, rule=self.node)
+
+    # ------------------------------------------------------------ doing it
+    def take(self, board, ctx, entity: int, index: int, target: int) -> None:
+        action = self.action
+        if action == "enter":
+            board.piles[index].remove(tables(board.program).card_of[entity])
+            if self.how == "onto":
+                enter(board, entity, ctx.me, carrier=target, flag=self.flag)
+            else:
+                enter(board, entity, ctx.me, place=target, flag=self.flag)
+        elif action == "leave":
+            leave(board, entity, self.pile(board, ctx) if self.pile is not None else None, self.owner_pile)
+        elif action == "move":
+            if self.how == "onto":
+                move(board, entity, carrier=target)
+            else:
+                move(board, entity, place=target)
+            if self.flag >= 0:
+                set_flag(board, entity, self.flag, True)
+        else:
+            set_flag(board, entity, self.flag, action == "set")
+        if board.layout.chosen_entity >= 0:
+            board.values[board.layout.chosen_entity] = entity
+        if target != NOBODY and self.how != "onto":
+            choose_place(board, ctx, target)
+
+    # ------------------------------------------------------------ the framed form
+    def begin(self, machine, ctx):
+        n, fixed = self.start(machine.board, ctx)
+        # frame: [id, ctx, n, taken, fixed, stage]
+        machine.stack.append([self.id, ctx, n, (), fixed, 0])
+
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        legal, optional = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
+        if frame[5] == WAITING:
+            return self.decision(board, ctx, legal, optional, frame[2] - len(frame[3]))
+        while True:
+            if not legal:
+                if self.kind == "exactly" and len(frame[3]) < frame[2] and frame[4] is None:
+                    board.shortfall += frame[2] - len(frame[3])
+                machine.stack.pop()
+                return None
+            if len(legal) == 1 and not optional:
+                self._take(board, ctx, frame, legal[0])
+                legal, optional = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
+                continue
+            frame[5] = WAITING
+            return self.decision(board, ctx, legal, optional, frame[2] - len(frame[3]))
+
+    def _take(self, board, ctx, frame, choice) -> None:
+        entity, index, target = choice
+        frame[3] = frame[3] + (entity,)
+        self.take(board, ctx, entity, index, target)
+
+    def answer(self, machine, frame, action):
+        frame[5] = 0
+        board, ctx = machine.board, frame[1]
+        if action is DONE or action.kind == "done":
+            machine.stack.pop()
+            return None
+        legal, _ = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
+        for choice in legal:
+            if choice[0] == action.a and choice[2] == action.b:
+                self._take(board, ctx, frame, choice)
+                break
+        return None
+
+    # ------------------------------------------------------------ the direct form
+    def play(self, board, ctx, choose):
+        n, fixed = self.start(board, ctx)
+        taken: tuple = ()
+        while True:
+            legal, optional = self.next_choice(board, ctx, n, taken, fixed)
+            if not legal:
+                if self.kind == "exactly" and len(taken) < n and fixed is None:
+                    board.shortfall += n - len(taken)
+                return
+            if len(legal) == 1 and not optional:
+                choice = legal[0]
+            else:
+                action = choose(self.decision(board, ctx, legal, optional, n - len(taken)))
+                if action is DONE or action.kind == "done":
+                    return
+                choice = next(c for c in legal if c[0] == action.a and c[2] == action.b)
+            taken = taken + (choice[0],)
+            self.take(board, ctx, *choice)
+
+    def can_act(self, board, ctx):
+        if self.count(board, ctx) <= 0:
+            return False
+        if self.kind == "all":
+            return any(self.legal(board, ctx, (), only=e) for e, _ in self._candidates(board, ctx))
+        return bool(self.legal(board, ctx, ()))
+
+
+def carried_chain(board, entity: int) -> List[int]:
+    """The cards that carry an entity, nearest first (a card never goes onto one it carries)."""
+    layout, values = board.layout, board.values
+    out: List[int] = []
+    for _ in range(layout.entities):
+        carrier = values[layout.entity_of(entity) + CARRIER]
+        if carrier == NOBODY or carrier in out:
+            break
+        out.append(carrier)
+        entity = carrier
+    return out
+
+
+class ForEachEntityOp(Op):
+    """"for each unit you control at Ridge:": the cards of the set when it starts, in card order; one
+    no longer in the set by its turn is passed over.  The body's "the unit" is the card."""
+
+    def __init__(self, members, body: Op, node=None):
+        self.members, self.body, self.node = members, body, node
+        self.asks = body.asks
+
+    def run(self, board, ctx):
+        for entity in self.members(board, ctx, NOBODY):
+            if entity in self.members(board, ctx, NOBODY):
+                self.body.run(board, ctx._replace(entity=entity))
+
+    def begin(self, machine, ctx):
+        # frame: [id, ctx, the cards, next]
+        machine.stack.append([self.id, ctx, tuple(self.members(machine.board, ctx, NOBODY)), 0])
+
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        while frame[3] < len(frame[2]):
+            entity = frame[2][frame[3]]
+            frame[3] += 1
+            if entity in self.members(board, ctx, NOBODY):
+                call(machine, self.body, ctx._replace(entity=entity))
+                return None
+        machine.stack.pop()
+        return None
+
+    def play(self, board, ctx, choose):
+        for entity in self.members(board, ctx, NOBODY):
+            if entity in self.members(board, ctx, NOBODY):
+                play(self.body, board, ctx._replace(entity=entity), choose)
+
+    def can_act(self, board, ctx):
+        return any(self.body.can_act(board, ctx._replace(entity=e)) for e in self.members(board, ctx, NOBODY))
+
+
+class EntityFieldOp(Op):
+    """"add 1 to the power of the unit", "set the power of the unit to 2"."""
+
+    asks = False
+
+    def __init__(self, ref, slot: int, amount, set_to: bool, node=None):
+        self.ref, self.slot, self.amount, self.set_to, self.node = ref, slot, amount, set_to, node
+
+    def run(self, board, ctx):
+        entity = self.ref(board, ctx)
+        if not in_play(board, entity):
+            return
+        offset = board.layout.entity_of(entity) + self.slot
+        value = self.amount(board, ctx, NOBODY)
+        board.values[offset] = value if self.set_to else board.values[offset] + value
+
+    def can_act(self, board, ctx):
+        return in_play(board, self.ref(board, ctx))
