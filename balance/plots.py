@@ -60,24 +60,25 @@ class Plotter:
         axes.set_title(w("plot_wins"))
         return self._png(figure)
 
-    def vp(self, run) -> bytes:
+    def score(self, run) -> bytes:
+        """The final score (VP) of each side, and the margin between the two sides."""
         w = self.w
         figure, (left, right) = self.plt.subplots(1, 2, figsize=(10, 3.4))
         colours = ("#4a7fb5", "#b5534a")
-        for index, (side, entry) in enumerate(run["vp"].items()):
+        for index, (side, entry) in enumerate(run["score"]["sides"].items()):
             histogram = entry["histogram"]
             xs = [int(k) + (index - 0.5) * 0.4 for k in histogram]
-            left.bar(xs, [v / run["games"] for v in histogram.values()], width=0.4, color=colours[index],
+            left.bar(xs, [v / run["games"] for v in histogram.values()], width=0.4, color=colours[index % 2],
                      label=w.side(side))
-        left.set_xlabel(w("axis_final_vp"))
+        left.set_xlabel(w("axis_final_score"))
         left.set_ylabel(w("axis_share_of_games"))
         left.yaxis.set_major_formatter(self.percent)
         left.xaxis.set_major_formatter(self.plain)
         left.legend()
-        left.set_title(w("plot_vp"))
-        margin = run["margin"]["histogram"]
+        left.set_title(w("plot_score"))
+        margin = run["score"]["margin"]["histogram"]
         right.bar([int(k) for k in margin], [v / run["games"] for v in margin.values()], color="#777")
-        sides = [w.side(s) for s in run["vp"]]
+        sides = [w.side(s) for s in run["score"]["sides"]]
         right.set_xlabel(w("axis_margin", first=sides[0], second=sides[1]))
         right.set_ylabel(w("axis_share_of_games"))
         right.yaxis.set_major_formatter(self.percent)
@@ -85,54 +86,59 @@ class Plotter:
         right.set_title(w("plot_margin"))
         return self._png(figure)
 
-    def breaches(self, run) -> bytes:
+    def entered(self, run) -> bytes:
+        """The share of games in which each side entered each zone (breached it), by zone."""
         w = self.w
-        zones = list(dict.fromkeys(b["zone"] for b in run["breaches"]))
+        zones = list(dict.fromkeys((b["track"], b["zone"]) for b in run["entered"]))
         sides = list(run["wins"])
+        width = 0.76 / max(1, len(sides))
         figure, axes = self.plt.subplots(figsize=(8, 3.2))
-        colours = ("#4a7fb5", "#b5534a")
+        colours = ("#4a7fb5", "#b5534a", "#6a9f4a", "#7a5fa5")
         for index, side in enumerate(sides):
-            entries = [next(b["any"] for b in run["breaches"] if b["side"] == side and b["zone"] == z) for z in zones]
-            xs = [z + (index - 0.5) * 0.38 for z in range(len(zones))]
-            axes.bar(xs, [e["rate"] or 0 for e in entries], width=0.38, yerr=self._errors(entries), capsize=3,
-                     color=colours[index], label=w.side(side))
-        axes.set_xticks(range(len(zones)), [w.zone(z) for z in zones])
+            entries = [next(b["any"] for b in run["entered"] if b["side"] == side and (b["track"], b["zone"]) == z)
+                       for z in zones]
+            xs = [z + (index - (len(sides) - 1) / 2) * width for z in range(len(zones))]
+            axes.bar(xs, [e["rate"] or 0 for e in entries], width=width, yerr=self._errors(entries), capsize=3,
+                     color=colours[index % len(colours)], label=w.side(side))
+        axes.set_xticks(range(len(zones)), [w.zone(t, z) for t, z in zones])
         axes.set_ylim(0, 1)
         axes.yaxis.set_major_formatter(self.percent)
-        axes.set_ylabel(w("axis_games_breached"))
+        axes.set_ylabel(w("axis_games_entered"))
         axes.set_xlabel(w("axis_zone"))
         axes.legend()
-        axes.set_title(w("plot_breaches"))
+        axes.set_title(w("plot_entered"))
         return self._png(figure)
 
     def cards(self, run) -> bytes:
-        """Each card's event player's and value player's win rates, flagged cards marked."""
+        """For each card, the win rates of the players whose play carried out its rule (its event)
+        and of the others (its value), flagged cards marked."""
         w = self.w
         cards = sorted(run["cards"], key=lambda c: -(c["difference"] if c["difference"] is not None else -9))
-        return self._rates(cards, (("event", "#b5534a", -0.15, w("event_player_won")),
-                                   ("value", "#4a7fb5", 0.15, w("value_player_won"))),
+        return self._rates(cards, (("rule", "#b5534a", -0.15, w("rule_player_won")),
+                                   ("other", "#4a7fb5", 0.15, w("other_player_won"))),
                            [("★ " if c["flagged"] else "") + w.card(c["card"]) for c in cards],
                            w("axis_win_rate_of_player"), w("plot_cards"), reference=0.5)
 
     def plays(self, run) -> bytes:
         w = self.w
-        cards = sorted(run["cards"], key=lambda c: -(c["event"]["n"] + c["value"]["n"]))
+        cards = sorted(run["cards"], key=lambda c: -(c["rule"]["n"] + c["other"]["n"]))
         figure, axes = self.plt.subplots(figsize=(9, 1 + 0.25 * len(cards)))
-        events = [c["event"]["n"] / run["games"] for c in cards]
-        values = [c["value"]["n"] / run["games"] for c in cards]
-        axes.barh(range(len(cards)), events, color="#b5534a", label=w("played_for_event"))
-        axes.barh(range(len(cards)), values, left=events, color="#4a7fb5", label=w("played_for_value"))
+        rules = [c["rule"]["n"] / run["games"] for c in cards]
+        others = [c["other"]["n"] / run["games"] for c in cards]
+        axes.barh(range(len(cards)), rules, color="#b5534a", label=w("played_for_rule"))
+        axes.barh(range(len(cards)), others, left=rules, color="#4a7fb5", label=w("played_for_other"))
         self._categories(axes, [w.card(c["card"]) for c in cards], self.plain, w("axis_plays_per_game"),
                          w("plot_plays"))
         return self._png(figure)
 
-    def objectives(self, run) -> bytes:
+    def kept(self, run) -> bytes:
+        """For each card kept in some game, how often its rule was carried out and its holder won."""
         w = self.w
-        objectives = [o for o in run["objectives"] if o["held"]]
-        return self._rates(objectives, (("scored", "#6a9f4a", -0.15, w("scored")),
-                                        ("holder_won", "#7a5fa5", 0.15, w("holder_won"))),
-                           [w.objective(o["objective"]) for o in objectives],
-                           w("axis_share_of_holders"), w("plot_objectives"))
+        kept = [o for o in run["kept"] if o["held"]]
+        return self._rates(kept, (("carried_out", "#6a9f4a", -0.15, w("carried_out")),
+                                  ("holder_won", "#7a5fa5", 0.15, w("holder_won"))),
+                           [w.card(o["card"], o["kind"]) for o in kept],
+                           w("axis_share_of_holders"), w("plot_kept"))
 
     def _rates(self, rows, series, labels, xlabel: str, title: str, reference: Optional[float] = None) -> bytes:
         """Rates with their intervals, one line per row, one colour per series (key, colour, offset, label)."""
@@ -160,9 +166,9 @@ class Plotter:
         axes.set_title(title)
 
     def compare(self, comparison, rows) -> Optional[bytes]:
-        """The change in each card's event player's win rate (after minus before) with its interval,
+        """The change in each card's rule player's win rate (after minus before) with its interval,
         for ``rows`` (``summary.change_rows``: changed cards first, then cards played often enough),
-        each labelled with its event plays before and after."""
+        each labelled with how often its rule was carried out before and after."""
         w = self.w
         if not rows:
             return None
@@ -171,7 +177,7 @@ class Plotter:
         for index, row in enumerate(rows):
             mine = row["card"] in changed
             colour = "#d08a1e" if row["flagged"] else "#b5534a" if mine else "#4a7fb5"
-            d = row["event_difference"]
+            d = row["rule_difference"]
             axes.errorbar([d], [index], xerr=[[max(0.0, d - row["difference_low"])],
                                               [max(0.0, row["difference_high"] - d)]],
                           fmt="D" if mine else "o", markersize=5 if mine else 4, capsize=2, color=colour)
@@ -182,9 +188,9 @@ class Plotter:
         axes.set_xlim(max(-1.0, min(r["difference_low"] for r in rows) - 0.05),
                       min(1.0, max(r["difference_high"] for r in rows) + 0.05))
         labels = [("★ " if r["flagged"] else "") + w("plot_card_plays", card=w.card(r["card"]),
-                                                     before=r["before"]["event"]["n"], after=r["after"]["event"]["n"])
+                                                     before=r["before"]["rule"]["n"], after=r["after"]["rule"]["n"])
                   for r in rows]
-        self._categories(axes, labels, self.percent, w("axis_event_difference"), w("plot_compare"), legend=False)
+        self._categories(axes, labels, self.percent, w("axis_rule_difference"), w("plot_compare"), legend=False)
         for label, row in zip(axes.get_yticklabels(), rows):
             if row["card"] in changed:
                 label.set_fontweight("bold")

@@ -1,10 +1,13 @@
 """Writing a balance report: ``report.json`` (every number), CSV tables (``runs.csv``,
-``cards.csv``, ``objectives.csv``, ``compare.csv``) and ``report.html``, one self-contained
+``cards.csv``, ``kept.csv``, ``compare.csv``) and ``report.html``, one self-contained
 page (styles inline, plots embedded as PNG data) a designer opens in a browser.
 
 Every word comes from the content's catalog (``report.*`` keys), so ``--lang es`` gives a
-Spanish report with decimal commas, plots included.  Plots need matplotlib (the ``report``
-extra); without it the page has the tables only and ``plots_available()`` says so.
+Spanish report with decimal commas, plots included; the names of sides, zones, cards, steps
+and counters are the content's, and a heading about one of them may be the content's own
+(``report.loops.round.heading``, ``report.first_player_at.<step>``), else a general one.  Plots
+need matplotlib (the ``report`` extra); without it the page has the tables only and
+``plots_available()`` says so.
 """
 
 from __future__ import annotations
@@ -18,10 +21,17 @@ import re
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from .plots import Plotter, plots_available
-from .summary import change_rows
+from crisis.interpreter.records import reading_of
 
-FILES = ("report.html", "report.json", "runs.csv", "cards.csv", "objectives.csv")
+from .plots import Plotter, plots_available
+from .summary import change_rows, tie_break_texts
+
+FILES = ("report.html", "report.json", "runs.csv", "cards.csv", "kept.csv")
+
+
+def snake(name: str) -> str:
+    """A content name as a catalog key's part: "card play" -> "card_play"."""
+    return name.lower().replace(" ", "_").replace("-", "_")
 
 
 class Words:
@@ -29,9 +39,16 @@ class Words:
 
     def __init__(self, show):
         self.show, self.c = show, show.catalog
+        content = getattr(show, "content", None)
+        self.schema = content.program.schema if content is not None else None
+        self.every_option = reading_of(content.program).options if content is not None else ()
 
     def __call__(self, key: str, **params) -> str:
         return self.c.text("report." + key, **params)
+
+    def either(self, key: str, general: str, **params) -> str:
+        """The content's own text for ``key`` if its catalog has one, else the general ``general``."""
+        return self(key if self.c.raw("report." + key) is not None else general, **params)
 
     def number(self, value, digits: int = 1) -> str:
         if value is None or value != value:  # nan
@@ -59,14 +76,48 @@ class Words:
     def side(self, name: str) -> str:
         return self.show.side(name)
 
-    def zone(self, name: str) -> str:
-        return self.c.name("zones", name)
+    def zone(self, track: str, name: str) -> str:
+        """A zone's name, from the catalog section its track's zone word names ("zones")."""
+        words = next((t.zone_words for t in self.schema.tracks if t.name == track), ()) if self.schema else ()
+        return self.c.name(words[-1] if words else "zones", name)
 
-    def card(self, card_id: str) -> str:
-        return self.show.card(card_id)
+    def card(self, card_id: str, kind: Optional[str] = None) -> str:
+        """A card's title: from the catalog section its kind's word names ("cards" for cards)."""
+        return self.c.text(f"{self.card_section(kind)}.{card_id}.title")
 
-    def objective(self, card_id: str) -> str:
-        return self.c.text(f"objectives.{card_id}.title")
+    def card_section(self, kind: Optional[str] = None) -> str:
+        kinds = self.schema.card_kinds if self.schema else ()
+        found = next((k for k in kinds if k.name == kind), kinds[0] if kinds and kind is None else None)
+        return found.words[-1] if found is not None and found.words else "cards"
+
+    def step(self, entry: dict) -> str:
+        """A step of the sequence of play with the loop counters it ran in: the content's own words
+        (``report.first_player_at.<step>``, counters as placeholders), else the general ones."""
+        params = {snake(k): v for k, v in entry["counters"].items()}
+        key = f"first_player_at.{snake(entry['step'] or '')}"
+        if self.c.raw("report." + key) is not None:
+            return self(key, **params)
+        counters = ", ".join(f"{name} {value}" for name, value in entry["counters"].items())
+        return self("step", step=entry["step"] or "", counters=counters, n=len(entry["counters"]))
+
+    def loop(self, part: str, counter: str, **params) -> str:
+        """The loop over a counter (the round): the content's words for it, else the general ones."""
+        return self.either(f"loops.{snake(counter)}.{part}", f"loop_{part}", counter=counter, **params)
+
+    def tie_break_texts(self) -> List[str]:
+        """The tie-breaks' conditions as players read them in the report's language."""
+        content = getattr(self.show, "content", None)
+        return tie_break_texts(content, self.c) if content is not None else []
+
+    def option(self, name: str) -> str:
+        return self("options." + name) if self.c.raw("report.options." + name) is not None else name
+
+    def options(self, run: dict) -> str:
+        """The optional rules a run played with ("with Event Discard"), or the content's, without."""
+        if run["options"]:
+            return self("with_options", options=self.names([self.option(o) for o in run["options"]]))
+        return self("without_options", options=self.names([self.option(o) for o in self.every_option])) \
+            if self.every_option else ""
 
     def points(self, difference) -> str:
         """A difference of two rates in points of percentage, signed: '+3.2', '−12'."""
@@ -81,22 +132,40 @@ class Words:
             return "".join(items)
         return self("and", first=", ".join(items[:-1]), last=items[-1])
 
+    def field_type(self, field: str) -> Optional[str]:
+        """A card field's type in the state schema (None for a whole card, new or removed)."""
+        for kind in self.schema.card_kinds if self.schema else ():
+            found = kind.field_type(field)
+            if found is not None:
+                return found
+        return None
+
+    def is_text(self, change: dict) -> bool:
+        """Whether a change is about a rule's text (shown before and after, not in a few words)."""
+        return change["field"] in ("new", "removed") or self.field_type(change["field"]) == "rule"
+
     def change(self, change: dict) -> str:
         """One changed field of a card in a few words: 'value 2 → 3', 'event text'."""
         field, before, after = change["field"], change["before"], change["after"]
-        if field == "event_for":
-            before, after = (self.names([self.side(s) for s in sides]) for sides in (before, after))
-        elif field == "final_crisis":
-            before, after = (self.c.name("dimensions", name) for name in (before, after))
-        return self("change_" + field, before="–" if before is None else before,
-                    after="–" if after is None else after)
+        if field in ("new", "removed"):
+            return self("change_" + field)
+        kind = self.field_type(field)
+        if kind == "sides":
+            before, after = (self.names([self.side(s) for s in sides or ()]) for sides in (before, after))
+        elif kind == "side":
+            before, after = (self.side(s) if s else None for s in (before, after))
+        elif kind in ("place", "group") and self.schema is not None:
+            words = self.schema.map.place_words if kind == "place" else self.schema.map.group_words
+            before, after = (self.c.name(words[-1], name) if name else None for name in (before, after))
+        return self.either(f"change.{snake(field)}", "change_field", field=field,
+                           before="–" if before is None else before, after="–" if after is None else after)
 
     def bots(self, run: dict) -> str:
         return ", ".join(f"{self.side(side)}: {bot}" for side, bot in run["bots"].items())
 
     def run_title(self, run: dict) -> str:
-        rule = self("with_event_discard") if run["event_discard"] else self("without_event_discard")
-        return f"{self.bots(run)} · {rule}"
+        rules = self.options(run)
+        return f"{self.bots(run)} · {rules}" if rules else self.bots(run)
 
 
 def write(out: Path, data: dict, show, lang: str, before=None) -> List[Path]:
@@ -132,29 +201,33 @@ def _plain(value):
 
 def tables(data: dict):
     """(file name, header, rows): the report's numbers as tables (the same as in the JSON)."""
-    runs, cards, objectives = [], [], []
+    runs, cards, kept = [], [], []
+    uses = list(data["runs"][0]["cards"][0]["uses"]) if data["runs"] and data["runs"][0]["cards"] else []
     for run in data["runs"]:
         label = run["label"]
+        score = run["score"]
         for side, entry in run["wins"].items():
-            runs.append([label, side, run["bots"][side], run["event_discard"], run["games"], entry["k"],
-                         _n(entry["rate"]), _n(entry["low"]), _n(entry["high"]), run["vp"][side]["mean"]])
+            runs.append([label, side, run["bots"][side], "+".join(run["options"]), run["games"], entry["k"],
+                         _n(entry["rate"]), _n(entry["low"]), _n(entry["high"]),
+                         _n(score["sides"][side]["mean"] if score else None)])
         for card in run["cards"]:
-            e, v = card["event"], card["value"]
+            e, v = card["rule"], card["other"]
             cards.append([label, card["card"], e["n"], e["k"], _n(e["rate"]), _n(e["low"]), _n(e["high"]),
-                          v["n"], v["k"], _n(v["rate"]), _n(v["low"]), _n(v["high"]), card["claims"],
+                          v["n"], v["k"], _n(v["rate"]), _n(v["low"]), _n(v["high"]),
+                          *[card["uses"][use]["n"] for use in uses],
                           _n(card["difference"]), card["p"], card["p_holm"], card["flagged"]])
-        for entry in run["objectives"]:
-            s, w = entry["scored"], entry["holder_won"]
-            objectives.append([label, entry["objective"], entry["held"], s["k"], _n(s["rate"]), w["k"],
-                               _n(w["rate"]), _n(w["low"]), _n(w["high"])])
+        for entry in run["kept"]:
+            c, w = entry["carried_out"], entry["holder_won"]
+            kept.append([label, entry["kind"], entry["card"], entry["held"], c["k"], _n(c["rate"]), w["k"],
+                         _n(w["rate"]), _n(w["low"]), _n(w["high"])])
     out = [
-        ("runs.csv", ["run", "side", "bot", "event_discard", "games", "wins", "win_rate", "low", "high",
-                      "mean_vp"], runs),
-        ("cards.csv", ["run", "card", "event_plays", "event_wins", "event_win_rate", "event_low", "event_high",
-                       "value_plays", "value_wins", "value_win_rate", "value_low", "value_high", "claims",
-                       "difference", "p", "p_holm", "flagged"], cards),
-        ("objectives.csv", ["run", "objective", "held", "scored", "scored_rate", "holder_wins",
-                            "holder_win_rate", "low", "high"], objectives),
+        ("runs.csv", ["run", "side", "bot", "options", "games", "wins", "win_rate", "low", "high",
+                      "mean_score"], runs),
+        ("cards.csv", ["run", "card", "rule_plays", "rule_wins", "rule_win_rate", "rule_low", "rule_high",
+                       "other_plays", "other_wins", "other_win_rate", "other_low", "other_high",
+                       *[f"plays_{use}" for use in uses], "difference", "p", "p_holm", "flagged"], cards),
+        ("kept.csv", ["run", "kind", "card", "held", "rule_carried_out", "rule_carried_out_rate", "holder_wins",
+                      "holder_win_rate", "low", "high"], kept),
     ]
     if data.get("compare"):
         rows = []
@@ -164,12 +237,12 @@ def tables(data: dict):
             rows.append([row["card"], ",".join(c["field"] for c in changes),
                          "; ".join(f"{c['field']}: {_flat(c['before'])}" for c in changes),
                          "; ".join(f"{c['field']}: {_flat(c['after'])}" for c in changes),
-                         before["event"]["n"] if before else "", _n(before["event"]["rate"]) if before else "",
-                         after["event"]["n"] if after else "", _n(after["event"]["rate"]) if after else "",
-                         _n(row.get("event_difference")), _n(row.get("difference_low")),
+                         before["rule"]["n"] if before else "", _n(before["rule"]["rate"]) if before else "",
+                         after["rule"]["n"] if after else "", _n(after["rule"]["rate"]) if after else "",
+                         _n(row.get("rule_difference")), _n(row.get("difference_low")),
                          _n(row.get("difference_high")), row["p"], row["p_holm"], row["flagged"]])
-        out.append(("compare.csv", ["card", "changed", "was", "now", "before_event_plays", "before_event_win_rate",
-                                    "after_event_plays", "after_event_win_rate", "difference", "difference_low",
+        out.append(("compare.csv", ["card", "changed", "was", "now", "before_rule_plays", "before_rule_win_rate",
+                                    "after_rule_plays", "after_rule_win_rate", "difference", "difference_low",
                                     "difference_high", "p", "p_holm", "flagged"], rows))
     return out
 
@@ -278,61 +351,75 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
            f"<p>{_e(w('games_line', games=run['games'], first=run['first_seed']))}</p>"]
     sides = list(run["wins"])
     confidence = w.percent(meta["confidence"])
-    # wins and VP
+    score = run["score"]
+    # wins and the score (VP)
     out.append(f"<h3>{_e(w('wins_heading'))}</h3>")
-    rows = [[w.side(side), w.rate(run["wins"][side]), w.number(run["vp"][side]["mean"], 2),
-             w.number(run["vp"][side]["median"], 0)] for side in sides]
-    out.append(_table([w("side"), w("win_rate"), w("mean_vp"), w("median_vp")], rows))
-    out.append(f"<p>{_e(w('margin_line', mean=w.number(run['margin']['mean'], 2), median=w.number(run['margin']['median'], 0), first=w.side(sides[0]), second=w.side(sides[1])))}</p>")
-    if plotter is not None:
-        out.append(_img(plotter.vp(run), w("alt_vp", first=w.side(sides[0]), second=w.side(sides[1]),
-                                           first_mean=w.number(run["vp"][sides[0]]["mean"], 1),
-                                           second_mean=w.number(run["vp"][sides[1]]["mean"], 1),
-                                           margin=w.number(run["margin"]["mean"], 1))))
-    # tie-breaks and the Final Crisis
+    rows = [[w.side(side), w.rate(run["wins"][side])]
+            + ([w.number(score["sides"][side]["mean"], 2), w.number(score["sides"][side]["median"], 0)]
+               if score else []) for side in sides]
+    out.append(_table([w("side"), w("win_rate")] + ([w("mean_score"), w("median_score")] if score else []), rows))
+    if score and score["margin"]:
+        margin = score["margin"]
+        out.append(f"<p>{_e(w('margin_line', mean=w.number(margin['mean'], 2), median=w.number(margin['median'], 0), first=w.side(sides[0]), second=w.side(sides[1])))}</p>")
+        if plotter is not None:
+            means = [w.number(score["sides"][side]["mean"], 1) for side in sides]
+            out.append(_img(plotter.score(run), w("alt_score", first=w.side(sides[0]), second=w.side(sides[1]),
+                                                  first_mean=means[0], second_mean=means[1],
+                                                  margin=w.number(margin["mean"], 1))))
+    # what decided the games, and when the game's loop ended (the Final Crisis)
     out.append(f"<h3>{_e(w('tie_breaks_heading'))}</h3>")
-    rows = [[w("decided_by_vp") if t["tie_break"] < 0 else w("tie_break", n=t["tie_break"] + 1, text=t["text"]),
+    texts = w.tie_break_texts()
+    rows = [[w("decided_by_score") if t["tie_break"] < 0
+             else w("tie_break", n=t["tie_break"] + 1, text=texts[t["tie_break"]] if t["tie_break"] < len(texts) else ""),
              w.rate(t)] for t in run["tie_breaks"]]
     out.append(_table([w("decided_by"), w("share_of_games")], rows))
-    out.append(f"<h3>{_e(w('final_crisis_heading'))}</h3>")
-    rows = [[w("after_round", n=f["after_round"]), w.rate(f)] for f in run["final_crisis"]]
-    out.append(_table([w("final_crisis_began"), w("share_of_games")], rows))
-    # breaches
-    out.append(f"<h3>{_e(w('breaches_heading'))}</h3>")
-    rows = [[w.zone(b["zone"]), w.side(b["side"]), w.rate(b["any"]), w.rate(b["first"])] for b in run["breaches"]]
-    out.append(_table([w("zone"), w("side"), w("breached"), w("breached_first")], rows, left=2))
-    if plotter is not None:
-        top = max(run["breaches"], key=lambda b: b["any"]["rate"] or 0)
-        out.append(_img(plotter.breaches(run), w("alt_breaches", confidence=confidence, side=w.side(top["side"]),
-                                                 zone=w.zone(top["zone"]), rate=w.percent(top["any"]["rate"]))))
+    loop = run["loop"]
+    if loop is not None:
+        counter = loop["counter"]
+        out.append(f"<h3>{_e(w.loop('heading', counter))}</h3>")
+        rows = [[w.loop("value", counter, n=end["value"]), w.rate(end)] for end in loop["ends"]]
+        out.append(_table([w.loop("column", counter), w("share_of_games")], rows))
+    # zones entered
+    if run["entered"]:
+        out.append(f"<h3>{_e(w('entered_heading'))}</h3>")
+        rows = [[w.zone(b["track"], b["zone"]), w.side(b["side"]), w.rate(b["any"]), w.rate(b["first"])]
+                for b in run["entered"]]
+        out.append(_table([w("zone"), w("side"), w("entered"), w("entered_first")], rows, left=2))
+        if plotter is not None:
+            top = max(run["entered"], key=lambda b: b["any"]["rate"] or 0)
+            out.append(_img(plotter.entered(run), w("alt_entered", confidence=confidence, side=w.side(top["side"]),
+                                                    zone=w.zone(top["track"], top["zone"]),
+                                                    rate=w.percent(top["any"]["rate"]))))
     # first player
-    out.append(f"<h3>{_e(w('first_player_heading'))}</h3>")
-    rows = [[w("final_crisis") if f["final_crisis"] else w("round", n=f["round"]), w.rate(f)]
-            for f in run["first_player"]]
-    out.append(_table([w("first_player_of"), w("first_player_won")], rows))
+    if run["first_player"]:
+        out.append(f"<h3>{_e(w('first_player_heading'))}</h3>")
+        rows = [[w.step(f), w.rate(f)] for f in run["first_player"]]
+        out.append(_table([w("first_player_of"), w("first_player_won")], rows))
     # cards
     out.append(f"<h3>{_e(w('cards_heading'))}</h3><p class=\"note\">{_e(w('cards_note'))}</p>")
     cards = sorted(run["cards"], key=lambda c: (c["p_holm"], c["p"]))
-    rows = [[w.card(c["card"]), w.rate(c["event"]), w.rate(c["value"]), c["claims"],
+    extra = run["rule_uses"][1:]  # the plays of the other uses that carry out the rule (claims), counted apart
+    rows = [[w.card(c["card"]), w.rate(c["rule"]), w.rate(c["other"]), *[c["uses"][use]["n"] for use in extra],
              "–" if c["difference"] is None else w.number(100 * c["difference"], 1), w.p(c["p"]),
              w.p(c["p_holm"]), w("yes") if c["flagged"] else ""] for c in cards]
-    out.append(_table([w("card"), w("event_player_won"), w("value_player_won"), w("claims"), w("difference"),
-                       w("p"), w("p_holm"), w("flagged")], rows, [c["flagged"] for c in cards]))
+    out.append(_table([w("card"), w("rule_player_won"), w("other_player_won"),
+                       *[w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use) for use in extra],
+                       w("difference"), w("p"), w("p_holm"), w("flagged")], rows, [c["flagged"] for c in cards]))
     if plotter is not None:
         flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
         out.append(_img(plotter.cards(run), w("alt_cards", n=len(run["cards"]), confidence=confidence,
                                               flagged=len(flagged), cards=w.names(flagged))))
-        most = sorted(run["cards"], key=lambda c: -(c["event"]["n"] + c["value"]["n"]))[:3]
+        most = sorted(run["cards"], key=lambda c: -(c["rule"]["n"] + c["other"]["n"]))[:3]
         out.append(_img(plotter.plays(run), w("alt_plays", n=len(run["cards"]),
                                               cards=w.names([w.card(c["card"]) for c in most]))))
-    # objectives
-    out.append(f"<h3>{_e(w('objectives_heading'))}</h3>")
-    rows = [[w.objective(o["objective"]), o["held"], w.rate(o["scored"]), w.rate(o["holder_won"])]
-            for o in run["objectives"]]
-    out.append(_table([w("objective"), w("held"), w("scored"), w("holder_won")], rows))
-    if plotter is not None:
-        kept = [o for o in run["objectives"] if o["held"]]
-        out.append(_img(plotter.objectives(run), w("alt_objectives", n=len(kept), confidence=confidence)))
+    # cards kept by a 'keep' statement (the objectives)
+    if run["kept"]:
+        out.append(f"<h3>{_e(w('kept_heading'))}</h3>")
+        rows = [[w.card(o["card"], o["kind"]), o["held"], w.rate(o["carried_out"]), w.rate(o["holder_won"])]
+                for o in run["kept"]]
+        out.append(_table([w("kept_card"), w("held"), w("carried_out"), w("holder_won")], rows))
+        if plotter is not None:
+            out.append(_img(plotter.kept(run), w("alt_kept", n=len(run["kept"]), confidence=confidence)))
     return "".join(out)
 
 
@@ -343,26 +430,36 @@ def _alt_wins(runs: List[dict], w: Words, meta: dict) -> str:
 
 
 class _CardTexts:
-    """A card's event as players read it in the report's language, before and after the change
-    (``before``: the content compared against; the content of the report is the presenter's)."""
+    """A card's rule as players read it in the report's language, before and after the change
+    (``before``: the content compared against; the content of the report is the presenter's):
+    the designer's own text in the catalog if there is one (checked against the rule), else the
+    rule put into words (ruleset/phrasing.py)."""
 
     def __init__(self, w: Words, before, lang: str):
         after = getattr(w.show, "content", None)
         self.sides = {"before": (before, None if before is None else before.catalogs.get(lang)),
                       "after": (after, w.c if after is not None else None)}
 
-    def text(self, card_id: str, which: str) -> Optional[str]:
+    def text(self, card_id: str, which: str, field: Optional[str]) -> Optional[str]:
         content, catalog = self.sides[which]
         if content is None or catalog is None:
             return None
-        card = next((c for c in content.strategy_cards if c.id == card_id), None)
-        if card is None or card.event is None:
-            return None
-        written = catalog.raw(f"cards.{card_id}.text")  # a hand-written text, checked against the rule
-        if written is not None:
-            return written
-        from crisis.ruleset.render import render_block
-        return render_block(card.event.tree, catalog)
+        definition = content.program.definition
+        for kind in definition.schema.card_kinds:
+            cards = definition.cards[kind.name]
+            if card_id not in cards.ids:
+                continue
+            rules = [f for f, (name, type_name) in enumerate(kind.fields)
+                     if type_name == "rule" and (field is None or name == field)]
+            rule = cards.fields[rules[0]][cards.ids.index(card_id)] if rules else None
+            if rule is None:
+                return None
+            written = catalog.raw(f"{kind.words[-1]}.{card_id}.text") if kind.words else None
+            if written is not None and rules[0] == next(f for f, (_, t) in enumerate(kind.fields) if t == "rule"):
+                return written
+            from crisis.ruleset.phrasing import phrase_block
+            return phrase_block(rule, catalog, definition.schema, definition.declarations)
+        return None
 
 
 def _diff(before: str, after: str) -> Tuple[str, str]:
@@ -383,17 +480,18 @@ def _diff(before: str, after: str) -> Tuple[str, str]:
 
 
 def _change_cell(card_id: str, changes: List[dict], w: Words, texts: _CardTexts) -> Markup:
-    """What changed in a card, old → new: short fields on a line, an event's text before and after
+    """What changed in a card, old → new: short fields on a line, a rule's text before and after
     (as players read it, the changed words marked; the rule as written below it)."""
     out = []
     for change in changes:
         field = change["field"]
-        if field not in ("event", "new", "removed"):
+        if not w.is_text(change):
             out.append(f"<div>{_e(w.change(change))}</div>")
             continue
-        out.append(f"<div><b>{_e(w('change_' + field, before='', after='').strip())}</b></div>")
-        shown = (texts.text(card_id, "before") if field != "new" else "",
-                 texts.text(card_id, "after") if field != "removed" else "")
+        out.append(f"<div><b>{_e(w.change(dict(change, before='', after='')).strip())}</b></div>")
+        rule = None if field in ("new", "removed") else field
+        shown = (texts.text(card_id, "before", rule) if field != "new" else "",
+                 texts.text(card_id, "after", rule) if field != "removed" else "")
         written = (change["before"] or "", change["after"] or "")
         if None not in shown:
             was, now = _diff(*shown)
@@ -426,7 +524,7 @@ def _round_up(count: int) -> int:
 def power_lines(comparison: dict, w: Words) -> Tuple[List[str], List[str]]:
     """(warning, details): a plain warning when the comparison had too few games to find a
     change of the threshold in a side's win rate (else nothing), and what it could find: in a
-    side's win rate, and in each changed card's event player's win rate."""
+    side's win rate, and in each changed card's rule player's win rate."""
     power = comparison.get("power")
     if not power:
         return [], []
@@ -463,10 +561,10 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
     rows, flags, classes = [], [], []
     for row in cards:
         before, after = row.get("before"), row.get("after")
-        difference = row.get("event_difference")
+        difference = row.get("rule_difference")
         rows.append([w.card(row["card"]),
                      _change_cell(row["card"], changed[row["card"]], w, texts) if row["card"] in changed else "",
-                     w.rate(before["event"]) if before else "–", w.rate(after["event"]) if after else "–",
+                     w.rate(before["rule"]) if before else "–", w.rate(after["rule"]) if after else "–",
                      "–" if difference is None else w("difference_interval", difference=w.points(difference),
                                                       low=w.points(row["difference_low"]),
                                                       high=w.points(row["difference_high"])),
@@ -481,7 +579,7 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
             shown = [r for r in drawn if r["card"] in changed]
             alt = w("alt_compare", n=len(drawn), confidence=w.percent(meta["confidence"]),
                     changed=len(shown), cards="; ".join(
-                        w("alt_compare_card", card=w.card(r["card"]), difference=w.points(r["event_difference"]),
+                        w("alt_compare_card", card=w.card(r["card"]), difference=w.points(r["rule_difference"]),
                           low=w.points(r["difference_low"]), high=w.points(r["difference_high"])) for r in shown),
                     left=len(left_out), minimum=comparison["minimum_plays"])
             out.append(_img(plotter.compare(comparison, drawn), alt))

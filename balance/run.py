@@ -1,10 +1,10 @@
 """Playing the games of a balance report and putting its numbers together.
 
-A report has one run per pairing of bots and set of rules (without and, with ``both_rules``,
-with the optional Event Discard rule), each on the same seeds; with a second content
-(``compare``) the first run is played again on it, on the same seeds, and the two are set
-side by side card by card.  Games are played through the batch API (``crisis.interpreter.batch``),
-on every core, as ``crisis sim`` plays them.
+A report has one run per pairing of bots and set of rules (the content's optional rules on or
+off: each set in ``Plan.rules``), each on the same seeds; with a second content (``compare``)
+the first run is played again on it, on the same seeds, and the two are set side by side card
+by card.  Games are played through the batch API (``crisis.interpreter.batch``), on every core,
+as ``crisis sim`` plays them, and counted from their records.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import attrs
 
 from crisis.interpreter import batch
-from crisis.interpreter.game import Options
+from crisis.interpreter.engine.game import Options
 
 from .stats import detectable_difference, games_needed, z_for
 from .summary import MIN_PLAYS, RunSummary, changed_cards, compare
@@ -30,17 +30,17 @@ class Plan:
     games: int
     seed: int = 1
     pairings: Tuple[Tuple[str, str], ...] = (("heuristic", "heuristic"),)
-    rules: Tuple[bool, ...] = (False,)  # Event Discard off / on, one run each
+    rules: Tuple[Tuple[str, ...], ...] = ((),)  # the optional rules on in each run (the others are off)
     level: float = 0.05  # significance level of the flags
     confidence: float = 0.95  # of the intervals
     jobs: int = 1  # processes (batch.default_jobs(): every core)
 
 
-def play_run(content, plan: Plan, bots: Sequence[str], event_discard: bool,
+def play_run(content, plan: Plan, bots: Sequence[str], options: Sequence[str] = (),
              progress: Optional[Callable[[int], None]] = None) -> dict:
-    label = "/".join(bots) + (" +event-discard" if event_discard else "")
-    summary = RunSummary(content, label, bots, event_discard)
-    job = batch.Job(content, Options(event_discard=event_discard), tuple(bots))
+    label = "/".join(bots) + "".join(f" +{name.replace('_', '-')}" for name in options)
+    summary = RunSummary(content, label, bots, options)
+    job = batch.Job(content, Options(frozenset(options)), tuple(bots))
     for chunk in batch.run(job, plan.seed, plan.games, plan.jobs, records=True):
         for line in chunk.records:
             summary.add(json.loads(line))
@@ -53,13 +53,14 @@ def power(games: int, level: float, rows: Sequence[dict], changed=()) -> dict:
     """What a comparison of ``games`` games on each content can find (80% power, normal
     approximation, win rates near one half): the smallest change in a side's win rate, the
     games needed to find a change of ``ENOUGH``, and for each changed card the smallest change
-    in its event player's win rate, given its event plays before and after, at the level a
-    card must pass first under Holm's adjustment (``level`` over the cards compared)."""
+    in the win rate of the player who carried out its rule, given how often its rule was carried
+    out before and after, at the level a card must pass first under Holm's adjustment (``level``
+    over the cards compared)."""
     sides = detectable_difference(games, games, level, POWER)
     cards = []
     for row in rows:
         if row["card"] in changed and "before" in row:
-            plays = (row["before"]["event"]["n"], row["after"]["event"]["n"])
+            plays = (row["before"]["rule"]["n"], row["after"]["rule"]["n"])
             smallest = detectable_difference(plays[0], plays[1], level / max(1, len(rows)), POWER)
             cards.append({"card": row["card"], "before_plays": plays[0], "after_plays": plays[1],
                           "detectable": smallest if smallest < float("inf") else None})
@@ -75,18 +76,18 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
     started = time.perf_counter()
     runs: List[dict] = []
     for bots in plan.pairings:
-        for event_discard in plan.rules:
-            runs.append(play_run(content, plan, bots, event_discard, progress))
+        for options in plan.rules:
+            runs.append(play_run(content, plan, bots, options, progress))
     data = {"meta": {"content": str(content.root), "games": plan.games, "seed": plan.seed,
                      "level": plan.level, "confidence": plan.confidence,
-                     "test": "Fisher's exact test, two-sided, of the win rate of the side that played a card "
-                             "for its event against the side that played it for its value",
+                     "test": "Fisher's exact test, two-sided, of the win rate of the side whose play of a card "
+                             "carried out the card's rule against the side whose play did not",
                      "correction": "Holm's step-down adjustment over the cards of a run (family-wise error rate)",
                      "interval": "Wilson score interval",
                      "compare": str(other.root) if other is not None else None}}
     if other is not None:
-        bots, event_discard = plan.pairings[0], plan.rules[0]
-        before = play_run(other, plan, bots, event_discard, progress)
+        bots, options = plan.pairings[0], plan.rules[0]
+        before = play_run(other, plan, bots, options, progress)
         comparison = compare(before, runs[0], plan.level, z_for(plan.confidence))
         changed = changed_cards(other, content)
         comparison["cards"].sort(key=lambda row: row["card"] not in changed)  # changed cards first

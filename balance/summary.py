@@ -1,16 +1,21 @@
 """What a balance report counts, folded from game records as they arrive (no record is kept):
-the records are the lines ``crisis sim --records`` writes (``batch.record_json``), so they come
-back from every process the batch API plays on.
+the records are the lines ``crisis sim --records`` writes (docs/sim.md), so they come back from
+every process the batch API plays on.  Every name comes from the content: its sides, counters,
+tracks and zones, the ways a card is played, the steps of its sequence of play.
 
 ``RunSummary`` is one run: the games of one pairing of bots under one set of rules.  Its
-``analysis`` gives every rate with its Wilson interval, and for each strategy card the
-event-against-value comparison (Fisher's exact test, Holm's adjustment over the cards);
-``compare`` sets two runs of the same seeds side by side, card by card.
+``analysis`` gives every rate with its Wilson interval, and for each card of the kind players
+play the comparison of the plays that carried out the card's own rule (its event) against the
+other plays (for its value): Fisher's exact test, Holm's adjustment over the cards; ``compare``
+sets two runs of the same seeds side by side, card by card.
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
+
+from crisis.interpreter.engine.sequence import KeepOp
+from crisis.interpreter.records import reading_of
 
 from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, wilson
 
@@ -21,35 +26,50 @@ def rate(successes: int, trials: int, z: float = Z95) -> dict:
 
 
 class RunSummary:
-    def __init__(self, content, label: str, bots: Sequence[str], event_discard: bool):
-        board = content.board
-        self.label, self.bots, self.event_discard = label, tuple(bots), event_discard
-        self.sides = board.sides
-        self.zones = [z.name for z in board.zones if z.box]  # a zone without a bonus box is never "breached"
-        self.cards = [c.id for c in content.strategy_cards]
+    def __init__(self, content, label: str, bots: Sequence[str], options: Sequence[str] = ()):
+        program = content.program
+        reading = self.reading = reading_of(program)
+        self.label, self.bots, self.options = label, tuple(bots), tuple(options)
+        self.sides = reading.sides
+        self.side_index = {side: i for i, side in enumerate(self.sides)}
+        # the counter the winner is decided on, and the loop over a counter the game may leave early
+        self.score = reading.counters[reading.score].name if reading.score >= 0 else None
+        loop = reading.counters[reading.loops[0]] if reading.loops else None
+        self.loop = (loop.name, loop.low, loop.high) if loop is not None else None
+        self.zones = [(reading.schema.tracks[t].name, reading.schema.tracks[t].zones[z].name) for t, z in reading.zones]
+        self.cards = list(program.cards[reading.played_kind].ids)
         self.card_index = {card: i for i, card in enumerate(self.cards)}
-        self.objective_ids = [c.id for c in content.objective_cards]
-        self.objective_index = {card: i for i, card in enumerate(self.objective_ids)}
-        self.tie_break_texts = [r.text for r in content.procedures.tie_breaks]
-        self.rounds = board.rounds
+        self.uses = list(reading.uses)
+        self.use_rule = dict(zip(reading.uses, reading.use_rule))  # use -> the card's rule it carries out
+        self.rule_field = next((field for field in reading.use_rule if field), None)
+        self.tie_breaks_count = len(program.procedure_condition_lists[program.procedure_names.index(
+            reading.tie_break_rules)]) if reading.tie_break_rules else 0
+        self.steps = _step_order(program)
+        reference = content.catalogs.get("en") if getattr(content, "catalogs", None) else None
+        if reference is not None and self.tie_breaks_count:
+            self.tie_break_texts = tie_break_texts(content, reference)
+        else:
+            self.tie_break_texts = []
+        kinds = list(dict.fromkeys(op.kind for op in program.ops if isinstance(op, KeepOp)))
+        self.kept_cards = [(reading.kinds[k], card) for k in kinds for card in program.cards[k].ids]
         self.games = 0
         self.seeds: List[int] = []
-        self.wins = [0, 0]
-        self.vp = [{}, {}]  # side -> {final VP: games}
-        self.margin: Dict[int, int] = {}  # first side's VP minus the second's -> games
-        self.tie_breaks: Dict[int, int] = {}  # -1: VP decided
-        self.final_crisis: Dict[int, int] = {}  # round after which the Final Crisis began -> games
-        self.breaches = [[[0, 0] for _ in self.zones] for _ in (0, 1)]  # [side][zone] = [first, second]
-        # [card] = {mode: [plays, wins of the side that played it]}
-        self.card_plays = [{"event": [0, 0], "value": [0, 0], "claim": [0, 0]} for _ in self.cards]
-        self.objectives = [[0, 0, 0] for _ in self.objective_ids]  # [held, scored, holder won]
-        self.first_player: Dict[int, List[int]] = {}  # round (rounds + 1: Final Crisis) -> [games, won]
+        self.wins = [0] * len(self.sides)
+        self.scores: List[Dict[int, int]] = [{} for _ in self.sides]  # side -> {final score: games}
+        self.margin: Dict[int, int] = {}  # first side's score minus the second's -> games
+        self.tie_breaks: Dict[int, int] = {}  # -1: the score decided
+        self.loop_ends: Dict[int, int] = {}  # the loop counter's value at the end -> games
+        self.entered = [[[0, 0] for _ in self.zones] for _ in self.sides]  # [side][zone] = [first, later]
+        # [card] = {use: [plays, wins of the side that played it]}
+        self.card_plays = [{use: [0, 0] for use in self.uses} for _ in self.cards]
+        self.kept: Dict[tuple, List[int]] = {}  # (kind, card) -> [held, rule carried out, holder won]
+        self.first_player: Dict[tuple, List[int]] = {}  # (step, loop counters) -> [games, won]
         self.problems = 0
 
     # ------------------------------------------------------------ folding
     def add(self, record: dict) -> None:
-        """Count one game, given as a line of ``crisis sim --records`` (``batch.record_json``)."""
-        side_index = {side: i for i, side in enumerate(self.sides)}
+        """Count one game, given as a line of ``crisis sim --records``."""
+        side_index = self.side_index
         winner = side_index.get(record["winner"], -1)
         self.games += 1
         self.seeds.append(record["seed"])
@@ -57,97 +77,124 @@ class RunSummary:
             self.problems += 1
         if winner >= 0:
             self.wins[winner] += 1
-        vp = [record["vp"][side] for side in self.sides]
-        for side in (0, 1):
-            _count(self.vp[side], vp[side])
-        _count(self.margin, vp[0] - vp[1])
+        counters = record["counters"]
+        if self.score is not None:
+            scores = [counters[self.score][side] for side in self.sides]
+            for side, value in enumerate(scores):
+                _count(self.scores[side], value)
+            if len(scores) == 2:
+                _count(self.margin, scores[0] - scores[1])
         _count(self.tie_breaks, (record["tie_break"] or 0) - 1)
-        _count(self.final_crisis, record["rounds"])
+        if self.loop is not None:
+            _count(self.loop_ends, counters[self.loop[0]])
         zones = {zone: i for i, zone in enumerate(self.zones)}
-        for breach in record["breaches"]:
-            self.breaches[side_index[breach["side"]]][zones[breach["zone"]]][breach["order"] - 1] += 1
+        for track, entries in record["entered"].items():
+            for zone, order in entries.items():
+                for nth, side in enumerate(order):
+                    self.entered[side_index[side]][zones[(track, zone)]][min(nth, 1)] += 1
         cards = self.card_index
-        for side, plays in record["played"].items():
-            won = side_index[side] == winner
-            claimed = list(plays["claimed"])
-            for card in plays["event"]:
-                if card in claimed:  # a claim plays the claimed card's event
-                    claimed.remove(card)
-                    mode = "claim"
-                else:
-                    mode = "event"
-                entry = self.card_plays[cards[card]][mode]
-                entry[0] += 1
-                entry[1] += won
-            for card in plays["value"]:
-                entry = self.card_plays[cards[card]]["value"]
-                entry[0] += 1
-                entry[1] += won
-        objectives = self.objective_index
-        for kept in record.get("objectives", ()):
-            entry = self.objectives[objectives[kept["objective"]]]
+        for play in record["plays"]:
+            entry = self.card_plays[cards[play["card"]]][play["use"]]
             entry[0] += 1
-            entry[1] += bool(kept["scored"])
+            entry[1] += side_index[play["side"]] == winner
+        for kept in record["kept"]:
+            entry = self.kept.setdefault((kept["kind"], kept["card"]), [0, 0, 0])
+            entry[0] += 1
+            entry[1] += kept["carried_out"] is not None
             entry[2] += side_index[kept["side"]] == winner
-        first_players = record.get("first_players", ())
-        for index, side in enumerate(first_players):
-            # the last entry is the Final Crisis's first player (numbered rounds + 1)
-            key = index + 1 if index < len(first_players) - 1 else self.rounds + 1
+        for first in record["first_players"]:
+            key = (first["step"], tuple(sorted(first["counters"].items())))
             entry = self.first_player.setdefault(key, [0, 0])
             entry[0] += 1
-            entry[1] += side_index[side] == winner
+            entry[1] += side_index[first["side"]] == winner
 
     # ----------------------------------------------------------- analysis
     def analysis(self, level: float = 0.05, z: float = Z95) -> dict:
         n = self.games
+        rule_uses = [use for use in self.uses if self.use_rule[use]]
+        other_uses = [use for use in self.uses if not self.use_rule[use]]
         cards = []
         for index, card in enumerate(self.cards):
             plays = self.card_plays[index]
-            event_n = plays["event"][0] + plays["claim"][0]  # a claimed event is played for its event
-            event_k = plays["event"][1] + plays["claim"][1]
-            value_n, value_k = plays["value"]
-            p = fisher(event_k, event_n - event_k, value_k, value_n - value_k)
-            cards.append({"card": card, "event": rate(event_k, event_n, z), "value": rate(value_k, value_n, z),
-                          "claims": plays["claim"][0],
-                          "difference": (None if not event_n or not value_n
-                                         else event_k / event_n - value_k / value_n),
+            rule_n, rule_k = (sum(plays[use][i] for use in rule_uses) for i in (0, 1))
+            other_n, other_k = (sum(plays[use][i] for use in other_uses) for i in (0, 1))
+            p = fisher(rule_k, rule_n - rule_k, other_k, other_n - other_k)
+            cards.append({"card": card, "rule": rate(rule_k, rule_n, z), "other": rate(other_k, other_n, z),
+                          "uses": {use: {"n": plays[use][0], "k": plays[use][1]} for use in self.uses},
+                          "difference": (None if not rule_n or not other_n
+                                         else rule_k / rule_n - other_k / other_n),
                           "p": p})
         for entry, adjusted in zip(cards, holm([c["p"] for c in cards])):
             entry["p_holm"] = adjusted
             entry["flagged"] = adjusted < level
-        objectives = [{"objective": card, "held": held, "scored": rate(scored, held, z),
-                       "holder_won": rate(won, held, z)}
-                      for card, (held, scored, won) in zip(self.objective_ids, self.objectives)]
+        kept = []
+        for kind, card in self.kept_cards:  # every card of a kind some 'keep' statement keeps
+            held, done, won = self.kept.get((kind, card), (0, 0, 0))
+            kept.append({"kind": kind, "card": card, "held": held, "carried_out": rate(done, held, z),
+                         "holder_won": rate(won, held, z)})
+        score = None
+        if self.score is not None:
+            score = {"counter": self.score,
+                     "sides": {side: {"histogram": _keys(self.scores[i]), "mean": histogram_mean(self.scores[i]),
+                                      "median": histogram_quantile(self.scores[i], 0.5)}
+                               for i, side in enumerate(self.sides)},
+                     "margin": ({"histogram": _keys(self.margin), "mean": histogram_mean(self.margin),
+                                 "median": histogram_quantile(self.margin, 0.5)} if len(self.sides) == 2 else None)}
         return {
             "label": self.label, "bots": {side: bot for side, bot in zip(self.sides, self.bots)},
-            "event_discard": self.event_discard, "games": n, "first_seed": min(self.seeds, default=None),
+            "options": list(self.options), "games": n, "first_seed": min(self.seeds, default=None),
             "games_with_problems": self.problems,
             "wins": {side: rate(self.wins[i], n, z) for i, side in enumerate(self.sides)},
-            "vp": {side: {"histogram": _keys(self.vp[i]), "mean": histogram_mean(self.vp[i]),
-                          "median": histogram_quantile(self.vp[i], 0.5)} for i, side in enumerate(self.sides)},
-            "margin": {"histogram": _keys(self.margin), "mean": histogram_mean(self.margin),
-                       "median": histogram_quantile(self.margin, 0.5)},
-            "tie_breaks": [{"tie_break": i, "text": None if i < 0 else self.tie_break_texts[i],
-                            **rate(self.tie_breaks.get(i, 0), n, z)}
-                           for i in [-1] + list(range(len(self.tie_break_texts)))],
-            "final_crisis": [{"after_round": r, **rate(self.final_crisis.get(r, 0), n, z)}
-                             for r in range(1, self.rounds + 1)],
-            "breaches": [{"side": side, "zone": zone, "first": rate(self.breaches[i][j][0], n, z),
-                          "second": rate(self.breaches[i][j][1], n, z),
-                          "any": rate(self.breaches[i][j][0] + self.breaches[i][j][1], n, z)}
-                         for i, side in enumerate(self.sides) for j, zone in enumerate(self.zones)],
-            "first_player": [{"round": r, "final_crisis": r > self.rounds,
-                              **rate(self.first_player[r][1], self.first_player[r][0], z)}
-                             for r in sorted(self.first_player)],
-            "cards": cards, "objectives": objectives,
+            "score": score,
+            "tie_breaks": [{"tie_break": i, "text": self.tie_break_texts[i] if 0 <= i < len(self.tie_break_texts)
+                            else None, **rate(self.tie_breaks.get(i, 0), n, z)}
+                           for i in [-1] + list(range(self.tie_breaks_count))],
+            "loop": None if self.loop is None else {
+                "counter": self.loop[0],
+                "ends": [{"value": v, **rate(self.loop_ends.get(v, 0), n, z)}
+                         for v in range(self.loop[1], self.loop[2] + 1)]},
+            "entered": [{"side": side, "track": track, "zone": zone, "first": rate(self.entered[i][j][0], n, z),
+                         "later": rate(self.entered[i][j][1], n, z),
+                         "any": rate(self.entered[i][j][0] + self.entered[i][j][1], n, z)}
+                        for i, side in enumerate(self.sides) for j, (track, zone) in enumerate(self.zones)],
+            "first_player": [{"step": step, "counters": dict(counters), **rate(won, games, z)}
+                             for (step, counters), (games, won) in sorted(self.first_player.items(),
+                                                                          key=self._first_order)],
+            "rule_field": self.rule_field, "rule_uses": rule_uses, "other_uses": other_uses,
+            "cards": cards, "kept": kept,
         }
+
+    def _first_order(self, item) -> tuple:
+        (step, counters), _ = item
+        return (self.steps.get(step, len(self.steps)), counters)
+
+
+def tie_break_texts(content, catalog) -> List[str]:
+    """The conditions the content breaks ties with (the winner's rule's), put into words."""
+    from crisis.ruleset.phrasing import phrase_condition
+    program = content.program
+    rules = reading_of(program).tie_break_rules
+    if rules is None:
+        return []
+    definition = program.definition
+    _, conditions = definition.procedures[rules]
+    return [phrase_condition(c, catalog, definition.schema, definition.declarations) for c in conditions]
+
+
+def _step_order(program) -> Dict[str, int]:
+    """The named steps in the order the sequence of play writes them."""
+    from crisis.interpreter.engine.sequence import StepOp
+    names: Dict[str, int] = {}
+    for op in sorted((op for op in program.ops if isinstance(op, StepOp)), key=lambda op: op.id):
+        names.setdefault(op.name, len(names))
+    return names
 
 
 def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dict:
-    """Two analyses of the same seeds (``other``: the changed deck) card by card: the event
-    player's win rate and how often each card was played each way, with Fisher's exact test
-    of the event win rates and of the sides' win rates (Holm's adjustment over the cards), and
-    the change in each card's event win rate with Newcombe's interval."""
+    """Two analyses of the same seeds (``other``: the changed content) card by card: the win rate of
+    the player who carried out the card's rule, and how often each card was played each way, with
+    Fisher's exact test of those win rates and of the sides' win rates (Holm's adjustment over the
+    cards), and the change in each card's rule player's win rate with Newcombe's interval."""
     by_id = {c["card"]: c for c in base["cards"]}
     rows = []
     for card in other["cards"]:
@@ -155,10 +202,10 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
         if was is None:
             rows.append({"card": card["card"], "only_in": "compare", "p": 1.0})
             continue
-        a, b = was["event"], card["event"]
+        a, b = was["rule"], card["rule"]
         _, low, high = newcombe(b["k"], b["n"], a["k"], a["n"], z)
         rows.append({"card": card["card"], "before": was, "after": card,
-                     "event_difference": (None if not a["n"] or not b["n"] else b["k"] / b["n"] - a["k"] / a["n"]),
+                     "rule_difference": (None if not a["n"] or not b["n"] else b["k"] / b["n"] - a["k"] / a["n"]),
                      "difference_low": low, "difference_high": high,
                      "p": fisher(b["k"], b["n"] - b["k"], a["k"], a["n"] - a["k"])})
     for card_id in by_id:
@@ -176,25 +223,25 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
     return {"cards": rows, "wins": sides}
 
 
-MIN_PLAYS = 10  # the change plot leaves out unchanged cards played for their event fewer times in a content
+MIN_PLAYS = 10  # the change plot leaves out unchanged cards whose rule was carried out fewer times in a content
 
 
 def change_rows(comparison: dict, minimum: int = MIN_PLAYS):
-    """The rows the change plot draws, and the cards it leaves out: every changed card played
-    for its event in both contents, and every other card played for its event at least
-    ``minimum`` times in each; changed cards first, then by the change (lowest first).  Each
-    row keeps its interval (``difference_low``, ``difference_high``)."""
+    """The rows the change plot draws, and the cards it leaves out: every changed card whose rule
+    was carried out in both contents, and every other card whose rule was carried out at least
+    ``minimum`` times in each; changed cards first, then by the change (lowest first).  Each row
+    keeps its interval (``difference_low``, ``difference_high``)."""
     changed = comparison.get("changed", {})
     drawn, left_out = [], []
     for row in comparison["cards"]:
-        if row.get("event_difference") is None:
+        if row.get("rule_difference") is None:
             continue
-        plays = min(row["before"]["event"]["n"], row["after"]["event"]["n"])
+        plays = min(row["before"]["rule"]["n"], row["after"]["rule"]["n"])
         if row["card"] in changed or plays >= minimum:
             drawn.append(row)
         else:
             left_out.append(row)
-    drawn.sort(key=lambda r: (r["card"] not in changed, r["event_difference"]))
+    drawn.sort(key=lambda r: (r["card"] not in changed, r["rule_difference"]))
     return drawn, left_out
 
 
@@ -208,32 +255,56 @@ def _keys(histogram: dict) -> Dict[str, int]:
 
 
 def changed_cards(content, other) -> Dict[str, List[dict]]:
-    """What differs in each strategy card from ``content`` (before) to ``other`` (after): for each
-    changed card, its changed fields as ``{"field", "before", "after"}``, where a field is
-    ``value``, ``event_for`` (the sides), ``final_crisis`` (the dimension), ``event`` (the rule
-    text as the designer wrote it), or ``new`` / ``removed`` for a whole card."""
-    mine = {c.id: c for c in content.strategy_cards}
+    """What differs in each card from ``content`` (before) to ``other`` (after), for every kind of
+    card: for each changed card, its changed fields as ``{"field", "before", "after"}``, a field
+    by its name in the state schema (a number, the sides or the place or group by name, a rule as
+    the designer wrote it), or ``new`` / ``removed`` for a whole card (with its rule)."""
+    mine, theirs = _cards(content), _cards(other)
     out: Dict[str, List[dict]] = {}
-    for card in other.strategy_cards:
-        was: Optional[object] = mine.get(card.id)
+    for card_id, (fields, rule) in theirs.items():
+        was = mine.get(card_id)
         if was is None:
-            out[card.id] = [{"field": "new", "before": None, "after": _rule_text(card)}]
+            out[card_id] = [{"field": "new", "before": None, "after": rule}]
             continue
-        changes = [{"field": name, "before": a, "after": b} for name, a, b in (
-            ("value", was.value, card.value), ("event_for", list(was.event_for), list(card.event_for)),
-            ("final_crisis", was.final_crisis, card.final_crisis),
-            ("event", _rule_text(was), _rule_text(card)))
-            if a != b]
+        changes = [{"field": name, "before": was[0].get(name), "after": value}
+                   for name, value in fields.items() if was[0].get(name) != value]
         if changes:
-            out[card.id] = changes
-    for card_id, card in mine.items():
-        if card_id not in {c.id for c in other.strategy_cards}:
-            out[card_id] = [{"field": "removed", "before": _rule_text(card), "after": None}]
+            out[card_id] = changes
+    for card_id, (_, rule) in mine.items():
+        if card_id not in theirs:
+            out[card_id] = [{"field": "removed", "before": rule, "after": None}]
     return out
 
 
-def _rule_text(card) -> Optional[str]:
-    """A card's event as written, without the trailing spaces and blank lines YAML leaves."""
-    if card.event is None:
+def _cards(content) -> Dict[str, tuple]:
+    """card id -> ({field: its value as the designer wrote it}, its first rule as written), for
+    the cards of every kind."""
+    definition = content.program.definition
+    schema = definition.schema
+    out: Dict[str, tuple] = {}
+    for kind in schema.card_kinds:
+        cards = definition.cards[kind.name]
+        for index, card_id in enumerate(cards.ids):
+            fields: Dict[str, object] = {}
+            rule = None
+            for f, (name, type_name) in enumerate(kind.fields):
+                value = cards.fields[f][index]
+                if type_name == "rule":
+                    value = _written(cards.texts[f][index] if cards.texts else None)
+                    rule = value if rule is None else rule
+                elif type_name == "sides":
+                    value = [schema.sides[s] for s in value]
+                elif type_name in ("side", "place", "group"):
+                    names = {"side": schema.sides, "place": schema.map.places,
+                             "group": [g.name for g in schema.map.groups]}[type_name]
+                    value = names[value] if isinstance(value, int) and value >= 0 else None
+                fields[name] = value
+            out[card_id] = (fields, rule)
+    return out
+
+
+def _written(text: Optional[str]) -> Optional[str]:
+    """A rule as written, without the trailing spaces and blank lines YAML leaves."""
+    if text is None:
         return None
-    return "\n".join(line.rstrip() for line in card.event.text.strip("\n").splitlines())
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())

@@ -456,7 +456,11 @@ def cmd_balance(args) -> int:
     count = max(len(first), len(second))
     pairings = tuple(bots_for_sides([(sides[0], first[i % len(first)]), (sides[1], second[i % len(second)])],
                                     content, show, "heuristic") for i in range(count))
-    rules = (False, True) if args.both_rules else (bool(args.event_discard),)
+    # the content's optional rules: those asked for (--event-discard), or without and with them all
+    from crisis.interpreter.records import reading_of
+    optional = reading_of(content.program).options
+    rules = (((), optional) if args.both_rules and optional
+             else (tuple(name for name in optional if getattr(args, name, False)),))
     from crisis.interpreter.batch import default_jobs
     from .sim import progress_bar
     jobs = args.jobs if args.jobs is not None else default_jobs()

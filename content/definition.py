@@ -30,7 +30,7 @@ CARD_FILE_KEYS = ("id", "provenance", "note")
 class CardSet:
     ids: Tuple[str, ...]
     fields: Tuple[tuple, ...]  # fields[field][card]: numbers, indices, side tuples, resolved rules
-    texts: Tuple[tuple, ...] = ()  # the rule texts, per rule field
+    texts: Tuple[tuple, ...] = ()  # texts[field][card]: a rule field as written (None for other fields)
 
 
 @attrs.frozen
@@ -397,17 +397,19 @@ class DefinitionReader:
                     entries[keys[key]].append((file, item))
         out = {}
         for kind in schema.card_kinds:
-            ids, columns = [], [[] for _ in kind.fields]
+            ids, columns, texts = [], [[] for _ in kind.fields], [[] for _ in kind.fields]
             for file, card in entries[kind.name]:
                 ids.append(str(card.get("id")))
                 for index, (field, type_name) in enumerate(kind.fields):
                     key = field.replace(" ", "_")
+                    written = card.get(key) if type_name == "rule" else None  # a rule as the designer wrote it
+                    texts[index].append(None if written is None else str(written))
                     value = card.get(key, kind.default(field))
                     if type_name == "kind":
                         value = self.kind_value(file, card, key, value, kind.values_of(field))
                     columns[index].append(self.field_value(file, card, key, value, type_name, schema, resolver, lexicon,
                                                            ids[-1]))
-            out[kind.name] = CardSet(tuple(ids), tuple(tuple(c) for c in columns))
+            out[kind.name] = CardSet(tuple(ids), tuple(tuple(c) for c in columns), tuple(tuple(t) for t in texts))
         return out
 
     def kind_value(self, file, card, key, value, values) -> Optional[str]:

@@ -79,7 +79,9 @@ def test_a_card_that_decides_every_game_is_flagged(rigged):
     flagged = [c["card"] for c in run["cards"] if c["flagged"]]
     assert flagged == [RIGGED]
     card = next(c for c in run["cards"] if c["card"] == RIGGED)
-    assert card["event"]["rate"] > 0.95 and card["event"]["n"] >= 20 and card["p_holm"] < 0.001
+    assert card["rule"]["rate"] > 0.95 and card["rule"]["n"] >= 20 and card["p_holm"] < 0.001
+    assert card["rule"]["n"] == card["uses"]["event"]["n"] + card["uses"]["claim"]["n"]
+    assert card["other"]["n"] == card["uses"]["value"]["n"]
 
 
 def test_an_unchanged_copy_shows_no_difference_and_the_rigged_card_does(content, rigged, unchanged):
@@ -97,7 +99,8 @@ def test_an_unchanged_copy_shows_no_difference_and_the_rigged_card_does(content,
 
 @pytest.fixture(scope="module")
 def report(content, rigged, tmp_path_factory):
-    data = balance(rigged, Plan(games=60, seed=3, pairings=(("random", "random"),), rules=(True,)), other=content)
+    data = balance(rigged, Plan(games=60, seed=3, pairings=(("random", "random"),), rules=(("event_discard",),)),
+                   other=content)
     out = tmp_path_factory.mktemp("report")
     write(out, data, Presenter(rigged, rigged.catalog("es")), "es")
     return out, data
@@ -129,7 +132,8 @@ def test_json_and_csv_hold_the_same_numbers(report):
     assert len(rows) == len(cards) == len(data["runs"][0]["cards"])
     for row, (label, card) in zip(rows, cards):
         assert (row["run"], row["card"]) == (label, card["card"])
-        assert int(row["event_plays"]) == card["event"]["n"] and int(row["value_wins"]) == card["value"]["k"]
+        assert int(row["rule_plays"]) == card["rule"]["n"] and int(row["other_wins"]) == card["other"]["k"]
+        assert int(row["plays_claim"]) == card["uses"]["claim"]["n"]
         assert float(row["p_holm"]) == pytest.approx(card["p_holm"]) and row["flagged"] == str(card["flagged"])
     with (out / "runs.csv").open(encoding="utf-8") as handle:
         runs = list(csv.DictReader(handle))
@@ -165,8 +169,13 @@ def test_every_game_is_counted_once_and_every_rate_has_its_interval(report):
         games = run["games"]
         assert sum(w["k"] for w in run["wins"].values()) == games
         assert sum(t["k"] for t in run["tie_breaks"]) == games
-        assert sum(f["k"] for f in run["final_crisis"]) == games
-        assert sum(run["margin"]["histogram"].values()) == games
+        assert sum(f["k"] for f in run["loop"]["ends"]) == games and run["loop"]["counter"] == "round"
+        assert sum(run["score"]["margin"]["histogram"].values()) == games
+        assert all(b["first"]["k"] + b["later"]["k"] == b["any"]["k"] for b in run["entered"])
+        assert [(f["step"], f["counters"]) for f in run["first_player"]] == [
+            ("card play", {"round": 1}), ("card play", {"round": 2}), ("card play", {"round": 3}),
+            ("final crisis", {})]
+        assert all(f["n"] == games for f in run["first_player"][:2] + run["first_player"][3:])
 
 
 def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts(tmp_path):
@@ -321,10 +330,10 @@ def test_the_change_plot_draws_every_card_with_its_interval(edited, edited_repor
     assert {r["card"] for r in drawn[:2]} == {RIGGED, EDITED_VALUE}  # the changed cards first
     assert left_out, "40 games leave some cards with a handful of event plays"
     for row in drawn + left_out:
-        before, after = row["before"]["event"], row["after"]["event"]
-        assert (row["event_difference"], row["difference_low"], row["difference_high"]) == pytest.approx(
+        before, after = row["before"]["rule"], row["after"]["rule"]
+        assert (row["rule_difference"], row["difference_low"], row["difference_high"]) == pytest.approx(
             stats.newcombe(after["k"], after["n"], before["k"], before["n"]))
-        assert row["difference_low"] <= row["event_difference"] <= row["difference_high"]
+        assert row["difference_low"] <= row["rule_difference"] <= row["difference_high"]
         few = min(before["n"], after["n"]) < MIN_PLAYS
         assert few == (row in left_out) or row["card"] in (RIGGED, EDITED_VALUE)
     figures = []
@@ -335,7 +344,7 @@ def test_the_change_plot_draws_every_card_with_its_interval(edited, edited_repor
     assert len(bars) == len(drawn)
     for bar, row in zip(bars, drawn):
         (x, y), = bar.lines[0].get_xydata()
-        assert x == pytest.approx(row["event_difference"])
+        assert x == pytest.approx(row["rule_difference"])
         (segment,) = bar.lines[2][0].get_segments()
         assert [p[0] for p in segment] == pytest.approx([row["difference_low"], row["difference_high"]])
 
@@ -374,3 +383,25 @@ def test_the_command_counts_games_and_runs_in_words(tmp_path, lang, one, two):
                           *args, "--out", tmp_path / "r", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert says in result.stderr.splitlines(), result.stderr
+
+
+def test_the_page_names_the_contents_own_things_in_the_reports_language(content, tmp_path):
+    """The rounds, the first players, the zones entered, the cards kept and the tie-breaks are
+    named as the content names them, in the report's language (the tie-breaks as players read
+    them, not as the rules are written)."""
+    data = balance(content, Plan(games=12, seed=5, pairings=(("random", "random"),)))
+    says = {"en": ["When the Final Crisis began", "after round 3", "round 1", "the Final Crisis",
+                   "Crisis zones breached", "Escalation", "Objective cards", "Fort Sumter", "Scored by its holder",
+                   "tie-break 1: you control Fort Sumter", "without Event Discard"],
+            "es": ["Cuándo empezó la Crisis Final", "tras la ronda 3", "la ronda 1", "la Crisis Final",
+                   "Brechas en las zonas de crisis", "Escalada", "Cartas de objetivo", "Puntuada por quien la guardó",
+                   "desempate 1: controlas Fort Sumter", "sin Descarte de Eventos"]}
+    for lang, texts in says.items():
+        write(tmp_path / lang, data, Presenter(content, content.catalog(lang)), lang)
+        page = (tmp_path / lang / "report.html").read_text(encoding="utf-8")
+        missing = [text for text in texts if text not in page]
+        assert missing == [], (lang, missing)
+    run = data["runs"][0]
+    assert len(run["kept"]) == len(content.program.definition.cards["objective cards"].ids)
+    assert sum(k["held"] for k in run["kept"]) == sum(2 * int(r) * n for r, n in
+                                                      ((e["value"], e["k"]) for e in run["loop"]["ends"]))
