@@ -93,7 +93,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from crisis.interpreter.scenario import FAILED, NOT_RUN, run_file, scenario_files
+    from crisis.interpreter.designer.scenario import FAILED, NOT_RUN, run_file, scenario_files
+    from crisis.interpreter.engine.program import program_of
     from crisis.ruleset.diagnostics import UserError
     content = load(args)
     show = presenter(args, content)
@@ -106,12 +107,14 @@ def cmd_test(args) -> int:
     if not files:
         raise UserError(c.text("cli.test.none", paths=", ".join(map(str, paths))))
     counts = {"passed": 0, FAILED: 0, NOT_RUN: 0}
+    program, on_start = program_of(content), None
     coverage = None
-    if args.coverage:
-        from crisis.interpreter.coverage import Coverage
-        coverage = Coverage(content)
+    if args.coverage:  # the rules compiled a second time, recording what runs
+        from crisis.interpreter.designer.coverage import Coverage
+        coverage = Coverage(content.definition)
+        program, on_start = coverage.program, coverage.start
     for path in files:
-        outcomes = (run_file(coverage.content, path, coverage.start) if coverage else run_file(content, path))
+        outcomes = run_file(program, content.root, path, on_start)
         for outcome in outcomes:
             counts[outcome.status] += 1
             if outcome.status == NOT_RUN:

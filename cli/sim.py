@@ -107,8 +107,8 @@ def cmd_sim(args) -> int:
     options = game_options(args, reading, c)
     coverage = None
     if getattr(args, "coverage", False):
-        from crisis.interpreter.coverage import Coverage
-        coverage = Coverage(content)
+        from crisis.interpreter.designer.coverage import Coverage
+        coverage = Coverage(content.definition)
         coverage.start("sim")
     if ray_address is not None:
         try:
@@ -203,15 +203,13 @@ def options_json(reading, options) -> dict:
 
 
 def cover(coverage, options, controllers, seeds) -> None:
-    """``--coverage``: the games of the run played again on the rules compiled to record what
-    runs.  The recording rules are the Fort Sumter engine's (interpreter/coverage.py) until
-    coverage moves onto the general engine; both engines play the same games."""
-    from crisis.interpreter.controllers import controller_factory
-    from crisis.interpreter.game import Game, Options
-    old = Options(**{name: True for name in options.flags}, solo=options.solo, difficulty=options.difficulty)
+    """``--coverage``: the games of the run played again on the rules compiled a second time to
+    record what runs (interpreter/designer/coverage.py): the same games, seed for seed."""
+    from crisis.interpreter.batch import controller_factory
+    from crisis.interpreter.engine.game import Game
     factories = [controller_factory(name) for name in controllers]
     for seed in seeds:
-        game = Game(coverage.content, seed, old, log=False)
+        game = Game(coverage.program, seed, options, log=False)
         players = [factory(seed, side) for side, factory in enumerate(factories)]
         while game.decision is not None:
             game.apply(players[game.decision.player].choose(game, game.decision))

@@ -93,6 +93,8 @@ class Definition:
     terms: Mapping[str, Tuple[str, object]]
     overlay: Optional[Overlay] = None
     evaluation: Optional[object] = None  # the bots' judgement of a position (bots/evaluation.yaml)
+    # (rule, where its text is) for every rule read: where a tool (coverage) shows a rule
+    sources: Tuple[Tuple[object, object], ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 class DefinitionReader:
@@ -217,7 +219,7 @@ class DefinitionReader:
         if self.problems.items:
             return None
         definition = Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
-                                entering, meanings, terms, overlay, evaluation)
+                                entering, meanings, terms, overlay, evaluation, tuple(self.sources.values()))
         # what every rule can cost, and rules carrying each other out in a circle (docs/limits.md)
         self.problems.extend(definition_problems(definition, self.sources))
         return None if self.problems.items else definition

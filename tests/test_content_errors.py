@@ -211,17 +211,15 @@ scenarios:
 """ for where, marker, vp in (("off the map", "off", 1), ("in Texas", "Texas", 1), ("in Fort Sumter", "Fort Sumter", 0)))
 
 
-def test_or_between_two_whole_conditions_is_checked_and_played_by_both_engines(tmp_path):
-    from crisis.interpreter.designer import scenario as general
+def test_or_between_two_whole_conditions_is_checked_and_played(tmp_path):
+    from crisis.interpreter.designer.scenario import run_file
     from crisis.interpreter.engine.program import GameProgram
-    from crisis.interpreter.scenario import run_file
     root = designer_copy(tmp_path, OR_CARD)
     result = run_main("check", "--content", root)
     assert result.returncode == 0, result.stderr
     path = tmp_path / "or.yaml"
     path.write_text(OR_SCENARIOS, encoding="utf-8")
-    content = load_content(root)
-    outcomes = run_file(content, path) + general.run_file(GameProgram(load_definition(root)), root, path)
+    outcomes = run_file(GameProgram(load_definition(root)), root, path)
     assert [(o.name, o.problems, [d.message for d in o.diagnostics]) for o in outcomes] == [
         (o.name, [], []) for o in outcomes]
-    assert len(outcomes) == 6 and all(o.passed for o in outcomes)
+    assert len(outcomes) == 3 and all(o.passed for o in outcomes)

@@ -590,15 +590,17 @@ def test_playing_on_broken_content_is_status_1_not_a_usage_error(tmp_path):
 
 
 def test_scenario_files_of_the_content_are_read_like_content(tmp_path, content):
-    from crisis.interpreter.scenario import run_file
+    from crisis.interpreter.designer.scenario import run_file
+    from crisis.interpreter.engine.program import program_of
     root = copy_content(tmp_path)
     fifo, passwd = root / "scenarios" / "zz-fifo.yaml", root / "scenarios" / "zz-passwd.yaml"
     os.mkfifo(fifo)
     passwd.symlink_to("/etc/passwd")
     loaded = load_content(root)
+    program = program_of(loaded)
     with bounded(5):
-        (waiting,) = run_file(loaded, fifo)
-        (outside,) = run_file(loaded, passwd)
+        (waiting,) = run_file(program, loaded.root, fifo)
+        (outside,) = run_file(program, loaded.root, passwd)
     assert "not a regular file" in waiting.diagnostics[0].message
     assert "outside the content folder" in outside.diagnostics[0].message
     assert "root:" not in outside.diagnostics[0].format()

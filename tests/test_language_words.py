@@ -3,12 +3,18 @@ is, and "fewer VP than" -- checked, run and rendered."""
 
 import pytest
 
-from crisis.interpreter.scenario import run_file
 from crisis.content.loader import load_content
+from crisis.interpreter.designer.scenario import run_file as run_scenario_file
+from crisis.interpreter.engine.program import program_of
 from crisis.ruleset.checker import STRATEGY_EVENT, Checker
 from crisis.ruleset.parser import parse_block
 from crisis.ruleset.render import render_block
 from helpers import add_designer_card, copy_content, replace_in
+
+
+def run_file(content, path):
+    """The scenarios of ``path`` on loaded content."""
+    return run_scenario_file(program_of(content), content.root, path)
 
 
 @pytest.fixture(scope="module")

@@ -115,25 +115,15 @@ def test_batch_play_gives_the_pinned_games(content):
             assert all(not r.problems for r in records)
 
 
-def played_on_fort_sumters_engine(content, seed: int, event_discard: bool) -> dict:
-    """``played`` on the Fort Sumter engine, whose compiled rules coverage still wraps
-    (interpreter/coverage.py, until coverage moves onto the general engine)."""
-    from crisis.interpreter.game import Game as OldGame, Options as OldOptions
-    game = OldGame(content, seed, OldOptions(event_discard=event_discard), log=False)
-    play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
-    st, t = game.state, game.tables
-    return {"seed": seed, "event_discard": event_discard, "actions": len(game.history),
-            "actions_sha256": hashlib.sha256("\n".join(game.history).encode()).hexdigest(),
-            "winner": t.sides[st.result.winner], "tie_break": st.result.tie_break, "vp": st.vp,
-            "breakdown": st.result.breakdown, "round": st.round, "tokens": st.tokens, "pool": st.pool,
-            "track": st.track, "boxes": st.boxes, "markers": st.markers, "breach_order": st.breach_order,
-            "final_crisis_order": st.final_crisis_order, "discard": st.discard}
-
-
 def test_rules_compiled_for_coverage_play_the_same_games(content):
-    """Coverage wraps the compiled rules; the games must not change (an effect skipped would)."""
-    from crisis.interpreter.coverage import Coverage
+    """Coverage records on the rules compiled a second time; the games must not change (an effect
+    skipped would)."""
+    from types import SimpleNamespace
+
+    from crisis.interpreter.designer.coverage import Coverage
     pinned = json.loads(PINNED.read_text(encoding="utf-8"))
-    covered = Coverage(content).content
+    coverage = Coverage(content.definition)
+    recording = SimpleNamespace(program=coverage.program)
     for expected in pinned:
-        assert plain(played_on_fort_sumters_engine(covered, expected["seed"], expected["event_discard"])) == expected
+        assert plain(played(recording, expected["seed"], expected["event_discard"])) == expected
+    assert coverage.hits

@@ -6,7 +6,8 @@ A scenario must not pass by mistake: each test below is a way one used to.
 import pytest
 
 from clirun import run_crisis
-from crisis.interpreter.scenario import NOT_RUN, run_file
+from crisis.interpreter.designer.scenario import NOT_RUN, run_file
+from crisis.interpreter.engine.program import program_of
 
 BASE = """\
 name: value play
@@ -33,7 +34,8 @@ def _content(content):
 def run(tmp_path, text):
     path = tmp_path / "scenario.yaml"
     path.write_text(text, encoding="utf-8")
-    return run_file(_CONTENT["content"], path)
+    content = _CONTENT["content"]
+    return run_file(program_of(content), content.root, path)
 
 
 def not_run(tmp_path, text):
@@ -224,17 +226,19 @@ def test_a_file_that_is_not_yaml_is_not_run_and_the_others_still_are(tmp_path):
     assert "a.yaml:2:1: error: this is not valid YAML" in result.stdout or "a.yaml:" in result.stdout
 
 
-def test_the_documented_keys_are_the_keys_the_runner_reads():
+def test_the_documented_keys_are_the_keys_the_runner_reads(content):
     import re
     from pathlib import Path
 
-    from crisis.interpreter.scenario import EXPECT_SHAPES, POSITION_KEYS
+    from crisis.interpreter.designer.scenario import expect_keys, position_keys
+    program = program_of(content)
     doc = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
     position = doc[doc.index("## The position"):doc.index("## Actions")]
     expect = doc[doc.index("## Expectations"):]
     keys = lambda text: {k for row in re.findall(r"^\| (`[^|]+)\|", text, re.M) for k in re.findall(r"`(\w+)`", row)}
-    assert keys(position) == set(POSITION_KEYS)
-    assert keys(expect) == set(EXPECT_SHAPES) | {"legal", "not_legal", "decision", "choices"}
+    # the keys of a position are the names Fort Sumter's state.yaml gives under 'scenario keys'
+    assert keys(position) == set(position_keys(program)) >= set(program.schema.scenario_keys)
+    assert keys(expect) == set(expect_keys(program))
 
 
 def test_the_documented_example_passes(tmp_path):
@@ -303,7 +307,7 @@ def test_a_card_in_two_places_is_refused_at_its_entry(tmp_path, position, messag
 
 
 # A name the game does not know is shown where it is written: the key, or the entry of a list, that
-# holds it, underlined whole -- by both scenario runners (issue 17, item 13).
+# holds it, underlined whole (issue 17, item 13).
 AFTER_PHASE = "  phase: card_play\n"
 WRONG_NAMES = [
     (BASE.replace("    Unionist: [lincoln", "    Unionst: [lincoln"), "Unionst", "unknown side 'Unionst'"),
@@ -325,26 +329,11 @@ WRONG_NAMES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def general_program():
-    from crisis.content.loader import default_content_dir, load_definition
-    from crisis.interpreter.engine.program import GameProgram
-    return GameProgram(load_definition(default_content_dir()))
-
-
 @pytest.mark.parametrize("text, word, message", WRONG_NAMES, ids=[f"{m} ({i})" for i, (_, _, m) in enumerate(WRONG_NAMES)])
-def test_an_unknown_name_is_pointed_at_where_it_is_written_by_both_runners(tmp_path, general_program, text, word,
-                                                                            message):
-    from crisis.content.loader import default_content_dir
-    from crisis.interpreter.designer import scenario as general
+def test_an_unknown_name_is_pointed_at_where_it_is_written(tmp_path, text, word, message):
     ((line_number, line),) = [(n, line) for n, line in enumerate(text.splitlines(), 1) if word in line]
     column = line.index(word) + 1
     (d,) = not_run(tmp_path, text)
-    path = tmp_path / "scenario.yaml"
-    (outcome,) = general.run_file(general_program, default_content_dir(), path)
-    assert outcome.status == general.NOT_RUN
-    (g,) = outcome.diagnostics
-    for found in (d, g):
-        assert (found.line, found.column, found.width, found.message) == (line_number, column, len(word), message)
-        report = found.format()
-        assert f"\n{' ' * 6}| {' ' * (column - 1)}^{'~' * (len(word) - 1)}\n" in report
+    assert (d.line, d.column, d.width, d.message) == (line_number, column, len(word), message)
+    report = d.format()
+    assert f"\n{' ' * 6}| {' ' * (column - 1)}^{'~' * (len(word) - 1)}\n" in report

@@ -119,15 +119,16 @@ def test_solo_usage_errors_exit_2_with_a_message(capsys, args, message):
 
 def test_the_shipped_scenarios_show_every_row_of_every_aid_decide_a_selection(content):
     from crisis.content.loader import default_content_dir
-    from crisis.interpreter.coverage import Coverage
-    from crisis.interpreter.scenario import run_file, scenario_files
-    coverage = Coverage(content)
+    from crisis.interpreter.designer.coverage import Coverage
+    from crisis.interpreter.designer.scenario import run_file, scenario_files
+    coverage = Coverage(content.definition)
     for path in scenario_files([default_content_dir() / "scenarios" / "solo"]):
-        for outcome in run_file(coverage.content, path, coverage.start):
+        for outcome in run_file(coverage.program, content.root, path, coverage.start):
             assert outcome.passed, (outcome.name, outcome.problems)
     summary = {kind: (hit, total) for kind, hit, total in coverage.summary()}
     hit, total = summary["solo_table_row"]
-    assert total == sum(len(rows) for aid in content.solo.aids.values() for rows in aid.tables.values())
+    aids = content.definition.overlay.aids
+    assert total == sum(len(rows) for tables in aids.values() for rows in tables.values()) == 40
     assert hit == total, [f"{i.where} {i.label}" for i in coverage.missed({"solo_table_row"})]
     hit, total = summary["solo_priority_line"]
     assert hit == total, [f"{i.where} {i.label}" for i in coverage.missed({"solo_priority_line"})]

@@ -52,23 +52,30 @@ def check_position(program, position) -> List[str]:
     in_play = [frame[4] for frame in position.stack if frame[0] >= 0 and isinstance(program.ops[frame[0]], PlayOp)
                and frame[2] == 1]  # a card being played is in no pile until its play ends
     entities = _entities(program, position, problems)
-    for kind_index, kind in enumerate(schema.card_kinds):
-        seen = dict(entities.get(kind_index, {}))  # a card in play lies in no pile
+    if position.view != NOBODY:  # a view has taken hidden cards out
+        return problems
+    piles = position.piles
+    for kind_index, indices in enumerate(_piles_of_kinds(program)):
+        ids = program.cards[kind_index].ids
+        seen = [0] * len(ids)
+        for card in entities.get(kind_index, ()):  # a card in play lies in no pile
+            seen[card] += 1
         if kind_index == program.played_kind:
             for card in in_play:
-                seen[card] = seen.get(card, 0) + 1
-        for number, pile in enumerate(schema.piles):
-            if pile.kind != kind.name:
-                continue
-            for side in range(len(schema.sides) if pile.each_side else 1):
-                for card in position.piles[layout.pile(number, side)]:
-                    seen[card] = seen.get(card, 0) + 1
-        ids = program.cards[kind_index].ids
-        if position.view == NOBODY:  # a view has taken hidden cards out
-            for card in range(len(ids)):
-                if seen.get(card, 0) != 1:
-                    problems.append(f"{ids[card]} lies in {seen.get(card, 0)} piles, not 1")
+                seen[card] += 1
+        for index in indices:
+            for card in piles[index]:
+                seen[card] += 1
+        if seen.count(1) != len(seen):
+            problems.extend(f"{ids[card]} lies in {n} piles, not 1" for card, n in enumerate(seen) if n != 1)
     return problems
+
+
+def _piles_of_kinds(program) -> List[List[int]]:
+    """For each kind of card, the indices (in Position.piles) of the piles that hold it."""
+    schema, layout = program.schema, program.layout
+    return [[layout.pile(number, side) for number, pile in enumerate(schema.piles) if pile.kind == kind.name
+             for side in range(len(schema.sides) if pile.each_side else 1)] for kind in schema.card_kinds]
 
 
 def _entities(program, position, problems: List[str]) -> dict:

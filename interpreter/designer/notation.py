@@ -55,15 +55,12 @@ class _Words:
 
     def take_name(self, names: Sequence[str]) -> Optional[str]:
         """The longest name that the next words spell (names may have several words)."""
-        best = None
-        for name in names:
-            parts = normalize(name).split(" ")
-            if self.words[self.at:self.at + len(parts)] == parts and (best is None or len(parts) > len(best[1])):
-                best = (name, parts)
-        if best is None:
-            return None
-        self.at += len(best[1])
-        return best[0]
+        words, at = self.words, self.at
+        for name, parts in _spelled(names):  # longest first
+            if words[at:at + len(parts)] == parts:
+                self.at += len(parts)
+                return name
+        return None
 
     def upto(self, stop: str) -> str:
         end = self.words.index(stop, self.at) if stop in self.words[self.at:] else len(self.words)
@@ -73,6 +70,22 @@ class _Words:
 
     def done(self) -> bool:
         return self.at >= len(self.words)
+
+
+_SPELLINGS: Dict[tuple, List[Tuple[str, List[str]]]] = {}
+
+
+def _spelled(names: Sequence[str]) -> List[Tuple[str, List[str]]]:
+    """Each name with its words as actions are compared (lowercase), the names of most words
+    first (then in their order): worked out once for each list of names."""
+    key = tuple(names)
+    found = _SPELLINGS.get(key)
+    if found is None:
+        spelled = [(name, normalize(name).split(" ")) for name in names]
+        found = sorted(spelled, key=lambda pair: -len(pair[1]))
+        if len(_SPELLINGS) < 256:  # a handful of lists per game
+            _SPELLINGS[key] = found
+    return found
 
 
 TOKEN_VERBS = ("place", "remove", "move")

@@ -21,10 +21,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+import weakref
+
 import attrs
 
 from crisis.content.yamlfile import ContentError, Map, Seq, YamlFile, display_path, read_text
-from crisis.interpreter.engine.game import EngineGame
+from crisis.interpreter.engine.board import FixedRollError
+from crisis.interpreter.engine.game import EngineGame, IllegalAction
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.ops import Ctx
 from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
@@ -53,7 +56,6 @@ class Outcome:
     status: str  # PASSED, FAILED or NOT_RUN
     problems: List[str] = attrs.field(factory=list)  # why it failed
     diagnostics: List[Diagnostic] = attrs.field(factory=list)  # why it could not be run
-    events: List[str] = attrs.field(factory=list)  # card rules carried out
     line: int = 1
 
     @property
@@ -144,6 +146,61 @@ def key_of_step(name: str) -> str:
 # ------------------------------------------------------------------ reading
 
 
+class _Names:
+    """What every scenario of one game program reads its names against: worked out once per program."""
+
+    def __init__(self, program):
+        schema = program.schema
+        self.parts = Parts(program)
+        self.actions = ActionReader(program)
+        self.step_list = step_names(program)
+        self.names: Dict[str, List[str]] = {
+            "side": list(schema.sides), "place": list(schema.map.places),
+            "zone": [z.name for t in schema.tracks for z in t.zones], "marker": [m.name for m in schema.markers],
+            # the steps a game may start at (and be in): those of the sequence of play itself
+            "phase": [key_of_step(s) for s in self.step_list
+                      if _path_to_step(program, program.play, s) is not None] + ["game_over"],
+            "decision kind": list(self.actions.kinds),
+            "difficulty": list(program.automa_rules.difficulty) if program.automa_rules else [],
+            "table": ["place", "remove"]}
+        for index, kind in enumerate(schema.card_kinds):
+            self.names[card_word(kind.name)] = list(program.cards[index].ids)
+        self.place_word = schema.map.place_words[0] if schema.map.place_words else "place"
+        self.shapes: Optional[Dict[str, tuple]] = None
+        # who the game plays in a solo game (the overlay's first role), as scenario messages name it
+        self.automa = program.automa_rules.overlay.roles[0] if program.automa_rules and \
+            program.automa_rules.overlay.roles else "automa"
+
+
+_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def names_of(program) -> _Names:
+    found = _NAMES.get(program)
+    if found is None:
+        found = _NAMES[program] = _Names(program)
+    return found
+
+
+def position_keys(program) -> List[str]:
+    """The keys a scenario's position may have in this game: its schema's scenario keys, and a few
+    every game has."""
+    return list(names_of(program).parts.keys) + list(ENGINE_POSITION_KEYS)
+
+
+def expect_keys(program) -> List[str]:
+    """The keys a scenario's ``expect`` may have in this game."""
+    shared = names_of(program)
+    if shared.shapes is None:
+        shared.shapes = _Reader(None, program).expect_shapes()
+    return list(shared.shapes) + ["legal", "not_legal", "decision", "choices"]
+
+
+def card_word(kind_name: str) -> str:
+    """A card kind's name in the singular ("strategy cards" -> "strategy card")."""
+    return kind_name[:-1] if kind_name.endswith("s") else kind_name
+
+
 class _Reader:
     """Reads one scenario's YAML into a game, reporting mistakes at their line."""
 
@@ -151,26 +208,18 @@ class _Reader:
         self.file = file
         self.program = program
         self.schema = program.schema
-        self.parts = Parts(program)
-        self.actions = ActionReader(program)
+        shared = self.shared = names_of(program)
+        self.parts = shared.parts
+        self.actions = shared.actions
+        self.step_list = shared.step_list
+        self.names = shared.names
+        self.place_word = shared.place_word
         self.errors: List[Diagnostic] = []
-        schema = self.schema
-        self.step_list = step_names(program)
-        kinds = {k.name: i for i, k in enumerate(schema.card_kinds)}
-        self.names: Dict[str, List[str]] = {
-            "side": list(schema.sides), "place": list(schema.map.places),
-            "zone": [z.name for t in schema.tracks for z in t.zones], "marker": [m.name for m in schema.markers],
-            "phase": [key_of_step(s) for s in self.step_list] + ["game_over"],
-            "decision kind": list(self.actions.kinds),
-            "difficulty": list(program.automa_rules.difficulty) if program.automa_rules else [],
-            "table": ["place", "remove"]}
-        for kind, index in kinds.items():
-            self.names[self.card_word(index)] = list(program.cards[index].ids)
-        self.place_word = schema.map.place_words[0] if schema.map.place_words else "place"
+        self.placed: Dict[Tuple[int, int], str] = {}  # (card kind, card) -> where the position puts it ("hands.Unionist")
+        self.dice: Tuple[Any, Any] = (None, [])  # where the fixed die rolls are written, and the rolls
 
     def card_word(self, kind: int) -> str:
-        name = self.schema.card_kinds[kind].name
-        return name[:-1] if name.endswith("s") else name
+        return card_word(self.schema.card_kinds[kind].name)
 
     def pile_word(self, pile: int) -> str:
         return self.card_word(self.program.kind_index[self.schema.piles[pile].kind])
@@ -239,16 +288,28 @@ class _Reader:
                 out[side] = (value, side_name, value[side_name])
         return out
 
-    def cards(self, container, key, values, kind: int) -> List[int]:
+    def cards(self, container, key, values, kind: int, place: Optional[str] = None) -> List[int]:
+        """The cards a list names; with ``place`` (where they are, as written: 'hands.Unionist'),
+        a card already listed in another place, or twice in this one, is refused at its entry."""
         what = self.card_word(kind)
         given = values
         if not isinstance(values, list):
             values = [values]
         out = []
         for number, value in enumerate(values):
-            card = self.lookup(*self.entry(given, container, key, number), value, self.program.cards[kind].ids, what)
-            if card != NOBODY:
-                out.append(card)
+            at = self.entry(given, container, key, number)
+            card = self.lookup(*at, value, self.program.cards[kind].ids, what)
+            if card == NOBODY:
+                continue
+            if place is not None:
+                elsewhere = self.placed.get((kind, card))
+                if elsewhere is not None:
+                    where = "twice in " + place if elsewhere == place else f"in {elsewhere} and in {place}"
+                    self.error(*at, f"{what} '{value}' is listed {where}",
+                               hint="each card is in one place only: a hand, a deck, a discard pile...")
+                    continue
+                self.placed[(kind, card)] = place
+            out.append(card)
         return out
 
     def number(self, container, key, low=0, high=None) -> Optional[int]:
@@ -267,6 +328,15 @@ class _Reader:
                                                         width=len(str(key)),
                                                         expected=one_of(list(allowed), limit=30),
                                                         hint=f"did you mean '{guess}'?" if guess else None))
+
+    def roll_problem(self, error: FixedRollError) -> Diagnostic:
+        """A fixed die roll the die cannot show, at its place in ``dice``."""
+        position, rolls = self.dice
+        index = len(rolls) - error.left - 1
+        container, key = (rolls, index) if isinstance(rolls, Seq) else (position, "dice")
+        return self.file.diagnostic(self.position_of(container, key), f"die roll {index + 1}: {error}",
+                                    hint="a die roll between two to six things is of a six-sided die, "
+                                         "of seven to twelve of a twelve-sided die")
 
     # -------------------------------------------------------------- position
     def build(self, spec: Map) -> EngineGame:
@@ -373,17 +443,16 @@ class _Reader:
                     if pile.at_most == 1 and value in OFF:
                         cards = []
                     else:
-                        cards = self.cards(container, name, value, kind)
+                        cards = self.cards(container, name, value, kind, place=f"{key}.{name}")
                     position.piles[layout.pile(number, side)] = cards
                     used.setdefault(kind, set()).update(cards)
             else:
-                cards = self.cards(p, key, p[key], kind)
+                cards = self.cards(p, key, p[key], kind, place=key)
                 position.piles[layout.pile(number)] = cards
                 used.setdefault(kind, set()).update(cards)
-        if "last_play" in p:
-            self.last_play(position, p, used)
         if "dice" in p:  # die rolls fixed in advance, used in order before the game's generator
             rolls = p["dice"] if isinstance(p["dice"], list) else [p["dice"]]
+            self.dice = (p, rolls)
             for index, roll in enumerate(rolls):
                 if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 12:
                     self.error(p, "dice", f"die roll {index + 1} should be a whole number from 1 to 12",
@@ -402,9 +471,11 @@ class _Reader:
             deck = [c for c in position.piles[index] if c not in taken]
             key = self.parts.key_for("pile", number)
             if key is not None and key in p:
-                top = self.cards(p, key, p[key], kind)
+                top = self.cards(p, key, p[key], kind, place=key)
                 deck = [c for c in deck if c not in top] + list(reversed(top))  # the first listed is on top
             position.piles[index] = deck
+        if "last_play" in p:
+            self.last_play(position, p)
         self.apply_tokens(position, p)
         for key, part in parts.items():
             if key not in p:
@@ -436,7 +507,7 @@ class _Reader:
                 values[offset] = Board(program, position).first_player()
         return step
 
-    def last_play(self, position, p: Map, used) -> None:
+    def last_play(self, position, p: Map) -> None:
         program, layout = self.program, self.program.layout
         lp = p["last_play"]
         if isinstance(lp, Map) and {"side", "card"} <= set(lp):
@@ -446,16 +517,25 @@ class _Reader:
             mode = str(lp.get("mode", uses[0] if uses else ""))
             if mode not in uses:
                 self.lookup(lp, "mode", mode, uses, "mode")
-            if cards:
+            elsewhere = self.placed.get((program.played_kind, cards[0])) if cards else None
+            played_key = self.parts.key_for("pile", program.played_pile)
+            if elsewhere not in (None, played_key):
+                pile = self.schema.piles[program.played_pile].name
+                self.error(lp, "card", f"{self.card_word(program.played_kind)} '{lp['card']}' is in {elsewhere}, so "
+                                       f"it cannot be the card just played (which is on the {pile})")
+            elif cards:
                 card = cards[0]
                 values = position.values
                 values[layout.last_side] = self.lookup(lp, "side", lp["side"], self.schema.sides, "side")
                 values[layout.last_card] = card
                 values[layout.last_use] = uses.index(mode) if mode in uses else NOBODY
                 played = position.piles[program.played_pile_index]
-                if card not in played:
+                if card not in played:  # it leaves the deck it was in
                     played.append(card)
-                    used.setdefault(program.played_kind, set()).add(card)
+                    kind = self.schema.card_kinds[program.played_kind].name
+                    for number, pile in enumerate(self.schema.piles):
+                        if pile.starts_with_all and pile.kind == kind and card in position.piles[layout.pile(number)]:
+                            position.piles[layout.pile(number)].remove(card)
         else:
             self.error(p, "last_play", "'last_play' needs a side and a card", expected="{side: ..., card: ...}")
 
@@ -732,7 +812,9 @@ class _Reader:
         if not isinstance(expect, Map):
             self.error(spec, "expect", "'expect' should be a mapping")
             return {}, None
-        shapes = self.expect_shapes()
+        shapes = self.shared.shapes
+        if shapes is None:
+            shapes = self.shared.shapes = self.expect_shapes()
         self.keys(expect, tuple(shapes) + ("legal", "not_legal", "decision", "choices"), "expect")
         wanted: Dict[str, Any] = {}
         for key in expect:
@@ -878,15 +960,17 @@ def current_step(game) -> str:
     return "game_over"
 
 
-def observe(game) -> Dict[str, Any]:
-    """The position as a scenario names it, for comparing with expectations."""
+def observe(game, keys=None) -> Dict[str, Any]:
+    """The position as a scenario names it, for comparing with expectations (only ``keys``, if given)."""
     program = game.program
     schema, layout = program.schema, program.layout
     values = game.position.values
     sides = schema.sides
     per_side = lambda f: {sides[s]: f(s) for s in range(len(sides))}  # noqa: E731
     out: Dict[str, Any] = {}
-    for key, part in Parts(program).keys.items():
+    for key, part in names_of(program).parts.keys.items():
+        if keys is not None and key not in keys:
+            continue
         kind = part[0]
         if kind == "counter":
             offset = layout.counter[part[1]]
@@ -1005,7 +1089,8 @@ class Choices(list):
     """Expected solo choices: each must match one observed choice, in order."""
 
 
-def _compare_choices(expected: "Choices", actual: List[Dict[str, Any]], problems: List[str]) -> None:
+def _compare_choices(expected: "Choices", actual: List[Dict[str, Any]], problems: List[str],
+                     automa: str = "automa") -> None:
     start = 0
     for number, wanted in enumerate(expected, 1):
         for index in range(start, len(actual)):
@@ -1015,7 +1100,7 @@ def _compare_choices(expected: "Choices", actual: List[Dict[str, Any]], problems
         else:
             shown = "; ".join(", ".join(f"{k}: {v}" for k, v in a.items() if v not in (None, [])) for a in actual)
             problems.append(f"choices: expected choice {number} {dict(wanted)} (after the ones before it), "
-                            f"but the automa's choices were: {shown or 'none'}")
+                            f"but the {automa}'s choices were: {shown or 'none'}")
             return
 
 
@@ -1027,27 +1112,6 @@ def _same(expected: Any, actual: Any) -> bool:
 
 def _describe(decision) -> str:
     return f"a {decision[0] or 'any player'} {decision[1] or 'any kind of'} decision"
-
-
-def expand(game, text: str):
-    """The actions ``text`` stands for at this decision, or None if it is not legal: one legal
-    action, or a whole order written at once (``order a b c``, the older notation), which stands
-    for one choice per card; the last card needs no decision."""
-    from crisis.interpreter.actions import normalize
-    decision = game.decision
-    if decision is None:
-        return None
-    action = decision.find(text)
-    if action is not None:
-        return [action]
-    words = normalize(text).split()
-    if decision.kind != "order" or len(words) < 3 or words[0] != "order":
-        return None
-    by_id = {a.text.split(" ", 1)[1].lower(): a for a in decision.actions}
-    found = [by_id.get(word) for word in words[1:]]
-    if None in found or len(found) != len(decision.actions):
-        return None
-    return found[:-1]
 
 
 def _run_check(game, check: Check, kinds: Dict[str, Tuple[str, ...]], problems: List[str]) -> None:
@@ -1078,7 +1142,7 @@ def _run_check(game, check: Check, kinds: Dict[str, Tuple[str, ...]], problems: 
                 f"{sides[decision.player]} {decision.kind} decision, which offers only "
                 f"{one_of(list(offered))} actions (add a {{decision: ...}} check to show where the game is)")
             continue
-        found = expand(game, parsed.text)
+        found = game.expand(parsed.text)  # also the older whole-order form 'order a b c'
         if should_be_legal and found is None:
             problems.append(f"{check.where}: '{parsed.text}' should be legal, but is not; legal: "
                             f"{one_of([a.text for a in decision.actions], 10)}")
@@ -1086,32 +1150,16 @@ def _run_check(game, check: Check, kinds: Dict[str, Tuple[str, ...]], problems: 
             problems.append(f"{check.where}: '{parsed.text}' should be illegal, but is legal")
 
 
-class IllegalText(UserError):
-    pass
-
-
-def apply_text(game, text: str) -> None:
-    found = expand(game, text)
-    if found is None:
-        from crisis.interpreter.game import IllegalAction
-        legal = [a.text for a in game.decision.actions] if game.decision else []
-        message = (f"'{text}' is not a legal action now; legal: {one_of(legal, limit=10)}" if game.decision
-                   else "the game is over")
-        guess = did_you_mean(text.lower(), [t.lower() for t in legal], cutoff=0.5) if legal else None
-        if guess:
-            message += f"; did you mean '{next(t for t in legal if t.lower() == guess)}'?"
-        raise IllegalAction(message)
-    for action in found:
-        game.apply(action)
-
-
 # ------------------------------------------------------------------ running
 
 
 def run_scenario(program, file: YamlFile, spec: Map, name: str,
                  on_start: Optional[Callable[[str], None]] = None) -> Outcome:
-    """Run one scenario; an unreadable one comes back NOT_RUN with its diagnostics."""
-    from crisis.interpreter.game import IllegalAction
+    """Run one scenario; an unreadable one comes back NOT_RUN with its diagnostics.
+
+    ``on_start`` is told the scenario's label (file:line) before its game is set
+    up (coverage records which scenario exercises what).
+    """
     outcome = Outcome(file.path, name, NOT_RUN, line=spec.line)
     if on_start is not None:
         on_start(outcome.where)
@@ -1124,6 +1172,9 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
     except ScenarioError as error:
         outcome.diagnostics = error.diagnostics
         return outcome
+    except FixedRollError as error:
+        outcome.diagnostics = [reader.roll_problem(error)]
+        return outcome
     if reader.errors:
         outcome.diagnostics = reader.errors
         return outcome
@@ -1132,6 +1183,17 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
         outcome.diagnostics = [file.diagnostic((spec.line, spec.column), f"the starting position is impossible: {v}")
                                for v in violations]
         return outcome
+    try:
+        _play_steps(game, reader, steps, wanted, final_check, outcome)
+    except FixedRollError as error:
+        outcome.diagnostics = [reader.roll_problem(error)]
+        outcome.problems, outcome.status = [], NOT_RUN
+    return outcome
+
+
+def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Check], outcome: Outcome) -> None:
+    """The scenario's actions and checks, then its expectations: the outcome's problems and status."""
+    program = game.program
     kinds = reader.actions.kinds
     problems = outcome.problems
     stopped = False
@@ -1140,8 +1202,9 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
             _run_check(game, step, kinds, problems)
             continue
         try:
-            apply_text(game, step.text)
+            game.apply(step.text)
         except IllegalAction as error:
+            # what follows an illegal action is only its consequence: report this alone
             outcome.problems = [f"{where} ('{step.text}'): {error.diagnostics[0].message}"]
             stopped = True
             break
@@ -1150,20 +1213,16 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
             outcome.problems = [f"{where} ('{step.text}'): invariant broken: {v}" for v in violations]
             stopped = True
             break
-    outcome.events = [f"card:{e.params['card']}" for e in game.log if e.key == "log.play" and
-                      e.params.get("use") != program.uses[0].name]
-    outcome.events += [f"card:{e.params['card']}" for e in game.log if e.key == "log.carry_out"]
     if not stopped:
-        observed = observe(game)
+        observed = observe(game, wanted)
         for key, value in wanted.items():
             if key == "choices":
-                _compare_choices(value, _choices(game), outcome.problems)
+                _compare_choices(value, _choices(game), outcome.problems, reader.shared.automa)
             else:
                 _compare(value, observed[key], key, outcome.problems)
         if final_check is not None:
             _run_check(game, final_check, kinds, outcome.problems)
     outcome.status = FAILED if outcome.problems else PASSED
-    return outcome
 
 
 def scenario_files(paths: Sequence[Path]) -> List[Path]:

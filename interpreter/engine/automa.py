@@ -35,8 +35,8 @@ class AutomaRules:
     def __init__(self, program, overlay):
         self.overlay = overlay
         self.program = program
-        compiler = Compiler(program)
-        traced = _ExplainingCompiler(program, trace=True)  # the automa's own rules log each test they make
+        compiler = program.compiler_for(Compiler)
+        traced = program.compiler_for(_ExplainingCompiler, trace=True)  # the automa's own rules log each test they make
         roles = overlay.roles
         terms = list(program.term_names)
         self.room = tuple(compiler.term(terms.index(name)) for name in overlay.placement)

@@ -67,6 +67,14 @@ def _notation(name: str) -> str:
     return name.split()[-1]
 
 
+class FixedRollError(Exception):
+    """A die roll fixed in advance (a scenario's ``dice``) that the die it is used for cannot show."""
+
+    def __init__(self, roll: int, faces: int, left: int):
+        self.roll, self.faces, self.left = roll, faces, left  # left: the fixed rolls still unused after it
+        super().__init__(f"a die roll of {roll} cannot come from the {faces}-sided die rolled here (1 to {faces})")
+
+
 @attrs.frozen(slots=True)
 class LogEntry:
     key: str
@@ -79,7 +87,7 @@ class Board:
     __slots__ = ("program", "layout", "position", "values", "piles", "log", "locations", "max_per_place",
                  "_block_place", "_block_remove", "markers_seen", "no_place", "no_remove", "solo", "shortfall",
                  "_first_key", "_first", "sides", "tokens_base", "n", "options", "offsets", "supply_offsets",
-                 "marker_base", "marker_count")
+                 "marker_base", "marker_count", "probe")
 
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
@@ -109,6 +117,7 @@ class Board:
         self.supply_offsets = tuple(self.offsets[code] for code in self.locations.supply)
         self.marker_base = self.layout.marker
         self.marker_count = len(schema.markers)
+        self.probe = False  # only looking ahead (a prediction, a search on a copy): nothing here really happens
 
     def look_at(self, position: Position) -> None:
         """Work on another position of the same game (caches that depend on it are dropped)."""
@@ -169,7 +178,12 @@ class Board:
         rolls: List[int] = []
         index = 0
         for _ in range(1000):  # a reroll is rare; the bound keeps the loop finite
-            roll = position.dice.pop(0) if position.dice else position.rng.randint(1, faces)
+            if position.dice:
+                roll = position.dice.pop(0)
+                if roll > faces:  # fixed in advance (a scenario), before anyone knew which die it would be for
+                    raise FixedRollError(roll, faces, len(position.dice))
+            else:
+                roll = position.rng.randint(1, faces)
             rolls.append(roll)
             if faces % count == 0:
                 index = (roll - 1) // (faces // count)

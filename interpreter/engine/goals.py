@@ -196,6 +196,7 @@ class _Search:
         self.goal, self.ctx, self.before = goal, ctx, before
         position = board.position.copy(rng=board.position.rng)
         self.board = Board(board.program, position, None, board.solo)
+        self.board.probe = True
         self.memo = {}
 
     def best(self, index: int, step: int, counts) -> Optional[int]:

@@ -104,6 +104,7 @@ def predict(board: Board, op: Op, ctx: Ctx) -> Outcome:
     stack = position.stack
     base = len(stack)
     machine = Machine(board.program, position, None, solo, base, board.options)
+    machine.board.probe = True
     if ctx.effect >= 0:  # "that space" is remembered in the effect's frame: the copy keeps its own
         stack.append([-1, ctx, 1, board.position.stack[ctx.effect][3]])
         ctx = ctx._replace(effect=len(stack) - 1)

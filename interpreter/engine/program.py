@@ -195,7 +195,7 @@ class GameProgram:
         self.term_types = tuple(kind for _, (kind, meaning) in definition.terms.items())
         self.term_kinds = tuple(self.kind_index.get(getattr(meaning, "kind_name", ""), self.played_kind)
                                 for _, (kind, meaning) in definition.terms.items())
-        compiler = Compiler(self)
+        compiler = self.compiler_for(Compiler)
         self.compiler = compiler
         for k, kind in enumerate(schema.card_kinds):
             for f, (name, type_name) in enumerate(kind.fields):
@@ -268,6 +268,12 @@ class GameProgram:
         return out
 
     # ------------------------------------------------------------ building
+    def compiler_for(self, kind, **options) -> Compiler:
+        """A compiler of ``kind`` (Compiler or a subclass) for this program: every rule of the
+        program is compiled by one made here, so a tool may compile a second program its own way
+        (coverage records what runs) while plain programs are untouched."""
+        return kind(self, **options)
+
     def add_op(self, op: Op) -> Op:
         op.id = len(self.ops)
         self.ops.append(op)
