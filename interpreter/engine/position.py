@@ -10,6 +10,7 @@ the copy, nothing is replayed.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import List, Optional
 
@@ -49,13 +50,27 @@ def note(board, op: int, side: int, card: int = NOBODY) -> None:
     player acting; ``op`` is the operation that did it.  With the game's counters (those not kept
     per side) as they stood then."""
     position = board.position
-    layout = board.layout
-    offsets = layout.__dict__.get("_game_counters")
-    if offsets is None:
-        offsets = layout.__dict__["_game_counters"] = tuple(
-            layout.counter[index] for index, counter in enumerate(layout.schema.counters) if not counter.each_side)
-    values = position.values
-    position.notes.append((op, side, card, tuple([values[offset] for offset in offsets])))
+    counters = board.layout.__dict__.get("_game_counters")
+    if counters is None:
+        counters = _game_counters(board.layout)
+    position.notes.append((op, side, card, counters(position.values)))
+
+
+def _game_counters(layout: Layout):
+    """values -> the tuple of the game's counters (those not kept per side), made once per layout."""
+    offsets = [layout.counter[i] for i, counter in enumerate(layout.schema.counters) if not counter.each_side]
+    if len(offsets) > 1:
+        getter = operator.itemgetter(*offsets)
+    elif offsets:
+        only = offsets[0]
+
+        def getter(values):
+            return (values[only],)
+    else:
+        def getter(values):
+            return ()
+    layout.__dict__["_game_counters"] = getter
+    return getter
 
 
 def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:
