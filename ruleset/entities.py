@@ -533,7 +533,7 @@ class EntityPhrases:
         self.entity_chosen = True
         return self.move_entities("move", amount, target, node.dest, None, -1, node)
 
-    def stmt_ForEachEntity(self, node: N.ForEach, entities):
+    def for_each_entity(self, node: N.ForEach, entities):
         if node.order is not None:
             self.error(node.order, "cards in play come in card order", hint="leave out 'in the order ... choose'")
         if isinstance(entities, M.EntityRef):

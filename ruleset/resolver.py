@@ -187,6 +187,14 @@ class _Run(EntityPhrases):
         return value
 
     def _phrase(self, p: N.Phrase, want: Sequence[str]):
+        found = self._phrase_of(p, want)
+        if p.at is not None and found is not None and found[0] not in ("entities", "entity"):
+            self.error(p.at, f"'at' says where cards in play stand, and {_describe(p)} is {_kind_text(found[0])}",
+                       hint="name the place alone, or cards in play: 'units at Ridge'")
+            return None
+        return found
+
+    def _phrase_of(self, p: N.Phrase, want: Sequence[str]):
         if p.it:
             if not self.in_where:
                 self.error(p, "'it' and 'there' refer to the place tested in a 'where' clause",
@@ -1070,7 +1078,7 @@ class _Run(EntityPhrases):
             return None
         kind, value = found
         if kind in ("entities", "entity"):
-            return self.stmt_ForEachEntity(node, value)
+            return self.for_each_entity(node, value)
         if kind == "number" and isinstance(value, M.CounterValue):
             if node.order is not None:
                 self.error(node.order, "a counter's values come in order")

@@ -237,6 +237,9 @@ def edit(path: Path, old: str, new: str) -> int:
     ("    deploy up to 1 supply from your hand\n",
      "    rout your tapped camps at Redhold\n    deploy up to 1 supply from your hand\n",
      None, None),
+    ("    deploy up to 1 supply from your hand\n",
+     "    if the number of sites at Crossing is 1: untap your supplies\n    deploy up to 1 supply from your hand\n",
+     "'at' says where cards in play stand", "units at Ridge"),
 ])
 def test_a_mistake_with_cards_in_play_is_refused_at_its_line(tmp_path, old, new, message, hint):
     root = copy_game(tmp_path)
@@ -298,3 +301,19 @@ def test_a_verb_without_cards_in_play_is_refused(tmp_path):
     state.write_text(text[:start] + text[end:])
     found = problems(root)
     assert any("verbs act on cards in play" in d.message for d in found)
+
+
+def test_the_examples_of_the_language_reference_load_in_the_toy_game(tmp_path):
+    """docs/language.md, "Cards in play": every example is a rule Skirmish accepts as it stands."""
+    import re
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Cards in play"):doc.index("## The solo game's words")]
+    blocks = re.findall(r"```text\n(.*?)\n```", section, re.S)
+    assert len(blocks) >= 4
+    root = copy_game(tmp_path)
+    sequence = root / "sequence.yaml"
+    text = sequence.read_text()
+    added = "".join(f"  example {n}: |\n" + "".join(f"    {line}\n" for line in block.split("\n"))
+                    for n, block in enumerate(blocks))
+    sequence.write_text(text.replace("procedures:\n", "procedures:\n" + added))
+    read_game(root)
