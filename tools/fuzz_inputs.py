@@ -13,7 +13,7 @@ Content that is accepted is then played as a designer would (``--plays``):
 two-player games between heuristic bots and between search bots (a small
 budget), ``crisis play --bots --solo`` and ``crisis play --bots`` with their
 logs and ``crisis cards`` and ``crisis aid`` in every language.  Each play
-has its own time limit (``--play-timeout``); accepted content must never
+has its own limit of CPU time (``--play-timeout``); accepted content must never
 give a traceback, a hang, an out-of-memory, nor even a clean error there.
 
 Saves are damaged as a person editing one by hand would (types, keys given
@@ -210,7 +210,8 @@ def main(argv=None) -> int:
                         help="share of content cases changed with well-formed rules rather than damaged (default 0.5)")
     parser.add_argument("--plays", default=",".join(PLAYS),
                         help=f"what is done with accepted content, or 'none' (default {','.join(PLAYS)})")
-    parser.add_argument("--play-timeout", type=float, default=30.0, help="seconds per play before it counts as a hang")
+    parser.add_argument("--play-timeout", type=float, default=30.0,
+                        help="seconds of CPU time per play before it counts as a hang")
     args = parser.parse_args(argv)
     plays = () if args.plays == "none" else tuple(p for p in args.plays.split(",") if p)
     unknown = [p for p in plays if p not in PLAYS]
@@ -225,8 +226,9 @@ def main(argv=None) -> int:
                      "crash": 0, "harness": 0}
               for kind in ("content", "save", "disk")}
     played = {which: {"ok": 0, "refused": 0, "traceback": 0, "hang": 0, "memory": 0} for which in plays}
-    # a case's own time, then each play's, and a margin for the worker's start
-    case_timeout = args.timeout + len(plays) * args.play_timeout + 10
+    # a case's own time, then each play's (CPU time, --play-timeout), three times over for a machine
+    # shared with other work, and a margin for the worker's start: past it, a case is a hang in wall time
+    case_timeout = 3 * (args.timeout + len(plays) * args.play_timeout) + 10
     peak = 0
     slowest = 0.0
     started = time.perf_counter()
