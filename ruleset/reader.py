@@ -115,7 +115,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
 _KINDS = {"NOUN": "a word for a thing", "ADJ": "an adjective", "RELATION": "a relation such as 'control'",
           "VERB": "a verb of the game", "NAME": "a name", "NUMBER": "a number", "_NL": "the end of the line",
           "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the rule",
-          "_OR_PLACE": "'or'"}
+          "_OR_PLACE": "'or'", "AT_PLACE": "'at' and a place"}
 
 
 def _describe(name: str) -> str:
