@@ -445,7 +445,6 @@ class Screen:
             rule = game.tie_break_rules()[result.tie_break]
             lines.append(c.text("cli.result.tie_break", rule=render_condition(rule.tree, c),
                                 winner=self.side(winner)))
-        lines.append(style.bold(c.text("result.winner", side=self.side(winner))))
         if reveal_seed is not None:
             lines.append(self.text("cli.result.seed", seed=reveal_seed))
         return lines

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from crisis.interpreter.actions import Decision
 from crisis.ruleset.diagnostics import shown
@@ -20,7 +20,7 @@ from crisis.ruleset.diagnostics import shown
 from . import info
 from .board import Screen, fit
 from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
-                      controller_text)
+                      before_result, controller_text)
 from .paths import shown_path
 from .terminal import Terminal
 from .typed import too_long, too_long_text, typed_number
@@ -340,7 +340,7 @@ class LineMode:
         lines += scr.header() + [""] + scr.board(s.changed_spaces(viewer)) + [""] + scr.tracks() + [""]
         lines.append(self.c.text("cli.panel.recent"))
         start, log = s.feed(viewer)
-        lines += scr.feed(log, start)
+        lines += scr.feed(before_result(log), start)
         lines.append("")
         if self.notices:
             lines += self.notices + [""]
@@ -406,7 +406,7 @@ class LineReplay:
             printed = len(log)
             self.term.lines([self.style.bold(self.action_line())])
             r.go(r.position + 1)
-        self.term.lines("   " + self.show.log_line(e) for e in (r.game.log or [])[printed:])
+        self.term.lines("   " + self.show.log_line(e) for e in before_result(r.game.log)[printed:])
         return self.ending()
 
     def ending(self) -> int:
@@ -420,7 +420,7 @@ class LineReplay:
 
     def stepping(self) -> int:
         r = self.replay
-        shown_log = 0
+        shown_log, last = 0, None
         while True:
             scr = Screen(r.game, self.show, self.style, self.term.width)
             log = r.game.log or []
@@ -429,7 +429,11 @@ class LineReplay:
                 for side in (0, 1):
                     lines += scr.private(side, detailed=False)
             lines.append("")
-            lines += ["   " + self.show.log_line(e) for e in log[min(shown_log, len(log)):]]
+            if last:  # after a jump: the action the game is now after, and what it did
+                lines.append(last)
+            entries = before_result(log) if r.game.over else log  # (the score below names the winner)
+            lines += ["   " + self.show.log_line(e) for e in entries[min(shown_log, len(entries)):]]
+            last = None
             shown_log = len(log)
             line = self.action_line()
             if line is None:
@@ -449,16 +453,17 @@ class LineReplay:
                                                                           file=shown_path(outcome.path),
                                                                           n=outcome.game.history.__len__())])
             if outcome == "moved":
-                shown_log = len(r.game.log or []) if r.position == 0 else self._log_before()
+                shown_log, last = (len(r.game.log or []), None) if r.position == 0 else self._before_last()
 
-    def _log_before(self) -> int:
-        """Log entries up to the previous action, so a jump shows what the last action did."""
+    def _before_last(self) -> Tuple[int, Optional[str]]:
+        """Log entries up to the previous action, and that action's line, so a jump shows the
+        action the game is now after and what it did."""
         r = self.replay
         here = r.position
         r.go(here - 1)
-        size = len(r.game.log or [])
+        size, line = len(r.game.log or []), self.action_line()
         r.go(here)
-        return size
+        return size, line
 
     def step_command(self, answer: str):
         """Next (Enter), back, an action number, round N, branch, or quit."""
@@ -495,12 +500,12 @@ class LineReplay:
             r.go(start)
             return "moved"
         number = typed_number(answer.lstrip("#"))
-        if number is not None:
-            if not 1 <= number <= r.size + 1:
+        if number is not None:  # the game after that action (0: the start), where branch and --branch N start
+            if not 0 <= number <= r.size:
                 self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text(
                     "cli.replay.no_action", number=shown(answer.lstrip("#")), n=r.size)))
                 return "stay"
-            r.go(number - 1)
+            r.go(number)
             return "moved"
         self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text("cli.replay.step_help")))
         return "stay"

@@ -252,6 +252,7 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
     from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.game import Game
     from .board import Screen, fit_all
+    from .session import before_result
     from .terminal import Style
     import shutil
     width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
@@ -270,11 +271,10 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
                 return EXIT_FAILED
         else:
             game.apply(action)
-        for line in fit_all(show.log_lines(game.log[printed:]), width):
+        # (the score below names the winner: not the log's last line too)
+        for line in fit_all(show.log_lines(before_result(game.log)[printed:]), width):
             print(line)
         printed = len(game.log)
-    for line in fit_all(show.log_lines(game.log[printed:]), width):
-        print(line)
     print("")
     for line in fit_all(Screen(game, show, Style(False), width).result(), width):
         print(line)

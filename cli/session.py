@@ -27,6 +27,7 @@ from crisis.interpreter.controllers import (Controller, RandomBot, UnknownContro
                                            controller_factory)
 from crisis.interpreter.game import Game, IllegalAction, Options
 from crisis.interpreter.invariants import InvariantBroken, apply_checked, broken_message
+from crisis.interpreter.preview import PLAY_KINDS
 from crisis.interpreter.state import NOBODY
 from crisis.interpreter.tables import tables_for
 from crisis.ruleset.diagnostics import shown
@@ -166,28 +167,46 @@ class RoundEnd:
     vp_after: Tuple[int, int]
 
 
-def vp_at(log, index: int, sides: Sequence[str]) -> Tuple[int, int]:
-    """Each side's VP after the first ``index`` log entries (a game starts at 0 VP)."""
-    vp = [0, 0]
-    for entry in log[:index]:
+def vp_at(log, index: int, sides: Sequence[str], now: Sequence[int]) -> Tuple[int, int]:
+    """Each side's VP after the first ``index`` log entries, counted back from ``now`` (the VP after
+    the whole log: a side may start with VP, as the solo opponent does)."""
+    vp = list(now[:2])
+    for entry in log[index:]:
         if entry.key in ("log.vp_gain", "log.vp_loss"):
             side = sides.index(entry.params["side"])
-            vp[side] += entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
+            vp[side] -= entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
     return vp[0], vp[1]
 
 
-def round_ends(log, start: int, sides: Sequence[str]) -> List[RoundEnd]:
-    """Every round end (from the engine's "card play over" entry to the next round or the
-    Final Crisis) whose start is at or after ``start``."""
+GAME_OVER = "log.game_over"
+
+
+def before_result(log) -> list:
+    """The log without its last entry where that entry says who won: the final score, shown
+    right after it, names the winner (once, not again in the feed above it)."""
+    log = list(log or [])
+    return log[:-1] if log and log[-1].key == GAME_OVER else log
+
+
+ROUND_END_CLOSES = ("log.round", "log.final_crisis", "log.card_play_over", GAME_OVER)
+
+
+def round_ends(log, start: int, sides: Sequence[str], vp: Sequence[int], over: bool = False) -> List[RoundEnd]:
+    """Every round end (from the engine's "card play over" entry to the next round, the Final
+    Crisis or the end of the game) that is over, with its pivotal bonuses and scoring, and was not
+    over yet when the log held ``start`` entries (a player who saw it whole is not shown it again).
+    A round end still under way is left for later: its VP are not known yet."""
     out = []
-    for index in range(start, len(log)):
+    for index in range(len(log)):
         if log[index].key != "log.card_play_over":
             continue
         end = index + 1
-        while end < len(log) and log[end].key not in ("log.round", "log.final_crisis", "log.card_play_over"):
+        while end < len(log) and log[end].key not in ROUND_END_CLOSES:
             end += 1
+        if (end == len(log) and not over) or end < start:
+            continue
         out.append(RoundEnd(round=log[index].params.get("round", 0), entries=tuple(log[index + 1:end]),
-                            vp_before=vp_at(log, index, sides), vp_after=vp_at(log, end, sides)))
+                            vp_before=vp_at(log, index, sides, vp), vp_after=vp_at(log, end, sides, vp)))
     return out
 
 
@@ -215,6 +234,10 @@ class GameSession:
         self.check = False  # crisis play --check: the rules' invariants after every action
         self._view_key, self._view = None, (0, set())  # see view()
         self.rebuild(actions)
+        # a game resumed or branched: what each side had seen at its last turn (its last action's
+        # decision), so the feed holds what is new since then, not the whole game
+        for side, (seen, tokens) in self._turns.items():
+            self.seen[side], self.snapshot[side] = seen, tokens
 
     # ------------------------------------------------------------ the game
     def make_bots(self) -> List[Optional[Controller]]:
@@ -228,6 +251,7 @@ class GameSession:
         game = Game(self.content, self.seed, self.options)
         bots = self.make_bots()
         actors: List[int] = []
+        turns: Dict[int, tuple] = {}  # side: (log entries, tokens) when its last decision came
         for text in actions:
             # an older save may hold a whole Final Crisis order as one action
             steps = game.expand(text)
@@ -239,8 +263,10 @@ class GameSession:
                 if bot is not None and not bot.stateless:
                     bot.choose(game, decision)
                 actors.append(decision.player)
+                turns[decision.player] = (len(game.log or []), [list(t) for t in game.state.tokens])
                 game.apply(step)
-        self.game, self.bots, self.actors = game, bots, actors
+        self.game, self.bots, self.actors, self._turns = game, bots, actors, turns
+        self._plays: Dict[tuple, object] = {}  # (actions taken, action): what playing it would do
         size = len(game.log or [])
         self.seen = [min(s, size) for s in self.seen]
 
@@ -362,7 +388,10 @@ class GameSession:
         return self.seen[viewer], list(self.game.log or [])
 
     def round_ends_since(self, viewer: int) -> List[RoundEnd]:
-        return round_ends(self.game.log or [], self.seen[viewer], self.tables.sides)
+        """The ends of rounds over since ``viewer``'s last turn, each shown once it is over: after
+        the scoring, not at a decision of its pivotal bonuses."""
+        return round_ends(self.game.log or [], self.seen[viewer], self.tables.sides, self.game.state.vp,
+                          over=self.game.over)
 
     def changed_spaces(self, viewer: int) -> set:
         """Spaces whose tokens changed since ``viewer``'s last turn (highlighted on the board)."""
@@ -522,17 +551,13 @@ class GameSession:
         if action.kind == "marker":
             lines.append(c.text("cli.consequence.marker", space=show.space(t.spaces[action.a]),
                                 blocks=_blocks(t.markers[action.b])))
+        if action.kind in PLAY_KINDS:
+            return lines + self.play_consequences(decision, action)
         found = preview(self.game, decision, action)
         if not found:
             return lines
         for side, zone, first in found.breaches:
-            effect = self.content.procedures.breach_effects.get(t.zones[zone].name)
-            text = ""
-            if effect is not None:
-                from crisis.ruleset.render import render_block
-                text = render_block((effect[0] if first else effect[1]).tree, c, inline=True)
-            lines.append(c.text("cli.consequence.breach", zone=c.name("zones", t.zones[zone].name),
-                                side=show.side(t.sides[side]), you="yes" if side == me else "no", effect=text))
+            lines.append(self._zone_entered(me, side, zone, first))
         for space, was, now in found.spaces:
             key = "cli.consequence.space_short" if short else "cli.consequence.space"
             lines.append(c.text(key, space=show.space(t.spaces[space]), **sides(was, now)))
@@ -540,6 +565,70 @@ class GameSession:
             lines.append(c.text("cli.consequence.dimension",
                                 dimension=c.name("dimensions", t.dimensions[dimension]), **sides(was, now)))
         return lines
+
+    def _zone_entered(self, me: int, side: int, zone: int, first: bool, sure: bool = True) -> str:
+        """A zone a step or a play enters, and what that does when the play ends (one clause: it
+        stands in a line of consequences)."""
+        t, c = self.tables, self.c
+        effect = self.content.procedures.breach_effects.get(t.zones[zone].name)
+        text = ""
+        if effect is not None:
+            from crisis.ruleset.render import Renderer
+            text = Renderer(c).clauses((effect[0] if first else effect[1]).tree).replace("  ", " ")
+        name, who = c.name("zones", t.zones[zone].name), self.show.side(t.sides[side])
+        you = "yes" if side == me else "no"
+        if sure:
+            return c.text("cli.consequence.breach", zone=name, side=who, you=you, effect=text)
+        return c.text("cli.consequence.breach_maybe", zone=name, side=who, you=you, effect=text)
+
+    def play_consequences(self, decision: Decision, action: Action) -> List[str]:
+        """What playing a card's rule would do that cannot be taken back: tokens taken off a track,
+        zones entered (with their effects), VP won or lost, over every way of answering its
+        questions ("may" where the ways differ, or chance or the opponent decides)."""
+        from crisis.interpreter.preview import play_preview
+        key = (len(self.game.history), action.text)
+        if key not in self._plays:
+            if len(self._plays) > 16:
+                self._plays.clear()
+            self._plays[key] = play_preview(self.game, decision, action)
+        found = self._plays[key]
+        if not found:
+            return []
+        t, c, me = self.tables, self.c, decision.player
+        lines: List[str] = []
+        order = sorted(range(len(found.taken)), key=lambda side: side != me)  # the player's own first
+        for side in order:
+            low, most = found.taken[side]
+            zones = [(zone, first, sure) for who, zone, first, sure in found.entered if who == side]
+            if not zones:
+                continue  # (tokens off the track into play, entering no zone: play as usual)
+            how = "exactly" if found.sure and low == most else "between" if found.sure and low else "up_to"
+            lines.append(c.text("cli.consequence.taken", how=how, low=low, n=most, side=self.show.side(t.sides[side]),
+                                you="yes" if side == me else "no"))
+            lines += [self._zone_entered(me, side, zone, first, sure) for zone, first, sure in zones]
+        for side in order:
+            low, high = found.vp[side]
+            for n, gain in ((-low, "no"), (high, "yes")):
+                if n <= 0:
+                    continue
+                who, you = self.show.side(t.sides[side]), "yes" if side == me else "no"
+                if found.sure and low == high:
+                    lines.append(c.text("cli.consequence.vp", n=n, gain=gain, side=who, you=you))
+                else:
+                    lines.append(c.text("cli.consequence.vp_maybe", n=n, gain=gain, side=who, you=you))
+        return lines
+
+    def warnings(self, decision: Decision, action: Optional[Action]) -> List[str]:
+        """What a play that cannot be taken back would cost, to be confirmed when it was typed
+        without being seen in the choices: the consequences of a card's rule that enters a zone
+        or changes VP.  Nothing for other actions (each token step can be taken back)."""
+        if action is None or action.kind not in PLAY_KINDS:
+            return []
+        lines = self.play_consequences(decision, action)
+        found = self._plays.get((len(self.game.history), action.text))
+        me = decision.player
+        costly = found and (any(side == me for side, *_ in found.entered) or found.vp[me][0] < 0)
+        return lines if costly else []
 
     def blocked_notes(self, decision: Decision) -> List[str]:
         """Spaces a marker closes to this decision ("Peace Commissioner: no token may be placed here")."""

@@ -125,7 +125,7 @@ def test_a_deleted_english_section_is_an_error_in_check(tmp_path):
     en.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     result = run_main("check", "--content", root)
     assert result.returncode == 1
-    assert "'result.winner' is missing in the 'en' catalog: players would see <result.winner>" in result.stderr
+    assert "'result.title' is missing in the 'en' catalog: players would see <result.title>" in result.stderr
 
 
 def test_an_untranslated_text_is_only_a_warning_in_check(tmp_path):

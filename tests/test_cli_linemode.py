@@ -4,6 +4,7 @@ messages that stay readable, and the command line's own details."""
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -12,7 +13,9 @@ import pytest
 
 from clirun import Session, last_line, run_crisis, run_main
 from crisis.cli.text import Presenter
-from crisis.interpreter.game import Options, replay
+from crisis.cli import saves
+from crisis.cli.session import GameSession
+from crisis.interpreter.game import Game, Options, replay
 
 NEW = " • "
 
@@ -53,7 +56,9 @@ def test_the_feed_holds_everything_since_your_last_turn_and_nothing_twice(wide_b
     final = out[out.rindex("Since your last turn:"):]
     fed += [line[len(NEW):] for line in final.splitlines() if line.startswith(NEW)]
     assert "earlier line" not in out  # no cap
-    assert fed == every  # the whole log, in order, each line once: own card effects and the bot's alike
+    # the whole log, in order, each line once: own card effects and the bot's alike; but its last
+    # line, who won, which the final score under it says (the winner is named once)
+    assert game.log[-1].key == "log.game_over" and fed == every[:-1]
 
 
 def test_the_end_of_each_round_gets_its_own_summary_with_vp_before_and_after(wide_bot_game, content):
@@ -80,6 +85,139 @@ def test_the_final_result_names_the_winner_and_his_vp_first(wide_bot_game, conte
     block = out[out.rindex("Final score"):]
     assert block.splitlines()[1] == headline
     assert block.index(f"{sides[w]}: ") < block.index(f"{sides[1 - w]}: ")
+
+
+def round_ends_expected(content, data, catalog):
+    """round: (the lines of its end, from the last card play to the next round or the Final
+    Crisis, each side's VP before it and after it), from the saved game played again (a side's VP
+    counted from what it starts with: the Solo Opponent's level)."""
+    game = Game(content, data["seed"], Options.from_dict(data["options"]))
+    vp = list(game.state.vp)
+    for action in data["actions"]:
+        game.apply(action)
+    show, sides = Presenter(content, catalog), content.board.sides
+    out, current = {}, None
+    for entry in game.log:
+        if current and entry.key in ("log.round", "log.final_crisis", "log.game_over"):
+            number, before, lines = current
+            out[number] = (lines, before, tuple(vp))
+            current = None
+        if entry.key == "log.card_play_over":
+            current = (entry.params["round"], tuple(vp), [])
+        elif current:
+            current[2].append(show.log_line(entry))
+        if entry.key in ("log.vp_gain", "log.vp_loss"):
+            vp[sides.index(entry.params["side"])] += entry.params["n"] * (1 if entry.key == "log.vp_gain" else -1)
+    return out
+
+
+def check_round_ends(out: str, content, data, catalog) -> int:
+    """Each round's end is shown once, after its scoring: every line of it, and the true VP."""
+    shown = 0
+    sides = [Presenter(content, catalog).side(side) for side in content.board.sides]
+    for number, (lines, before, after) in round_ends_expected(content, data, catalog).items():
+        title = catalog.text("cli.round_end.title", round=number)
+        assert out.count(title + "\n") == 1, title
+        block = out[out.index(title + "\n"):]
+        block = block[:block.index("\n\n")].splitlines()
+        assert " ".join(block[1:-2]).split() == " ".join(lines).split()  # (broken between words at the width)
+        assert block[-2:] == [catalog.text("cli.round_end.vp", side=sides[i], before=before[i], after=after[i])
+                              for i in (0, 1)]
+        shown += 1
+    return shown
+
+
+def test_a_round_end_is_shown_after_its_scoring_with_the_true_vp(wide_bot_game, content):
+    out, data = wide_bot_game
+    assert check_round_ends(out, content, data, content.catalog("en")) == 3
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_solo_round_end_counts_from_the_solo_opponents_starting_vp(tmp_path, content, lang):
+    result = run_main("play", "--plain", "--solo", "--side", "union", "--difficulty", "challenge", "--seed", "3",
+                      "--save", "solo.json", "--lang", lang, input="1\n" * 900, cwd=tmp_path, env={"COLUMNS": "160"})
+    assert result.returncode == 0, result.stderr
+    data = saved(tmp_path / "solo.json")
+    assert check_round_ends(result.stdout, content, data, content.catalog(lang)) == 3
+
+
+def feed_of(screen: str, heading: str = "Since your last turn:") -> list:
+    """The entries of the last feed in a transcript."""
+    feed = screen[screen.rindex(heading) + len(heading):].split("\n\n", 1)[0]
+    return [line for line in feed.splitlines() if re.match(r" \S ", line)]  # (" • ", or " o " in ASCII)
+
+
+def test_after_resume_or_branch_the_feed_starts_at_the_players_last_turn(tmp_path, content):
+    first = run_main("play", "--plain", "--vs", "bot", "--seed", "13", "--save", "g.json", input="1\n" * 45,
+                     cwd=tmp_path, env={"COLUMNS": "160"})
+    assert first.returncode == 3  # the input ended: saved
+    left = feed_of(first.stdout)  # what was new at the decision the game was left at
+    data = saved(tmp_path / "g.json")
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    assert left and len(left) < len(game.log)
+    resumed = run_main("resume", "--plain", "g.json", input="quit\n", cwd=tmp_path, env={"COLUMNS": "160"})
+    assert feed_of(resumed.stdout) == left
+    branched = run_main("replay", "g.json", "--branch", len(data["actions"]), "--save", "b.json", input="quit\n",
+                        cwd=tmp_path, env={"COLUMNS": "160"})
+    assert feed_of(branched.stdout) == left
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_consequence_is_a_clause_without_a_full_stop_inside_the_line(tmp_path, content, lang):
+    show = Presenter(content, content.catalog(lang))
+    session = GameSession(content, show, 13, Options(), [saves.HUMAN, saves.HUMAN], tmp_path / "g.json")
+    entered = 0
+    while entered < 3:  # (the first choice each time, until a few steps enter a zone of the track)
+        decision = session.decision
+        for action in decision.actions:
+            said = "; ".join(session.consequences(decision, action, short=True))
+            if said and content.catalog(lang).raw("cli.consequence.breach").split("{")[0] in said:
+                entered += 1
+                assert not re.search(r"\.\W*(;|$)", said), said
+        session.game.apply(decision.actions[0])
+
+
+def test_the_choices_say_what_a_step_does_without_stray_punctuation(wide_bot_game):
+    out, _ = wide_bot_game
+    said = [line for line in out.splitlines() if "when the play ends: " in line]
+    assert said and ".;" not in out and not any(line.rstrip().endswith("pool.") for line in said)
+
+
+def costly_event(content, lang, folder, name="e.json"):
+    """A game at a card play where playing an event would enter one of the player's zones of the
+    track (found by random play from seed 1), saved with that player at this terminal against a
+    bot: (the session, the event's action)."""
+    show = Presenter(content, content.catalog(lang))
+    probe = GameSession(content, show, 1, Options(), [saves.HUMAN, saves.HUMAN], folder / name)
+    rng = random.Random(1)
+    while True:
+        decision = probe.decision
+        costly = [a for a in decision.actions if decision.kind == "play_card" and probe.warnings(decision, a)]
+        if costly:
+            break
+        probe.game.apply(rng.choice(decision.actions))
+    controllers = [saves.HUMAN if side == decision.player else "random" for side in (0, 1)]
+    session = GameSession(content, show, 1, Options(), controllers, folder / name, probe.game.history)
+    session.save()
+    return session, costly[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_event_says_what_it_would_cost_before_it_is_played_and_a_script_is_not_asked(tmp_path, content, lang):
+    session, event = costly_event(content, lang, tmp_path)
+    said = session.warnings(session.decision, event)
+    zones = tuple(session.c.text(key, zone="", side="", you="yes", effect="").split("  ")[0]
+                  for key in ("cli.consequence.breach", "cli.consequence.breach_maybe"))
+    assert any(line.startswith(zones) for line in said)  # a zone of the player's track is entered
+    played = len(session.game.history)
+    result = run_main("resume", "--plain", "--lang", lang, "e.json", input=event.text + "\nquit\n", cwd=tmp_path,
+                      env={"COLUMNS": "400"})
+    menu = result.stdout[:result.stdout.index("> " + event.text + "\n")]
+    shown = session.show.notation(session.game, event)
+    row = menu[re.search(rf"^ +\d+  {re.escape(shown)} ", menu, re.M).start():]
+    row = re.split(r"\n +\d+  |\n\S", row)[0]  # (its line and the lines it is broken onto)
+    assert " ".join(row.split()).endswith(" ".join("; ".join(said).split()))  # in the choices, before the prompt
+    assert saved(tmp_path / "e.json")["actions"][played] == event.text  # typed once, played: no question
 
 
 # ----------------------------------------------------------------- widths

@@ -27,7 +27,8 @@ def final_block(output: str) -> str:
 
 
 def winner_line(output: str) -> str:
-    return re.findall(r"^(Unionist|Secessionist) wins\.$", output, re.M)[-1]
+    """The winner, as the final score's headline names him ("Secessionist wins, 5 VP to 4.")."""
+    return re.findall(r"^(Unionist|Secessionist) wins, \d+ VP to \d+\.$", output, re.M)[-1]
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +169,40 @@ def test_the_bots_hand_is_never_printed(bot_game, content):
         title = catalog.text(f"cards.{t.strategy_cards[card].id}.title")
         if title not in names:
             assert title not in before_final_crisis
+
+
+def winner_texts(content, game, lang: str):
+    """The ways the end of a game could name the winner: the final score's headline, the log's
+    last line and a line of its own."""
+    from crisis.cli.text import Presenter
+    show = Presenter(content, content.catalog(lang))
+    w, vp = game.result.winner, game.state.vp
+    name = show.side(content.board.sides[w])
+    other = show.side(content.board.sides[1 - w])
+    headline = show.catalog.text("cli.result.headline", winner=name, vp=vp[w], other=other, other_vp=vp[1 - w])
+    return headline, show.log_line(game.log[-1]), show.catalog.text("result.winner", side=name)
+
+
+def check_winner_named_once(out: str, content, game, lang: str) -> None:
+    headline, over, alone = winner_texts(content, game, lang)
+    lines = [line.strip() for line in out.splitlines()]
+    assert lines.count(headline) == 1 and over not in out and alone not in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_winner_is_named_once_at_the_end_of_a_game(bot_game, content, lang, tmp_path):
+    from crisis.interpreter.controllers import RandomBot
+    game = Game(content, 5)  # crisis play --bots: two random bots, each from the seed
+    bots = [RandomBot(5, 0), RandomBot(5, 1)]
+    while not game.over:
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    check_winner_named_once(run_main("play", "--bots", "--seed", "5", "--lang", lang).stdout, content, game, lang)
+    data = saved(bot_game["file"])  # a game played at the terminal, and watched again
+    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    if lang == "en":
+        check_winner_named_once(bot_game["result"].stdout.split("Since your last turn:")[-1], content, game, lang)
+    watched = run_main("replay", bot_game["file"], "--lang", lang, env={"COLUMNS": "200"})
+    check_winner_named_once(watched.stdout, content, game, lang)
 
 
 def test_the_side_is_matched_from_the_start_of_its_name_and_a_wrong_one_is_refused(tmp_path):

@@ -285,9 +285,11 @@ def test_replay_step_goes_back_to_an_action_and_to_a_round(finished, content):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     positions = [int(n) for n in re.findall(r"^\[(\d+)/\d+\] Enter: next", out, re.M)]
-    assert positions == [0, 1, 2, 1, 6, round_two, round_two - 1, round_two - 1]
+    # a number is the game after that action, as --branch N (0: the start)
+    assert positions == [0, 1, 2, 1, 7, round_two, round_two - 1, round_two - 1]
     assert "The game has no round '9'." in out
-    assert re.findall(r"^#(\d+) ", out, re.M)[:5] == ["1", "2", "3", "2", "7"]
+    # after a jump, the action the game is now after (and what it did), then the next one
+    assert re.findall(r"^#(\d+) ", out, re.M)[:7] == ["1", "2", "3", "1", "2", "7", "8"]
 
 
 def test_a_new_game_branches_off_a_replay_in_a_new_file(finished, tmp_path):
@@ -306,5 +308,15 @@ def test_a_new_game_branches_off_a_replay_in_a_new_file(finished, tmp_path):
     stepped = run_crisis("replay", original, "--step", input="\n\n\nbranch\nquit\n", cwd=tmp_path)
     assert stepped.returncode == 0, stepped.stderr
     assert saved(tmp_path / "game-branch3.json")["actions"] == data["actions"][:3]
+    # the step mode's number then branch is --branch with that number: the same new game
+    for number in ("0", "10", str(len(data["actions"]) - 1)):
+        run_main("replay", original, "--branch", number, "--save", tmp_path / f"given{number}.json", input="quit\n",
+                 cwd=tmp_path)
+        result = run_main("replay", original, "--step", "--plain", input=f"{number}\nbranch\nquit\n", cwd=tmp_path)
+        assert f"A new game branched off after action {number}," in result.stdout
+        assert f"[{number}/{len(data['actions'])}] Enter: next" in result.stdout
+        stepped = saved(tmp_path / f"game-branch{number}.json")
+        assert stepped["actions"] == saved(tmp_path / f"given{number}.json")["actions"]
+        assert stepped["actions"][:int(number)] == data["actions"][:int(number)]
     too_far = run_crisis("replay", original, "--branch", "9999", cwd=tmp_path)
     assert too_far.returncode == 2 and "There is no action 9999" in too_far.stderr

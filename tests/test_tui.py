@@ -14,10 +14,10 @@ from textual.geometry import Region
 
 from crisis.cli import info, saves
 from crisis.cli.board import Screen
-from crisis.cli.session import GameSession, Replay, session_for
+from crisis.cli.session import GameSession, KnownBots, Replay, session_for
 from crisis.cli.terminal import Style
 from crisis.cli.text import Presenter
-from crisis.cli.tui.app import CrisisApp, InfoScreen, PassScreen, farewell
+from crisis.cli.tui.app import ConfirmScreen, CrisisApp, InfoScreen, PassScreen, farewell
 from crisis.interpreter.controllers import Controller
 from crisis.interpreter.game import Options, replay
 
@@ -134,6 +134,10 @@ def test_a_whole_hot_seat_game_in_80x24(hot_seat, content):
     assert f"{SIDES[w]} wins, {game.state.vp[w]} VP to {game.state.vp[1 - w]}." in final
     assert final.index(f"{SIDES[w]}: {game.state.vp[w]} VP") < final.index(f"{SIDES[1 - w]}: ")
     assert "The game's seed was 21." in final  # kept for the end in hot seat
+    # the winner named once: not by the log's last line in the feed above the score, nor under it
+    over = Presenter(content, content.catalog("en")).log_line(game.log[-1])
+    assert not any(over in shown for shown in hot_seat["final"].values())
+    assert final.count(f"{SIDES[w]} wins") == 1
 
 
 def test_the_board_and_the_tracks_fit_80x24(hot_seat):
@@ -163,6 +167,29 @@ def test_each_round_ends_with_its_own_screen_and_the_game_with_the_score(hot_sea
             assert re.search(rf"^{side}: \d+ VP before, \d+ VP now$", block, re.M)
     final = infos[-1] if infos[-1].startswith("Final score") else next(b for b in infos if "Final score" in b)
     assert "VP before the final scoring" in final and "crisis replay" in final
+
+
+def check_round_windows(seen, content, data, catalog, players: int) -> None:
+    """Each round's end has one window for each player at the terminal, opened once it is over:
+    every line of it, and the VP each side had before it and has after its scoring."""
+    from test_cli_linemode import round_ends_expected
+    bodies = [body for kind, body, _ in seen if kind == "info"]
+    sides = [Presenter(content, catalog).side(side) for side in content.board.sides]
+    expected = round_ends_expected(content, data, catalog)
+    assert len(expected) == 3
+    for number, (lines, before, after) in expected.items():
+        title = catalog.text("cli.round_end.title", round=number)
+        windows = [body.splitlines() for body in bodies if body.startswith(title + "\n")]
+        assert len(windows) == players and all(window == windows[0] for window in windows), title
+        assert " ".join(windows[0][1:-2]).split() == " ".join(lines).split()
+        assert windows[0][-2:] == [catalog.text("cli.round_end.vp", side=sides[i], before=before[i], after=after[i])
+                                   for i in (0, 1)]
+
+
+def test_a_round_end_window_opens_after_its_scoring_with_the_true_vp(hot_seat, bot_game, content):
+    check_round_windows(hot_seat["seen"], content, hot_seat["data"], content.catalog("en"), players=2)
+    data = json.loads(bot_game["session"].path.read_text(encoding="utf-8"))
+    check_round_windows(bot_game["seen"], content, data, content.catalog("es"), players=1)
 
 
 def test_the_feed_shows_everything_since_the_players_last_turn(hot_seat):
@@ -339,16 +366,16 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
             assert "Replay: 0 of" in panes(app)["header"]
             await pilot.press("right", "right", "right", "left")
             assert watched.position == 2 and "#3 " in panes(app)["question"]
-            await pilot.press("7", "enter")
-            assert watched.position == 6
+            await pilot.press("7", "enter")  # the game after action 7, as --branch 7 starts it
+            assert watched.position == 7 and "Replay: 7 of" in panes(app)["header"] and "#8 " in panes(app)["question"]
             await pilot.press(*"round 2", "enter")
             assert watched.rounds[watched.position][0] == 2 and watched.rounds[watched.position - 1][0] == 1
             await pilot.press("end")
             assert "Final score" in panes(app)["question"]  # a finished game: its result at the end
-            await pilot.press("home", "right", "right", "b")
+            await pilot.press(*"10", "enter", *"branch", "enter")  # typed: after action 10, as --branch 10
             assert app.session is not None and app.replay is None
-            branch = json.loads((tmp_path / "game-branch2.json").read_text())
-            assert branch["actions"] == data["actions"][:2]
+            branch = json.loads((tmp_path / "game-branch10.json").read_text())
+            assert branch["actions"] == data["actions"][:10]
             assert "place" in panes(app)["question"] or "objective" in panes(app)["question"] \
                 or app.screen is not app.screen_stack[0]
 
@@ -767,3 +794,74 @@ def test_what_is_printed_after_the_full_screen_keeps_a_command_on_one_line(conte
         assert any(command in line for line in lines)
         assert all(len(line) <= width for line in lines if command not in line)
         assert " ".join(" ".join(lines).split()) == " ".join(app.outcome.split())
+
+
+# ---------------------------------------------------------------- a card's event, before it is played
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_typed_event_that_costs_says_so_and_is_played_by_a_second_enter(content, tmp_path, lang):
+    from test_cli_linemode import costly_event
+    session, event = costly_event(content, lang, tmp_path)
+    warnings = session.warnings(session.decision, event)
+    played = list(session.game.history)
+    index = next(i for i, a in enumerate(session.decision.actions) if a.text == event.text)
+
+    async def main():
+        app = CrisisApp(session=session)
+        async with app.run_test(size=(120, 40)) as pilot:
+            burst(app, event.text, "enter")  # typed, its consequences never shown: said in a window, not played
+            await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert session.game.history == played
+            body = " ".join(plain(app.screen.body).split())
+            assert all(" ".join(line.split()) in body for line in warnings)
+            await pilot.press("escape")  # choose again: nothing played, the line kept to be mended
+            await settle(pilot, lambda: app.screen is app.screen_stack[0])
+            assert session.game.history == played and app.query_one("#command").value == event.text
+            await pilot.press("enter")  # sent again: asked again, and Enter there plays it
+            await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("enter")
+            await settle(pilot, lambda: len(session.game.history) > len(played))
+            assert session.game.history[:len(played) + 1] == played + [event.text]
+            assert app.query_one("#command").value == ""
+
+    run(main())
+    # picked in the choices, its consequences are shown under them as it is highlighted: Enter plays it
+    again = GameSession(content, session.show, session.seed, session.options, session.controllers,
+                        tmp_path / "again.json", played)
+
+    async def picked():
+        app = CrisisApp(session=again)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press(*["down"] * (index + 1))
+            await pilot.pause()
+            preview = " ".join(panes(app)["preview"].split())
+            assert all(" ".join(line.split()) in preview for line in warnings)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert again.game.history[:len(played) + 1] == played + [event.text]
+
+    run(picked())
+
+
+def test_after_resume_the_feed_starts_at_the_players_last_turn(content, tmp_path):
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=13)
+    while len(session.game.history) < 30 or session.bot_to_move():  # (as a game is played: each turn seen)
+        if session.bot_to_move():
+            session.bot_move()
+        else:
+            session.view(session.decision.player)
+            session.apply(session.decision.actions[0])
+    start, _ = session.view(0)  # what is new at the decision the game is left at
+    left = [session.show.log_line(entry) for entry in session.game.log[start:]]
+    assert left and len(left) < len(session.game.log)
+    resumed = session_for(content, session.show, session.path, saves.read(session.path, content, KnownBots()))
+
+    async def main():
+        app = CrisisApp(session=resumed)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            feed = [line[3:] for line in panes(app)["feed"].splitlines() if re.match(r" \S ", line)]
+            assert feed == left
+
+    run(main())

@@ -43,7 +43,7 @@ from crisis.ruleset.diagnostics import shown
 
 from .. import info
 from ..board import Screen
-from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, command_of
+from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
 from ..paths import command_line, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
@@ -93,6 +93,19 @@ class InfoScreen(ModalScreen):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(InfoScreen, inherit_bindings=False):
+    """A play that cannot be taken back, typed without its consequences in view: what it would
+    do, then Enter to play it or Escape to choose again."""
+
+    BINDINGS = [Binding("enter", "play", "Play", show=False), Binding("escape,q", "close", "Close", show=False)]
+
+    def action_play(self) -> None:
+        self.dismiss(True)
+
+    def action_close(self) -> None:
+        self.dismiss(False)
 
 
 class PassScreen(ModalScreen):
@@ -148,7 +161,7 @@ class CrisisApp(App):
     #message { height: auto; max-height: 8; }
     #command { height: 1; border: none; padding: 0 1; }
     .wide #cards { display: block; }
-    InfoScreen, PassScreen { align: center middle; }
+    InfoScreen, ConfirmScreen, PassScreen { align: center middle; }
     #info { width: 90%; height: auto; max-height: 90%; border: round $primary; background: $surface;
             padding: 0 1; }
     #info-scroll { height: auto; }
@@ -519,7 +532,7 @@ class CrisisApp(App):
         choices = event.option_list
         if self.replay is None and self.session.decision is not None and event.option_index < choices.option_count \
                 and choices.get_option_at_index(event.option_index) is event.option:
-            self.take(str(event.option_index + 1))
+            self.take(str(event.option_index + 1), previewed=True)
 
     @on(Input.Submitted, "#command")
     def submitted(self, event: Input.Submitted) -> None:
@@ -544,9 +557,12 @@ class CrisisApp(App):
         if self.session is not None and not self.hidden:
             self.focus_now(self.query_one("#choices", OptionList))
 
-    def take(self, text: str) -> bool:
+    def take(self, text: str, previewed: bool = False) -> bool:
         """Act on a typed line or a picked choice: the session reads it as the line mode does.
-        False when it is refused (said under the feed)."""
+        False when it is refused (said under the feed), or when it plays a card's rule that would
+        cost something and cannot be taken back, typed without its consequences in view
+        (``previewed``: picked in the choices, under which they show): a window says what it
+        would do, and Enter there plays it."""
         s = self.session
         decision = s.decision
         if self.hidden:  # the terminal is changing hands: nothing is taken until the next player is there
@@ -555,6 +571,11 @@ class CrisisApp(App):
             self.say(self.thinking_text(), error=True)
             return False
         reading = s.read(text, decision, self.menu)
+        if reading.kind == "action" and not previewed:
+            warnings = s.warnings(decision, reading.action)
+            if warnings:
+                self.confirm(reading.action, warnings)
+                return False
         if reading.kind == "problem":
             self.say(reading.problem, error=True)
             return False
@@ -564,13 +585,35 @@ class CrisisApp(App):
             self.fill_choices()
             return True
         if reading.kind == "action":
-            self.say("")
-            problem = s.apply(reading.action)
-            if problem:
-                self.say(problem, error=s.save_failed)
-            self.advance()
+            self.play(reading.action)
             return True
         return self.command(reading.command, reading.rest)
+
+    def play(self, action) -> None:
+        s = self.session
+        self.say("")
+        problem = s.apply(action)
+        if problem:
+            self.say(problem, error=s.save_failed)
+        self.advance()
+
+    def confirm(self, action, warnings: List[str]) -> None:
+        """Say what a play that cannot be taken back would do, in a window: Enter plays it (the
+        line typed goes), Escape leaves the line typed to be mended."""
+        s = self.session
+        played = len(s.game.history)
+        lines = [self.style.bold(self.c.text("cli.consequence.confirm",
+                                             action=self.show.action(self.game, s.decision, action)))]
+        lines += [f"{self.style.arrow} {line}" for line in warnings]
+
+        def answered(play) -> None:
+            if not play or s is not self.session or len(s.game.history) != played or s.decision is None:
+                return
+            self.query_one("#command", Input).value = ""
+            self.focus_now(self.query_one("#choices", OptionList))
+            self.play(action)
+
+        self.push_screen(ConfirmScreen(Paragraphs(lines), self.c.text("cli.tui.confirm_keys")), callback=answered)
 
     def command(self, command: str, rest: str) -> bool:
         """A command word typed at a decision; False when what follows it is refused."""
@@ -744,7 +787,7 @@ class CrisisApp(App):
             if choices.highlighted is None:
                 self.say(self.c.text("cli.tui.pick", n=len(self.menu)), error=True)
             else:
-                self.take(str(choices.highlighted + 1))
+                self.take(str(choices.highlighted + 1), previewed=True)
             return True
         moves = choices._bindings.key_to_bindings.get(event.key)
         if moves:
@@ -780,7 +823,7 @@ class CrisisApp(App):
         used = self.put_map(scr, s.changed_spaces(viewer))
         start, log = s.feed(viewer)
         self.place(scr, None, self.size.height - CHROME - used,
-                   [self.c.text("cli.panel.recent")] + scr.feed(log, start))
+                   [self.c.text("cli.panel.recent")] + scr.feed(before_result(log), start))
         self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
@@ -802,7 +845,7 @@ class CrisisApp(App):
         if r.private_shown():
             for side in (0, 1):
                 private += scr.private(side, detailed=False)
-        log = r.game.log or []
+        log = before_result(r.game.log) if r.game.over else r.game.log or []  # (the score names the winner)
         self.place(scr, None, self.size.height - CHROME - 1 - used, scr.feed(log, self._log_before()),
                    private=private)
         found = r.next_action()
@@ -879,12 +922,12 @@ class CrisisApp(App):
                 self.say(self.c.text("cli.replay.no_round", round=shown(rest.strip())), error=True)
                 return
             r.go(start)
-        elif typed_number(text.lstrip("#")) is not None:
+        elif typed_number(text.lstrip("#")) is not None:  # the game after that action, as --branch N
             number = typed_number(text.lstrip("#"))
-            if not 1 <= number <= r.size + 1:
+            if not 0 <= number <= r.size:
                 self.say(self.c.text("cli.replay.no_action", number=shown(text.lstrip("#")), n=r.size), error=True)
                 return
-            r.go(number - 1)
+            r.go(number)
         else:
             self.say(self.c.text("cli.replay.step_help"), error=True)
             return
