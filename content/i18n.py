@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from crisis.ruleset import ast as A
+from crisis.ruleset import meaning as M
 from crisis.ruleset.diagnostics import Diagnostic
 
 from .loader import REFERENCE_LANG, display_path
@@ -48,14 +48,16 @@ def check_reference(content: Content) -> List[Diagnostic]:
     from .messages import allowed_placeholders, closest, used_messages
     reference = content.catalogs[REFERENCE_LANG]
     problems: List[Diagnostic] = []
-    for key, passed in sorted(used_messages().items()):
+    rules = rule_templates(content)
+    for key, passed in sorted(_merged(used_messages(), rules).items()):
         if key not in reference.messages:
             neighbour = _file_for(reference, key)
             section = key.rsplit(".", 1)[0]
+            asked = f"the rule '{rules[key][1]}' needs it" if key in rules else None
             problems.append(Diagnostic(
                 message=f"'{key}' is missing in the '{REFERENCE_LANG}' catalog: players would see <{key}>",
                 path=neighbour, expected=f"a '{key.split('.')[-1]}:' entry under '{section}:'",
-                hint=_close_key(key, reference)))
+                hint="; ".join(filter(None, (asked, _close_key(key, reference)))) or None))
             continue
         if passed is None:
             continue
@@ -68,6 +70,34 @@ def check_reference(content: Content) -> List[Diagnostic]:
     return problems
 
 
+_RULE_TEMPLATES: Dict[int, Tuple[Content, Dict[str, Tuple[frozenset, str]]]] = {}
+
+
+def rule_templates(content: Content) -> Dict[str, Tuple[frozenset, str]]:
+    """The ``render.*`` templates the content's rules ask for (key -> the parameters they fill,
+    the first rule that asks), found by putting every rule into words (content/phrases.py): a
+    template's key is made from the names the game's schema gives its things, so no list in the
+    program can name them all."""
+    found = _RULE_TEMPLATES.get(id(content))
+    if found is None or found[0] is not content:
+        from .phrases import templates_used
+        definition = getattr(content, "definition", None)
+        used = templates_used(definition, content.catalogs[REFERENCE_LANG]) if definition is not None else {}
+        if len(_RULE_TEMPLATES) >= 4:
+            _RULE_TEMPLATES.clear()
+        found = _RULE_TEMPLATES[id(content)] = (content, used)
+    return found[1]
+
+
+def _merged(registry, rules) -> Dict[str, Optional[frozenset]]:
+    """The registry's keys and the rules' templates, with the parameters filled: what the rules
+    fill where the source does not say (the registry's None), else those of both."""
+    merged = dict(registry)
+    for key, (params, _) in rules.items():
+        merged[key] = params if merged.get(key) is None else merged[key] | params
+    return merged
+
+
 def _close_key(key: str, catalog: Catalog) -> Optional[str]:
     from crisis.ruleset.diagnostics import did_you_mean
     guess = did_you_mean(key, list(catalog.messages), cutoff=0.85)
@@ -75,11 +105,15 @@ def _close_key(key: str, catalog: Catalog) -> Optional[str]:
 
 
 def _expected_placeholders(content: Content, key: str) -> Optional[set]:
-    """What a translation of ``key`` must use: what the program fills, or else what the reference uses."""
+    """What a translation of ``key`` must use: what the program fills, or else what the reference
+    uses; None for a template made from the game's names (``render.*``) that neither the source
+    nor any rule of the content asks for: what it would be given is not known."""
     from .messages import used_messages
-    passed = used_messages().get(key)
+    passed = _merged(used_messages(), rule_templates(content)).get(key)
     if passed is not None:
         return set(passed)
+    if key.startswith("render.") and key not in used_messages():
+        return None
     return set(placeholders(content.catalogs[REFERENCE_LANG].messages[key]))
 
 
@@ -158,7 +192,11 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))
                 # measured against what the game fills, so a typo in the reference is not blamed on a translation
-                filled = allowed_placeholders(frozenset(_expected_placeholders(content, key)))
+                expected = _expected_placeholders(content, key)
+                if expected is None:  # not known: only a placeholder of the reference left out is a problem
+                    filled = allowed_placeholders(frozenset(mine | set(placeholders(reference.messages[key]))))
+                else:
+                    filled = allowed_placeholders(frozenset(expected))
                 required = set(placeholders(reference.messages[key])) & filled
                 if required - mine or mine - filled:
                     problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
@@ -343,29 +381,30 @@ def check_glossary(content: Content, lang: str) -> List[Diagnostic]:
 # ------------------------------------------------------- hand-written card texts
 
 
-def rule_facts(block: A.Block) -> Tuple[set, set, set]:
-    """Numbers, spaces and dimensions a rule mentions."""
-    numbers, spaces, dimensions = set(), set(), set()
-    for node in block.walk():
-        if isinstance(node, A.Amount) and node.n is not None:
+def rule_facts(rule) -> Tuple[set, set, set]:
+    """Numbers, places and groups of places a rule (the general front end's) mentions."""
+    from .phrases import walk
+    numbers, places, groups = set(), set(), set()
+    for node in walk(rule):
+        if isinstance(node, M.Amount) and node.kind != "all" and node.number is None:
             numbers.add(node.n)
-        elif isinstance(node, (A.Place, A.Remove, A.Move)) and node.limit is not None:
+        elif isinstance(node, M.Transfer) and node.limit is not None:
             numbers.add(node.limit)
-        elif isinstance(node, A.ChangeVP):
-            numbers.add(node.amount)
-        elif isinstance(node, A.Comparison) and node.n:
+        elif isinstance(node, M.Literal):
+            numbers.add(node.value)
+        elif isinstance(node, M.Comparison) and node.n:
             numbers.add(node.n)
-        elif isinstance(node, A.PoolLead):
-            numbers.add(node.margin)
-        elif isinstance(node, A.Named):
-            spaces.add(node.name.text)
-        elif isinstance(node, A.DimensionSpaces):
-            dimensions.add(node.dimension.text)
-    return numbers, spaces, dimensions
+        elif isinstance(node, M.Fixed) and node.kind == "named":
+            places.update(node.places)
+        elif (isinstance(node, M.Fixed) and node.kind == "group") or (isinstance(node, M.GroupRef)
+                                                                      and node.kind == "named"):
+            groups.add(node.index)
+    return numbers, places, groups
 
 
-def text_facts(text: str, catalog: Catalog, content: Content) -> Tuple[set, set, set, set]:
-    """Digits, numbers written as words, spaces and dimensions a text mentions.
+def text_facts(text: str, catalog: Catalog, schema) -> Tuple[set, set, set, set]:
+    """Digits, numbers written as words, places and groups a text mentions (by their names in
+    the catalog's language).
 
     Number words only ever vouch for a number the rule has: many double as
     articles ("una casilla"), so they are never counted as extra numbers.
@@ -377,29 +416,43 @@ def text_facts(text: str, catalog: Catalog, content: Content) -> Tuple[set, set,
         for index, alternatives in enumerate(words.split(",")):
             if any(w.strip() and _contains(text, w.strip()) for w in alternatives.split("/")):
                 worded.add(index)
-    spaces = {s for s in content.board.spaces if _contains(text, catalog.name("spaces", s))}
-    dims = {d.name for d in content.board.dimensions if _contains(text, catalog.name("dimensions", d.name))}
-    return digits, worded, spaces, dims
+    places_kind, groups_kind = schema.map.place_words[-1], schema.map.group_words[-1]
+    places = {i for i, place in enumerate(schema.map.places) if _contains(text, catalog.name(places_kind, place))}
+    groups = {i for i, group in enumerate(schema.map.groups) if _contains(text, catalog.name(groups_kind, group.name))}
+    return digits, worded, places, groups
+
+
+def _written_texts(catalog: Catalog) -> Dict[str, str]:
+    """Card id -> the key of its hand-written text in the catalog (``<kind>.<id>.text``)."""
+    return {key.split(".")[1]: key for key in catalog.messages if key.count(".") == 2 and _optional(key)}
 
 
 def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
-    """A designer's hand-written text must mention what the rule mentions, and nothing else."""
+    """A designer's hand-written text must mention what the rule mentions, and nothing else:
+    the numbers, places and groups of the card's rule (as the general front end reads it), and
+    the card's own place (an objective's space)."""
+    from .phrases import card_rule
+    definition = getattr(content, "definition", None)
+    if definition is None:
+        return []
     catalog = content.catalogs[lang]
+    schema = definition.schema
     problems: List[Diagnostic] = []
-    cards = [("cards", c) for c in content.strategy_cards] + [("objectives", c) for c in content.objective_cards]
-    for kind, card in cards:
-        key = f"{kind}.{card.id}.text"
-        text = catalog.messages.get(key)
-        if text is None or card.event is None:
+    written = _written_texts(catalog)
+    for card_id, key in written.items():
+        rule = card_rule(definition, card_id)
+        if rule is None:
             continue
-        rule_numbers, rule_spaces, rule_dims = rule_facts(card.event.tree)
-        if kind == "objectives":
-            rule_spaces.add(card.space)
-        digits, worded, spaces, dims = text_facts(text, catalog, content)
+        text = catalog.messages[key]
+        rule_numbers, rule_places, rule_groups = rule_facts(rule)
+        rule_places |= _card_places(definition, card_id)
+        digits, worded, places, groups = text_facts(text, catalog, schema)
+        places_kind, groups_kind = schema.map.place_words[-1], schema.map.group_words[-1]
         missing_all, extra_all = [], []
-        for what, want, have, show in (("numbers", rule_numbers, digits | worded, str),
-                                       ("spaces", rule_spaces, spaces, lambda s: catalog.name("spaces", s)),
-                                       ("dimensions", rule_dims, dims, lambda d: catalog.name("dimensions", d))):
+        for what, want, have, show in (
+                ("numbers", rule_numbers, digits | worded, str),
+                ("places", rule_places, places, lambda i: catalog.name(places_kind, schema.map.places[i])),
+                ("groups", rule_groups, groups, lambda i: catalog.name(groups_kind, schema.map.groups[i].name))):
             missing, extra = want - have, have - want
             if what == "numbers":
                 extra = digits - want
@@ -411,10 +464,25 @@ def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
                 parts.append("does not mention " + ", ".join(missing_all))
             if extra_all:
                 parts.append("mentions " + ", ".join(extra_all) + " which the rule does not")
-            problems.append(_at(catalog, key, f"the hand-written text of {card.id} disagrees with its rule: "
+            problems.append(_at(catalog, key, f"the hand-written text of {card_id} disagrees with its rule: "
                                               + "; ".join(parts),
                                 hint="fix the text, or remove it to use the text rendered from the rule"))
     return problems
+
+
+def _card_places(definition, card_id: str) -> set:
+    """The places a card's own fields name (an objective card's space)."""
+    found = set()
+    for kind in definition.schema.card_kinds:
+        cards = definition.cards.get(kind.name)
+        if cards is None or card_id not in cards.ids:
+            continue
+        index = cards.ids.index(card_id)
+        for field, (_, type_name) in enumerate(kind.fields):
+            value = cards.fields[field][index]
+            if type_name == "place" and isinstance(value, int) and value >= 0:
+                found.add(value)
+    return found
 
 
 def check_all(content: Content, langs: Optional[Sequence[str]] = None,

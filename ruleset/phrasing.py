@@ -21,7 +21,7 @@ yet shows its template's key (``<render.statement.shuffle>``) and never fails.
 from __future__ import annotations
 
 import re
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from . import meaning as M
 from . import nodes as N
@@ -48,6 +48,24 @@ def phrase_places(places, catalog, schema, declarations, actor: str = "you") -> 
     return Phrasing(catalog, schema, declarations, actor).locations(places)
 
 
+def phrase_card(card: M.CardRef, catalog, schema, declarations, actor: str = "you") -> str:
+    """One card on its own, as the definition of a term reads ("the current card of your ...")."""
+    return Phrasing(catalog, schema, declarations, actor).card(card)
+
+
+def phrase_card_filter(cards: M.CardFilter, catalog, schema, declarations, actor: str = "you") -> str:
+    """Cards a rule lets a player choose ("a card of your hand whose value is at least ...")."""
+    return Phrasing(catalog, schema, declarations, actor).card_filter(cards)
+
+
+def phrase_outline(block, catalog, schema, declarations, actor: str = "you") -> List[Tuple[int, str]]:
+    """A long rule (a sequence of play) as a player reads it on paper: (depth, line) pairs, where
+    a statement with a body (a step, a loop, "for each player", an "if" of several statements)
+    opens with a line of its own ("Each round, up to round 3:") and its body follows one level
+    deeper, a sentence per line."""
+    return Phrasing(catalog, schema, declarations, actor).outline(block)
+
+
 def snake(name: str) -> str:
     """A schema name as it appears in a template's key: "discard pile" -> "discard_pile"."""
     return name.lower().replace(" ", "_").replace("-", "_")
@@ -60,27 +78,30 @@ def _construct(node) -> str:
 
 # Who carries out the statement being rendered, as the reader sees it: "you"
 # (the rule's player, addressed in the imperative), "opponent", "each" (each
-# player) or "they" (each player, inside "for each player").  A statement
+# player) or "they" (each player, inside "for each player"), "first" (the first
+# player), "register" (the side a register names: "the leader").  A statement
 # handed to someone else is one sentence with that subject.  In an overlay
 # played by the game (the solo game), the rules of the side it plays are shown
 # to the person: "solo" (its first role) acts, and its opponent is "human".
-ACTORS = ("you", "opponent", "each", "they", "solo", "human")
+# "all" is every player at once, the subject of a condition ("each player has ...").
+ACTORS = ("you", "opponent", "each", "they", "first", "register", "solo", "human", "all")
 
+_THIRD = {"own": "their", "opponent": "their_opponent", "their": "their"}
 # A possessive in the rule ("your pool") is relative to the acting player
 _WHOSE = {
     "you": {"own": "own", "opponent": "opponent", "their": "their"},
     "opponent": {"own": "their", "opponent": "own", "their": "their"},
-    "each": {"own": "their", "opponent": "their_opponent", "their": "their"},
-    "they": {"own": "their", "opponent": "their_opponent", "their": "their"},
+    "each": _THIRD, "they": _THIRD, "first": _THIRD, "register": _THIRD, "all": _THIRD,
     "solo": {"own": "solo", "opponent": "human", "their": "their"},
     "human": {"own": "human", "opponent": "solo", "their": "their"},
 }
 # and so is a player in a condition ("you have ...")
+_THEY = {"you": "they", "opponent": "their_opponent"}
 _WHO = {
     "you": {"you": "you", "opponent": "opponent"},
     "opponent": {"you": "opponent", "opponent": "you"},
-    "each": {"you": "they", "opponent": "their_opponent"},
-    "they": {"you": "they", "opponent": "their_opponent"},
+    "each": _THEY, "they": _THEY, "first": _THEY, "register": _THEY,
+    "all": {"you": "each", "opponent": "their_opponent"},
     "solo": {"you": "solo", "opponent": "human"},
     "human": {"you": "human", "opponent": "solo"},
 }
@@ -88,6 +109,12 @@ _OTHER = {"solo": "human", "human": "solo"}
 # a side relative to the acting player, as the templates' {who} names it
 _RELATIVE = {"me": "you", "opponent": "opponent", "nobody": "nobody"}
 _POSSESSIVES = ("own", "their", "opponent")
+# what stands for the body of a statement with a body while its opening line is made (outline)
+_BODY = "\x00"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 class Phrasing:
@@ -100,21 +127,32 @@ class Phrasing:
         self.actor = actor
         self.mood = mood  # "where" inside a "where" clause (Spanish puts its verbs in the subjunctive there)
         self.owner_kind = "own"  # whose tokens the statement being rendered moves
+        self.register = -1  # the register whose side acts (actor "register")
+        self.loop: Optional[tuple] = None  # the loop a "stop" leaves: ("counter", index) or ("repeat",)
 
     # ------------------------------------------------------------ the catalog
-    def fill(self, what: str, **params) -> str:
-        """The template ``render.<what>`` filled in."""
-        return self.c.text("render." + what, **params)
+    def fill(self, key: str, **params) -> str:
+        """The template ``render.<key>`` filled in.  (A key written out in a call is found in the
+        source by content/messages.py for the registry of message keys; those made from the
+        schema's names are known to ``crisis i18n check`` from the rules themselves.)"""
+        return self.c.text("render." + key, **params)
 
     def has(self, what: str) -> bool:
         """Whether the catalog (or the one it falls back on) has the template."""
         return self.c.raw("render." + what) is not None
 
-    def name_forms(self, kind: str, name: str, param: str) -> dict:
-        """A name in the catalog's language, with its gender and plural for agreement."""
-        shown = self.c.name(kind, name)
-        return {param: shown, param + "_g": self.c.form(kind, name, "gender"),
-                param + "_pl": self.c.form(kind, name, "plural", shown)}
+    def forms(self, kind: str, name: str, default: Optional[str] = None) -> Tuple[str, str, str]:
+        """A name in the catalog's language, its gender and its plural, for agreement; without
+        one in the catalog, ``default`` (the word rules use for it), else the name itself."""
+        shown = self.c.raw(kind + "." + name)
+        if shown is None:
+            shown = default if default is not None else name
+        return shown, self.c.form(kind, name, "gender"), self.c.form(kind, name, "plural", shown)
+
+    def name_forms(self, kind: str, name: str, param: str, default: Optional[str] = None) -> dict:
+        """``forms`` as the parameters ``param``, ``param_g`` and ``param_pl`` of a template."""
+        shown, gender, plural = self.forms(kind, name, default)
+        return {param: shown, param + "_g": gender, param + "_pl": plural}
 
     # the words the schema gives the kinds of things names belong to
     def place_word(self, plural: bool = False) -> str:
@@ -135,26 +173,54 @@ class Phrasing:
         declared = self.schema.tracks[track]
         return self.name_forms(declared.zone_words[-1], declared.zones[zone].name, declared.zone_words[0])
 
+    # (the names below fill fixed parameters, written out, so that content/messages.py reads
+    # which parameters a template gets)
     def side_name(self, index: int) -> dict:
-        return self.name_forms("sides", self.schema.sides[index], "side")
+        shown, gender, plural = self.forms("sides", self.schema.sides[index])
+        return {"side": shown, "side_g": gender, "side_pl": plural}
 
     def marker_name(self, index: int) -> dict:
-        return self.name_forms("markers", self.schema.markers[index].name, "marker")
+        shown, gender, plural = self.forms("markers", self.schema.markers[index].name)
+        return {"marker": shown, "marker_g": gender, "marker_pl": plural}
 
     def term_name(self, index: int) -> str:
         return self.c.name("terms", list(self.declarations.terms)[index])
 
+    def counter_name(self, index: int) -> dict:
+        """A counter by its name in the catalog (``counters.<name>``), else the word rules use."""
+        declared = self.schema.counters[index]
+        shown, gender, plural = self.forms("counters", declared.name, declared.words[0] if declared.words else None)
+        return {"counter": shown, "counter_g": gender, "counter_pl": plural}
+
+    def pile_name(self, index: int) -> dict:
+        declared = self.schema.piles[index]
+        shown, gender, plural = self.forms("piles", declared.name, declared.words[0] if declared.words else None)
+        return {"pile": shown, "pile_g": gender, "pile_pl": plural}
+
+    def register_name(self, index: int) -> dict:
+        shown, gender, plural = self.forms("registers", self.schema.registers[index])
+        return {"register": shown, "register_g": gender, "register_pl": plural}
+
+    def procedure_name(self, index: int) -> dict:
+        shown, gender, plural = self.forms("procedures", list(self.declarations.procedures)[index])
+        return {"procedure": shown, "procedure_g": gender, "procedure_pl": plural}
+
+    def step_name(self, name: str) -> dict:
+        shown, gender, plural = self.forms("steps", name)
+        return {"step": shown, "step_g": gender, "step_pl": plural}
+
     # ------------------------------------------------------------ who acts
-    def acting(self, actor: str) -> "Phrasing":
+    def acting(self, actor: str, register: int = -1, mood: Optional[str] = None) -> "Phrasing":
         if actor == "opponent" and self.actor in _OTHER:
             actor = _OTHER[self.actor]
-        other = Phrasing(self.c, self.schema, self.declarations, actor, self.mood)
-        other.labels = self.labels
+        other = Phrasing(self.c, self.schema, self.declarations, actor, mood or self.mood)
+        other.labels, other.register, other.loop = self.labels, register, self.loop
         return other
 
     def subject(self) -> dict:
         """The subject of a statement: ``who`` selects the verb form, ``subject`` names the actor."""
-        return {"who": self.actor, "subject": self.fill("subject." + self.actor)}
+        named = self.register_name(self.register) if self.actor == "register" else {}
+        return {"who": self.actor, "subject": self.fill("subject." + self.actor, **named)}
 
     def whose(self, possessive: str) -> str:
         return _WHOSE.get(self.actor, _WHOSE["each"])[possessive]
@@ -178,6 +244,10 @@ class Phrasing:
     def clause(self, node) -> str:
         """One statement as a clause (no capital, no full stop), to stand in a sentence.  A
         statement with no phrasing yet shows its template's key, never fails."""
+        found = self.compound(node)
+        if found is not None:
+            key, params, inner, body = found
+            return self.fill(key, body=inner.clauses(body), **params)
         method = getattr(self, "st_" + type(node).__name__, None)
         if method is None:
             return self.fill("statement." + _construct(node), **self.subject())
@@ -191,6 +261,38 @@ class Phrasing:
         for part in parts[1:]:
             text = self.fill("statement.then", a=text, b=part)
         return text
+
+    # ------------------------------------------------------------ outline
+    def outline(self, block, depth: int = 0) -> List[Tuple[int, str]]:
+        statements = block.statements if isinstance(block, M.Block) else block
+        lines: List[Tuple[int, str]] = []
+        for node in statements:
+            lines.extend(self.outline_statement(node, depth))
+        return lines
+
+    def outline_statement(self, node, depth: int) -> List[Tuple[int, str]]:
+        found = self.compound(node)
+        if found is not None:
+            key, params, inner, body = found
+            head, _, tail = self.fill(key, body=_BODY, **params).partition(_BODY)
+            lines = [(depth, capital(head.strip()))] + inner.outline(body, depth + 1)
+            if tail.strip(" ."):  # a template that goes on after its body
+                lines.append((depth, capital(tail.strip())))
+            return lines
+        if isinstance(node, M.If) and self.long(node):
+            lines = [(depth, capital(self.fill("outline.if", when=self.when(node.condition))))]
+            lines += self.outline(node.then, depth + 1)
+            if node.otherwise is not None:
+                lines.append((depth, capital(self.fill("outline.otherwise"))))
+                lines += self.outline(node.otherwise, depth + 1)
+            return lines
+        return [(depth, self.statement(node))]
+
+    def long(self, node: M.If) -> bool:
+        """Whether an "if" reads better as an outline: a branch of several statements, or with a body."""
+        blocks = [node.then] + ([node.otherwise] if node.otherwise is not None else [])
+        return any(len(b.statements) > 1 or any(self.compound(s) is not None or isinstance(s, M.If)
+                                                  for s in b.statements) for b in blocks)
 
     def tokens(self, amount: M.Amount, owners: M.Owners, verb: str):
         """(the amount, the tokens) of a transfer: "up to 2", "opponent tokens"."""
@@ -210,9 +312,64 @@ class Phrasing:
         return self.card(number.card) if isinstance(number, M.CardField) else ""
 
     def card(self, ref: M.CardRef) -> str:
+        """One card: "the card", "the top card of the discard pile", "your final crisis card".  A
+        pile's card has a template of its own where the catalog gives one (``card.top.<pile>``)."""
+        if ref.kind == "term":  # a term's card ("your final crisis card"): the term's pile is its side
+            name = list(self.declarations.terms)[ref.pile.pile]
+            whose = self.pile_whose(ref.pile.side) if ref.pile.side is not None else ""
+            key = "card.term." + snake(name)
+            return self.fill(key if self.has(key) else "card.named_term", whose=whose,
+                             **self.name_forms("terms", name, "term"))
         if ref.pile is not None and ref.kind in ("top", "pile", "current"):
-            return self.fill("card.{}.{}".format(ref.kind, snake(self.schema.piles[ref.pile.pile].name)))
+            key = "card.{}.{}".format(ref.kind, snake(self.schema.piles[ref.pile.pile].name))
+            if self.has(key):
+                return self.fill(key)
+            return self.fill("card.{}_of".format(ref.kind), pile=self.pile(ref.pile))
         return self.fill("card." + ref.kind)
+
+    # ------------------------------------------------------------ piles of cards
+    def pile_whose(self, side: M.Side) -> str:
+        """Whose pile, as the reader sees it: "own" (your), "opponent", "their", "their_opponent",
+        "side" (a named side's); a pile of the side the game plays is "their" pile in its rules."""
+        if side.kind == "me":
+            whose = self.whose("own")
+            return "their" if whose in _OTHER else whose
+        if side.kind == "opponent":
+            return self.whose("opponent")
+        return "side" if side.kind == "side" else "their"
+
+    def pile(self, ref: M.PileRef) -> str:
+        """A pile: "the strategy deck", "your hand", "each player's objective".  Its template is
+        ``pile.<name>`` where the catalog gives one, else ``pile.owned`` for a pile each side
+        has (with ``{whose}``) or ``pile.shared``; ``{pile}`` is its name (``piles.<name>``)."""
+        declared = self.schema.piles[ref.pile]
+        whose = "each" if ref.each else "" if ref.side is None else self.pile_whose(ref.side)
+        # a named side's pile ("the Unionist's hand"): the side's name, else none
+        side = self.side_name(ref.side.index)["side"] if ref.side is not None and ref.side.kind == "side" else ""
+        key = "pile." + snake(declared.name)
+        if not self.has(key):
+            key = "pile.owned" if declared.each_side else "pile.shared"
+        return self.fill(key, whose=whose, side=side, **self.pile_name(ref.pile))
+
+    def noun(self, kind_name: str, n: int) -> str:
+        """Cards of a kind counted: "4 cards", "an objective" (``noun.<kind>``, else ``noun.cards``)."""
+        key = "noun." + snake(kind_name)
+        return self.fill(key if self.has(key) else "noun.cards", n=n)
+
+    def pile_noun(self, ref: M.PileRef, n: int) -> str:
+        return self.noun(self.schema.piles[ref.pile].kind, n)
+
+    def card_filter(self, node: M.CardFilter) -> str:
+        """"a card of your hand whose value is at least the value of the card" (``cards.whose_<field>``)."""
+        return self.fill("cards.whose_" + self.card_field(node.field, "number"), op=node.op,
+                         card=self.noun(self.schema.card_kinds[node.cards.kind].name, 1),
+                         piles=self.cards(node.cards), other=self.number(node.other))
+
+    def cards(self, cards: M.Cards) -> str:
+        """Cards of piles, or those revealed ("the revealed objectives")."""
+        if cards.piles:
+            return self.join([self.pile(p) for p in cards.piles])
+        return self.fill("cards.revealed", cards=self.noun(self.schema.card_kinds[cards.kind].name, 2))
 
     def selection(self, node: M.Transfer) -> str:
         """", at random" or ", your opponent choosing": who makes the statement's choices."""
@@ -267,13 +424,46 @@ class Phrasing:
                          dest=self.locations(node.dests, form), limit=self.limit(node), **self.subject())
 
     def st_ChangeCounter(self, node: M.ChangeCounter) -> str:
-        if not isinstance(node.node, N.Gain):  # "add 1 to the round": no phrasing yet
-            return self.fill("statement.add", **self.subject())
+        """"gain 1 VP" (the counter by its name: VP, or any other), "add 1 to the round"."""
+        if not isinstance(node.node, N.Gain):
+            whose = self.pile_whose(node.side) if node.side is not None else ""
+            return self.fill("statement.add", n=self.number(node.amount), whose=whose,
+                             **self.counter_name(node.counter), **self.subject())
         verb = "gain" if node.sign > 0 else "lose"
         n = node.amount.value if isinstance(node.amount, M.Literal) else 0
         if node.per is None:
-            return self.fill("statement." + verb, n=n, **self.subject())
-        return self.fill("statement.{}_per".format(verb), n=n, per=self.countable(node.per), **self.subject())
+            return self.fill("statement." + verb, n=n, **self.counter_name(node.counter), **self.subject())
+        return self.fill("statement.{}_per".format(verb), n=n, per=self.countable(node.per),
+                         **self.counter_name(node.counter), **self.subject())
+
+    def st_SetCounter(self, node: M.SetCounter) -> str:
+        return self.fill("statement.set_counter", value=self.number(node.value), each="yes" if node.each_side else "no",
+                         **self.counter_name(node.counter), **self.subject())
+
+    def st_SetRegister(self, node: M.SetRegister) -> str:
+        return self.fill("statement.set_register", **self.register_name(node.register), **self.subject())
+
+    def number(self, node) -> str:
+        """A number in words: "2", "the round", "the value of the card", "the number of cards in your hand"."""
+        if isinstance(node, M.Literal):
+            return str(node.value)
+        if isinstance(node, M.CounterValue):
+            whose = self.pile_whose(node.side) if node.side is not None else ""
+            return self.fill("number.counter", whose=whose, **self.counter_name(node.counter))
+        if isinstance(node, M.CardField):
+            return self.fill("number.card_" + self.card_field(node.field, "number"), card=self.card(node.card))
+        if isinstance(node, M.Count) and node.kind == "cards":
+            return self.fill("number.cards", cards=self.pile_noun(node.what, 2), pile=self.pile(node.what))
+        if isinstance(node, M.Count) and node.kind == "places":
+            return self.fill("number.places", places=self.spaces(node.what))
+        if isinstance(node, M.Count):
+            return self.fill("number.groups", groups=self.countable(node))
+        if isinstance(node, M.Sum):
+            text = self.number(node.terms[0])
+            for term, sign in zip(node.terms[1:], node.signs):  # a sign before each term after the first
+                text = self.fill("number.plus" if sign > 0 else "number.minus", a=text, b=self.number(term))
+            return text
+        return self.fill("number." + _construct(node))  # a field of a card in play: no phrasing yet
 
     def st_PlaceMarker(self, node: M.PlaceMarker) -> str:
         what = "statement.move_marker" if isinstance(node.node, N.Move) else "statement.place_marker"
@@ -305,16 +495,61 @@ class Phrasing:
         return self.fill("statement.either", options=self.fill("statement.either_separator").join(options),
                          **self.subject())
 
-    def st_ForEachPlayer(self, node: M.ForEachPlayer) -> str:
-        # the whole block is one sentence, so where it ends is plain
-        return self.fill("statement.for_each_player", body=self.acting("they").clauses(node.body))
+    def compound(self, node):
+        """A statement with a body, as (its template, the template's parameters, the phrasing of
+        the body, the body); None for any other.  The template has ``{body}``: the statements of
+        the body in one sentence, or (an outline) on lines of their own below its opening."""
+        if isinstance(node, M.ForEachPlayer):
+            inner = self.acting("they")
+            if node.who is None:  # the whole block is one sentence, so where it ends is plain
+                return "statement.for_each_player", {}, inner, node.body
+            return "statement.for_each_player_if", {"condition": inner.condition(node.who)}, inner, node.body
+        if isinstance(node, M.Step):
+            return "statement.step", self.step_name(node.name), self, node.body
+        if isinstance(node, M.ForEachCounter):
+            inner = self.acting(self.actor, self.register)
+            inner.loop = ("counter", node.counter)
+            params = dict(self.counter_name(node.counter), to=self.schema.counters[node.counter].high)
+            return "statement.for_each_counter", params, inner, node.body
+        if isinstance(node, M.Repeat):
+            inner = self.acting(self.actor, self.register)
+            inner.loop = ("repeat",)
+            condition = self.acting(self.actor, self.register, "where").condition(node.condition)
+            return "statement.repeat", {"condition": condition}, inner, node.body
+        if isinstance(node, M.Alternate):
+            params = dict(self.register_name(node.first), n=node.n, **self.counter_name(node.counter))
+            return "statement.alternate", params, self, node.body
+        if isinstance(node, M.ForEachPlace):
+            action = self.fill("as." + snake(node.action)) if node.action else ""
+            params = dict(places=self.spaces(node.places, "each"), action=action, **self.chooser(node.chooser))
+            return "statement.for_each_place", params, self, node.body
+        if isinstance(node, M.Acting) and self.compound(node.statement) is not None:
+            return self.acting_phrasing(node).compound(node.statement)
+        return None
+
+    def chooser(self, chooser: str) -> dict:
+        """Who chooses an order ("you", "opponent", an overlay's role or a register), as ``who``
+        and ``player`` of a condition."""
+        roles = tuple(self.declarations.roles)
+        if chooser in ("you", "opponent"):
+            who = _WHO.get(self.actor, _THEY).get(chooser, chooser)
+        elif chooser in roles[:2]:
+            who = ("solo", "human")[roles.index(chooser)]
+        else:
+            registers = list(self.schema.registers)
+            index = registers.index(chooser) if chooser in registers else 0
+            return {"who": "register", "player": self.fill("player.register", **self.register_name(index))}
+        return {"who": who, "player": self.fill("player." + who)}
+
+    def acting_phrasing(self, node: M.Acting) -> "Phrasing":
+        if node.actor == "role":  # an overlay's roles: the side the game plays, the person's
+            return self.acting(("solo", "human")[node.register] if node.register < 2 else "role")
+        if node.actor == "register":
+            return self.acting("register", node.register)
+        return self.acting(node.actor)  # "opponent", "each", "first"
 
     def st_Acting(self, node: M.Acting) -> str:
-        if node.actor == "role":  # an overlay's roles: the side the game plays, the person's
-            actor = ("solo", "human")[node.register] if node.register < 2 else "role"
-        else:
-            actor = node.actor  # "opponent", "each"; "first" and a register have no words yet
-        return self.acting(actor).clause(node.statement)
+        return self.acting_phrasing(node).clause(node.statement)
 
     def st_FirstOf(self, node: M.FirstOf) -> str:
         options = [self.fill("statement.first_of_option", n=i + 1, text=self.clauses(o)) if self.labels is None
@@ -330,7 +565,56 @@ class Phrasing:
         if node.card is not None:  # "carry out the event of the card": by the rule field's name
             return self.fill("statement.use_" + self.card_field(node.field, "rule"), card=self.card(node.card),
                              **self.subject())
-        return self.fill("statement.carry_out", **self.subject())
+        if node.bind is not None:  # "carry out the final crisis matching for your final crisis card"
+            return self.fill("statement.carry_out_for", card=self.card(node.bind),
+                             **self.procedure_name(node.procedure), **self.subject())
+        return self.fill("statement.carry_out", **self.procedure_name(node.procedure), **self.subject())
+
+    def st_Score(self, node: M.Score) -> str:
+        return self.fill("statement.score", **self.procedure_name(node.procedure), **self.counter_name(node.counter),
+                         **self.subject())
+
+    def st_Win(self, node: M.Win) -> str:
+        if node.counter < 0:  # a sudden-death win
+            return self.fill("statement.win", **self.subject())
+        ties = self.procedure_name(node.ties)["procedure"] if node.ties >= 0 else ""
+        return self.fill("statement.win_most", ties=ties, tied="yes" if ties else "no",
+                         **self.counter_name(node.counter))
+
+    def st_Stop(self, node: M.Stop) -> str:
+        if self.loop is not None and self.loop[0] == "counter":  # "this is the last round"
+            return self.fill("statement.stop_counter", **self.counter_name(self.loop[1]))
+        return self.fill("statement.stop")
+
+    def st_Forget(self, node: M.Forget) -> str:
+        return self.fill("statement.forget", **self.subject())
+
+    def st_Shuffle(self, node: M.Shuffle) -> str:
+        if node.into is None:
+            return self.fill("statement.shuffle", pile=self.pile(node.pile), **self.subject())
+        return self.fill("statement.shuffle_into", pile=self.pile(node.pile), into=self.pile(node.into),
+                         **self.subject())
+
+    def st_Put(self, node: M.Put) -> str:
+        return self.fill("statement.put", source=self.pile(node.source), dest=self.pile(node.dest), **self.subject())
+
+    def st_Order(self, node: M.Order) -> str:
+        return self.fill("statement.order", source=self.pile(node.source), dest=self.pile(node.dest),
+                         **self.subject())
+
+    def st_Keep(self, node: M.Keep) -> str:
+        """"keep 1 objective of your objective offer as your objective"; ``assign`` an open choice."""
+        return self.fill("statement." + snake(node.verb), n=node.n, cards=self.pile_noun(node.source, node.n),
+                         source=self.pile(node.source), dest=self.pile(node.dest), **self.subject())
+
+    def st_Play(self, node: M.Play) -> str:
+        return self.fill("statement.play", card=self.pile_noun(node.source, 1), source=self.pile(node.source),
+                         **self.subject())
+
+    def st_Reveal(self, node: M.Reveal) -> str:
+        piles = self.join([self.pile(p) for p in node.piles])
+        return self.fill("statement.reveal_current" if node.current else "statement.reveal_cards", piles=piles,
+                         **self.subject())
 
     def card_field(self, field: int, type_name: str) -> str:
         """The name of a field of cards of that type, by its index, as it appears in a key."""
@@ -347,10 +631,18 @@ class Phrasing:
         return self.fill("statement.resolve_" + snake(entered[0] if entered else "entered"), **self.subject())
 
     def st_Draw(self, node: M.Draw) -> str:
-        """Drawing into a pile: the catalog's words for drawing into that pile ("reveal the top
-        card of the deck" for a pile of one revealed card)."""
-        return self.fill("statement.draw_into." + snake(self.schema.piles[node.dest.pile].name), n=node.n,
-                         **self.subject())
+        """Drawing into a pile: "draw 4 cards from the strategy deck into your hand", "... until
+        you have 3"; where the catalog has words for drawing into that pile, those ("reveal the
+        top card of the deck" for a pile of one revealed card)."""
+        key = "statement.draw_into." + snake(self.schema.piles[node.dest.pile].name)
+        if self.has(key):
+            return self.fill(key, n=node.n, **self.subject())
+        source, dest = self.pile(node.source), self.pile(node.dest)
+        if node.n < 0:
+            return self.fill("statement.draw_until", n=node.until, cards=self.pile_noun(node.source, 2),
+                             source=source, dest=dest, **self.subject())
+        return self.fill("statement.draw", n=node.n, cards=self.pile_noun(node.source, node.n), source=source,
+                         dest=dest, **self.subject())
 
     def change(self, node: M.Change, verb: str = "") -> str:
         """A change of control: "you gain control of this dimension" (``verb``: the "would" form)."""
@@ -424,7 +716,9 @@ class Phrasing:
             who = self.relative(node.who)
             if self.actor in _OTHER:
                 who = _WHO[self.actor].get(who, who)
-            key = "you_control" if who == "you" else who + "_controls"
+            elif self.actor not in ("you", "opponent") and who in ("you", "opponent"):
+                who = _THEY[who]  # "each pivotal space they control" inside "for each player"
+            key = {"you": "you_control", "they": "they_control"}.get(who, who + "_controls")
             return self.fill("spaces." + key, spaces=text)
         if isinstance(node, M.Filtered):
             inner = Phrasing(self.c, self.schema, self.declarations, self.actor, "where")
@@ -465,6 +759,9 @@ class Phrasing:
         if side.kind == "side":
             return {"who": "side", "mood": self.mood,
                     "player": self.fill("player.side", **self.side_name(side.index))}
+        if side.kind == "register":  # "the leader"
+            return {"who": "register", "mood": self.mood,
+                    "player": self.fill("player.register", **self.register_name(side.index))}
         who = _WHO.get(self.actor, {}).get(self.relative(side), self.relative(side))
         return {"who": who, "player": self.fill("player." + who), "mood": self.mood}
 
@@ -518,7 +815,7 @@ class Phrasing:
         return self.chain(node, "condition.all_of")
 
     def cond_Not(self, node):
-        return self.fill("condition.not", condition=self.condition(node.item))
+        return self.fill("condition.not", condition=self.condition(node.item), mood=self.mood)
 
     def cond_Controls(self, node: M.Controls):
         if node.nobody:
@@ -563,15 +860,69 @@ class Phrasing:
         if isinstance(number, M.CounterValue) and node.test is not None:
             counter = snake(self.schema.counters[number.counter].name)
             if number.side is not None:  # "you have at least 3 VP"
-                return self.fill("condition.has_" + counter, **self.compared(node.test), **self.party(number.side))
-            return self.fill("condition.{}_is".format(counter), op=node.test.op, n=node.test.n)
+                key = "condition.has_" + counter
+                if self.has(key):
+                    return self.fill(key, **self.compared(node.test), **self.party(number.side))
+                return self.fill("condition.has_counter", **self.compared(node.test), **self.party(number.side),
+                                 **self.counter_name(number.counter))
+            key = "condition.{}_is".format(counter)
+            if self.has(key):  # "it is round 2 or later"
+                return self.fill(key, op=node.test.op, n=node.test.n)
         if isinstance(number, M.CardField):  # "the value of the revealed card is at most 2"
             field = "condition.card_" + self.card_field(number.field, "number")
             if node.other is None:
                 return self.fill(field, card=self.card(number.card), **self.compared(node.test))
             return self.fill(field + "_vs", card=self.card(number.card), op=node.op,
                              other=self.number_card(node.other))
-        return self.fill("condition.number_is")  # a count of cards, a sum: no phrasing yet
+        if isinstance(number, M.GroupRef) and number.kind == "card" and isinstance(node.other, M.GroupRef):
+            # "the final crisis of your card is the same as the final crisis of the opponent's card"
+            return self.fill("condition.card_{}_vs".format(self.card_field(number.field, "group")),
+                             card=self.card(number.card), op=node.op, other=self.card(node.other.card), mood=self.mood)
+        if isinstance(number, M.Count) and number.kind == "cards":
+            return self.cards_test(node, number.what)
+        if node.test is not None:
+            return self.fill("condition.number_is", number=self.number(number), **self.compared(node.test),
+                             mood=self.mood)
+        return self.fill("condition.number_vs", number=self.number(number), op=node.op,
+                         other=self.number(node.other), mood=self.mood)
+
+    def cards_test(self, node: M.NumberTest, pile: M.PileRef) -> str:
+        """How many cards a pile holds: "you have at least 1 objective in your objective offer" (the
+        pile's side is the subject), "there are 2 cards in the discard pile"."""
+        cards = self.pile_noun(pile, node.test.n if node.test is not None else 2)
+        owner = pile.side if pile.side is not None and not pile.each else None
+        if node.test is not None:
+            if owner is None:
+                return self.fill("condition.cards_in", pile=self.pile(pile), cards=self.pile_noun(pile, 2),
+                                 mood=self.mood, **self.compared(node.test))
+            return self.fill("condition.has_cards", pile=self.pile(pile), cards=cards, **self.compared(node.test),
+                             **self.party(owner))
+        other = self.number(node.other)
+        if owner is None or node.op != ">":
+            return self.fill("condition.number_vs", number=self.number(node.number), op=node.op, other=other,
+                             mood=self.mood)
+        return self.fill("condition.has_more_cards", pile=self.pile(pile), cards=cards, other=other,
+                         **self.party(owner))
+
+    def cond_EachSide(self, node: M.EachSide):
+        """"each player has ...": the condition with every player as its subject at once."""
+        return self.acting("all").condition(node.item)
+
+    def cond_PlayedBy(self, node: M.PlayedBy):
+        return self.fill("condition.played_by", card=self.card(node.card), **self.party(node.side))
+
+    def cond_Named(self, node: M.Named):
+        """A named condition of the content, by its name ("the Final Crisis condition is met")."""
+        return self.fill("condition.holds", mood=self.mood, **self.procedure_name(node.procedure))
+
+    def cond_Term(self, node: M.Term):
+        return self.fill("condition.term", term=self.term_name(node.term), mood=self.mood)
+
+    def cond_AllInOneGroup(self, node: M.AllInOneGroup):
+        """"the drawn objectives are all in one dimension" (their places, by the group's word)."""
+        also = self.cards(node.also) if node.also is not None else ""
+        return self.fill("condition.all_in_one_" + snake(self.group_word()), cards=self.cards(node.cards),
+                         also=also, more="yes" if also else "no", mood=self.mood)
 
     def cond_CounterMore(self, node: M.CounterMore):
         counter = snake(self.schema.counters[node.counter].name)
@@ -585,8 +936,12 @@ class Phrasing:
         return self.fill("condition.is_side", **self.side_name(node.named), **self.party(node.side))
 
     def cond_IsRole(self, node: M.IsRole):
-        return self.fill("condition.is_" + snake(node.role), negated="yes" if node.negated else "no",
-                         **self.party(node.side))
+        key = "condition.is_" + snake(node.role)
+        negated = "yes" if node.negated else "no"
+        if self.has(key):
+            return self.fill(key, negated=negated, **self.party(node.side))
+        role = self.c.raw("registers." + node.role) or self.c.raw("roles." + node.role) or node.role
+        return self.fill("condition.is_role", role=role, negated=negated, **self.party(node.side))
 
     def cond_HasAttribute(self, node: M.HasAttribute):
         return self.fill("condition.is_" + snake(node.attribute), target=self.target(node.place))

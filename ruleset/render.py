@@ -199,9 +199,10 @@ class Renderer:
 
     def st_ChangeVP(self, node: A.ChangeVP) -> str:
         verb = "gain" if node.gain else "lose"
+        counter = self.named("counters", "VP", "counter")  # the only counter this front end gains
         if node.per is None:
-            return self.t(f"statement.{verb}", n=node.amount, **self.doer())
-        return self.t(f"statement.{verb}_per", n=node.amount, per=self.countable(node.per), **self.doer())
+            return self.t(f"statement.{verb}", n=node.amount, **counter, **self.doer())
+        return self.t(f"statement.{verb}_per", n=node.amount, per=self.countable(node.per), **counter, **self.doer())
 
     def st_PlaceMarker(self, node: A.PlaceMarker) -> str:
         key = "statement.move_marker" if node.verb == "move" else "statement.place_marker"

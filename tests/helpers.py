@@ -31,3 +31,35 @@ def add_designer_card(root: Path, card_yaml: str, card_id: str, title: str) -> N
     for lang in ("en", "es"):
         (root / "locale" / lang / "zz-designer.yaml").write_text(
             f"cards:\n  {card_id}:\n    title: {title}\n", encoding="utf-8")
+
+
+def resolved(definition, text: str, how: str = "block"):
+    """A rule text read by the general front end against a game's definition, anywhere a rule may
+    stand (a card's rule, the sequence of play): a block, a condition, places or holders."""
+    from crisis.ruleset.reader import parse
+    from crisis.ruleset.resolver import ANYWHERE, Resolver
+    start = {"block": "block", "condition": "condition_rule", "places": "places_rule", "holders": "places_rule"}[how]
+    resolver = Resolver(definition.schema, definition.declarations, definition.lexicon)
+    tree = parse(text, definition.lexicon, start)
+    if how == "block":
+        result, found = resolver.block(tree, ANYWHERE)
+    elif how == "condition":
+        result, found = resolver.condition(tree, ANYWHERE)
+    else:
+        result, found = resolver.places(tree, ANYWHERE, holders=how == "holders")
+    errors = [d.message for d in found if d.severity == "error"]
+    assert errors == [], errors
+    return result
+
+
+def phrased(content, text: str, lang: str = "en", how: str = "block", inline: bool = False, actor: str = "you"):
+    """A rule text as a player reads it (ruleset/phrasing.py), in ``lang``."""
+    from crisis.ruleset.phrasing import phrase_block, phrase_condition, phrase_places
+    definition = content.definition
+    rule = resolved(definition, text, how)
+    catalog, schema, declarations = content.catalog(lang), definition.schema, definition.declarations
+    if how == "block":
+        return phrase_block(rule, catalog, schema, declarations, inline=inline, actor=actor)
+    if how == "condition":
+        return phrase_condition(rule, catalog, schema, declarations, actor)
+    return phrase_places(rule, catalog, schema, declarations, actor)
