@@ -660,6 +660,41 @@ class RuleBound:
     def asks_Play(self, node: M.Play, cut):
         return self._callee(node).asks
 
+    # ------------------------------------------------ cards in play
+    def in_play(self) -> int:
+        """At most how many cards can be in play: every card of the kinds that come into play."""
+        in_play = getattr(self.schema, "in_play", None)
+        kinds = in_play.kinds if in_play is not None else ()
+        names = [kind.name for kind in self.schema.card_kinds]
+        counted = [self.card_counts[names.index(k)] for k in kinds if k in names]
+        return max(sum(counted) if counted else sum(self.card_counts), 1)
+
+    def cards_taken(self, amount) -> int:
+        """How many cards a statement on cards in play takes at most (one choice each)."""
+        if amount is None or amount.kind == "all" or (amount.n is None and amount.number is None):
+            return self.in_play()
+        n = self.most(amount.number) if amount.number is not None else (amount.n or 0)
+        return min(_cap(n), self.in_play())
+
+    def _entity_run(self, node, cut):
+        # each card taken: its legal choices listed again (a test on each card in play), then the step
+        return 1 + self.cards_taken(getattr(node, "amount", None)) * (self.in_play() + 1 + self.expr(node))
+
+    def _entity_asks(self, node, cut):
+        return self.cards_taken(getattr(node, "amount", None))
+
+    run_EnterPlay = run_LeavePlay = run_MoveEntity = run_SetFlag = _entity_run
+    asks_EnterPlay = asks_LeavePlay = asks_MoveEntity = asks_SetFlag = _entity_asks
+
+    def run_ForEachEntity(self, node, cut):
+        return 1 + self.expr(node.entities) + self.in_play() * (1 + self.run(node.body, cut))
+
+    def can_ForEachEntity(self, node):
+        return 1 + self.expr(node.entities) + self.in_play() * self.can(node.body)
+
+    def asks_ForEachEntity(self, node, cut):
+        return self.in_play() * self.asks(node.body, cut)
+
     def asks_Keep(self, node: M.Keep, cut):
         return max(node.n, 1)
 
@@ -931,11 +966,12 @@ class RuleBound:
 CONDITIONS = (M.AnyOf, M.AllOf, M.Not, M.EachSide, M.Controls, M.ControlsCount, M.ControlsMore, M.TokensIn,
               M.TokensMore, M.NumberTest, M.CounterMore, M.IsFirstPlayer, M.IsSide, M.IsRole, M.HasAttribute,
               M.ZoneEntered, M.MarkerAt, M.CardIs, M.CardFor, M.PlayedBy, M.CardWould, M.Would, M.AllInOneGroup,
-              M.Named, M.Term)
+              M.Named, M.Term, M.EntityFlag, M.EntityAt, M.EntityIn)
 STATEMENTS = (M.Transfer, M.PlaceMarker, M.RemoveMarker, M.ChangeCounter, M.SetCounter, M.SetRegister, M.Draw,
               M.Shuffle, M.Put, M.Reveal, M.Discard, M.Play, M.Keep, M.Order, M.CarryOut, M.Score, M.Resolve,
               M.Win, M.Stop, M.Forget, M.Call, M.Acting, M.If, M.Either, M.FirstOf, M.Goal, M.ForEachPlayer,
-              M.ForEachPlace, M.ForEachCounter, M.Step, M.Repeat, M.Alternate)
+              M.ForEachPlace, M.ForEachCounter, M.Step, M.Repeat, M.Alternate,
+              M.EnterPlay, M.LeavePlay, M.MoveEntity, M.SetFlag, M.ForEachEntity, M.ChangeEntityField)
 
 
 # meanings that carry out or test a rule by name
