@@ -8,6 +8,7 @@ engine or content bug, never a player's mistake).
 
 from __future__ import annotations
 
+import weakref
 from typing import List, Sequence
 
 from crisis.interpreter.engine.layout import NOBODY
@@ -17,65 +18,102 @@ def check_position(program, position) -> List[str]:
     """The schema's own rules: every side's tokens are all somewhere, no place holds more than it
     may, no count is negative, counters stay within their bounds, every card lies in one pile."""
     problems: List[str] = []
-    schema, layout, values = program.schema, program.layout, position.values
+    schema, values = program.schema, position.values
+    shape = _shape_of(program)
     tokens = schema.tokens
+    each, most = (tokens.each_side, tokens.at_most_per_place) if tokens is not None else (0, 0)
     for side, name in enumerate(schema.sides):
         if tokens is not None:
-            base = layout.tokens_of(side)
-            on_map = values[base:base + layout.places]
-            holders = [values[layout.holder_of(side, h)] for h in range(layout.holders)]
-            tracks = [values[layout.track_of(side, t)] for t in range(len(schema.tracks))]
-            boxes = [values[layout.box + layout.zone_slot(side, t, z)]
-                     for t, track in enumerate(schema.tracks) for z in range(len(track.zones))]
-            total = sum(on_map) + sum(holders) + sum(tracks) + sum(boxes)
-            if total != tokens.each_side:
-                problems.append(f"{name} has {total} tokens in all, not {tokens.each_side}")
-            for place, count in enumerate(on_map):
-                if not 0 <= count <= tokens.at_most_per_place:
-                    problems.append(f"{name} has {count} tokens in {schema.map.places[place]}")
-            if min(holders + tracks + boxes, default=0) < 0:
+            base = shape.tokens[side]
+            on_map = values[base:base + shape.places]
+            off_map = [values[offset] for offset in shape.off_map[side]]
+            total = sum(on_map) + sum(off_map)
+            if total != each:
+                problems.append(f"{name} has {total} tokens in all, not {each}")
+            if on_map and (min(on_map) < 0 or max(on_map) > most):
+                problems.extend(f"{name} has {count} tokens in {schema.map.places[place]}"
+                                for place, count in enumerate(on_map) if not 0 <= count <= most)
+            if off_map and min(off_map) < 0:
                 problems.append(f"{name} has a negative count of tokens off the map")
-            for t, track in enumerate(schema.tracks):
-                if not 0 <= tracks[t] <= track.spaces:
-                    problems.append(f"{name}'s {track.name} holds {tracks[t]} tokens")
-        for index, counter in enumerate(schema.counters):
-            if counter.each_side:
-                value = values[layout.counter[index] + side]
-                if not counter.low <= value <= counter.high:
-                    problems.append(f"{name} has {value} {counter.name}, outside {counter.low} to {counter.high}")
-    for index, counter in enumerate(schema.counters):
-        if not counter.each_side:
-            value = values[layout.counter[index]]
+            for offset, track in shape.tracks[side]:
+                if not 0 <= values[offset] <= track.spaces:
+                    problems.append(f"{name}'s {track.name} holds {values[offset]} tokens")
+        for offset, counter in shape.counters[side]:
+            value = values[offset]
             if not counter.low <= value <= counter.high:
-                problems.append(f"the {counter.name} is {value}, outside {counter.low} to {counter.high}")
-    from crisis.interpreter.engine.sequence import PlayOp
-    in_play = [frame[4] for frame in position.stack if frame[0] >= 0 and isinstance(program.ops[frame[0]], PlayOp)
-               and frame[2] == 1]  # a card being played is in no pile until its play ends
+                problems.append(f"{name} has {value} {counter.name}, outside {counter.low} to {counter.high}")
+    for offset, counter in shape.game_counters:
+        value = values[offset]
+        if not counter.low <= value <= counter.high:
+            problems.append(f"the {counter.name} is {value}, outside {counter.low} to {counter.high}")
+    plays = shape.plays
+    in_play = [frame[4] for frame in position.stack if frame[0] in plays and frame[2] == 1]
+    # (a card being played is in no pile until its play ends)
     entities = _entities(program, position, problems)
     if position.view != NOBODY:  # a view has taken hidden cards out
         return problems
     piles = position.piles
     for kind_index, indices in enumerate(_piles_of_kinds(program)):
         ids = program.cards[kind_index].ids
-        seen = [0] * len(ids)
-        for card in entities.get(kind_index, ()):  # a card in play lies in no pile
-            seen[card] += 1
+        held = [card for index in indices for card in piles[index]]
+        held.extend(entities.get(kind_index, ()))  # a card in play lies in no pile
         if kind_index == program.played_kind:
-            for card in in_play:
-                seen[card] += 1
-        for index in indices:
-            for card in piles[index]:
-                seen[card] += 1
-        if seen.count(1) != len(seen):
-            problems.extend(f"{ids[card]} lies in {n} piles, not 1" for card, n in enumerate(seen) if n != 1)
+            held.extend(in_play)
+        if len(held) == len(ids) and len(set(held)) == len(ids):
+            continue  # each card once
+        seen = [0] * len(ids)
+        for card in held:
+            seen[card] += 1
+        problems.extend(f"{ids[card]} lies in {n} piles, not 1" for card, n in enumerate(seen) if n != 1)
     return problems
 
 
+class _Shape:
+    """Where check_position reads each count of a position, worked out once per program."""
+
+    def __init__(self, program):
+        schema, layout = program.schema, program.layout
+        sides = range(len(schema.sides))
+        self.places = layout.places
+        self.tokens = [layout.tokens_of(side) for side in sides] if schema.tokens is not None else []
+        # a side's tokens off the map: its holders, tracks and boxes (their total is checked)
+        self.off_map = [[layout.holder_of(side, h) for h in range(layout.holders)]
+                        + [layout.track_of(side, t) for t in range(len(schema.tracks))]
+                        + [layout.box + layout.zone_slot(side, t, z) for t, track in enumerate(schema.tracks)
+                           for z in range(len(track.zones))] for side in sides] if schema.tokens is not None else []
+        self.tracks = [[(layout.track_of(side, t), track) for t, track in enumerate(schema.tracks)] for side in sides]
+        # (offset, counter): each side's counters, and the game's own
+        self.counters = [[(layout.counter[i] + side, counter) for i, counter in enumerate(schema.counters)
+                          if counter.each_side] for side in sides]
+        self.game_counters = [(layout.counter[i], counter) for i, counter in enumerate(schema.counters)
+                              if not counter.each_side]
+        from crisis.interpreter.engine.sequence import PlayOp
+        self.plays = frozenset(op.id for op in program.ops if isinstance(op, PlayOp))  # ops that play a card
+
+
+_SHAPES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _shape_of(program) -> _Shape:
+    found = _SHAPES.get(program)
+    if found is None:
+        found = _SHAPES[program] = _Shape(program)
+    return found
+
+
+_PILES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def _piles_of_kinds(program) -> List[List[int]]:
-    """For each kind of card, the indices (in Position.piles) of the piles that hold it."""
-    schema, layout = program.schema, program.layout
-    return [[layout.pile(number, side) for number, pile in enumerate(schema.piles) if pile.kind == kind.name
-             for side in range(len(schema.sides) if pile.each_side else 1)] for kind in schema.card_kinds]
+    """For each kind of card, the indices (in Position.piles) of the piles that hold it (once per program)."""
+    found = _PILES.get(program)
+    if found is None:
+        schema, layout = program.schema, program.layout
+        found = _PILES[program] = [[layout.pile(number, side) for number, pile in enumerate(schema.piles)
+                                    if pile.kind == kind.name
+                                    for side in range(len(schema.sides) if pile.each_side else 1)]
+                                   for kind in schema.card_kinds]
+    return found
 
 
 def _entities(program, position, problems: List[str]) -> dict:

@@ -167,6 +167,7 @@ class _Names:
             self.names[card_word(kind.name)] = list(program.cards[index].ids)
         self.place_word = schema.map.place_words[0] if schema.map.place_words else "place"
         self.shapes: Optional[Dict[str, tuple]] = None
+        self.paths: Dict[str, Any] = {}  # a step's name -> the operations on the way to it (start_at_step)
         # who the game plays in a solo game (the overlay's first role), as scenario messages name it
         self.automa = program.automa_rules.overlay.roles[0] if program.automa_rules and \
             program.automa_rules.overlay.roles else "automa"
@@ -599,7 +600,10 @@ class _Reader:
                     n = self.number(container, name, 0, tokens.at_most_per_place)
                     if n is not None:
                         values[layout.tokens_of(side) + place] = n
-                        sources[side]["map"] = (self.on_map(values, side), container, name)
+                        sources[side]["map"] = (-1, container, name)  # the count is known once all are given
+            for side in range(sides):
+                if "map" in sources[side]:
+                    sources[side]["map"] = (self.on_map(values, side),) + sources[side]["map"][1:]
         holder_names = [h.name for h in tokens.holders]
         for key, part in parts.items():
             if key in p and part[0] == "holder":
@@ -626,11 +630,9 @@ class _Reader:
             key = self.parts.key_for("track", t)
             given = self.per_side(p, key) if key is not None and key in p else {}
             for side in range(sides):
-                off_track = self.on_map(values, side) + sum(values[layout.holder_of(side, h)]
-                                                            for h in range(layout.holders)) + self.in_boxes(values, side)
-                parts_text = ", ".join([f"map {self.on_map(values, side)}"] +
-                                       [f"{h} {values[layout.holder_of(side, i)]}" for i, h in enumerate(holder_names)] +
-                                       [f"boxes {self.in_boxes(values, side)}"])
+                on_map, in_boxes = self.on_map(values, side), self.in_boxes(values, side)
+                held = [values[layout.holder_of(side, h)] for h in range(layout.holders)]
+                off_track = on_map + sum(held) + in_boxes
                 name = schema.sides[side]
                 offset = layout.track_of(side, t)
                 if side in given:
@@ -640,6 +642,7 @@ class _Reader:
                         continue
                     values[offset] = n
                     if off_track + n != tokens.each_side:
+                        parts_text = _parts_text(on_map, holder_names, held, in_boxes)
                         self.error(container, k, f"the {name} position holds {off_track + n} tokens "
                                                  f"({parts_text}, track {n}), not {tokens.each_side}",
                                    hint=f"each side has {tokens.each_side}: map, {', '.join(holder_names)}, boxes "
@@ -649,6 +652,7 @@ class _Reader:
                     if values[offset] < 0 or values[offset] > track.spaces:
                         blame = max(sources[side].values(), key=lambda s: s[0], default=None)
                         container, k = (blame[1], blame[2]) if blame else (p, None)
+                        parts_text = _parts_text(on_map, holder_names, held, in_boxes)
                         if values[offset] < 0:
                             message = (f"the {name} position holds {off_track} tokens off the {track.name} "
                                        f"({parts_text}), more than the {tokens.each_side} a side has")
@@ -894,6 +898,11 @@ class _Reader:
         return self.name(container, key, value, kind)
 
 
+def _parts_text(on_map: int, holder_names, held, in_boxes: int) -> str:
+    """Where a side's tokens off its track are, for a message: 'map 0, pool 20, boxes 9'."""
+    return ", ".join([f"map {on_map}"] + [f"{h} {n}" for h, n in zip(holder_names, held)] + [f"boxes {in_boxes}"])
+
+
 def marked(file: YamlFile, position, value):
     """(position, width) of a name written at ``position``: the whole name underlined (past an
     opening quote), or a single caret where the text there is not the name."""
@@ -913,7 +922,10 @@ def start_at_step(program, position, step: str) -> bool:
     if step == "game_over":
         position.stack[:] = []
         return True
-    path = _path_to_step(program, program.play, step)
+    paths = names_of(program).paths
+    if step not in paths:
+        paths[step] = _path_to_step(program, program.play, step)
+    path = paths[step]
     if path is None:
         return False
     stack = position.stack
