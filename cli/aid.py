@@ -1,6 +1,6 @@
 """``crisis aid``: the Solo Opponent Aid of a side, rendered from the rules in the player's language.
 
-Everything printed comes from the solo content (``content/<game>/solo/``):
+Everything printed comes from the solo overlay (``content/<game>/solo/``):
 the two space-selection tables of the side's aid, and the rules every aid
 shares (definitions, the turn, the priorities).  "you" in those rules is the
 solo opponent; they are shown from the player's side ("the Solo Opponent",
@@ -13,11 +13,18 @@ import textwrap
 from typing import List
 
 from crisis.content.model import Content
-from crisis.ruleset.render import render_block, render_condition, render_locations
+from crisis.content.phrases import key
+from crisis.ruleset.phrasing import phrase_block, phrase_condition, phrase_places
 
 from .text import Presenter
 
 WIDTH = 96
+
+# the overlay's rules an aid shows, by name (its steps or procedures), and the catalog's label of each
+PROCEDURES = (("turn", "turn"), ("pivotal_bonus", "pivotal_bonus"),
+              ("final_crisis_matching", "matching"), ("final_crisis_not_matching", "not_matching"))
+# the kinds of the overlay's definitions, as the aid's templates name them (cli.aid.term_*)
+TERM_KINDS = {"card_term": "card", "place": "space"}
 
 
 def _wrapped(text: str, indent: str = "  ", hanging: str = "     ") -> List[str]:
@@ -25,61 +32,73 @@ def _wrapped(text: str, indent: str = "  ", hanging: str = "     ") -> List[str]
 
 
 def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
-    c, solo = show.catalog, content.solo
-    aid = solo.aids[side]
-    other = next(s for s in content.board.sides if s != side)
+    """The aid of ``side``, from the solo overlay of the game's definition (solo/overlay.yaml and
+    its aid-*.yaml), its rules put into words by ruleset/phrasing.py."""
+    c, definition = show.catalog, content.definition
+    overlay, schema = definition.overlay, definition.schema
+    declarations = definition.declarations
+
+    def places(rule) -> str:
+        return phrase_places(rule, c, schema, declarations, "solo")
+
+    def condition(rule) -> str:
+        return phrase_condition(rule, c, schema, declarations, "solo")
+
+    tables = overlay.aids[schema.sides.index(side)]
+    other = next(s for s in schema.sides if s != side)
     lines = [c.text("cli.aid.title", side=show.side(side), player=show.side(other)), ""]
     # rows not from the printed aid (its rows are not public): said once, before the tables; a
     # mark on each such row only when some rows are the printed aid's
-    authored = [row.provenance == "authored" for table in ("place", "remove") for row in aid.tables[table]]
+    authored = [row.provenance == "authored" for table in ("place", "remove") for row in tables[table]]
     marked = any(authored) and not all(authored)
     if any(authored):
         lines.extend(_wrapped(c.text("cli.aid.authored.some" if marked else "cli.aid.authored.all"), "", ""))
         lines.append("")
     for table in ("place", "remove"):
         lines.append(c.text(f"cli.aid.{table}"))
-        for index, row in enumerate(aid.tables[table], 1):
-            text = render_locations(row.rule.tree, c, "solo")
-            if row.tokens:
-                text += c.text(f"cli.aid.for_tokens.{row.tokens}")
+        for index, row in enumerate(tables[table], 1):
+            text = places(row.places)
+            if row.whose:
+                text += c.text(f"cli.aid.for_tokens.{row.whose}")
             mark = c.text(f"cli.aid.provenance.{row.provenance}") if marked else ""
             lines.extend(_wrapped(c.text("cli.aid.row", n=index, text=text, provenance=mark)))
         lines.append("")
     lines.extend(_wrapped(c.text("cli.aid.selection"), "", ""))
     lines.append("")
-    for marker, priorities in solo.markers.items():
-        lines.append(c.text("cli.aid.priorities", marker=c.name("markers", marker)))
+    for marker, priorities in overlay.markers.items():
+        lines.append(c.text("cli.aid.priorities", marker=c.name("markers", schema.markers[marker].name)))
         for index, line in enumerate(priorities, 1):
             ties = c.text(f"cli.aid.ties.{line.ties}") if line.ties else ""
-            lines.extend(_wrapped(c.text("cli.aid.line", n=index, text=render_locations(line.rule.tree, c, "solo"),
-                                         ties=ties)))
+            lines.extend(_wrapped(c.text("cli.aid.line", n=index, text=places(line.places), ties=ties)))
         lines.append("")
     lines.append(c.text("cli.aid.definitions"))
-    for case in solo.available:
-        sources = render_locations(case.tokens.tree, c, "solo")
-        if case.when is None:
-            lines.extend(_wrapped(c.text("cli.aid.available", tokens=sources)))
+    for when, holders in overlay.available:
+        if when is None:
+            lines.extend(_wrapped(c.text("cli.aid.available", tokens=places(holders))))
         else:
-            lines.extend(_wrapped(c.text("cli.aid.available_when", tokens=sources,
-                                         condition=render_condition(case.when.tree, c, "solo"))))
-    for name, (kind, rule) in solo.terms.items():
-        lines.extend(_wrapped(c.text(f"cli.aid.term_{kind}", term=c.name("terms", name),
-                                     text=render_condition(rule.tree, c, "solo"))))
+            lines.extend(_wrapped(c.text("cli.aid.available_when", tokens=places(holders),
+                                         condition=condition(when))))
+    for name, (kind, rule) in definition.terms.items():
+        if kind in TERM_KINDS:
+            lines.extend(_wrapped(c.text(f"cli.aid.term_{TERM_KINDS[kind]}", term=c.name("terms", name),
+                                         text=condition(rule))))
     lines.append("")
-    procedures = (("turn", "turn"), ("pivotal_bonus", "pivotal_bonus"),
-                  ("final_crisis_matching", "matching"), ("final_crisis_not_matching", "not_matching"))
-    for key, label in procedures:
+    role = overlay.roles[0]
+    rules = {key(name): variants for part in (overlay.steps, overlay.procedures) for name, variants in part.items()}
+    for name, label in PROCEDURES:
         lines.append(c.text(f"cli.aid.procedure.{label}"))
         # a list the solo rulebook letters is lettered as it is, with what happens when no line can be
-        named = c.has(f"trace.line_labels.{key}")
-        labels = show.line_labels(key) if named else None
-        for sentence in render_block(solo.opponent[key].tree, c, actor="solo", labels=labels).split("\n"):
+        named = c.has(f"trace.line_labels.{name}")
+        labels = show.line_labels(name) if named else None
+        for sentence in phrase_block(rules[name][role], c, schema, declarations, actor="solo",
+                                     labels=labels).split("\n"):
             lines.extend(_wrapped(sentence))
         if named:
             lines.extend(_wrapped(c.text("cli.aid.none_of_these", label=labels("none"))))
         lines.append("")
-    criteria = ", ".join(c.text(f"cli.aid.criterion.{name}") for name in solo.exclusive_options)
+    criteria = ", ".join(c.text(f"cli.aid.criterion.{name}") for name in overlay.criteria)
     lines.extend(_wrapped(c.text("cli.aid.exclusive_options", criteria=criteria), "", ""))
-    levels = ", ".join(c.text("cli.aid.level", name=c.name("difficulty", name), vp=vp) for name, vp in solo.difficulty)
+    levels = ", ".join(c.text("cli.aid.level", name=c.name("difficulty", name), vp=vp)
+                       for name, vp in content.solo.difficulty)
     lines.extend(_wrapped(c.text("cli.aid.difficulty", levels=levels), "", ""))
     return lines

@@ -441,9 +441,9 @@ class Screen:
             for label, n in result.breakdown[side]:
                 lines.append(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n))
         if result.tie_break >= 0:
-            from crisis.ruleset.render import render_condition
+            from crisis.content.phrases import condition_text
             rule = game.tie_break_rules()[result.tie_break]
-            lines.append(c.text("cli.result.tie_break", rule=render_condition(rule.tree, c),
+            lines.append(c.text("cli.result.tie_break", rule=condition_text(game.content, c, rule),
                                 winner=self.side(winner)))
         if reveal_seed is not None:
             lines.append(self.text("cli.result.seed", seed=reveal_seed))

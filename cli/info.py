@@ -1,9 +1,11 @@
 """What a player can ask for at a prompt: a card's full text, a short rules
 summary, an explanation of the current decision.
 
-Card texts are rendered from the card's rule (ruleset.render) in the locale;
+Card texts are rendered from the card's rule (ruleset/phrasing.py) in the locale;
 rules summaries and help texts are catalog entries (``cli.rules.<topic>``,
-``cli.help.<decision kind>``), so a translation adds them without code.
+``cli.help.<decision kind>``), so a translation adds them without code.  One
+topic is the rules themselves: the sequence of play, rendered from the game's
+definition (``sequence.yaml``) as a player reads the round structure.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from crisis.interpreter.actions import Decision, normalize
 from crisis.ruleset.diagnostics import did_you_mean, shown
-from crisis.ruleset.render import Renderer, render_block
+from crisis.content.phrases import outline_lines, phrase, statement_text
 
 from .text import fold
 from .paths import shown_path
@@ -135,9 +137,7 @@ def rule_text(screen: Screen, decision: Decision) -> Optional[str]:
     if node is None:
         return None
     try:
-        if hasattr(node, "statements"):
-            return render_block(node, screen.c, inline=True)
-        return Renderer(screen.c).statement(node)
+        return statement_text(screen.show.content, screen.c, node)
     except (AttributeError, KeyError, TypeError):  # a construct the renderer does not know as a statement
         return None
 
@@ -205,11 +205,98 @@ def rules_query(screen: Screen, query: str, word: str = "rules"):
         lines.append("")
         lines.append(style.bold(c.text("cli.rules_list.item", name=topic_title(c, topic),
                                        summary=c.text(f"cli.rules.{topic}.summary"))))
-        text = c.text(f"cli.rules.{topic}.text", **params)
-        lines += screen.wrap(text, 2)
+        if topic == SEQUENCE:
+            shown = sequence_lines(screen)
+            text = "\n".join(shown)
+            lines += shown
+        else:
+            text = c.text(f"cli.rules.{topic}.text", **params)
+            lines += screen.wrap(text, 2)
         lines += [f"  {line}" for line in glosses(screen, text)]
     lines.append("")
     return lines, None
+
+
+# the topic that is the rules themselves: the sequence of play, rendered (it has a name and a
+# summary in the catalog, and no text)
+SEQUENCE = "steps"
+
+
+def sequence_lines(screen: Screen) -> List[str]:
+    """The sequence of play as written in the game's definition (sequence.yaml), rendered: the
+    setup, the play (steps and loops open with a line of their own, their statements below
+    them), who is the first player, the procedures the steps carry out by name, and, in a game
+    an overlay plays (the solo game), the steps and procedures it plays its own way."""
+    c, definition = screen.c, screen.show.content.definition
+    out: List[str] = []
+
+    def outline(rule, indent: int = 2, actor: str = "you") -> None:
+        for depth, line in outline_lines(definition, c, rule, actor):
+            out.extend(_hanging(screen, line, indent + 2 * depth))
+
+    def heading(text: str, indent: int = 2) -> None:
+        out.extend(screen.wrap(text, indent))
+
+    heading(c.text("cli.rules_sequence.setup"))
+    outline(definition.setup, 4)
+    heading(c.text("cli.rules_sequence.play"))
+    outline(definition.play, 4)
+    heading(c.text("cli.rules_sequence.first_player"))
+    for index, rule in enumerate(definition.first_player, 1):
+        out.extend(_hanging(screen, c.text("cli.aid.line", n=index, ties="",
+                                           text=phrase("condition", rule, c, definition)), 4))
+    heading(c.text("cli.rules_sequence.procedures"))
+    for name, (kind, rule) in definition.procedures.items():
+        _procedure_lines(screen, out, definition, c.text("cli.rules_sequence.procedure",
+                                                         name=_capital(c.name("procedures", name))), kind, rule)
+    overlay = definition.overlay
+    game = getattr(screen, "game", None)
+    if overlay is not None and getattr(game, "solo", None) is not None:
+        heading(c.text("cli.rules_sequence.overlay"))
+        role = overlay.roles[0] if overlay.roles else ""
+        for part in (overlay.steps, overlay.procedures):
+            for name, variants in part.items():
+                kind = definition.procedures.get(name, ("block", None))[0]
+                for who, rule in variants.items():
+                    shown = _capital(c.name("steps" if part is overlay.steps else "procedures", name))
+                    title = (c.text("cli.rules_sequence.for_role", name=shown, role=c.text("render.subject.solo"))
+                             if who == role else c.text("cli.rules_sequence.procedure", name=shown))
+                    _procedure_lines(screen, out, definition, title, kind, rule, "solo" if who == role else "you")
+    return out
+
+
+def _procedure_lines(screen: Screen, out: List[str], definition, title: str, kind: str, rule,
+                     actor: str = "you") -> None:
+    """A procedure under its name: its rule (an outline), its condition, its conditions in
+    order, or its labelled lines."""
+    c = screen.c
+    out.extend(screen.wrap(title, 4))
+    if kind == "block":
+        for depth, line in outline_lines(definition, c, rule, actor):
+            out.extend(_hanging(screen, line, 6 + 2 * depth))
+    elif kind == "condition":
+        out.extend(_hanging(screen, _capital(phrase("condition", rule, c, definition, actor)), 6))
+    elif kind == "conditions":
+        for index, condition in enumerate(rule, 1):
+            out.extend(_hanging(screen, c.text("cli.aid.line", n=index, ties="",
+                                               text=phrase("condition", condition, c, definition, actor)), 6))
+    else:  # labelled lines
+        for label, block in rule:
+            text = phrase("block", block, c, definition, actor).replace("\n", " ")
+            out.extend(_hanging(screen, c.text("cli.rules_sequence.line", label=c.raw(f"scoring.{label}") or label,
+                                               text=text), 6))
+
+
+def _hanging(screen: Screen, text: str, indent: int) -> List[str]:
+    """A line wrapped at ``indent``, its continuation two columns further in."""
+    first, *rest = screen.wrap(text, indent) or [""]
+    if not rest:
+        return [first]
+    return [first] + screen.wrap(" ".join(line.strip() for line in rest), indent + 2)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def glosses(screen: Screen, text: str) -> List[str]:

@@ -573,8 +573,8 @@ class GameSession:
         effect = self.content.procedures.breach_effects.get(t.zones[zone].name)
         text = ""
         if effect is not None:
-            from crisis.ruleset.render import Renderer
-            text = Renderer(c).clauses((effect[0] if first else effect[1]).tree).replace("  ", " ")
+            from crisis.content.phrases import clauses_text
+            text = clauses_text(self.content, c, effect[0] if first else effect[1]).replace("  ", " ")
         name, who = c.name("zones", t.zones[zone].name), self.show.side(t.sides[side])
         you = "yes" if side == me else "no"
         if sure:

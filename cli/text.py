@@ -45,11 +45,11 @@ class Presenter:
         """What a card's event says in this language: the designer's hand-written
         text if there is one (crisis check has verified it against the rule),
         else the text rendered from the rule.  ``kind`` is "cards" or "objectives"."""
-        from crisis.ruleset.render import render_block
+        from crisis.content.phrases import card_text
         written = self.catalog.raw(f"{kind}.{card.id}.text")
         if written is not None:
             return written
-        return render_block(card.event.tree, self.catalog, inline=inline) if card.event else ""
+        return card_text(self.content, self.catalog, card.id, inline)
 
     def location(self, name: str) -> str:
         if name in self.spaces:
@@ -271,14 +271,14 @@ class Presenter:
                                  among=self.names("spaces", p["among"]), chosen=self.catalog.name("spaces", p["chosen"]))
 
     def _solo_if(self, entry: LogEntry) -> str:
-        from crisis.ruleset.render import render_condition
+        from crisis.content.phrases import condition_text, meaning_of
         p = entry.params
         params = {"side": self.side(p["side"]), "holds": "yes" if p["holds"] else "no",
-                  "condition": render_condition(p["rule"], self.catalog, "solo")}
+                  "condition": condition_text(self.content, self.catalog, p["rule"], "solo")}
         if p.get("part") is None:
             return self.catalog.text("log.solo.if", **params)
         # a test of several parts: the part that decided ("A and B": the first that fails)
-        part = render_condition(p["rule"].items[p["part"]], self.catalog, "solo")
+        part = condition_text(self.content, self.catalog, meaning_of(self.content, p["rule"]).items[p["part"]], "solo")
         return self.catalog.text("log.solo.if_part", part=part, **params)
 
     def line_labels(self, procedure: Optional[str]):
@@ -299,7 +299,7 @@ class Presenter:
         return None
 
     def _solo_first_of(self, entry: LogEntry) -> str:
-        from crisis.ruleset.render import render_block
+        from crisis.content.phrases import block_text, meaning_of
         p, c = entry.params, self.catalog
         label = self.line_labels(self.procedure_of(p["rule"]))
         found = c.text("trace.separator").join(c.text("trace.found", line=label(i + 1), found=f)
@@ -307,7 +307,7 @@ class Presenter:
         if p["chosen"] is None:
             chosen = label("none")
         else:
-            text = render_block(p["rule"].options[p["chosen"]], c, True, "solo")
+            text = block_text(self.content, c, meaning_of(self.content, p["rule"]).options[p["chosen"]], True, "solo")
             chosen = c.text("trace.chosen_line", line=label(p["chosen"] + 1), text=text)
         return c.text("log.solo.first_of", side=self.side(p["side"]), found=found, chosen=chosen)
 
@@ -336,7 +336,7 @@ class Presenter:
         return c.text("trace.legal", spaces=spaces(legal))
 
     def _trace_part(self, side: str, part: dict, in_feed: bool = False) -> str:
-        from crisis.ruleset.render import render_block, render_locations
+        from crisis.content.phrases import places_text
         c, kind, solo = self.catalog, part["kind"], self.content.solo
         spaces = lambda names: self.names("spaces", names)
         dice = ""
@@ -347,7 +347,7 @@ class Presenter:
             shown = []
             set_aside = part.get("set_aside", {})
             for index, kept in part["rows"]:
-                text = render_locations(rows[index].rule.tree, c, "solo")
+                text = places_text(self.content, c, rows[index].rule, "solo")
                 if kept is None and set_aside.get(index):  # it names legal spaces, but none still left
                     fit = set_aside[index]
                     shown.append(c.text("trace.row_set_aside", n=index + 1, text=text, fit=spaces(fit)))
@@ -364,7 +364,7 @@ class Presenter:
             lines = solo.markers[part["marker"]]
             shown = []
             for index, kept in part["lines"]:
-                text = render_locations(lines[index].rule.tree, c, "solo")
+                text = places_text(self.content, c, lines[index].rule, "solo")
                 key = "trace.line_none" if kept is None else "trace.line"
                 shown.append(c.text(key, n=index + 1, text=text, kept=spaces(kept or [])))
             return c.text("trace.priority", marker=c.name("markers", part["marker"]), legal=spaces(part["legal"]),
@@ -432,11 +432,11 @@ class Presenter:
 
     def option_text(self, decision: Decision, index: int) -> str:
         """The text of one option of an "either" rule."""
-        from crisis.ruleset.render import render_block
+        from crisis.content.phrases import block_text, meaning_of
         node = decision.rule
         if node is None or not hasattr(node, "options"):
             return ""
-        return render_block(node.options[index], self.catalog, inline=True)
+        return block_text(self.content, self.catalog, meaning_of(self.content, node).options[index], inline=True)
 
 
 _SOLO_LINES = {"log.die": "_die", "log.solo.if": "_solo_if", "log.solo.first_of": "_solo_first_of",

@@ -31,7 +31,7 @@ interpreter/compile.py interpreter/evaluation.py interpreter/flow.py
 interpreter/game.py interpreter/heuristic.py interpreter/invariants.py interpreter/lookahead.py
 interpreter/notation.py interpreter/preview.py interpreter/solo.py interpreter/state.py
 interpreter/tables.py
-ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/limits.py ruleset/parser.py ruleset/render.py
+ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/limits.py ruleset/parser.py
 ruleset/transform.py ruleset/treecache.py ruleset/work.py ruleset/grammar.lark
 """.split())
 

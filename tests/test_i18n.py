@@ -8,11 +8,10 @@ import pytest
 from crisis.content.i18n import check_all, check_catalog
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
-from crisis.ruleset.parser import parse_block, parse_condition
-from crisis.ruleset.render import render_block, render_condition
+from crisis.content.phrases import card_text
 
 from clirun import run_crisis, run_main
-from helpers import copy_content, replace_in
+from helpers import copy_content, phrased, replace_in
 
 
 def test_the_shipped_catalogs_have_no_problems(content):
@@ -274,7 +273,7 @@ def test_a_breach_preview_quotes_the_effect_it_will_have(content):
 
 SPANISH = [
     ("place 3 in Fort Sumter", "Coloca 3 fichas en Fort Sumter."),
-    ("place a token in Deep South", "Coloca 1 ficha en el Deep South."),
+    ("place 1 token in Deep South", "Coloca 1 ficha en el Deep South."),
     ("remove 1 opponent token from Deep South", "Retira 1 ficha del oponente del Deep South."),
     ("remove up to 2 opponent tokens from Border States or Texas",
      "Retira hasta 2 fichas del oponente de los Border States o Texas."),
@@ -335,7 +334,7 @@ SPANISH = [
 
 @pytest.mark.parametrize("rule,text", SPANISH, ids=[s[0] for s in SPANISH])
 def test_spanish_text_of_each_statement(content, rule, text):
-    assert render_block(parse_block(rule), content.catalog("es")) == text
+    assert phrased(content, rule, "es") == text
 
 
 SPANISH_CONDITIONS = [
@@ -365,25 +364,24 @@ SPANISH_CONDITIONS = [
 
 def test_every_english_case_also_renders_fully_in_spanish(content):
     from test_render import CONDITIONS, ENGLISH
-    spanish = content.catalog("es")
     for rule, english in ENGLISH:
-        text = render_block(parse_block(rule), spanish)
+        text = phrased(content, rule, "es")
         assert "<" not in text and text != english, (rule, text)
     for rule, english in CONDITIONS:
-        text = render_condition(parse_condition(rule), spanish)
+        text = phrased(content, rule, "es", how="condition")
         assert "<" not in text and text != english, (rule, text)
 
 
 @pytest.mark.parametrize("rule,text", SPANISH_CONDITIONS, ids=[s[0] for s in SPANISH_CONDITIONS])
 def test_spanish_text_of_conditions(content, rule, text):
-    assert render_condition(parse_condition(rule), content.catalog("es")) == text
+    assert phrased(content, rule, "es", how="condition") == text
 
 
 def test_every_card_renders_in_spanish_without_english_or_missing_phrases(content):
     catalog = content.catalog("es")
     for card in content.strategy_cards + content.objective_cards:
         if card.event:
-            text = render_block(card.event.tree, catalog)
+            text = card_text(content, catalog, card.id)
             assert "<" not in text, (card.id, text)
             for english in (" tokens", " token ", " spaces", " place ", "Place ", " VP"):
                 assert english not in text, (card.id, text)
@@ -437,7 +435,7 @@ SPANISH_CARDS = [
 @pytest.mark.parametrize("card_id,text", SPANISH_CARDS, ids=[c[0] for c in SPANISH_CARDS])
 def test_spanish_card_texts_read_naturally(content, card_id, text):
     card = content.strategy_card(card_id)
-    assert render_block(card.event.tree, content.catalog("es"), inline=True) == text
+    assert card_text(content, content.catalog("es"), card.id, inline=True) == text
 
 
 def test_no_capital_after_a_colon_in_spanish_card_texts(content):
@@ -445,7 +443,7 @@ def test_no_capital_after_a_colon_in_spanish_card_texts(content):
     catalog = content.catalog("es")
     for card in content.strategy_cards + content.objective_cards:
         if card.event:
-            text = render_block(card.event.tree, catalog, inline=True)
+            text = card_text(content, catalog, card.id, inline=True)
             # names (Fort Sumter, Casillas Cruciales) may follow a colon; a verb never starts with a capital there
             assert not re.search(r": (Coloca|Retira|Mueve|Gana|Pierde|Elige|Si) ", text), (card.id, text)
             assert " 0 fichas" not in text, (card.id, text)

@@ -16,7 +16,6 @@ from crisis.ruleset import ast as A
 from crisis.ruleset.checker import Checker, Slot, STRATEGY_EVENT
 from crisis.ruleset.diagnostics import Source
 from crisis.ruleset.parser import parse_block, parse_condition, parse_locations
-from crisis.ruleset.render import render_block, render_condition, render_locations
 
 from helpers import copy_content, replace_in
 
@@ -168,11 +167,12 @@ def test_a_goal_offers_only_the_steps_that_can_still_reach_it(content):
     ("es", "your objective space", "la casilla de objetivo del Oponente en Solitario"),
 ])
 def test_rows_read_from_the_players_side(content, lang, text, expected):
-    assert render_locations(parse_locations(text), content.catalog(lang), "solo") == expected
+    from helpers import phrased
+    assert phrased(content, text, lang, how="places", actor="solo") == expected
 
 
 @pytest.mark.parametrize("lang, text, expected", [
-    ("en", "reveal the top card of the strategy deck\ndiscard the revealed card",
+    ("en", "draw 1 card from the strategy deck into the revealed card\ndiscard the revealed card",
      "Reveal the top card of the strategy deck.\nDiscard the revealed card."),
     ("es", "carry out the event of the revealed card", "Lleva a cabo el evento de la carta revelada."),
     ("en", "first of:\n  place 1 in Texas\nor:\n  gain 1 VP",
@@ -183,12 +183,14 @@ def test_rows_read_from_the_players_side(content, lang, text, expected):
      "So that you gain control of this dimension: remove 2 opponent tokens from the spaces of this dimension."),
 ])
 def test_the_new_statements_read_in_each_language(content, lang, text, expected):
-    assert render_block(parse_block(text), content.catalog(lang)) == expected
+    from helpers import phrased
+    assert phrased(content, text, lang) == expected
 
 
 def test_the_room_definition_keeps_its_grouping(content):
-    text = content.solo.terms["Room"][1].tree
-    assert "(the Solo Opponent has no more tokens" in render_condition(text, content.catalog("en"), "solo")
+    from crisis.content.phrases import condition_text
+    rule = content.definition.terms["Room"][1]
+    assert "(the Solo Opponent has no more tokens" in condition_text(content, content.catalog("en"), rule, "solo")
 
 
 # ------------------------------------------------------------ solo content

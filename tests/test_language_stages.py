@@ -1,4 +1,6 @@
-"""Every construct of the language has a handler at every stage: checker, compiler, renderer."""
+"""Every construct of the old front end's language has a handler at every stage: checker and
+compiler.  (Its rules are put into words from the general front end's: tests/test_phrasing.py
+checks that every construct of that one reads.)"""
 
 import inspect
 
@@ -7,23 +9,20 @@ import pytest
 from crisis.interpreter.compile import Compiler
 from crisis.ruleset import ast as A
 from crisis.ruleset.checker import _Run
-from crisis.ruleset.render import Renderer
 
 
 @pytest.mark.parametrize("node", A.STATEMENT_TYPES, ids=lambda n: n.__name__)
-def test_every_statement_is_checked_compiled_and_rendered(node):
+def test_every_statement_is_checked_and_compiled(node):
     name = node.__name__
     assert hasattr(_Run, "stmt_" + name)
     assert hasattr(Compiler, "op_" + name)
-    assert hasattr(Renderer, "st_" + name)
 
 
 @pytest.mark.parametrize("node", A.CONDITION_TYPES, ids=lambda n: n.__name__)
-def test_every_condition_is_checked_compiled_and_rendered(node):
+def test_every_condition_is_checked_and_compiled(node):
     name = node.__name__
     assert hasattr(_Run, "cond_" + name)
     assert hasattr(Compiler, "cond_" + name)
-    assert hasattr(Renderer, "cond_" + name)
 
 
 def test_the_type_lists_name_every_node_class():

@@ -8,7 +8,6 @@ from crisis.interpreter.designer.scenario import run_file as run_scenario_file
 from crisis.interpreter.engine.program import program_of
 from crisis.ruleset.checker import STRATEGY_EVENT, Checker
 from crisis.ruleset.parser import parse_block
-from crisis.ruleset.render import render_block
 from helpers import add_designer_card, copy_content, replace_in
 
 
@@ -64,9 +63,9 @@ def test_marker_conditions_are_checked(check):
      "Coloca 1 ficha en una casilla de Política donde el Comisionado de Paz esté en el mapa."),
 ])
 def test_the_new_words_render_in_english_and_spanish(content, rule, english, spanish):
-    block = parse_block(rule)
-    assert render_block(block, content.catalog("en"), inline=True) == english
-    assert render_block(block, content.catalog("es"), inline=True) == spanish
+    from helpers import phrased
+    assert phrased(content, rule, "en", inline=True) == english
+    assert phrased(content, rule, "es", inline=True) == spanish
 
 
 CARD = """\

@@ -423,3 +423,29 @@ def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
     assert "the rule 'play' needs it" in missing.hint
     assert "'render.pile.owned' is missing in the 'en' catalog: players would see <render.pile.owned>" in problems
 
+
+@pytest.mark.parametrize("lang, solo, wanted", [
+    ("en", False, ["  Play:", "    Each round, up to round 3:", "      Deal:",
+                   "    The pivotal bonus:", "      1. you control Fort Sumter"]),
+    ("es", True, ["  Partida:", "    En cada ronda, hasta la ronda 3:",
+                  "  En el juego en solitario, estos pasos y procedimientos se juegan así:",
+                  "    Turno, para el Oponente en Solitario:"]),
+])
+def test_the_rules_command_shows_the_sequence_of_play(content, lang, solo, wanted):
+    """`rules steps` (the rules command of a game) shows the sequence of play as written in the
+    content, rendered; in the solo game, also the steps and procedures the solo game replaces."""
+    from crisis.cli.board import Screen
+    from crisis.cli.info import rules_query
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    from crisis.interpreter.game import Game, Options
+
+    options = Options(solo=content.board.sides[1], event_discard=True) if solo else None
+    screen = Screen(Game(content, 0, options, log=False), Presenter(content, content.catalog(lang)), Style(False), 100)
+    listed, _ = rules_query(screen, "")
+    assert any(line.strip().startswith(("steps:", "pasos:")) for line in listed)
+    lines, problem = rules_query(screen, {"en": "steps", "es": "pasos"}[lang])
+    assert problem is None
+    assert [line for line in wanted if line not in lines] == []
+    assert not [line for line in lines if "<" in line]
+    assert any("Solitario" in line for line in lines) == solo

@@ -1,13 +1,14 @@
-"""Card text is rendered from the rule: every construct, as a player reads it."""
+"""Card text is rendered from the rule (ruleset/phrasing.py, the general front end's rules):
+every construct, as a player reads it."""
 
 import pytest
+from helpers import phrased
 
-from crisis.ruleset.parser import parse_block, parse_condition
-from crisis.ruleset.render import render_block, render_condition
+from crisis.content.phrases import card_text
 
 ENGLISH = [
     ("place 3 in Fort Sumter", "Place 3 tokens in Fort Sumter."),
-    ("place a token in Texas", "Place 1 token in Texas."),
+    ("place 1 token in Texas", "Place 1 token in Texas."),
     ("place up to 2 in Secession spaces, at most 1 per space",
      "Place up to 2 tokens in Secession spaces, at most 1 per space."),
     ("place up to 4 from your pool in any spaces", "Place up to 4 tokens from your pool in any spaces."),
@@ -51,7 +52,7 @@ ENGLISH = [
 
 @pytest.mark.parametrize("rule,text", ENGLISH, ids=[e[0] for e in ENGLISH])
 def test_english_text_of_each_statement(content, rule, text):
-    assert render_block(parse_block(rule), content.catalog("en")) == text
+    assert phrased(content, rule) == text
 
 
 CONDITIONS = [
@@ -79,14 +80,14 @@ CONDITIONS = [
 
 @pytest.mark.parametrize("rule,text", CONDITIONS, ids=[c[0] for c in CONDITIONS])
 def test_english_text_of_each_condition(content, rule, text):
-    assert render_condition(parse_condition(rule), content.catalog("en")) == text
+    assert phrased(content, rule, how="condition") == text
 
 
 def test_every_shipped_card_renders_without_a_missing_phrase(content):
     catalog = content.catalog("en")
     for card in content.strategy_cards + content.objective_cards:
         if card.event:
-            text = render_block(card.event.tree, catalog)
+            text = card_text(content, catalog, card.id)
             assert "<render." not in text, (card.id, text)
             assert text.strip()
 
@@ -114,8 +115,7 @@ CARDS = [
 
 @pytest.mark.parametrize("card_id,text", CARDS, ids=[c[0] for c in CARDS])
 def test_card_texts_read_one_way(content, card_id, text):
-    card = content.strategy_card(card_id)
-    assert render_block(card.event.tree, content.catalog("en"), inline=True) == text
+    assert card_text(content, content.catalog("en"), card_id, inline=True) == text
 
 
 SCOPES = [
@@ -137,4 +137,4 @@ SCOPES = [
 
 @pytest.mark.parametrize("rule,text", SCOPES, ids=[s[0] for s in SCOPES])
 def test_actors_and_rounds_read_naturally(content, rule, text):
-    assert render_block(parse_block(rule), content.catalog("en")) == text
+    assert phrased(content, rule) == text

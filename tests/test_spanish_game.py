@@ -122,10 +122,10 @@ def stray_capitals(text, names, titles):
 
 
 def test_no_capital_mid_sentence_in_what_a_spanish_player_reads(content, spanish_play):
-    from crisis.ruleset.render import render_block
+    from crisis.content.phrases import card_text
     catalog = content.catalog("es")
     texts = list(spanish_play)
-    texts += [render_block(card.event.tree, catalog, inline=True)
+    texts += [card_text(content, catalog, card.id, inline=True)
               for card in content.strategy_cards + content.objective_cards if card.event]
     names, titles = names_of(content), titles_of(content)
     # what the check catches, and what it lets be
