@@ -41,7 +41,9 @@ class Words:
         self.show, self.c = show, show.catalog
         content = getattr(show, "content", None)
         self.schema = content.program.schema if content is not None else None
-        self.every_option = reading_of(content.program).options if content is not None else ()
+        reading = reading_of(content.program) if content is not None else None
+        self.every_option = reading.options if reading is not None else ()
+        self.played = reading.kinds[reading.played_kind] if reading is not None else None  # the cards players play
 
     def __call__(self, key: str, **params) -> str:
         return self.c.text("report." + key, **params)
@@ -86,8 +88,9 @@ class Words:
         return self.c.text(f"{self.card_section(kind)}.{card_id}.title")
 
     def card_section(self, kind: Optional[str] = None) -> str:
+        """The catalog section of a kind of card (by default the kind players play)."""
         kinds = self.schema.card_kinds if self.schema else ()
-        found = next((k for k in kinds if k.name == kind), kinds[0] if kinds and kind is None else None)
+        found = next((k for k in kinds if k.name == (kind or self.played)), None)
         return found.words[-1] if found is not None and found.words else "cards"
 
     def step(self, entry: dict) -> str:
