@@ -210,9 +210,22 @@ def main(argv=None) -> int:
                         help="share of content cases changed with well-formed rules rather than damaged (default 0.5)")
     parser.add_argument("--plays", default=",".join(PLAYS),
                         help=f"what is done with accepted content, or 'none' (default {','.join(PLAYS)})")
+    parser.add_argument("--case", type=int, metavar="SEED",
+                        help="write the content folder of the content case SEED (a seed of --failures) to --keep, "
+                             "print its mutation and stop: what crisis commands can then be run on")
+    parser.add_argument("--keep", metavar="DIR", help="with --case: the folder to write (it must not exist)")
     parser.add_argument("--play-timeout", type=float, default=30.0,
                         help="seconds of CPU time per play before it counts as a hang")
     args = parser.parse_args(argv)
+    if args.case is not None:
+        if not args.keep:
+            parser.error("--case needs --keep DIR")
+        from crisis.content.loader import default_content_dir
+        from mutations import mutate_content, mutate_rules
+        rng = random.Random(args.case)  # as the worker draws it
+        shutil.copytree(default_content_dir(), args.keep, ignore=shutil.ignore_patterns("scenarios"))
+        print((mutate_rules if rng.random() < args.rules_share else mutate_content)(rng, Path(args.keep)))
+        return 0
     plays = () if args.plays == "none" else tuple(p for p in args.plays.split(",") if p)
     unknown = [p for p in plays if p not in PLAYS]
     if unknown:
