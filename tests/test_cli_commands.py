@@ -32,7 +32,10 @@ def test_play_bots_prints_a_whole_game_ending_with_the_score_and_winner():
     assert any(line.startswith("Round 1 begins") for line in lines)
     assert "The Final Crisis begins." in lines
     assert "Final score" in lines
-    assert re.fullmatch(r"(Unionist|Secessionist) wins\.", lines[-1])
+    # the final score's headline names the winner, once, with the score (issue 17, item 14)
+    headline = lines[lines.index("Final score") + 1]
+    assert re.fullmatch(r"(Unionist|Secessionist) wins, \d+ VP to \d+\.", headline)
+    assert sum(1 for line in lines if re.search(r"\b(Unionist|Secessionist) wins\b", line)) == 1
     vp = [int(m.group(2)) for m in map(re.compile(r"^(Unionist|Secessionist): (\d+) VP$").match, lines) if m]
     assert len(vp) == 2
 

@@ -46,7 +46,7 @@ def spanish_game(tmp_path_factory):
 def test_the_game_is_played_to_the_end_in_spanish(spanish_game):
     assert "Comienza la Crisis Final." in spanish_game
     assert "Puntuación final" in spanish_game
-    assert re.search(r"^Gana el (Unionista|Secesionista)\.$", spanish_game, re.M)
+    assert re.search(r"^Gana el (Unionista|Secesionista), \d+ PV a \d+\.$", spanish_game, re.M)
     assert "Pasa el terminal" in spanish_game
 
 
@@ -147,7 +147,7 @@ def test_the_sides_are_named_with_their_article(spanish_play):
             if re.search(rf"^\s*({sides}) [{LOWER}]|\b(gana|por|Gana) ({sides})\b", line)]
     assert not bare, bare[:5]
     assert any(re.fullmatch(rf"El ({sides}) juega «[^»]+» por su (valor \(\d\)|evento)\.", line) for line in spanish_play)
-    assert any(re.fullmatch(rf"Gana el ({sides})\.", line) for line in spanish_play)
+    assert any(re.fullmatch(rf"Gana el ({sides}), \d+ PV a \d+\.", line) for line in spanish_play)
 
 
 def test_each_space_is_named_with_or_without_its_article_always_the_same_way(content, spanish_play):
