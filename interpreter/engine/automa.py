@@ -190,8 +190,11 @@ class Automa:
     def choose(self, board, decision: Decision, explain: bool = True) -> Action:
         """The automa's answer to one of its decisions (logged with why, if ``explain``)."""
         from .board import Board
-        view_board = board if board.position.view == self.side else Board(
-            board.program, self.public_copy(board.program, board.position), None, self, board.options)
+        view_board = board
+        if board.position.view != self.side:
+            view_board = Board(board.program, self.public_copy(board.program, board.position), None, self,
+                               board.options)
+            view_board.meter = board.meter  # looking ahead at options is work of the rule that offers them
         dice = _Dice(board)  # dice come from the real position, so the roll is the game's own
         parts: List[dict] = []
         kind = decision.kind

@@ -13,6 +13,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import attrs
 
+from crisis.ruleset import limits
+
 from .layout import NOBODY, Layout
 from .position import Position
 
@@ -87,7 +89,7 @@ class Board:
     __slots__ = ("program", "layout", "position", "values", "piles", "log", "locations", "max_per_place",
                  "_block_place", "_block_remove", "markers_seen", "no_place", "no_remove", "solo", "shortfall",
                  "_first_key", "_first", "sides", "tokens_base", "n", "options", "offsets", "supply_offsets",
-                 "marker_base", "marker_count", "probe")
+                 "marker_base", "marker_count", "probe", "meter")
 
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
@@ -107,6 +109,8 @@ class Board:
         self.no_remove: Tuple[int, ...] = ()
         self.solo = solo
         self.shortfall = 0  # steps an effect could not take ("can be carried out fully")
+        # the work left until the next decision (ops.spend); a look-ahead's board shares its own
+        self.meter = [limits.MAX_WORK_BETWEEN_DECISIONS]
         self._first_key = None
         self._first = 0
         self.sides = len(schema.sides)

@@ -41,10 +41,12 @@ from crisis.ruleset import meaning as M
 
 from .layout import NOBODY
 from .ops import (ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, PlaceMarkerOp, RegisterOp,
-                  RemoveMarkerOp, choose_place)
+                  RemoveMarkerOp, choose_place, overspent)
 from .position import note
 from .transfer import TransferOp
-from .sequence import (MAX_REPEATS, AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
+from crisis.ruleset import limits
+
+from .sequence import (AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
                        KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, StepOp,
                        StopOp)
 from .codegen_transfers import TransferWriter
@@ -53,6 +55,9 @@ from .codegen_values import (DEFAULTS, FIELDS, MAX_INTEGER, GenerationError, Sco
 
 GENERATOR_VERSION = 2
 MAX_DEPTH = 60  # nested blocks written inline; deeper ones become calls (Python's own nesting limit is 100)
+# loops and ``try`` blocks around a statement written inline; deeper ones become calls (Python allows
+# 20 in one function, and a statement may open 3 of its own: a transfer into each place, a loop)
+MAX_BLOCKS = 15
 ROOT_CTX = Ctx(0)  # the context play starts in (game.play_game); the main function assumes it
 
 
@@ -109,6 +114,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         self.n = layout.places
         self.roots: Dict[int, str] = {}
         self._listings: Dict[str, str] = {}
+        self.blocks = 0  # loops and try blocks open in the function being written, around what is written
 
     # ------------------------------------------------------------ values
     def const(self, value) -> str:
@@ -186,6 +192,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"def {self.functions[op.id]}(board, ctx, choose):")
         out.indent()
         out.line("V = board.values")
+        self.blocks = 0
+        self._meter = out.slot()  # "W = board.meter", where the function counts work (spend)
         if root:
             scope = Scope(self, "ctx", self.integer(ROOT_CTX.me), dict(DEFAULTS))
         else:
@@ -199,7 +207,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
     # ------------------------------------------------------------ statements
     def statement(self, op: Op, scope: Scope, depth: int) -> None:
         """Write ``op`` played in ``scope``."""
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or self.blocks > MAX_BLOCKS:
             self.out.line(f"{self.function(op)}(board, {scope.ctx()}, choose)")
             return
         method = getattr(self, "op_" + type(op).__name__, None)
@@ -213,6 +221,25 @@ class CodeGenerator(TransferWriter, ValueWriter):
             self.out.line(f"{self.const(op)}.play(board, {scope.ctx()}, choose)")
         else:
             self.out.line(f"{self.const(op)}.run(board, {scope.ctx()})")
+
+    def spend(self, op: Op, steps: str = "1") -> None:
+        """Count ``steps`` of work, as ops.spend does (the meter is bound once per function), where
+        the operations count it: the passes of a loop whose body holds loops (ops.holds_loops)."""
+        if not op.multiplies(self.program):
+            return
+        self._meter[1] = "W = board.meter"
+        out = self.out
+        out.line(f"W[0] -= {steps}")
+        out.line("if W[0] < 0:")
+        out.line(f"    {self.const(overspent)}(board, {self.const(op.node)})")
+
+    def looped(self, op: Op, scope: Scope, depth: int, blocks: int = 1) -> None:
+        """Write ``op`` inside ``blocks`` loops or try blocks just opened."""
+        self.blocks += blocks
+        try:
+            self.statement(op, scope, depth + 1)
+        finally:
+            self.blocks -= blocks
 
     def enter(self, scope: Scope) -> Scope:
         """The scope of a block about to be written: its context is bound there when needed."""
@@ -267,11 +294,17 @@ class CodeGenerator(TransferWriter, ValueWriter):
         program, out = self.program, self.out
         offset = self.integer(program.layout.counter[op.counter])
         high = self.integer(program.schema.counters[op.counter].high)
+        passes = self.name("p")
+        out.line(f"{passes} = 0")
         out.line("while True:")
         out.indent()
+        out.line(f"{passes} += 1")  # once per value of the counter at most (ForEachCounterOp)
+        out.line(f"if {passes} > {self.integer(op.passes(program))}:")
+        out.line(f"    {self.const(op)}.too_many(board)")
+        self.spend(op)
         out.line("try:")
         out.indent()
-        self.statement(op.body, scope, depth + 1)
+        self.looped(op.body, scope, depth, 2)
         out.dedent()
         out.line("except Stopped:")
         out.line("    break")
@@ -282,18 +315,22 @@ class CodeGenerator(TransferWriter, ValueWriter):
 
     def op_RepeatOp(self, op: RepeatOp, scope: Scope, depth: int) -> None:
         out = self.out
-        out.line(f"for _ in range({self.integer(MAX_REPEATS)}):")
+        out.line(f"for _ in range({self.integer(limits.MAX_REPEATS)}):")
         out.indent()
         test = self.test(op.condition, op.node.condition if op.node is not None else None, scope, "-1")
         out.line(f"if not {self.paren(test)}:")
         out.line("    break")
+        self.spend(op)
         out.line("try:")
         out.indent()
-        self.statement(op.body, scope, depth + 1)
+        self.looped(op.body, scope, depth, 2)
         out.dedent()
         out.line("except Stopped:")
         out.line("    break")
         out.dedent()
+        out.line("else:")  # as many passes as a 'repeat while' may make: its condition must not hold now
+        out.line(f"    if {self.paren(test)}:")
+        out.line(f"        {self.const(op)}.too_many(board)")
 
     def op_StopOp(self, op: StopOp, scope: Scope, depth: int) -> None:
         self.out.line("raise Stopped")
@@ -305,8 +342,11 @@ class CodeGenerator(TransferWriter, ValueWriter):
         n = self.integer(op.n)
         leader = self.integer(program.layout.register[op.first])
         slots = [f"V[{self.integer(counts + s)}]" for s in range(sides)]
-        side, turn, k = self.name("s"), self.name("t"), self.name("k")
+        side, turn, k, taken = self.name("s"), self.name("t"), self.name("k"), self.name("p")
         out.line(f"{self.const(note)}(board, {self.integer(op.id)}, V[{leader}] if V[{leader}] >= 0 else 0)")
+        most = self.integer(max(op.n, 1) * sides)
+        self.spend(op, most)  # as many turns as it may take (AlternateOp)
+        out.line(f"{taken} = 0")
         out.line("while True:")
         out.indent()
         out.line("if " + " and ".join(f"{slot} >= {n}" for slot in slots) + ":")
@@ -324,7 +364,10 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.dedent()
         out.line("else:")
         out.line("    break")
-        self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
+        out.line(f"{taken} += 1")  # N turns each at most (AlternateOp)
+        out.line(f"if {taken} > {most}:")
+        out.line(f"    {self.const(op)}.too_many(board)")
+        self.looped(op.body, self.enter(scope.as_side(side)), depth)
         out.line(f"V[{self.integer(counts)} + {side}] += 1")
         out.dedent()
 
@@ -338,9 +381,12 @@ class CodeGenerator(TransferWriter, ValueWriter):
                             scope.as_side(who_side), "-1")
             out.line(f"{chosen} = [{who_side} for {who_side} in {order} if {self.paren(who)}]")
             order = chosen
+            self.spend(op, f"len({chosen})")  # a pass for each (EachPlayerOp)
+        else:
+            self.spend(op, self.integer(self.sides))
         out.line(f"for {side} in {order}:")
         out.indent()
-        self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
+        self.looped(op.body, self.enter(scope.as_side(side)), depth)
         out.dedent()
 
     def op_ActingOp(self, op: ActingOp, scope: Scope, depth: int) -> None:
@@ -560,7 +606,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
             decision = f"{self.const(op)}.decision(board, {scope.ctx()}, {left})"
         out.line(f"{place} = {left}[0] if len({left}) == 1 else choose({decision}).a")
         out.line(f"{done} += ({place},)")
-        self.statement(op.body, self.enter(scope.with_place(place)), depth + 1)
+        self.spend(op)
+        self.looped(op.body, self.enter(scope.with_place(place)), depth)
         out.dedent()
 
     def op_ResolveOp(self, op: ResolveOp, scope: Scope, depth: int) -> None:
@@ -625,7 +672,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
             out.indent()
             out.line(f"{before} = V[{self.offset(offset, side)}]")
             line_scope = scope.as_side(side).with_reason(f"scoring:{label}")
-            self.statement(rule, self.enter(line_scope), depth + 1)
+            self.looped(rule, self.enter(line_scope), depth)
             out.line(f"board.position.breakdown[{side}].append(({self.const(label)}, "
                      f"V[{self.offset(offset, side)}] - {before}))")
             out.dedent()

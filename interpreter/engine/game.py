@@ -14,6 +14,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Union
 import attrs
 
 from crisis.interpreter.actions import Action, Decision, normalize
+from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
 
 from .layout import NOBODY
@@ -281,13 +282,18 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
         for counter, value in rules.difficulty.get(difficulty or rules.default_difficulty, ()):
             position.values[program.layout.counter[counter] + automa.side] = value
     board = Board(program, position, [] if log else None, automa, options)
+    meter, budget = board.meter, limits.MAX_WORK_BETWEEN_DECISIONS
+    person = choose
     if automa is not None:
-        person = choose
-
         def choose(decision):
-            if decision.player == automa.side:
-                return automa.choose(board, decision)
-            return person(decision)
+            action = automa.choose(board, decision) if decision.player == automa.side else person(decision)
+            meter[0] = budget  # a decision was made: the work of what follows is counted from nothing
+            return action
+    else:
+        def choose(decision):
+            action = person(decision)
+            meter[0] = budget  # (ops.decided)
+            return action
     from .native import native
     generated = native(program)
     try:

@@ -16,13 +16,16 @@ from crisis.interpreter.actions import DONE
 
 from .layout import NOBODY
 from .machine import Outcome, predict
-from .ops import BlockOp, Op, call, play
+from .ops import BlockOp, Op, call, play, spend
 from .transfer import ASKED, ASKED_WHICH, LOOP
 
 
 class FirstOfOp(Op):
     def __init__(self, options: Sequence[BlockOp], node=None):
         self.options, self.node = tuple(options), node
+
+    def carries_out(self, program):
+        return self.options
 
     def pick(self, board, ctx):
         """(index of the option to carry out or None, what was found of each option tried)."""
@@ -75,6 +78,9 @@ class FirstOfOp(Op):
 class GoalOp(Op):
     def __init__(self, change, steps: Sequence[Op], node=None):
         self.change, self.steps, self.node = change, tuple(steps), node
+
+    def carries_out(self, program):
+        return ()  # token steps; its search counts each position it looks at
 
     # frame: [id, ctx, before, index, step, total, counts, stage, which]
     def begin(self, machine, ctx):
@@ -197,10 +203,12 @@ class _Search:
         position = board.position.copy(rng=board.position.rng)
         self.board = Board(board.program, position, None, board.solo)
         self.board.probe = True
+        self.board.meter = board.meter  # each position looked at is work of the rule's
         self.memo = {}
 
     def best(self, index: int, step: int, counts) -> Optional[int]:
         board, ctx = self.board, self.ctx
+        spend(board, self.goal.node)
         layout = board.layout
         values = board.values
         key = (index, step, counts, tuple(values[layout.tokens:layout.tokens + layout.sides * layout.places]),

@@ -14,11 +14,11 @@ import attrs
 from crisis.interpreter.actions import DONE, Action, Decision
 
 from .board import Board
-from .ops import Ctx, Op, Won, call
+from .ops import LOOK, Ctx, Op, Won, call, decided, spend
 
 
 class Machine:
-    __slots__ = ("program", "board", "position", "stack", "ops", "base")
+    __slots__ = ("program", "board", "position", "stack", "ops", "base", "looking")
 
     def __init__(self, program, position, log: Optional[list] = None, solo=None, base: int = 0,
                  options: frozenset = frozenset()):
@@ -28,6 +28,7 @@ class Machine:
         self.stack = position.stack
         self.ops = program.ops
         self.base = base  # frames below this depth are not this machine's to run (a prediction's own)
+        self.looking = False  # a look-ahead's: its answers are imagined, and the work goes on counting
 
     @classmethod
     def on_board(cls, board, base: int) -> "Machine":
@@ -36,6 +37,7 @@ class Machine:
         machine = cls.__new__(cls)
         machine.program, machine.board, machine.position = board.program, board, board.position
         machine.stack, machine.ops, machine.base = board.position.stack, board.program.ops, base
+        machine.looking = False
         return machine
 
     def start(self, op: Op, ctx: Ctx) -> Optional[Decision]:
@@ -70,6 +72,8 @@ class Machine:
     def answer(self, action: Action) -> Optional[Decision]:
         """Take ``action`` at the decision under way; the next decision.  An operation may
         answer with its own next decision at once (a token step's next step): the fast path."""
+        if not self.looking:
+            decided(self.board)
         frame = self.stack[-1]
         try:
             decision = self.ops[frame[0]].answer(self, frame, action)
@@ -105,6 +109,9 @@ def predict(board: Board, op: Op, ctx: Ctx) -> Outcome:
     base = len(stack)
     machine = Machine(board.program, position, None, solo, base, board.options)
     machine.board.probe = True
+    machine.board.meter = board.meter  # the look-ahead is work of the rule that asks for it
+    machine.looking = True
+    spend(board, op.node, LOOK)
     if ctx.effect >= 0:  # "that space" is remembered in the effect's frame: the copy keeps its own
         stack.append([-1, ctx, 1, board.position.stack[ctx.effect][3]])
         ctx = ctx._replace(effect=len(stack) - 1)

@@ -12,9 +12,14 @@ original stood.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import NamedTuple, NoReturn, Optional, Sequence
+
+import attrs
 
 from crisis.interpreter.actions import Action, Decision
+from crisis.ruleset import limits
+from crisis.ruleset import meaning as M
+from crisis.ruleset.diagnostics import UserError, diagnostic_at
 
 from .layout import NOBODY
 from .position import note
@@ -48,6 +53,21 @@ class Op:
     id = -1
     node = None
     asks = True
+    loop = False  # a loop of the rules: its passes are work when its body holds loops (holds_loops)
+
+    def carries_out(self, program):
+        """The operations this one may carry out, those of the rules it names included (for
+        ``holds_loops``); None when not known, and then it is taken to hold loops."""
+        return None
+
+    _multiplies = None
+
+    def multiplies(self, program) -> bool:
+        """Whether the passes of this loop are counted as work: its body holds loops."""
+        found = self._multiplies
+        if found is None:
+            found = self._multiplies = any(holds_loops(program, part) for part in self.carries_out(program))
+        return found
 
     def run(self, board, ctx: Ctx) -> None:  # pragma: no cover - ops that ask have no direct run
         raise NotImplementedError
@@ -82,6 +102,122 @@ class Won(Exception):
     """"you win" in the direct form: the game ends at once."""
 
 
+# ------------------------------------------------------------------ the work budget
+#
+# Between two decisions the engine counts its work (docs/limits.md), in every form alike
+# (framed, direct, generated), so that a rule gets the same error wherever it runs:
+#
+# - a pass of a loop whose body holds loops (holds_loops): "for each player" (and its test
+#   whether it can be carried out) and players alternating (N turns each), counted when they
+#   start; "for each" place, "for each" counter and "repeat while", counted at each pass;
+# - a position a goal's search looks at, and a look-ahead on a copy (LOOK, besides its work).
+#
+# Work multiplies only through loops inside loops, searches and look-aheads, so only they are
+# counted: what a statement does (a transfer's token steps...) is bounded by the content's
+# numbers, and so is the work of a loop with no loop inside, each time the loop around it goes
+# round.  A game does little counting that way (Fort Sumter: about a dozen a game).
+#
+# What is left is kept on the board (``board.meter[0]``, one list shared by the boards of the
+# look-aheads and searches made from it), set to MAX_WORK_BETWEEN_DECISIONS at each decision; a
+# rule that takes it below 0 stops the game with RuleWorkError, at its statement.  Loops go
+# round at most as often as the content's check assumes (ruleset/bound.py): "repeat while"
+# MAX_REPEATS times, "for each" counter once per value of the counter, players alternating N
+# turns each; one that would go round again stops the game the same way.
+
+LOOK = 50  # a look-ahead on a copy of the position, besides its own work (as ruleset/bound.py)
+WORK_HINT = "crisis check should have refused this rule: please report it"
+LOOP_HINT = ("a loop of the sequence of play goes round at most once for each value of its counter, "
+             "or MAX_REPEATS times for 'repeat while' (docs/limits.md)")
+
+
+class RuleWorkError(UserError):
+    """A rule did more work between two decisions than any rule ``crisis check`` accepts can, or
+    a loop would go round more often than its bound: the game stops there (docs/limits.md)."""
+
+    @classmethod
+    def work(cls, board, node) -> "RuleWorkError":
+        return cls.at(board.program, node, f"the rule did more than {limits.MAX_WORK_BETWEEN_DECISIONS:,} steps of "
+                                           f"work without a decision, so the game stops here", WORK_HINT)
+
+    @classmethod
+    def at(cls, program, node, message: str, hint: str) -> "RuleWorkError":
+        """The error at ``node``'s first word in its file, when the content's rules hold it."""
+        found = _source_holding(program, node)
+        syntax = getattr(node, "node", None)
+        if isinstance(node, M.Block) and node.statements:
+            syntax = getattr(node.statements[0], "node", None)
+        pos = getattr(syntax, "pos", None)
+        if found is None or pos is None:
+            return cls(f"a rule: {message}")
+        return cls(diagnostic_at(found, pos.line, pos.column, message, hint=hint))
+
+
+def _source_holding(program, node):
+    """Where the text of the rule holding ``node`` is (its source), or None."""
+    if node is None:
+        return None
+    for rule, source in getattr(getattr(program, "definition", None), "sources", ()):
+        stack = [rule]
+        while stack:  # every meaning in the rule, without recursion
+            found = stack.pop()
+            if found is node:
+                return source
+            if attrs.has(type(found)):
+                for field in attrs.fields(type(found)):
+                    if field.name != "node":
+                        value = getattr(found, field.name)
+                        stack.extend(value if isinstance(value, tuple) else (value,))
+            elif isinstance(found, tuple):
+                stack.extend(found)
+    return None
+
+
+def holds_loops(program, op) -> bool:
+    """Whether carrying out ``op`` may run a loop, in itself or in a rule it carries out (a
+    procedure, a card's rule, the solo game's rules in their place...).  Work multiplies only
+    through loops inside loops, so only a loop whose body holds loops counts its passes: the
+    others do a bounded amount of work each time the loop around them (counted) goes round."""
+    known = program.__dict__.get("_holds_loops")
+    if known is None:
+        known = program.__dict__["_holds_loops"] = {}
+    found = known.get(id(op))
+    if found is None:
+        found = known[id(op)] = _holds_loops(program, op)
+    return found
+
+
+def _holds_loops(program, op) -> bool:
+    seen, stack = set(), [op]
+    while stack:  # every operation reachable from it, without recursion
+        found = stack.pop()
+        if found is None or id(found) in seen:
+            continue
+        seen.add(id(found))
+        parts = found.carries_out(program)
+        if found.loop or parts is None:
+            return True
+        stack.extend(parts)
+    return False
+
+
+def spend(board, node, steps: int = 1) -> None:
+    """Count ``steps`` of work against what is left until the next decision."""
+    meter = board.meter
+    meter[0] -= steps
+    if meter[0] < 0:
+        raise RuleWorkError.work(board, node)
+
+
+def overspent(board, node) -> NoReturn:
+    """The work left went below 0 at ``node`` (generated code counts in place, and calls this)."""
+    raise RuleWorkError.work(board, node)
+
+
+def decided(board) -> None:
+    """A decision was made: the work of what follows is counted from nothing."""
+    board.meter[0] = limits.MAX_WORK_BETWEEN_DECISIONS
+
+
 def play(op: Op, board, ctx: Ctx, choose) -> None:
     if op.asks:
         op.play(board, ctx, choose)
@@ -102,6 +238,9 @@ class BlockOp(Op):
         self.ops = tuple(ops)
         self.node = node
         self.asks = any(op.asks for op in self.ops)
+
+    def carries_out(self, program):
+        return self.ops
 
     def run(self, board, ctx):
         for op in self.ops:
@@ -148,6 +287,9 @@ class EffectOp(Op):
         self.block, self.node = block, block.node
         self.asks = True
 
+    def carries_out(self, program):
+        return (self.block,)
+
     def begin(self, machine, ctx):
         # frame: [id, ctx, started, chosen place]
         machine.stack.append([self.id, ctx, 0, NOBODY])
@@ -191,6 +333,9 @@ class IfOp(Op):
         self.asks = then.asks or (otherwise is not None and otherwise.asks)
         self.trace = trace  # log the test and its answer (the solo opponent's procedures explain themselves)
 
+    def carries_out(self, program):
+        return (self.then, self.otherwise)
+
     def _branch(self, board, ctx):
         holds = self.condition(board, ctx, NOBODY)
         if self.trace and board.log is not None:
@@ -227,6 +372,9 @@ class EitherOp(Op):
     def __init__(self, options: Sequence[BlockOp], node=None, actions: Sequence[Action] = ()):
         self.options, self.node = tuple(options), node
         self.actions = tuple(actions)
+
+    def carries_out(self, program):
+        return self.options
 
     def possible(self, board, ctx):
         return [index for index, option in enumerate(self.options) if option.can_act(board, ctx)]
@@ -273,9 +421,14 @@ class EachPlayerOp(Op):
     """Run for each player, in turn order (first player first); the body's "you" is that player.
     With ``who``, only the players for whom it held before any ran."""
 
+    loop = True
+
     def __init__(self, body: Op, node=None, who=None):
         self.body, self.node, self.who = body, node, who
         self.asks = body.asks or who is not None
+
+    def carries_out(self, program):
+        return (self.body,)
 
     def sides(self, board, ctx):
         order = board.order()
@@ -284,12 +437,19 @@ class EachPlayerOp(Op):
         return order
 
     def run(self, board, ctx):
-        for side in self.sides(board, ctx):
+        sides = self.sides(board, ctx)
+        if self.multiplies(board.program):
+            spend(board, self.node, len(sides))  # a pass for each
+        for side in sides:
             self.body.run(board, ctx.as_side(side))
 
     def begin(self, machine, ctx):
         # frame: [id, ctx, sides (worked out when it starts), next]
-        machine.stack.append([self.id, ctx, self.sides(machine.board, ctx), 0])
+        board = machine.board
+        sides = self.sides(board, ctx)
+        if self.multiplies(board.program):
+            spend(board, self.node, len(sides))
+        machine.stack.append([self.id, ctx, sides, 0])
 
     def step(self, machine, frame):
         sides = frame[2]
@@ -302,11 +462,16 @@ class EachPlayerOp(Op):
         return None
 
     def can_act(self, board, ctx):
+        if self.multiplies(board.program):
+            spend(board, self.node, board.sides)
         return any(self.body.can_act(board, ctx.as_side(side)) for side in range(board.sides))
 
     def play(self, board, ctx, choose):
         body = self.body
-        for side in self.sides(board, ctx):
+        sides = self.sides(board, ctx)
+        if self.multiplies(board.program):
+            spend(board, self.node, len(sides))
+        for side in sides:
             play(body, board, ctx.as_side(side), choose)
 
 
@@ -317,6 +482,9 @@ class ActingOp(Op):
         self.body, self.who, self.node = body, who, node  # who: (board, ctx) -> side
         self.asks = body.asks
         self.first = getattr(node, "actor", None) == "first"  # "the first player ...": noted for records
+
+    def carries_out(self, program):
+        return (self.body,)
 
     def actor(self, board, ctx) -> int:
         side = self.who(board, ctx)
@@ -348,6 +516,9 @@ class CounterOp(Op):
                  each_side: bool = False):
         self.counter, self.amount, self.sign, self.per, self.side = counter, amount, sign, per, side
         self.node, self.set_to, self.each_side = node, set_to, each_side
+
+    def carries_out(self, program):
+        return ()
 
     def delta(self, board, ctx) -> int:
         count = 1 if self.per is None else self.per(board, ctx, NOBODY)
@@ -381,6 +552,9 @@ class RegisterOp(Op):
     def __init__(self, register: int, node=None):
         self.register, self.node = register, node
 
+    def carries_out(self, program):
+        return ()
+
     def run(self, board, ctx):
         board.values[board.layout.register[self.register]] = board.first_player()
 
@@ -391,6 +565,9 @@ class RegisterOp(Op):
 class PlaceMarkerOp(Op):
     def __init__(self, marker: int, places, node=None):
         self.marker, self.places, self.node = marker, places, node
+
+    def carries_out(self, program):
+        return ()
 
     def step(self, machine, frame):
         # frame: [id, ctx, stage]
@@ -443,6 +620,9 @@ class RemoveMarkerOp(Op):
 
     def __init__(self, marker: int, node=None):
         self.marker, self.node = marker, node
+
+    def carries_out(self, program):
+        return ()
 
     def run(self, board, ctx):
         offset = board.layout.marker + self.marker

@@ -6,14 +6,16 @@ piles, so a game (or a scenario) may stand at any point of it.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from crisis.interpreter.actions import Decision
+from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
+from crisis.ruleset.limits import MAX_REPEATS  # noqa: F401 - read from limits when a loop runs
 
 from .layout import NOBODY
-from .ops import WAITING, Op, Stopped, Won, call, play
+from .ops import LOOP_HINT, WAITING, Op, RuleWorkError, Stopped, Won, call, play, spend
 from .position import note
-
-MAX_REPEATS = 1000  # passes of one 'repeat while' (docs/limits.md)
 
 
 class SequenceCompiler:
@@ -97,6 +99,10 @@ class StepOp(Op):
     def __init__(self, name: str, body: Op, node=None):
         self.name, self.body, self.node = name, body, node
 
+    def carries_out(self, program):
+        rules = program.automa_rules
+        return (self.body,) + (tuple(rules.steps.get(self.name, {}).values()) if rules is not None else ())
+
     def body_for(self, board, side: int):
         """The step's rules for this side: the solo game's, where its overlay replaces them."""
         solo = board.solo
@@ -128,10 +134,32 @@ class StepOp(Op):
 
 class ForEachCounterOp(Op):
     """"for each round:": the body once for each value of the counter, from where it stands to
-    its highest; "stop" ends it early."""
+    its highest; "stop" ends it early.  It goes round at most once per value the counter can
+    have: a body that sets the counter back stops the game (docs/limits.md)."""
+
+    loop = True
 
     def __init__(self, counter: int, body: Op, node=None):
         self.counter, self.body, self.node = counter, body, node
+
+    def carries_out(self, program):
+        return (self.body,)
+
+    def passes(self, program) -> int:
+        declared = program.schema.counters[self.counter]
+        return max(declared.high - declared.low + 1, 1)
+
+    def too_many(self, board) -> NoReturn:
+        name = _counter_word(board.program.schema.counters[self.counter])
+        passes = self.passes(board.program)
+        raise RuleWorkError.at(board.program, self.node,
+                               f"this loop went round {passes:,} times, once for each value {name} can have, "
+                               f"and would go round again (something in it sets {name} back), "
+                               f"so the game stops here", LOOP_HINT)
+
+    # frame: [id, ctx, started, passes]
+    def begin(self, machine, ctx):
+        machine.stack.append([self.id, ctx, 0, 0])
 
     def step(self, machine, frame):
         board = machine.board
@@ -142,6 +170,13 @@ class ForEachCounterOp(Op):
                 return None
             board.values[offset] += 1
         frame[2] = 1
+        if len(frame) < 4:  # a frame made where play was stood at a step (a scenario's): counted from here
+            frame.append(0)
+        frame[3] += 1
+        if frame[3] > self.passes(board.program):
+            self.too_many(board)
+        if self.multiplies(board.program):
+            spend(board, self.node)
         call(machine, self.body, frame[1])
         return None
 
@@ -151,7 +186,9 @@ class ForEachCounterOp(Op):
     def play(self, board, ctx, choose):
         offset = board.layout.counter[self.counter]
         high = board.program.schema.counters[self.counter].high
-        while True:
+        for _ in range(self.passes(board.program)):
+            if self.multiplies(board.program):
+                spend(board, self.node)
             try:
                 play(self.body, board, ctx, choose)
             except Stopped:
@@ -159,18 +196,37 @@ class ForEachCounterOp(Op):
             if board.values[offset] >= high:
                 return
             board.values[offset] += 1
+        self.too_many(board)
 
 
 class RepeatOp(Op):
+    """"repeat while ...:": the body while the condition holds, at most MAX_REPEATS times; a
+    condition that still holds then stops the game (docs/limits.md)."""
+
+    loop = True
+
     def __init__(self, condition, body: Op, node=None):
         self.condition, self.body, self.node = condition, body, node
 
+    def carries_out(self, program):
+        return (self.body,)
+
+    def too_many(self, board) -> NoReturn:
+        raise RuleWorkError.at(board.program, self.node,
+                               f"this loop went round {limits.MAX_REPEATS:,} times, the most a 'repeat while' may, "
+                               f"and its condition still holds, so the game stops here", LOOP_HINT)
+
     def step(self, machine, frame):
         # frame: [id, ctx, passes so far]
-        if frame[2] >= MAX_REPEATS or not self.condition(machine.board, frame[1], NOBODY):
+        board = machine.board
+        if not self.condition(board, frame[1], NOBODY):
             machine.stack.pop()
             return None
+        if frame[2] >= limits.MAX_REPEATS:
+            self.too_many(board)
         frame[2] += 1
+        if self.multiplies(board.program):
+            spend(board, self.node)
         call(machine, self.body, frame[1])
         return None
 
@@ -178,16 +234,25 @@ class RepeatOp(Op):
         return self.condition(board, ctx, NOBODY)
 
     def play(self, board, ctx, choose):
-        for _ in range(MAX_REPEATS):  # bounded: a rule may not keep the game going for ever
+        for _ in range(limits.MAX_REPEATS):  # bounded: a rule may not keep the game going for ever
             if not self.condition(board, ctx, NOBODY):
                 return
+            if self.multiplies(board.program):
+                spend(board, self.node)
             try:
                 play(self.body, board, ctx, choose)
             except Stopped:
                 return
+        if self.condition(board, ctx, NOBODY):
+            self.too_many(board)
 
 
 LOOPS = (ForEachCounterOp, RepeatOp)
+
+
+def _counter_word(counter) -> str:
+    """What the rules call a counter (its first word, else its name)."""
+    return counter.words[0] if counter.words else counter.name
 
 
 class StopOp(Op):
@@ -195,6 +260,9 @@ class StopOp(Op):
 
     def __init__(self, node=None):
         self.node = node
+
+    def carries_out(self, program):
+        return ()
 
     def begin(self, machine, ctx):
         stack, ops = machine.stack, machine.ops
@@ -213,15 +281,33 @@ class StopOp(Op):
 
 class AlternateOp(Op):
     """"players alternate, the leader first, until each has 3 played cards": turn by turn,
-    skipping a player who is done or cannot take a turn; over when nobody can."""
+    skipping a player who is done or cannot take a turn; over when nobody can.  At most N turns
+    for each player: turns that set the counter back stop the game (docs/limits.md)."""
+
+    loop = True
 
     def __init__(self, first: int, n: int, counter: int, body: Op, node=None):
         self.first, self.n, self.counter, self.body, self.node = first, n, counter, body, node
 
-    # frame: [id, ctx, side whose turn is under way, or NOBODY]
+    def carries_out(self, program):
+        return (self.body,)
+
+    def turns(self, board) -> int:
+        return max(self.n, 1) * board.sides
+
+    def too_many(self, board) -> NoReturn:
+        name = _counter_word(board.program.schema.counters[self.counter])
+        raise RuleWorkError.at(board.program, self.node,
+                               f"the players took {self.turns(board):,} turns, {self.n:,} each, and would take "
+                               f"another (something in the turns sets {name} back), so the game stops here",
+                               LOOP_HINT)
+
+    # frame: [id, ctx, side whose turn is under way, or NOBODY; turns so far]
     def begin(self, machine, ctx):
         self.note_first(machine.board)
-        machine.stack.append([self.id, ctx, NOBODY])
+        if self.multiplies(machine.board.program):
+            spend(machine.board, self.node, self.turns(machine.board))  # as many turns as it may take
+        machine.stack.append([self.id, ctx, NOBODY, 0])
 
     def note_first(self, board) -> None:
         """The side that goes first (the register's, else the first side), for records."""
@@ -249,6 +335,11 @@ class AlternateOp(Op):
         else:
             machine.stack.pop()  # nobody can take a turn (only with a short deck)
             return None
+        if len(frame) < 4:  # a frame made elsewhere (a scenario's): its turns counted from here
+            frame.append(0)
+        frame[3] += 1
+        if frame[3] > self.turns(board):
+            self.too_many(board)
         frame[2] = side
         call(machine, self.body, frame[1].as_side(side))
         return None
@@ -258,7 +349,10 @@ class AlternateOp(Op):
         counts = board.layout.counter[self.counter]
         values = board.values
         sides = board.sides
-        while True:
+        most = self.turns(board)
+        if self.multiplies(board.program):
+            spend(board, self.node, most)
+        for taken in range(most + 1):
             if all(values[counts + s] >= self.n for s in range(sides)):
                 return
             played = sum(values[counts + s] for s in range(sides))
@@ -270,6 +364,8 @@ class AlternateOp(Op):
                     break
             else:
                 return
+            if taken == most:
+                self.too_many(board)
             play(self.body, board, ctx.as_side(side), choose)
             values[counts + side] += 1
 
@@ -286,8 +382,13 @@ class ForEachPlaceOp(Op):
     """"for each pivotal space you control, in the order you choose, as a bonus": the places are
     looked at again each time (a bonus may change who controls what); each is done once."""
 
+    loop = True
+
     def __init__(self, places, body: Op, chooser, word: str, node=None):
         self.places, self.body, self.chooser, self.word, self.node = places, body, chooser, word, node
+
+    def carries_out(self, program):
+        return (self.body,)
 
     # frame: [id, ctx, places done, stage]
     def begin(self, machine, ctx):
@@ -335,6 +436,8 @@ class ForEachPlaceOp(Op):
                 return
             place = left[0] if len(left) == 1 else choose(self.decision(board, ctx, left)).a
             done += (place,)
+            if self.multiplies(board.program):
+                spend(board, self.node)
             program = board.program
             if board.log is not None:
                 board.emit("log.place_chosen", side=program.schema.sides[ctx.me], word=self.word,
@@ -344,6 +447,8 @@ class ForEachPlaceOp(Op):
     def run_for(self, machine, frame, place):
         board, ctx = machine.board, frame[1]
         frame[2] = frame[2] + (place,)
+        if self.multiplies(board.program):
+            spend(board, self.node)
         program = board.program
         if board.log is not None:
             board.emit("log.place_chosen", side=program.schema.sides[ctx.me], word=self.word,
@@ -364,6 +469,9 @@ class DrawOp(Op):
 
     def __init__(self, source, source_pile: int, dest, n: int, until: int, node=None):
         self.source, self.source_pile, self.dest, self.n, self.until, self.node = source, source_pile, dest, n, until, node
+
+    def carries_out(self, program):
+        return ()
 
     def run(self, board, ctx):
         dest = board.piles[self.dest(board, ctx)]
@@ -406,6 +514,9 @@ class ShuffleOp(Op):
     def __init__(self, pile, into, node=None):
         self.pile, self.into, self.node = pile, into, node
 
+    def carries_out(self, program):
+        return ()
+
     def run(self, board, ctx):
         cards = board.piles[self.pile(board, ctx)]
         if self.into is not None:
@@ -428,6 +539,9 @@ class PutOp(Op):
     def __init__(self, source, dest, node=None):
         self.source, self.dest, self.node = source, dest, node
 
+    def carries_out(self, program):
+        return ()
+
     def run(self, board, ctx):
         flags = board.layout.pile_flag
         for source, dest in zip(self.source(board, ctx), self.dest(board, ctx)):
@@ -448,6 +562,9 @@ class RevealOp(Op):
 
     def __init__(self, piles, pile_numbers, current: bool, node=None):
         self.piles, self.pile_numbers, self.current, self.node = piles, pile_numbers, current, node
+
+    def carries_out(self, program):
+        return ()
 
     def run(self, board, ctx):
         layout = board.layout
@@ -486,6 +603,9 @@ class DiscardOp(Op):
     def __init__(self, card, node=None):
         self.card, self.node = card, node
 
+    def carries_out(self, program):
+        return ()
+
     def run(self, board, ctx):
         card = self.card(board, ctx)
         program = board.program
@@ -513,6 +633,9 @@ class ForgetOp(Op):
     def __init__(self, node=None):
         self.node = node
 
+    def carries_out(self, program):
+        return ()
+
     def run(self, board, ctx):
         layout = board.layout
         board.values[layout.last_side] = board.values[layout.last_card] = board.values[layout.last_use] = NOBODY
@@ -527,6 +650,9 @@ class KeepOp(Op):
     def __init__(self, source, dest, n: int, noun: str, kind: int, node=None, verb: str = "keep"):
         self.source, self.dest, self.n, self.noun, self.kind, self.node = source, dest, n, noun, kind, node
         self.verb = verb
+
+    def carries_out(self, program):
+        return ()
 
     # frame: [id, ctx, kept so far, stage]
     def begin(self, machine, ctx):
@@ -583,6 +709,9 @@ class OrderOp(Op):
 
     def __init__(self, source, dest, kind: int, node=None):
         self.source, self.dest, self.kind, self.node = source, dest, kind, node
+
+    def carries_out(self, program):
+        return ()
 
     def step(self, machine, frame):
         board, ctx = machine.board, frame[1]
@@ -643,6 +772,9 @@ class PlayOp(Op):
 
     def __init__(self, source, node=None):
         self.source, self.node = source, node
+
+    def carries_out(self, program):
+        return tuple(use.rule for use in program.uses)
 
     # frame: [id, ctx, stage, use, card, payment]
     def begin(self, machine, ctx):
@@ -758,6 +890,11 @@ class ProcedureOp(Op):
     def __init__(self, procedure: int, bind, bind_kind: int, node=None):
         self.procedure, self.bind, self.bind_kind, self.node = procedure, bind, bind_kind, node
 
+    def carries_out(self, program):
+        rules = program.automa_rules
+        return (program.procedures[self.procedure],) + (
+            tuple(rules.procedures.get(self.procedure, {}).values()) if rules is not None else ())
+
     def rule_and_ctx(self, board, ctx):
         program = board.program
         rule = program.procedure_for(board, self.procedure, ctx.me)
@@ -790,6 +927,9 @@ class CardRuleOp(Op):
 
     def __init__(self, card, kind: int, field: int, node=None):
         self.card, self.kind, self.field, self.node = card, kind, field, node
+
+    def carries_out(self, program):
+        return tuple(program.cards[self.kind].fields[self.field])
 
     def rule_and_ctx(self, board, ctx):
         program = board.program
@@ -835,6 +975,9 @@ class ScoreOp(Op):
 
     def __init__(self, procedure: int, counter: int, node=None):
         self.procedure, self.counter, self.node = procedure, counter, node
+
+    def carries_out(self, program):
+        return tuple(rule for _, rule in program.procedure_lines[self.procedure])
 
     # frame: [id, ctx, line, k (twice the player's place in the order, +1 once its line ran), order, before]
     def begin(self, machine, ctx):
@@ -884,6 +1027,9 @@ class ResolveOp(Op):
 
     def __init__(self, track: int, node=None):
         self.track, self.node = track, node
+
+    def carries_out(self, program):
+        return tuple(rule for effect in program.entering[self.track] if effect is not None for rule in effect)
 
     def begin(self, machine, ctx):
         if machine.board.any_pending():  # nothing entered: nothing to resolve, no frame
@@ -955,6 +1101,9 @@ class WinOp(Op):
 
     def __init__(self, counter: int, ties: int, node=None):
         self.counter, self.ties, self.node = counter, ties, node
+
+    def carries_out(self, program):
+        return ()
 
     def run(self, board, ctx):
         layout = board.layout

@@ -48,6 +48,9 @@ class TransferOp(Op):
         # nothing but steps to take: no limit, no "each" or "all", no die, nobody else choosing
         self.plain = not (self.counts_steps or self.all_tokens or random or chooser)
 
+    def carries_out(self, program):
+        return ()
+
     # ------------------------------------------------------------ helpers
     def owners_of(self, ctx) -> Tuple[int, ...]:
         return self.owners(ctx.me)

@@ -17,16 +17,16 @@ from .codegen import MAX_INTEGER
 # names the runtime gives a generated module (native.py builds its namespace from these)
 RUNTIME_NAMES = frozenset({"K", "Stopped", "Won", "Decision", "DONE", "range", "len", "True", "False", "None"})
 # names the generator makes: functions f<op id>, locals letter+number, and its fixed locals
-GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|board|ctx|choose|ENTRY|_)$")
+GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|W|board|ctx|choose|ENTRY|_)$")
 ATTRIBUTES = frozenset({
     # the board and its position
     "values", "piles", "options", "position", "plays", "breakdown", "shortfall", "first_player", "order", "others", "controls",
-    "controls_group", "groups_controlled", "can_take", "can_put", "take", "put", "draw_at",
+    "controls_group", "groups_controlled", "can_take", "can_put", "take", "put", "draw_at", "meter",
     # a rule's context (ops.Ctx) and an action's fields
     "me", "group", "place", "card", "reason", "effect", "as_side", "_replace", "a", "b", "side", "kind",
     # operations called through the constants table
     "play", "run", "can_act", "decision", "enter", "legal", "owners", "rule_and_ctx", "begin_play",
-    "actions", "end", "keep", "each_places", "tokens_in_sources",
+    "actions", "end", "keep", "each_places", "tokens_in_sources", "too_many",
     # lists
     "append", "remove", "pop", "extend", "clear"})
 KEYWORDS = frozenset({"me", "reason", "origin", "place", "group"})
