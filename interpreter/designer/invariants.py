@@ -8,6 +8,7 @@ engine or content bug, never a player's mistake).
 
 from __future__ import annotations
 
+import operator
 import weakref
 from typing import List, Sequence
 
@@ -26,7 +27,7 @@ def check_position(program, position) -> List[str]:
         if tokens is not None:
             base = shape.tokens[side]
             on_map = values[base:base + shape.places]
-            off_map = [values[offset] for offset in shape.off_map[side]]
+            off_map = shape.off_map[side](values)
             total = sum(on_map) + sum(off_map)
             if total != each:
                 problems.append(f"{name} has {total} tokens in all, not {each}")
@@ -77,10 +78,11 @@ class _Shape:
         self.places = layout.places
         self.tokens = [layout.tokens_of(side) for side in sides] if schema.tokens is not None else []
         # a side's tokens off the map: its holders, tracks and boxes (their total is checked)
-        self.off_map = [[layout.holder_of(side, h) for h in range(layout.holders)]
-                        + [layout.track_of(side, t) for t in range(len(schema.tracks))]
-                        + [layout.box + layout.zone_slot(side, t, z) for t, track in enumerate(schema.tracks)
-                           for z in range(len(track.zones))] for side in sides] if schema.tokens is not None else []
+        self.off_map = [_getter([layout.holder_of(side, h) for h in range(layout.holders)]
+                                + [layout.track_of(side, t) for t in range(len(schema.tracks))]
+                                + [layout.box + layout.zone_slot(side, t, z) for t, track in enumerate(schema.tracks)
+                                   for z in range(len(track.zones))]) for side in sides] \
+            if schema.tokens is not None else []
         self.tracks = [[(layout.track_of(side, t), track) for t, track in enumerate(schema.tracks)] for side in sides]
         # (offset, counter): each side's counters, and the game's own
         self.counters = [[(layout.counter[i] + side, counter) for i, counter in enumerate(schema.counters)
@@ -89,6 +91,16 @@ class _Shape:
                               if not counter.each_side]
         from crisis.interpreter.engine.sequence import PlayOp
         self.plays = frozenset(op.id for op in program.ops if isinstance(op, PlayOp))  # ops that play a card
+
+
+def _getter(offsets: List[int]):
+    """values -> the values at ``offsets``, as a tuple (one call, whatever their number)."""
+    if not offsets:
+        return lambda values: ()
+    if len(offsets) == 1:
+        offset = offsets[0]
+        return lambda values: (values[offset],)
+    return operator.itemgetter(*offsets)
 
 
 _SHAPES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

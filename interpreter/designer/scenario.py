@@ -249,9 +249,12 @@ class _Reader:
         """The index of ``value`` among ``names``; else an error at the name itself: at the key when
         the name is a key (``at_key``), at the entry when ``container`` is a list and ``key`` its
         index, else at the value."""
+        if isinstance(value, str):
+            try:
+                return names.index(value)
+            except ValueError:
+                pass
         names = list(names)
-        if isinstance(value, str) and value in names:
-            return names.index(value)
         guess = did_you_mean(str(value), names)
         position = self.key_position(container, key) if at_key else self.position_of(container, key)
         position, width = marked(self.file, position, value)
@@ -365,7 +368,9 @@ class _Reader:
         position = program.initial_position(seed)
         # setup (the shuffles) as in play; then the position's parts over it
         from crisis.interpreter.engine.machine import Machine
-        Machine(program, position).start(program.setup, Ctx(0))
+        setup = Machine(program, position)
+        setup.start(program.setup, Ctx(0))
+        self.board = setup.board  # reads the position the scenario gives (the first player, below)
         solo = options.get("solo")
         if solo is not None and program.automa_rules is not None:
             level = options.get("difficulty") or program.automa_rules.default_difficulty
@@ -409,7 +414,8 @@ class _Reader:
         """The position's parts over the set-up one; the step the game starts at (None: the start)."""
         program, schema, layout = self.program, self.schema, self.program.layout
         values = position.values
-        parts = self.parts.keys
+        everything = self.parts.keys
+        parts = {key: part for key, part in everything.items() if key in p}  # the parts the position gives
         step = None
         if "phase" in p:
             phase = self.name(p, "phase", p["phase"], "phase")
@@ -483,7 +489,7 @@ class _Reader:
                 continue
             if part[0] == "entered":
                 self.entered(position, p, key, part[1])
-        for key, part in parts.items():
+        for key, part in everything.items():
             if part[0] == "entry":
                 self.entry_order(position, p, key, part[1])
         for key, part in parts.items():
@@ -497,15 +503,14 @@ class _Reader:
                         values[layout.marker + marker] = (NOBODY if value in OFF else
                                                           self.lookup(markers, marker_name, value,
                                                                       schema.map.places, self.place_word))
-        for key, part in parts.items():
+        for key, part in everything.items():
             if part[0] != "register":
                 continue
             offset = layout.register[part[1]]
             if key in p:
                 values[offset] = self.lookup(p, key, p[key], schema.sides, "side")
             else:  # as the sequence of play would have set it: the first player
-                from crisis.interpreter.engine.board import Board
-                values[offset] = Board(program, position).first_player()
+                values[offset] = self.board.first_player()
         return step
 
     def last_play(self, position, p: Map) -> None:

@@ -692,6 +692,9 @@ class Compiler(EntityCompiler):
                        self.program)
 
     def cond_Would(self, node: M.Would):
+        here = self._would_here(node)
+        if here is not None:
+            return here
         change, owner = self.change(node.change), self.owners(node.owners)
         step = 1 if node.verb == "place" else -1
         negated = node.negated
@@ -710,6 +713,56 @@ class Compiler(EntityCompiler):
             finally:
                 board.values[offset] -= step
             return happened != negated
+        return would
+
+    def _would_here(self, node: M.Would):
+        """"placing (removing) a token there would give (cost) you control of it / of its group" in a
+        game of two, where "there" is the place tested: the tokens compared directly, as
+        ``cond_Would`` would (the solo aid's rows ask it of every legal place, at every choice)."""
+        change, layout = node.change, self.program.layout
+        who = self.relative(change.side)
+        if who is None or layout.tokens < 0 or node.owners.kind not in ("own", "opponent"):
+            return None
+        target = change.target
+        if change.target_kind == "place" and isinstance(target, M.ContextPlace) and target.kind == "it":
+            group = False
+        elif change.target_kind == "group" and isinstance(target, M.GroupRef) and target.kind == "its":
+            group = True
+        else:
+            return None
+        mover = 0 if node.owners.kind == "own" else 1
+        step = 1 if node.verb == "place" else -1
+        gain, negated = change.gain, node.negated
+        first, n, most = layout.tokens, layout.places, self.schema.tokens.at_most_per_place
+        group_places, group_of = self.program.group_places, self.program.group_of
+
+        def held(values, mine, theirs, places):
+            for p in places:
+                if values[mine + p] <= values[theirs + p]:
+                    return False
+            return True
+
+        def would(board, ctx, it):
+            values = board.values
+            offset = first + (ctx.me ^ mover) * n + it
+            tokens = values[offset]
+            if (tokens >= most) if step > 0 else (tokens == 0):
+                return negated  # the step cannot be taken, so it changes nothing
+            mine = first + (ctx.me ^ who) * n
+            theirs = first + (1 - (ctx.me ^ who)) * n
+            if group:
+                if group_of[it] < 0:
+                    return negated  # no group: nobody controls it, before or after
+                places = group_places[group_of[it]]
+                before = held(values, mine, theirs, places)
+                values[offset] += step
+                after = held(values, mine, theirs, places)
+            else:
+                before = values[mine + it] > values[theirs + it]
+                values[offset] += step
+                after = values[mine + it] > values[theirs + it]
+            values[offset] -= step
+            return ((after and not before) if gain else (before and not after)) != negated
         return would
 
     def cond_AllInOneGroup(self, node: M.AllInOneGroup):
