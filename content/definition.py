@@ -95,6 +95,8 @@ class Definition:
     evaluation: Optional[object] = None  # the bots' judgement of a position (bots/evaluation.yaml)
     # (rule, where its text is) for every rule read: where a tool (coverage) shows a rule
     sources: Tuple[Tuple[object, object], ...] = attrs.field(default=(), eq=False, repr=False)
+    # how its board is drawn for people (layout.yaml, content/boardlayout.py), when it says
+    board: Optional[object] = attrs.field(default=None, eq=False, repr=False)
 
 
 class DefinitionReader:
@@ -216,10 +218,15 @@ class DefinitionReader:
             from .evaluation import EvaluationReader
             evaluation = EvaluationReader(self.loader, schema, resolver, lexicon, kinds, _step_names(play)).read(
                 root / "bots" / "evaluation.yaml")
+        board = None
+        if (root / "layout.yaml").exists() and not self.problems.items:
+            from .boardlayout import LayoutReader
+            board = LayoutReader(self.loader, schema, _step_names(play)).read(root / "layout.yaml")
         if self.problems.items:
             return None
         definition = Definition(schema, declarations, lexicon, cards, setup, play, first, played_to, tuple(uses),
-                                entering, meanings, terms, overlay, evaluation, tuple(self.sources.values()))
+                                entering, meanings, terms, overlay, evaluation, tuple(self.sources.values()),
+                                board=board)
         # what every rule can cost, and rules carrying each other out in a circle (docs/limits.md)
         self.problems.extend(definition_problems(definition, self.sources))
         return None if self.problems.items else definition
