@@ -1,72 +1,34 @@
-"""Drawing the game for a person: the board, the crisis tracks, a player's
-private cards, the feed, the end of a round and the final score.
+"""Drawing the game for a person: the board, the tracks, a player's own cards, the feed, the end
+of a round and the final score, for any game.
 
-Everything here reads the engine's state and the content's names; every word
-comes from the locale catalog (keys ``cli.*``) through the Presenter.  There
-is no game logic: control is asked of the engine, never worked out here.
-Both front-ends draw with these blocks: the line mode prints them, the
-full-screen interface puts them in its panes.
+Everything here is read from the game's schema (its sides, counters, map, tokens, holders,
+tracks, markers, cards, piles and cards in play) through the general engine's ``View`` of a
+position, laid out as the game's ``layout.yaml`` says (content/boardlayout.py; a game without
+one gets one made from its schema).  Every word comes from the locale catalog, by the names the
+schema gives things (``cli.board.counter.<counter>``, ``cli.board.own.<pile>``...), with
+general wordings for names the catalog has none for; no game's words are in this file.  There is
+no game logic: control is asked of the engine, never worked out here.  Both front-ends draw with
+these blocks: the line mode prints them, the full-screen interface puts them in its panes.
+
+``Screen(game, show, style, width)`` takes a game of the general engine (its ``view``, its
+``program``, ``first_player()``, ``result``, ``automa``) or, while the commands move onto it, a
+game of the earlier engine, whose position it finds by playing the same actions on the general
+engine (``engine_game``).  What a viewer may see is what the schema says (piles ``seen by``):
+``private(viewer)`` shows the viewer's own piles, ``public_cards(sides)`` what everyone may know
+of the others'.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
-from typing import Iterable, List, Optional, Sequence
+import weakref
+from typing import Dict, Iterable, List, Optional, Sequence
 
-from crisis.interpreter.state import NOBODY
+from crisis.content.boardlayout import INLINE, LIST, NONE, default_layout
+from crisis.interpreter.engine.layout import NOBODY
+from crisis.ruleset.phrasing import capital, phrase_block, phrase_condition, snake
 
-from .terminal import Style
-from .text import Presenter
-
-_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def visible(text: str) -> int:
-    """Width of a line on screen, colour codes left out."""
-    return len(_ESCAPE.sub("", text))
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - visible(text))
-
-
-def fit(line: str, width: int, indent: Optional[int] = None) -> List[str]:
-    """A (possibly coloured) line broken between words so that no piece is wider than ``width``;
-    pieces after the first are indented like the line, plus two (or by ``indent``)."""
-    if visible(line) <= width:
-        return [line]
-    lead = len(line) - len(line.lstrip(" "))
-    hang = " " * min(width // 2, lead + 2 if indent is None else indent)
-    out: List[str] = []
-    current, size, empty = " " * lead, lead, True
-    for word in line[lead:].split(" "):
-        length = visible(word)
-        if not empty and size + 1 + length > width:
-            out.append(current)
-            current, size, empty = hang, len(hang), True
-        if not empty:
-            current += " "
-            size += 1
-        while length > width - size > 0 and not _ESCAPE.search(word):  # a word longer than a line is cut
-            room = width - size
-            out.append(current + word[:room])
-            word, length = word[room:], length - room
-            current, size = hang, len(hang)
-        current += word
-        size += length
-        empty = False
-    out.append(current)
-    return [piece.rstrip(" ") for piece in out]
-
-
-def fit_all(lines: Iterable[str], width: int) -> List[str]:
-    out: List[str] = []
-    for line in lines:
-        for part in line.split("\n"):
-            out.extend(fit(part, width))
-    return out
-
+from .terminal import Style, _pad, fit, fit_all, visible  # noqa: F401 (fit, fit_all: the front-ends draw with them)
 
 def short_names(names: Sequence[str], least: int = 3) -> List[str]:
     """The shortest starts of the names (at least ``least`` letters) that tell them apart."""
@@ -76,18 +38,99 @@ def short_names(names: Sequence[str], least: int = 3) -> List[str]:
     return [n[:size] for n in names]
 
 
+# ------------------------------------------------------------------ the position
+
+
+_ENGINE_GAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def engine_game(game):
+    """The general engine's game at the same position as ``game``: ``game`` itself when it is
+    one; for a game of the earlier engine, its seed, options and actions played on the general
+    engine (the two play the same games: tests/test_engine_differential.py), kept and played on
+    from as the game goes on."""
+    if hasattr(game, "view"):
+        return game
+    from crisis.interpreter.engine.game import Game, Options
+    history = list(game.history)
+    found = _ENGINE_GAMES.get(game)
+    if found is None or found.history != history[:len(found.history)]:
+        options = game.options.to_dict()
+        flags = frozenset(name for name, on in options.items() if on is True)
+        found = Game(game.content.program, game.seed, Options(flags, options.get("solo"), options.get("difficulty")),
+                     log=False, content=game.content)
+        _ENGINE_GAMES[game] = found
+    for text in history[len(found.history):]:
+        found.apply(text)
+    return found
+
+
+def program_of(game):
+    program = getattr(game, "program", None)
+    return program if program is not None else game.content.program
+
+
+def current_step(game) -> Optional[str]:
+    """The step of the sequence of play a position is in (the outermost: a step's own steps, such
+    as a turn in the card play, are part of it), or None."""
+    from crisis.interpreter.engine.sequence import StepOp
+    ops = game.program.ops
+    for frame in game.position.stack:
+        op = ops[frame[0]]
+        if isinstance(op, StepOp):
+            return op.name
+    return None
+
+
+def win_statement(program):
+    """The rule that decides the winner by a counter (its counter and tie-breaks), if any."""
+    from crisis.interpreter.engine.sequence import WinOp
+    return next((op for op in program.ops if isinstance(op, WinOp) and op.counter >= 0), None)
+
+
+# ------------------------------------------------------------------ the screen
+
+
 class Screen:
     """Text blocks for one game, in one locale and style, for a screen ``width`` columns wide."""
 
-    def __init__(self, game, show: Presenter, style: Style, width: int = 100):
+    def __init__(self, game, show, style: Style, width: int = 100):
         self.game = game
         self.show = show
         self.c = show.catalog
         self.style = style
         self.width = width
-        self.t = game.tables
-        self.side_names = [show.side(s) for s in self.t.sides]
+        self.program = program_of(game)
+        self.schema = self.program.schema
+        self.definition = self.program.definition
+        self.layout = getattr(self.definition, "board", None) or default_layout(self.schema)
+        self.sides = range(len(self.schema.sides))
+        self.side_names = [self.c.name("sides", s) for s in self.schema.sides]
         self.shorts = short_names(self.side_names)
+        self._piles = {p.name: p for p in self.schema.piles}
+
+    # ------------------------------------------------------------ the game
+    @property
+    def engine(self):
+        """The general engine's game at this position (played there once, for a game of the earlier
+        engine)."""
+        found = self.__dict__.get("_engine")
+        if found is None:
+            found = self.__dict__["_engine"] = engine_game(self.game)
+        return found
+
+    @property
+    def view(self):
+        return self.engine.view
+
+    @property
+    def t(self):
+        """The earlier engine's tables of the game (for commands that still read them)."""
+        tables = getattr(self.game, "tables", None)
+        if tables is None:
+            from crisis.interpreter.tables import tables_for
+            tables = tables_for(self.game.content)
+        return tables
 
     # ---------------------------------------------------------------- names
     def side(self, index: int) -> str:
@@ -95,6 +138,14 @@ class Screen:
 
     def text(self, key: str, **params) -> str:
         return self.c.text(key, **params)
+
+    def has(self, key: str) -> bool:
+        return self.c.raw(key) is not None
+
+    def named(self, key: str, names: Sequence[str] = (), **params) -> str:
+        """The first of ``names`` (keys made from the names of a game's things) the catalog has,
+        else ``key``: the general wording."""
+        return self.text(next((k for k in names if self.has(k)), key), **params)
 
     def join(self, parts: Sequence[str]) -> str:
         parts = list(parts)
@@ -114,73 +165,309 @@ class Screen:
             lines.extend(" " * indent + line for line in (textwrap.wrap(paragraph, width) or [""]))
         return lines
 
+    def place_name(self, place: int) -> str:
+        return self.c.name(self.schema.map.place_words[-1], self.schema.map.places[place])
+
+    def group_name(self, group: int) -> str:
+        return self.c.name(self.schema.map.group_words[-1], self.schema.map.groups[group].name)
+
+    def zone_name(self, track, zone) -> str:
+        return self.c.name(track.zone_words[-1], zone.name)
+
+    def marker_name(self, marker) -> str:
+        return self.c.name("markers", marker.name)
+
+    def thing(self, kind: str, name: str, words: Sequence[str] = ()) -> str:
+        """A counter's, pile's or holder's name (``counters.VP``), else the word rules use for it."""
+        shown = self.c.raw(f"{kind}.{name}")
+        return shown if shown is not None else (words[0] if words else name)
+
+    def counter_name(self, name: str) -> str:
+        counter = self.schema.counters[self.program.counter_index[name]]
+        return self.thing("counters", name, counter.words)
+
+    def pile_name(self, name: str) -> str:
+        return self.thing("piles", name, self._piles[name].words)
+
+    # ---------------------------------------------------------------- cards
+    def kind_of(self, pile: str) -> int:
+        return self.program.kind_index[self._piles[pile].kind]
+
+    def section(self, kind: int) -> str:
+        """Where a kind's cards are in the catalog: under the word rules use for them ("cards")."""
+        return self.schema.card_kinds[kind].words[-1]
+
+    def title(self, kind: int, card: int) -> str:
+        card_id = self.program.cards[kind].ids[card]
+        found = self.c.raw(f"{self.section(kind)}.{card_id}.title")
+        return self.c.text(f"{self.section(kind)}.{card_id}.title") if found is not None else card_id
+
+    def slug(self, kind: int, card: int) -> str:
+        card_id = self.program.cards[kind].ids[card]
+        slug = getattr(self.show, "card_slug", None)
+        return slug(self.section(kind), card_id) if slug is not None else card_id
+
+    def has_rule(self, kind: int, card: int) -> bool:
+        cards = self.program.cards[kind]
+        field = cards.rule_field()
+        return field >= 0 and cards.fields[field][card] is not None
+
+    def rule_text(self, kind: int, card: int, inline: bool = False) -> str:
+        """A card's rule as a player reads it: the designer's own text if the catalog has one (crisis
+        check has held it to the rule), else the rule put into words."""
+        card_id = self.program.cards[kind].ids[card]
+        written = self.c.raw(f"{self.section(kind)}.{card_id}.text")
+        if written is not None:
+            return written
+        kind_name = self.schema.card_kinds[kind].name
+        cards = self.definition.cards[kind_name]
+        field = self.program.cards[kind].rule_field()
+        rule = cards.fields[field][cards.ids.index(card_id)] if field >= 0 else None
+        if rule is None:
+            return ""
+        return phrase_block(rule, self.c, self.schema, self.definition.declarations, inline)
+
+    def sides_for(self, kind: int, card: int, sides, short: bool = False) -> str:
+        """A card's sides (whom its rule is for): each, every side, or none when it has no rule."""
+        if not self.has_rule(kind, card):
+            return self.text("cli.card.no_event")
+        if len(sides) == len(self.side_names):
+            return self.text("cli.card.event_for_all_short" if short else "cli.card.event_for_all")
+        names = self.shorts if short else self.side_names
+        return self.join([self.style.side(s, names[s]) for s in sides])
+
+    def card_params(self, kind: int, card: int, short: bool = False, bold: bool = True) -> Dict[str, object]:
+        """A card's title, id and each field but its rules, by the field's name ("event for":
+        {event_for}), as players read them."""
+        title = self.title(kind, card)
+        params: Dict[str, object] = {"title": self.style.bold(title) if bold else title, "id": self.slug(kind, card)}
+        cards = self.program.cards[kind]
+        for (name, type_name), values in zip(cards.kind.fields, cards.fields):
+            value = values[card]
+            if type_name == "sides":
+                shown = self.sides_for(kind, card, value, short)
+            elif type_name == "side":
+                shown = self.style.side(value, self.side_names[value]) if value is not None and value >= 0 else ""
+            elif type_name == "group":
+                shown = self.group_name(value) if value is not None and value >= 0 else ""
+            elif type_name == "place":
+                shown = self.place_name(value) if value is not None and value >= 0 else ""
+            elif type_name == "rule":
+                continue
+            else:
+                shown = value
+            params[snake(name)] = shown
+        return params
+
+    def card_fields(self, kind: int, card: int) -> str:
+        """The fields of a card of a kind the catalog has no line for: "  ·  price 2  ·  power 3"."""
+        params = self.card_params(kind, card)
+        names = [name for name, type_name in self.schema.card_kinds[kind].fields if type_name != "rule"]
+        return "".join(self.text("cli.board.card_field", field=name, value=params[snake(name)]) for name in names)
+
+    def card_line(self, card: int, detailed: bool, indent: int = 3, kind: Optional[int] = None) -> List[str]:
+        """A card on a line of its own (``cli.board.card.<kind>``), and its rule under it when
+        ``detailed``.  ``kind``: the kind played from a hand, unless given."""
+        kind = self.program.played_kind if kind is None else kind
+        name = self.schema.card_kinds[kind].name
+        params = self.card_params(kind, card)
+        lines = [" " * indent + self.named("cli.board.card_line", [f"cli.board.card.{name}"],
+                                            fields=self.card_fields(kind, card), **params)]
+        if detailed and self.has_rule(kind, card):
+            lines.extend(self.style.dim(x) for x in self.wrap(self.rule_text(kind, card, inline=True), indent + 4))
+        return lines
+
+    def card_compact(self, kind: int, card: int, short: bool = False) -> str:
+        """A card in a few words (the full screen's lists): ``cli.board.card_compact.<kind>``, or
+        ``card_short`` by title and a number only, on a narrow column."""
+        name = self.schema.card_kinds[kind].name
+        keys = [f"cli.board.card_short.{name}"] if short else []
+        keys.append(f"cli.board.card_compact.{name}")
+        return self.named("cli.board.card_compact_line", keys, fields=self.card_fields(kind, card),
+                          **self.card_params(kind, card, short=True))
+
+    def action_card(self, decision, action):
+        """(kind, card) of the card an action plays, keeps or orders, or None: a card played from
+        a hand is of the kind played; one kept is of the kind the decision names ("keep_NOUN")."""
+        if action is None or action.a < 0:
+            return None
+        if action.kind in {use.name for use in self.program.uses} or action.kind == "order":
+            return self.program.played_kind, action.a
+        noun = decision.kind.partition("_")[2]
+        if decision.kind.startswith(action.kind + "_") and noun:
+            kind = next((k for k, declared in enumerate(self.schema.card_kinds) if noun in declared.words), None)
+            if kind is not None and action.a < len(self.program.cards[kind].ids):
+                return kind, action.a
+        return None
+
+    def card_preview(self, kind: int, card: int) -> List[str]:
+        """A card in a few lines: its compact line, then its rule's text."""
+        head = self.card_compact(kind, card)
+        if not self.has_rule(kind, card):
+            return [head]
+        return [head] + self.rule_text(kind, card, inline=True).split("\n")
+
     # --------------------------------------------------------------- header
+    def counter_text(self, name: str, side: int = NOBODY, compact: bool = False, short: bool = False) -> str:
+        """One counter as the board shows it (``cli.board.counter.<name>``: {n}, {to} its highest,
+        {side} whose)."""
+        counter = self.schema.counters[self.program.counter_index[name]]
+        value = self.view.counter(name, max(side, 0))
+        params = dict(n=value, to=counter.high, counter=capital(self.counter_name(name)))
+        keys = [f"cli.board.counter_short.{name}"] if compact else []
+        keys.append(f"cli.board.counter.{name}")
+        if side == NOBODY:
+            return self.named("cli.board.counter_game", keys, **params)
+        names = self.shorts if short else self.side_names
+        return self.named("cli.board.counter_side", keys, side=self.style.side(side, names[side]),
+                           **dict(params, counter=self.counter_name(name)))
+
+    def step_text(self) -> str:
+        step = current_step(self.engine)
+        if step is None:
+            return self.text("cli.phase.game_over") if self.engine.over else ""
+        found = self.c.raw(f"steps.{step}")
+        return self.named("cli.board.step", [f"cli.phase.{snake(step)}"],
+                           step=found if found is not None else capital(step))
+
     def header(self, compact: bool = False) -> List[str]:
-        """Round, phase and first player; VP, cards played, the deck.  ``compact`` fits 80 columns
-        in two lines (the full-screen interface's header)."""
-        st, board = self.game.state, self.t.board
-        phase = self.text(f"cli.phase.{st.phase}")
-        first = self.game.first_player()
-        key = "cli.board.header_short" if compact else "cli.board.header"
-        title = self.text(key, game=self.text("cli.title"), round=st.round, rounds=board.rounds,
-                          phase=phase, first=self.side(first))
-        vp = "   ".join(self.text("cli.board.vp_side", side=self.side(i), vp=st.vp[i]) for i in (0, 1))
-        facts = [vp]
-        if st.phase == "card_play":
-            names = self.shorts if compact else self.side_names
-            played = [self.text("cli.board.played_side", side=self.style.side(i, names[i]), n=st.plays[i],
-                                of=board.cards_played_per_round) for i in (0, 1)]
-            facts.append(self.text("cli.board.played_short" if compact else "cli.board.played",
-                                   sides="   ".join(played)))
-        facts.append(self.text("cli.board.deck_short" if compact else "cli.board.deck", n=len(st.strategy_deck)))
-        return [self.style.bold(title), "   ".join(facts)]
+        """The game's name, its counters, the step and the first player; each side's counters and
+        the piles counted (``compact``: in two lines of 80 columns, the full-screen interface's)."""
+        layout = self.layout
+        parts = [self.text("cli.title")] if self.has("cli.title") else []
+        parts += [self.counter_text(name, compact=compact) for name in layout.title]
+        step = self.step_text()
+        if step:
+            parts.append(step)
+        first = self.side(self.engine.first_player())
+        parts.append(self.text("cli.board.first_short", first=first) if compact
+                     else self.text("cli.board.first", first=first))
+        title = (self.text("cli.board.separator_short") if compact else self.text("cli.board.separator")).join(parts)
+        facts = []
+        now = current_step(self.engine)
+        for fact in layout.facts:
+            if fact.during and now not in fact.during:
+                continue
+            facts.append(self.counter_fact(fact, compact) if fact.counter else self.pile_fact(fact.pile, compact))
+        return [self.style.bold(title), "   ".join(f for f in facts if f)]
+
+    def counter_fact(self, fact, compact: bool) -> str:
+        name = fact.counter
+        counter = self.schema.counters[self.program.counter_index[name]]
+        if not counter.each_side:
+            return self.counter_text(name, compact=compact)
+        short = compact and fact.short_sides
+        sides = "   ".join(self.counter_text(name, side, compact, short) for side in self.sides)
+        keys = [f"cli.board.counters_short.{name}"] if compact else []
+        keys.append(f"cli.board.counters.{name}")
+        key = next((k for k in keys if self.has(k)), None)
+        return self.text(key, sides=sides) if key else sides
+
+    def pile_fact(self, name: str, compact: bool) -> str:
+        """A pile by how many cards it holds (each side's, for a pile each side keeps)."""
+        keys = [f"cli.board.pile_short.{name}"] if compact else []
+        keys.append(f"cli.board.pile.{name}")
+        pile = capital(self.pile_name(name))
+        if not self._piles[name].each_side:
+            return self.named("cli.board.pile_count", keys, n=len(self.view.pile(name)), pile=pile)
+        return "   ".join(self.named("cli.board.pile_count_side", keys, n=len(self.view.pile(name, side)), pile=pile,
+                                     side=self.side(side))
+                          for side in self.sides)
 
     # ---------------------------------------------------------------- board
-    def _controller(self, space: int) -> int:
-        ex = self.game.executor
-        return next((i for i in (0, 1) if ex.controls(i, space)), NOBODY)
+    def _controller(self, place: int) -> int:
+        board = self.engine.machine.board
+        return next((side for side in self.sides if board.controls(side, place)), NOBODY)
 
-    def _dimension_block(self, d: int, changed) -> List[str]:
-        """One dimension: its name (and who controls it whole), then a row per space:
-        changed mark, pivotal mark, marker, name, each side's tokens, the controller."""
-        st, t, style, ex = self.game.state, self.t, self.style, self.game.executor
-        names = [self.show.space(s) for s in t.spaces]
+    def _marked(self) -> frozenset:
+        mark = self.layout.mark
+        places = self.schema.map.attributes.get(mark, ()) if mark else ()
+        return frozenset(self.program.place_index[p] for p in places)
+
+    def _in_play_at(self) -> Dict[int, List[int]]:
+        """The cards in play at each place (those carried stand with their carrier)."""
+        out: Dict[int, List[int]] = {}
+        in_play = self.schema.in_play
+        if in_play is None or not in_play.at_places:
+            return out
+        for entity in self.view.in_play():
+            record = self.view.entity(entity)
+            if record["at"] is not None and record["on"] is None:
+                out.setdefault(self.program.place_index[record["at"]], []).append(entity)
+        return out
+
+    def entity_text(self, entity: int) -> str:
+        """A card in play: its title, its flags set, the cards it carries."""
+        from crisis.interpreter.engine.entities import tables
+        t = tables(self.program)
+        record = self.view.entity(entity)
+        text = self.title(t.kind_of[entity], t.card_of[entity])
+        flags = [flag.words[0] for flag in self.schema.in_play.flags if record["flags"].get(flag.name)]
+        if flags:
+            text = self.text("cli.board.in_play_flags", card=text, flags=", ".join(flags))
+        carried = [self.entity_text(other) for other in self.view.in_play()
+                   if self.view.entity(other)["on"] == record["card"]]
+        if carried:
+            text = self.text("cli.board.in_play_carrying", card=text, cards=self.join(carried))
+        side = self.sides_index(record["side"])
+        return self.style.side(side, text)
+
+    def sides_index(self, name: Optional[str]) -> int:
+        return self.schema.sides.index(name) if name is not None else NOBODY
+
+    def _group_block(self, group: int, changed, marked, in_play) -> List[str]:
+        """One group of places: its name (and who controls it whole), then a row per place:
+        changed mark, attribute mark, marker, name, each side's tokens, the controller, the cards
+        in play there."""
+        style, view, tokens = self.style, self.view, self.schema.tokens
+        names = [self.place_name(p) for p in range(len(self.schema.map.places))]
         name_w = max(len(n) for n in names)
-        pips_w = t.max_per_space
-        title = style.bold(self.c.name("dimensions", t.dimensions[d]))
-        owner = next((i for i in (0, 1) if ex.controls_dimension(i, d)), NOBODY)
+        title = style.bold(self.group_name(group))
+        control = tokens is not None and bool(tokens.control_words)
+        board = self.engine.machine.board
+        owner = next((s for s in self.sides if board.controls_group(s, group)), NOBODY) if control else NOBODY
         if owner != NOBODY:
-            title += " " + self.text("cli.board.dimension_controlled", side=self.side(owner))
+            title += " " + self.text("cli.board.group_controlled", side=self.side(owner))
         lines = [title]
-        for s in t.dimension_spaces[d]:
-            new = style.new if s in changed else " "
-            pivotal = style.pivotal if t.is_pivotal[s] else " "
-            marker = style.marker if any(where == s for where in st.markers) else " "
-            name = _pad(names[s], name_w)
-            if s in changed:
+        markers = {self.view.marker(m.name) for m in self.schema.markers}
+        for place in self.program.group_places[group]:
+            new = style.new if place in changed else " "
+            mark = style.attribute if place in marked else " "
+            marker = style.marker if place in markers else " "
+            name = _pad(names[place], name_w)
+            if place in changed:
                 name = style.highlight(name)
-            row = f"{new}{pivotal}{marker} {name} "
-            for i in (0, 1):
-                n = st.tokens[i][s]
-                row += style.side(i, style.token * n) + style.empty * max(0, pips_w - n) + " "
-            controller = self._controller(s)
-            row += (style.side(controller, self.shorts[controller]) if controller != NOBODY
-                    else style.dim(self.text("cli.board.nobody")))
+            row = f"{new}{mark}{marker} {name} "
+            if tokens is not None:
+                pips_w = tokens.at_most_per_place
+                for side in self.sides:
+                    n = view.tokens(side, place)
+                    if pips_w:
+                        row += style.side(side, style.token * n) + style.empty * max(0, pips_w - n) + " "
+                    else:
+                        row += style.side(side, str(n).rjust(len(str(tokens.each_side)))) + " "
+            if control:
+                controller = self._controller(place)
+                row += (style.side(controller, self.shorts[controller]) if controller != NOBODY
+                        else style.dim(self.text("cli.board.nobody")))
+            if place in in_play:
+                row += " " + ", ".join(self.entity_text(e) for e in in_play[place])
             lines.append(row.rstrip())
         return lines
 
     def board(self, changed: Iterable[int] = (), legend: bool = True) -> List[str]:
-        """The map, two dimensions side by side when the screen is wide enough, then the markers
+        """The map, two groups side by side when the screen is wide enough, then the markers
         (without the column heads and the legend, for the full-screen interface: ``legend=False``)."""
         changed = set(changed)
-        t, style = self.t, self.style
-        blocks = [self._dimension_block(d, changed) for d in range(len(t.dimensions))]
+        style = self.style
+        marked, in_play = self._marked(), self._in_play_at()
+        blocks = [self._group_block(g, changed, marked, in_play) for g in range(len(self.schema.map.groups))]
         block_w = max(visible(line) for block in blocks for line in block)
-        head = self._column_head(block_w)
+        head = self._column_head()
         lines: List[str] = []
         if self.width >= 2 * block_w + 3 and len(blocks) > 1:
-            if legend:
-                lines.append(_pad(head, block_w + 3) + head)
+            if legend and head:
+                lines.append((_pad(head, block_w + 3) + head).rstrip())
             for left in range(0, len(blocks), 2):
                 pair = blocks[left:left + 2]
                 height = max(len(b) for b in pair)
@@ -188,220 +475,302 @@ class Screen:
                     cells = [b[row] if row < len(b) else "" for b in pair]
                     lines.append((_pad(cells[0], block_w + 3) + (cells[1] if len(cells) > 1 else "")).rstrip())
         else:
-            if legend:
+            if legend and head:
                 lines.append(head)
             for block in blocks:
                 lines.extend(block)
+        lines += self.off_map()
+        placed = self.marker_lines()
         if not legend:
-            return lines + [line for m, line in enumerate(self.marker_lines()) if self.game.state.markers[m] != NOBODY]
-        lines += self.marker_lines()
-        keys = {"pivotal": style.pivotal, "token": style.token, "empty": style.empty, "marker": style.marker,
-                "new": style.new, "sides": "  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}")
-                                                     for i in (0, 1))}
-        lines.append(style.dim(self.text("cli.board.legend", **keys)))
+            return lines + [line for m, line in zip(self.schema.markers, placed)
+                            if self.view.marker(m.name) != NOBODY]
+        lines += placed
+        lines.append(style.dim(self.legend()))
         return lines
 
-    def _column_head(self, block_w: int) -> str:
+    def legend(self) -> str:
+        """What the map's symbols mean."""
+        style, parts = self.style, []
+        if self.layout.mark:
+            parts.append(self.text("cli.board.legend_mark", symbol=style.attribute,
+                                   attribute=self.thing("cli.board.attribute", self.layout.mark)))
+        if self.schema.markers:
+            parts.append(self.text("cli.board.legend_marker", symbol=style.marker))
+        parts.append(self.text("cli.board.legend_new", symbol=style.new))
+        if self.schema.tokens is not None and self.schema.tokens.at_most_per_place:
+            parts.append(self.text("cli.board.legend_tokens", token=style.token, empty=style.empty))
+        parts.append("  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}") for i in self.sides))
+        return "  ".join(parts)
+
+    def _column_head(self) -> str:
         """The names over the token columns."""
-        t = self.t
-        names = [self.show.space(s) for s in t.spaces]
+        tokens = self.schema.tokens
+        if tokens is None:
+            return ""
+        names = [self.place_name(p) for p in range(len(self.schema.map.places))]
         lead = 4 + max(len(n) for n in names) + 1
-        pips_w = t.max_per_space
+        pips_w = tokens.at_most_per_place or len(str(tokens.each_side))
         head = " " * lead
-        for i in (0, 1):
-            head += self.style.side(i, _pad(self.shorts[i], pips_w)) + " "
+        for side in self.sides:
+            head += self.style.side(side, _pad(self.shorts[side], pips_w)) + " "
         return head.rstrip()
+
+    def off_map(self) -> List[str]:
+        """Each side's cards in play that stand at no place."""
+        in_play = self.schema.in_play
+        if in_play is None:
+            return []
+        lines = []
+        for side in self.sides:
+            cards = [e for e in self.view.in_play(side) if self.view.entity(e)["at"] is None
+                     and self.view.entity(e)["on"] is None]
+            if cards:
+                lines.append(self.text("cli.board.in_play_off_map", side=self.side(side),
+                                       cards=", ".join(self.entity_text(e) for e in cards)))
+        return lines
 
     def markers_placed(self) -> List[str]:
         """Each marker on the map and where, in a few words (what it forbids is said where it
         matters: under the question, and in help)."""
-        st, t = self.game.state, self.t
-        return [self.text("cli.board.marker_short", symbol=self.style.marker, marker=self.c.name("markers", marker.name),
-                          space=self.show.space(t.spaces[st.markers[m]]))
-                for m, marker in enumerate(t.markers) if st.markers[m] != NOBODY]
+        out = []
+        for marker in self.schema.markers:
+            place = self.view.marker(marker.name)
+            if place != NOBODY:
+                out.append(self.text("cli.board.marker_short", symbol=self.style.marker,
+                                     marker=self.marker_name(marker), space=self.place_name(place)))
+        return out
 
     def marker_lines(self) -> List[str]:
-        st, t, style = self.game.state, self.t, self.style
         lines = []
-        from .session import _blocks
-        for m, marker in enumerate(t.markers):
-            name = self.c.name("markers", marker.name)
-            blocks = _blocks(marker)
-            if st.markers[m] == NOBODY:
-                lines.append(self.text("cli.board.marker_off", marker=name, symbol=style.marker))
+        for marker in self.schema.markers:
+            name, place = self.marker_name(marker), self.view.marker(marker.name)
+            if place == NOBODY:
+                lines.append(self.text("cli.board.marker_off", marker=name, symbol=self.style.marker))
             else:
-                lines.append(self.text("cli.board.marker_on", marker=name, space=self.show.space(t.spaces[st.markers[m]]),
-                                       blocks=blocks, symbol=style.marker))
+                lines.append(self.text("cli.board.marker_on", marker=name, space=self.place_name(place),
+                                       blocks=blocks_word(marker), symbol=self.style.marker))
         return lines
 
     # --------------------------------------------------------------- tracks
     def tracks(self, legend: bool = True) -> List[str]:
-        """Each side's crisis track by zone, its pool and the zones breached; a narrower form
-        when the table does not fit."""
-        st, t, style = self.game.state, self.t, self.style
-        zones = t.zones
-        zone_names = [self.c.name("zones", z.name) for z in zones]
-        label = self.text("cli.board.tracks")
-        cells = [[self._zone_cell(i, z) for z in range(len(zones))] for i in (0, 1)]
-        pool_label = self.text("cli.board.pool")
-        breached = [[zone_names[z] for z in range(len(zones)) if st.breached[i][z] and zones[z].box] for i in (0, 1)]
-        name_w = max(len(label), *(len(n) for n in self.side_names)) + 2
-        zone_w = [max(len(zone_names[z]), len(cells[0][z][0]), len(cells[1][z][0])) + 2 for z in range(len(zones))]
-        pool_w = len(pool_label) + 2
-        table_w = name_w + sum(zone_w) + pool_w + max(len(self.text("cli.board.breached")),
-                                                      *(len(self.join(b)) for b in breached))
-        if table_w <= self.width:
-            head = _pad(label, name_w) + "".join(_pad(zone_names[z], zone_w[z]) for z in range(len(zones)))
-            head += _pad(pool_label, pool_w) + self.text("cli.board.breached")
-            lines = [style.bold(head)]
-            for i in (0, 1):
-                row = style.side(i, _pad(self.side_names[i], name_w))
-                for z in range(len(zones)):
-                    plain, coloured = cells[i][z]
-                    row += coloured + " " * (zone_w[z] - len(plain))
-                row += _pad(str(st.pool[i]).rjust(len(pool_label)), pool_w)
-                row += self.join(breached[i]) if breached[i] else style.dim(self.text("cli.board.nothing"))
-                lines.append(row.rstrip())
-        else:
-            title = self.text("cli.board.tracks_short", label=label, zones=" | ".join(zone_names), pool=pool_label)
-            if len(title) > self.width:
-                title = self.text("cli.board.tracks_shorter", label=label, pool=pool_label)
-            lines = [style.bold(title)]
-            cell_w = sum(len(plain.replace(" +", "+")) + 1 for plain, _ in cells[0]) + 2 + len(str(max(st.pool)))
-            names = self.side_names if max(len(n) for n in self.side_names) + 2 + cell_w <= self.width else self.shorts
-            name_w = max(len(n) for n in names) + 2
-            for i in (0, 1):
-                row = style.side(i, _pad(names[i], name_w))
-                row += " ".join(coloured.replace(" +", "+") for _, coloured in cells[i])
-                row += f"  {st.pool[i]}"
-                lines.append(row)
-        if legend:
-            lines.append(style.dim(self.text("cli.board.tracks_legend", token=style.token, empty=style.empty)))
+        """Each track as a table of the sides' rows by zone, the holders and the zones entered (a
+        narrower form when the table does not fit), then the holders shown on their own."""
+        lines: List[str] = []
+        for table in self.layout.tables:
+            lines += self._track_table(table)
+        for holder in self.layout.holders:
+            lines.append(self.text("cli.board.holder_line", holder=self.holder_label(holder),
+                                   sides="   ".join(self.text("cli.board.holder_side", side=self.side(s),
+                                                              n=self.view.holder(holder, s)) for s in self.sides)))
+        if legend and self.layout.tables:
+            lines.append(self.style.dim(self.text("cli.board.tracks_legend", token=self.style.token,
+                                                  empty=self.style.empty)))
         return lines
 
-    def _zone_cell(self, side: int, zone: int):
+    def holder_label(self, name: str) -> str:
+        holder = next(h for h in self.schema.tokens.holders if h.name == name)
+        return self.named("cli.board.holder_name", [f"cli.board.holder.{name}"],
+                           holder=capital(self.thing("holders", name, holder.words)))
+
+    def _track_table(self, table) -> List[str]:
+        style, view = self.style, self.view
+        track = next(t for t in self.schema.tracks if t.name == table.track)
+        t_index = self.schema.tracks.index(track)
+        zones = track.zones
+        zone_names = [self.zone_name(track, z) for z in zones]
+        label = self.named("cli.board.track_name", [f"cli.board.track.{track.name}"],
+                            track=capital(track.words[0] if track.words else track.name))
+        cells = [[self._zone_cell(side, track, z) for z in range(len(zones))] for side in self.sides]
+        holders = [self.holder_label(h) for h in table.holders]
+        counts = [[view.holder(h, side) for h in table.holders] for side in self.sides]
+        matters = [bool(zone.box) or (t_index, z) in self.definition.entering for z, zone in enumerate(zones)]
+        entered = [[zone_names[z] for z in range(len(zones)) if matters[z] and view.entered(track.name, z, side)]
+                   for side in self.sides]
+        entered_label = self.named("cli.board.entered_zones", [f"cli.board.entered.{track.name}"])
+        name_w = max(len(label), *(len(n) for n in self.side_names)) + 2
+        zone_w = [max(len(zone_names[z]), *(len(cells[s][z][0]) for s in self.sides)) + 2 for z in range(len(zones))]
+        holder_w = [len(h) + 2 for h in holders]
+        table_w = name_w + sum(zone_w) + sum(holder_w) + max(len(entered_label),
+                                                              *(len(self.join(e)) for e in entered))
+        if table_w <= self.width:
+            head = _pad(label, name_w) + "".join(_pad(zone_names[z], zone_w[z]) for z in range(len(zones)))
+            head += "".join(_pad(h, w) for h, w in zip(holders, holder_w)) + entered_label
+            lines = [style.bold(head)]
+            for side in self.sides:
+                row = style.side(side, _pad(self.side_names[side], name_w))
+                for z in range(len(zones)):
+                    plain, coloured = cells[side][z]
+                    row += coloured + " " * (zone_w[z] - len(plain))
+                for h, w, n in zip(holders, holder_w, counts[side]):
+                    row += _pad(str(n).rjust(len(h)), w)
+                row += self.join(entered[side]) if entered[side] else style.dim(self.text("cli.board.nothing"))
+                lines.append(row.rstrip())
+            return lines
+        holder_names = ", ".join(holders)
+        title = self.text("cli.board.tracks_short", label=label, zones=" | ".join(zone_names), holders=holder_names)
+        if len(title) > self.width:
+            title = self.text("cli.board.tracks_shorter", label=label, holders=holder_names)
+        lines = [style.bold(title)]
+        cell_w = sum(len(plain.replace(" +", "+")) + 1 for plain, _ in cells[0]) \
+            + sum(2 + len(str(max(c[h] for c in counts))) for h in range(len(holders)))
+        names = self.side_names if max(len(n) for n in self.side_names) + 2 + cell_w <= self.width else self.shorts
+        name_w = max(len(n) for n in names) + 2
+        for side in self.sides:
+            row = style.side(side, _pad(names[side], name_w))
+            row += " ".join(coloured.replace(" +", "+") for _, coloured in cells[side])
+            row += "".join(f"  {n}" for n in counts[side])
+            lines.append(row)
+        return lines
+
+    def _zone_cell(self, side: int, track, zone: int):
         """(plain, coloured) text of one zone of one side's track: spaces from the top down, and the box."""
-        st, z = self.game.state, self.t.zones[zone]
-        left = st.track[side]  # tokens fill spaces 0 .. left-1
+        z = track.zones[zone]
+        left = self.view.track(track.name, side)  # tokens fill spaces 0 .. left-1
         pips = "".join(self.style.token if number < left else self.style.empty
                        for number in range(z.top, z.bottom - 1, -1))
-        box = st.boxes[side][zone] if z.box else 0
+        box = self.view.box(track.name, zone, side) if z.box else 0
         extra = f" +{box}" if box else ""
         return pips + extra, self.style.side(side, pips) + self.style.dim(extra)
 
     # -------------------------------------------------------- private cards
-    def event_for(self, info, short: bool = False) -> str:
-        """Whom a card's event is for (``short``: the sides' short names)."""
-        t = self.t
-        if info.event is None:
-            return self.text("cli.card.no_event")
-        if len(info.event_for) == len(t.sides):
-            return self.text("cli.card.event_for_all_short" if short else "cli.card.event_for_all")
-        names = self.shorts if short else self.side_names
-        return self.join([self.style.side(t.side_index[s], names[t.side_index[s]]) for s in info.event_for])
+    def _own(self, pile: str):
+        return next((o for o in self.layout.own if o.pile == pile), None)
 
-    def card_line(self, card: int, detailed: bool, indent: int = 3) -> List[str]:
-        info = self.t.strategy_cards[card]
-        line = " " * indent + self.text("cli.card.summary", title=self.style.bold(self.show.card(info.id)),
-                                         id=self.show.card_slug("cards", info.id), value=info.value,
-                                         event_for=self.event_for(info),
-                                         dimension=self.c.name("dimensions", info.final_crisis))
-        lines = [line]
-        if detailed and info.event is not None:
-            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("cards", info, inline=True),
-                                                                indent + 4))
+    def _pile_params(self, name: str, side: int, cards: Sequence[int], items: Sequence[str]) -> Dict[str, object]:
+        params: Dict[str, object] = dict(side=self.side(side), n=len(cards), cards=self.join(items),
+                                         pile=self.pile_name(name), pile_capital=capital(self.pile_name(name)))
+        position = self._piles[name].position
+        if position is not None:
+            counter = self.schema.counters[self.program.counter_index[position]]
+            params["done"] = self.view.counter(position, side if counter.each_side else 0)
+        return params
+
+    def _item(self, name: str, kind: int, card: int) -> str:
+        """A card of a pile listed on one line (``cli.board.item.<pile>``, else its title)."""
+        return self.named("cli.board.item_title", [f"cli.board.item.{name}"],
+                           **self.card_params(kind, card, bold=False))
+
+    def pile_lines(self, name: str, side: int, how: str, rules: str, detailed: bool, heading) -> List[str]:
+        """A pile's cards under its heading (``heading(params)``): a line each, or on one line."""
+        cards = self.view.pile(name, side)
+        if not cards:
+            return []
+        kind = self.kind_of(name)
+        if how == INLINE:
+            items = [self._item(name, kind, card) for card in cards]
+            return [heading(self._pile_params(name, side, cards, items))]
+        lines = [heading(self._pile_params(name, side, cards, []))]
+        show_rules = rules == "always" or (rules == "detailed" and detailed)
+        for card in cards:
+            lines.extend(self.card_line(card, show_rules, kind=kind))
         return lines
 
-    def objective_line(self, card: int, key: str, indent: int = 3) -> List[str]:
-        info = self.t.objective_cards[card]
-        lines = [" " * indent + self.text(key, title=self.style.bold(self.show.objective(info.id)),
-                                          id=self.show.card_slug("objectives", info.id),
-                                          space=self.show.space(info.space))]
-        if info.event is not None:
-            lines.extend(self.style.dim(x) for x in self.wrap(self.show.card_rule_text("objectives", info, inline=True),
-                                                                indent + 4))
-        return lines
+    def own_heading(self, name: str):
+        """The heading of one of the viewer's piles (``cli.board.own.<pile>``)."""
+        return lambda params: self.named("cli.board.own_pile", [f"cli.board.own.{name}"], **params)
 
     def private(self, viewer: int, detailed: bool) -> List[str]:
-        """What only ``viewer`` may see: hand, objective, Final Crisis cards."""
-        st, t = self.game.state, self.t
+        """What only ``viewer`` may see: their own piles, as the layout lists them."""
         lines: List[str] = []
-        hand = st.hands[viewer]
-        if hand:
-            lines.append(self.text("cli.panel.hand", side=self.side(viewer), n=len(hand)))
-            for card in hand:
-                lines.extend(self.card_line(card, detailed))
-        if st.objective_offer[viewer]:
-            lines.append(self.text("cli.panel.offer", side=self.side(viewer)))
-            for card in st.objective_offer[viewer]:
-                lines.extend(self.objective_line(card, "cli.panel.objective_card"))
-        if st.objectives[viewer] != NOBODY:
-            lines.append(self.text("cli.panel.objective", side=self.side(viewer)))
-            lines.extend(self.objective_line(st.objectives[viewer], "cli.panel.objective_card"))
-        if st.set_aside[viewer]:
-            lines.append(self.text("cli.panel.set_aside", cards=self.join(
-                [self.show.card(t.strategy_cards[c].id) for c in st.set_aside[viewer]])))
-        order = st.final_crisis_order[viewer]
-        if order:
-            cards = [self.text("cli.panel.order_card", card=self.show.card(t.strategy_cards[c].id),
-                               dimension=self.c.name("dimensions", t.strategy_cards[c].final_crisis))
-                     for c in order]
-            lines.append(self.text("cli.panel.order", cards=self.join(cards), done=st.final_crisis_step))
+        for own in self.layout.own:
+            lines += self.pile_lines(own.pile, viewer, own.show, own.rules, detailed, self.own_heading(own.pile))
         return lines
 
     def hand_compact(self, viewer: int, counts: bool = True, short: bool = False) -> List[str]:
-        """``viewer``'s cards a line each (title, value and whom the event is for, or only the value
-        when ``short``), then the objective kept, the Final Crisis cards and (``counts``) the other
-        side's cards, counted: the few lines the full-screen interface has room for (a card in full
-        is shown when its choice is highlighted)."""
-        st, t = self.game.state, self.t
+        """``viewer``'s piles in a few lines (a card a line: its title and a few words, or its title
+        and a number when ``short``), then (``counts``) the other sides' cards, counted, and what
+        the automa's piles show: the few lines the full-screen interface has room for (a card in
+        full is shown when its choice is highlighted)."""
         lines: List[str] = []
-        hand = st.hands[viewer]
-        if hand:
-            lines.append(self.text("cli.panel.hand_short" if short else "cli.panel.hand_compact"))
-            for card in hand:
-                info = t.strategy_cards[card]
-                title = self.style.bold(self.show.card(info.id))
-                if short:
-                    lines.append("  " + self.text("cli.card.short", title=title, value=info.value))
-                else:
-                    lines.append("  " + self.text("cli.card.compact", title=title, value=info.value,
-                                                   event_for=self.event_for(info, short=True)))
-        if st.objectives[viewer] != NOBODY:
-            lines.append(self.text("cli.panel.objective_compact", **self._objective_named(viewer)))
-        if st.set_aside[viewer]:
-            lines.append(self.text("cli.panel.set_aside", cards=self.join(
-                [self.show.card(t.strategy_cards[c].id) for c in st.set_aside[viewer]])))
-        order = st.final_crisis_order[viewer]
-        if order:
-            cards_shown = [self.text("cli.panel.order_card", card=self.show.card(t.strategy_cards[c].id),
-                                     dimension=self.c.name("dimensions", t.strategy_cards[c].final_crisis))
-                           for c in order]
-            lines.append(self.text("cli.panel.order", cards=self.join(cards_shown), done=st.final_crisis_step))
-        other = 1 - viewer
+        for own in self.layout.own:
+            if own.compact == NONE:
+                continue
+            lines += self._compact_pile(own, viewer, short)
         if counts:
-            lines.append(self.text("cli.panel.counts_compact", side=self.side(other), hand=len(st.hands[other]),
-                                   aside=len(st.set_aside[other])))
-        solo = self.game.solo
-        if solo is not None and st.objectives[solo.side] != NOBODY:
-            lines.append(self.text("cli.panel.solo_objective_compact", side=self.side(solo.side),
-                                   **self._objective_named(solo.side)))
+            lines += [self.counts_line(side, compact=True) for side in self.sides if side != viewer]
+        automa = getattr(self.engine, "automa", None)
+        if automa is not None:
+            for name in self.layout.automa:
+                cards = self.view.pile(name, automa.side)
+                if cards:
+                    kind = self.kind_of(name)
+                    items = [self.card_compact(kind, card) for card in cards]
+                    lines.append(self.named("cli.board.automa_compact_pile", [f"cli.board.automa_compact.{name}"],
+                                            **self._pile_params(name, automa.side, cards, items)))
         return lines
 
-    def _objective_named(self, side: int) -> dict:
-        info = self.t.objective_cards[self.game.state.objectives[side]]
-        return {"title": self.style.bold(self.show.objective(info.id)), "space": self.show.space(info.space)}
+    def _compact_pile(self, own, viewer: int, short: bool) -> List[str]:
+        name = own.pile
+        cards = self.view.pile(name, viewer)
+        if not cards:
+            return []
+        kind = self.kind_of(name)
+        if own.compact == INLINE:
+            if not self.has(f"cli.board.own_compact.{name}"):
+                return self.pile_lines(name, viewer, INLINE, own.rules, False, self.own_heading(name))
+            items = [self.card_compact(kind, card) for card in cards]
+            return [self.text(f"cli.board.own_compact.{name}", **self._pile_params(name, viewer, cards, items))]
+        keys = [f"cli.board.own_short.{name}"] if short else []
+        keys += [f"cli.board.own_compact.{name}", f"cli.board.own.{name}"]
+        lines = [self.named("cli.board.own_pile", keys, **self._pile_params(name, viewer, cards, []))]
+        lines += ["  " + self.card_compact(kind, card, short) for card in cards]
+        return lines
+
+    def counts_line(self, side: int, compact: bool = False) -> str:
+        """How many cards a side holds in each of its piles the others may not see."""
+        names = self.layout.counts_compact if compact else self.layout.counts
+        parts = []
+        for name in names:
+            keys = [f"cli.board.count_short.{name}"] if compact else []
+            keys.append(f"cli.board.count.{name}")
+            part = self.named("cli.board.count_pile", keys, n=len(self.view.pile(name, side)),
+                              pile=self.pile_name(name))
+            if part:
+                parts.append(part)
+        counts = self.text("cli.board.counts_separator").join(parts)
+        if compact:
+            return self.text("cli.board.counts_short", side=self.side(side), counts=counts)
+        return self.text("cli.board.counts", side=self.side(side), counts=counts)
 
     def public_cards(self, sides: Sequence[int]) -> List[str]:
-        """Card counts everyone may know; in the solo game, the solo opponent's objective (the player chose it)."""
-        st = self.game.state
-        lines = [self.text("cli.panel.counts", side=self.side(i), hand=len(st.hands[i]), aside=len(st.set_aside[i]),
-                           kept=int(st.objectives[i] != NOBODY)) for i in sides]
-        solo = self.game.solo
-        if solo is not None and st.objectives[solo.side] != NOBODY:
-            lines.append(self.text("cli.panel.solo_objective", side=self.side(solo.side)))
-            lines.extend(self.objective_line(st.objectives[solo.side], "cli.panel.objective_card"))
+        """What everyone may know of the cards of ``sides``: their hidden piles counted, those
+        turned face up; the piles everyone sees; in a game against the automa, the piles of its
+        the person is shown."""
+        lines = [self.counts_line(side) for side in sides] if self.layout.counts else []
+        for side in sides:
+            for name in self.layout.face_up:
+                if self._piles[name].each_side and self.view.face_up(name, side):
+                    own = self._own(name)
+                    lines += self.pile_lines(name, side, own.show if own else LIST, "never", False,
+                                             lambda params: self.named("cli.board.face_up_pile",
+                                                                       [f"cli.board.face_up.{name}"], **params))
+        for name in self.layout.shared:
+            lines += self.shared_lines(name)
+        automa = getattr(self.engine, "automa", None)
+        if automa is not None:
+            for name in self.layout.automa:
+                own = self._own(name)
+                lines += self.pile_lines(name, automa.side, own.show if own else LIST,
+                                         own.rules if own else "always", False,
+                                         lambda params: self.named("cli.board.automa_pile",
+                                                                   [f"cli.board.automa.{name}"], **params))
         return lines
+
+    def shared_lines(self, name: str) -> List[str]:
+        """A pile everyone sees: how many cards, and the top one (each side's, if each keeps one)."""
+        pile = self._piles[name]
+        kind = self.kind_of(name)
+        out = []
+        for side in (self.sides if pile.each_side else (0,)):
+            cards = self.view.pile(name, side)
+            params = dict(pile=capital(self.pile_name(name)), n=len(cards),
+                          top=self.title(kind, cards[-1]) if cards else "")
+            if pile.each_side:
+                out.append(self.named("cli.board.shared_pile_side", [f"cli.board.shared.{name}"],
+                                       side=self.side(side), **dict(params, pile=self.pile_name(name))))
+            else:
+                out.append(self.named("cli.board.shared_pile", [f"cli.board.shared.{name}"], **params))
+        return out
 
     # ------------------------------------------------------------------ log
     def feed(self, log, start: int, context: int = 3) -> List[str]:
@@ -420,31 +789,56 @@ class Screen:
         """The end-of-round screen: every bonus, score and objective of the round's end, and VP."""
         lines = [self.style.bold(self.text("cli.round_end.title", round=summary.round))]
         lines += ["   " + self.show.log_line(entry) for entry in summary.entries]
-        for i in (0, 1):
+        for i in self.sides:
             lines.append(self.text("cli.round_end.vp", side=self.side(i), before=summary.vp_before[i],
                                    after=summary.vp_after[i]))
         return lines
 
     def result(self, reveal_seed: Optional[int] = None) -> List[str]:
-        """The final score, the winner first: each side's VP before the final scoring, each final
-        scoring line, the tie-break in words if one decided."""
-        game, style, c = self.game, self.style, self.c
-        st, result = game.state, game.state.result
-        winner, loser = result.winner, 1 - result.winner
-        lines = [style.bold(c.text("result.title")),
-                 style.bold(self.text("cli.result.headline", winner=self.side(winner), vp=st.vp[winner],
-                                      other=self.side(loser), other_vp=st.vp[loser]))]
-        for side in (winner, loser):
-            lines.append(c.text("result.line", side=self.side(side), vp=st.vp[side]))
-            final = sum(n for _, n in result.breakdown[side])
-            lines.append(self.text("cli.result.before", n=st.vp[side] - final))
-            for label, n in result.breakdown[side]:
-                lines.append(c.text("result.breakdown", label=c.text(f"scoring.{label}"), n=n))
-        if result.tie_break >= 0:
-            from crisis.content.phrases import condition_text
-            rule = game.tie_break_rules()[result.tie_break]
-            lines.append(c.text("cli.result.tie_break", rule=condition_text(game.content, c, rule),
+        """The final score, the winner first: each side's score before the final scoring, each
+        final scoring line, the tie-break in words if one decided."""
+        style, c = self.style, self.c
+        result = self.engine.result
+        winner = result.winner
+        win = win_statement(self.program)
+        lines = [style.bold(c.text("result.title"))]
+        if win is None:
+            lines.append(style.bold(c.text("result.winner", side=self.side(winner))))
+        else:
+            name = self.schema.counters[win.counter].name
+            score = [self.view.counter(name, side) for side in self.sides]
+            others = sorted((s for s in self.sides if s != winner), key=lambda s: -score[s])
+            lines.append(style.bold(self.text("cli.result.headline", winner=self.side(winner), vp=score[winner],
+                                              other=self.side(others[0]), other_vp=score[others[0]])))
+            for side in [winner] + others:
+                lines.append(c.text("result.line", side=self.side(side), vp=score[side]))
+                breakdown = result.breakdown[side] if side < len(result.breakdown) else ()
+                final = sum(n for _, n in breakdown)
+                lines.append(self.text("cli.result.before", n=score[side] - final))
+                for label, n in breakdown:
+                    shown = c.raw(f"scoring.{label}")
+                    lines.append(c.text("result.breakdown", label=shown if shown is not None else label, n=n))
+        if result.tie_break >= 0 and win is not None:
+            lines.append(c.text("cli.result.tie_break", rule=self.tie_break_text(win, result.tie_break),
                                 winner=self.side(winner)))
         if reveal_seed is not None:
             lines.append(self.text("cli.result.seed", seed=reveal_seed))
         return lines
+
+    def tie_break_text(self, win, index: int) -> str:
+        """The tie-break that decided, in words (the automa's game's own, where it has them)."""
+        name = self.program.procedure_names[win.ties]
+        rules = self.definition.procedures[name][1]
+        overlay = self.definition.overlay
+        if getattr(self.engine, "automa", None) is not None and overlay is not None and name in overlay.procedures:
+            replaced = overlay.procedures[name]
+            rules = replaced.get("", next(iter(replaced.values())))
+            rules = rules[1] if isinstance(rules, tuple) and len(rules) == 2 and isinstance(rules[0], str) else rules
+        return phrase_condition(rules[index], self.c, self.schema, self.definition.declarations)
+
+
+def blocks_word(marker) -> str:
+    """What a marker forbids in its place, as the catalogs' choice word."""
+    if marker.blocks_placement and marker.blocks_removal:
+        return "both"
+    return "placement" if marker.blocks_placement else "removal" if marker.blocks_removal else "none"

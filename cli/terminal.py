@@ -13,14 +13,17 @@ text it prints is given to it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
-from typing import Iterable, Optional, TextIO
+from typing import Iterable, List, Optional, TextIO
 
 from crisis.ruleset import limits
 
 _RESET = "\x1b[0m"
-_SIDE_COLOURS = ("\x1b[34m", "\x1b[31m")  # blue, red: never dark gray, which vanishes on a dark background
+# blue, red, then green, magenta, cyan, yellow for games of more sides: never dark gray, which
+# vanishes on a dark background
+_SIDE_COLOURS = ("\x1b[34m", "\x1b[31m", "\x1b[32m", "\x1b[35m", "\x1b[36m", "\x1b[33m")
 _BOLD, _DIM, _RED, _GREEN, _REVERSE = "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[32m", "\x1b[7m"
 # clear the screen and the scrollback (so the next player cannot scroll up to a hand), cursor home
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -43,19 +46,20 @@ class Style:
     def __init__(self, enabled: bool, unicode: bool = True):
         self.enabled = enabled
         self.unicode = unicode
-        # board symbols (not words): a token, an empty slot, the pivotal mark, a marker, a bullet
+        # board symbols (not words): a token, an empty slot, the mark of a place's attribute, a
+        # marker, a bullet
         if unicode:
-            self.token, self.empty, self.pivotal, self.marker, self.bullet = "■", "·", "◆", "▲", "·"
+            self.token, self.empty, self.attribute, self.marker, self.bullet = "■", "·", "◆", "▲", "·"
             self.rule_char, self.bar, self.error_mark, self.arrow, self.new = "─", "│", "✗", "→", "•"
         else:
-            self.token, self.empty, self.pivotal, self.marker, self.bullet = "#", ".", "*", "^", "-"
+            self.token, self.empty, self.attribute, self.marker, self.bullet = "#", ".", "*", "^", "-"
             self.rule_char, self.bar, self.error_mark, self.arrow, self.new = "-", "|", "x", "->", "o"
 
     def _wrap(self, code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if self.enabled and text else text
 
     def side(self, index: int, text: str) -> str:
-        return self._wrap(_SIDE_COLOURS[index % 2], text) if index >= 0 else text
+        return self._wrap(_SIDE_COLOURS[index % len(_SIDE_COLOURS)], text) if index >= 0 else text
 
     def bold(self, text: str) -> str:
         return self._wrap(_BOLD, text)
@@ -72,6 +76,55 @@ class Style:
 
     def good(self, text: str) -> str:
         return self._wrap(_GREEN, text)
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible(text: str) -> int:
+    """Width of a line on screen, colour codes left out."""
+    return len(_ESCAPE.sub("", text))
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - visible(text))
+
+
+def fit(line: str, width: int, indent: Optional[int] = None) -> List[str]:
+    """A (possibly coloured) line broken between words so that no piece is wider than ``width``;
+    pieces after the first are indented like the line, plus two (or by ``indent``)."""
+    if visible(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    hang = " " * min(width // 2, lead + 2 if indent is None else indent)
+    out: List[str] = []
+    current, size, empty = " " * lead, lead, True
+    for word in line[lead:].split(" "):
+        length = visible(word)
+        if not empty and size + 1 + length > width:
+            out.append(current)
+            current, size, empty = hang, len(hang), True
+        if not empty:
+            current += " "
+            size += 1
+        while length > width - size > 0 and not _ESCAPE.search(word):  # a word longer than a line is cut
+            room = width - size
+            out.append(current + word[:room])
+            word, length = word[room:], length - room
+            current, size = hang, len(hang)
+        current += word
+        size += length
+        empty = False
+    out.append(current)
+    return [piece.rstrip(" ") for piece in out]
+
+
+def fit_all(lines: Iterable[str], width: int) -> List[str]:
+    out: List[str] = []
+    for line in lines:
+        for part in line.split("\n"):
+            out.extend(fit(part, width))
+    return out
 
 
 def _can_encode(stream: TextIO, text: str) -> bool:
@@ -110,7 +163,6 @@ class Terminal:
         self.lines([text])
 
     def lines(self, lines: Iterable[str]) -> None:
-        from .board import fit_all
         self._cleared = False
         for line in fit_all(lines, self.width):
             self.out.write(line + "\n")

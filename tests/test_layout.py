@@ -18,7 +18,6 @@ KNOWN_CIRCLES = {
     frozenset({"crisis.interpreter.compile", "crisis.interpreter.flow", "crisis.interpreter.predict"}),
     frozenset({"crisis.interpreter.controllers", "crisis.interpreter.heuristic", "crisis.interpreter.search"}),
     frozenset({"crisis.content.i18n", "crisis.content.loader", "crisis.content.solo"}),
-    frozenset({"crisis.cli.board", "crisis.cli.terminal"}),
     frozenset({"crisis.cli.linemode", "crisis.cli.play"}),
     frozenset({"crisis.cli.main", "crisis.cli.sim"}),
 }

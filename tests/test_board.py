@@ -1,0 +1,192 @@
+"""The board a person reads, drawn from the game's schema for any game (issue 19).
+
+Fort Sumter's board reads as it did when the line mode and the full screen drew it from the
+earlier engine's state: ``tests/data/boards/fort-sumter.json`` holds what they drew for a few
+positions (card play with the Peace Commissioner placed, the Final Crisis order, a solo game,
+a game decided by a tie-break) at 60, 80 and 120 columns in English and Spanish, in colour and
+in ASCII, and the general engine's position is drawn the same, character for character.
+
+Games without a layout (the toy games under tests/data/) still get a sensible board: their
+places by group, each side's banners or cards in play, their counters, holders and piles, in
+80 columns, every word found.  A layout's mistakes are refused at their line.
+"""
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from crisis.cli.board import Screen, fit_all
+from crisis.cli.terminal import Style
+from crisis.cli.text import Presenter
+from crisis.content.locale import Catalog, flatten
+from crisis.content.loader import read_game
+from crisis.content.yamlfile import ContentError
+from crisis.interpreter.engine.game import Game, Options
+from crisis.interpreter.engine.program import GameProgram
+
+DATA = Path(__file__).parent / "data"
+BOARDS = json.loads((DATA / "boards" / "fort-sumter.json").read_text(encoding="utf-8"))
+STYLES = {"plain": Style(False), "colour": Style(True), "ascii": Style(False, unicode=False)}
+
+
+def played(program, seed: int, options: Options, actions: int, content=None) -> Game:
+    """A game of random moves (the moves the recorded boards were drawn after)."""
+    game = Game(program, seed, options, content=content)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        game.apply(rng.choice(game.decision.actions))
+    return game
+
+
+def blocks(screen: Screen) -> dict:
+    game = screen.engine
+    out = {"header": screen.header(), "header_c": screen.header(compact=True), "board": screen.board([0, 4, 9]),
+           "board_nl": screen.board(legend=False), "tracks": screen.tracks(), "tracks_nl": screen.tracks(legend=False),
+           "placed": screen.markers_placed(), "public0": screen.public_cards([1]), "publicboth": screen.public_cards([0, 1]),
+           "private0": screen.private(0, True), "private1s": screen.private(1, False), "compact0": screen.hand_compact(0),
+           "compact1n": screen.hand_compact(1, counts=False, short=True)}
+    if game.over:
+        out["result"], out["result_seed"] = screen.result(), screen.result(reveal_seed=7)
+    return out
+
+
+@pytest.mark.parametrize("position", BOARDS, ids=[p["what"] for p in BOARDS])
+def test_fort_sumters_board_reads_as_before_the_move(content, position):
+    options = Options(solo=position["options"].get("solo"))
+    game = played(content.program, position["seed"], options, position["actions"], content)
+    for name, expected in position["boards"].items():
+        lang, style, width = name.split()
+        screen = Screen(game, Presenter(content, content.catalog(lang)), STYLES[style], int(width))
+        drawn = blocks(screen)
+        for part, lines in expected.items():
+            assert drawn[part] == lines, f"{name}, {part}"
+
+
+def test_the_board_of_an_earlier_engines_game_is_its_position_on_the_general_engine(content):
+    from crisis.interpreter.game import Game as EarlierGame
+    earlier = EarlierGame(content, 3)
+    rng = random.Random(3)
+    for _ in range(56):
+        earlier.apply(rng.choice(earlier.decision.actions))
+    show = Presenter(content, content.catalog("en"))
+    general = played(content.program, 3, Options(), 56, content)
+    assert blocks(Screen(earlier, show, Style(False), 80)) == blocks(Screen(general, show, Style(False), 80))
+
+
+# ------------------------------------------------------------------ games without a layout
+
+
+class Words:
+    """A toy game's catalog (its own texts, if any), falling back to the command's general
+    wording: Fort Sumter's catalog without anything named after Fort Sumter's things."""
+
+    def __init__(self, content, root: Path, lang: str):
+        from crisis.content.message_keys import MESSAGES
+        general = {k: v for k, v in content.catalog(lang).messages.items()
+                   if (k in MESSAGES or k.startswith("cli.list.")) and k != "cli.title"}
+        texts = root / "locale" / lang / "texts.yaml"
+        own = {}
+        if texts.exists():
+            own = {k: str(v) for k, v, _, _ in flatten(yaml.safe_load(texts.read_text(encoding="utf-8")))}
+        self.catalog = Catalog(lang, own, fallback=Catalog(lang, general))
+
+
+def toy_board(content, game_name: str, lang: str, seed: int, actions: int, width: int = 80):
+    root = DATA / game_name
+    program = GameProgram(read_game(root))
+    game = Game(program, seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if game.decision is None:
+            break
+        game.apply(rng.choice(game.decision.actions))
+    screen = Screen(game, Words(content, root, lang), Style(False), width)
+    viewer = game.decision.player if game.decision else 0
+    others = [side for side in range(len(program.schema.sides)) if side != viewer]
+    lines = screen.header() + screen.board() + screen.tracks() + screen.public_cards(others) \
+        + screen.private(viewer, True) + screen.header(compact=True) + screen.hand_compact(viewer)
+    return game, viewer, fit_all(lines, width)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_three_crowns_without_a_layout_gets_a_board_in_80_columns(content, lang):
+    game, viewer, lines = toy_board(content, "three-crowns", lang, 5, 12)
+    text = "\n".join(lines)
+    assert max(len(line) for line in lines) <= 80
+    assert "<" not in text  # every word found
+    names = {"en": ("Highland", "Lowland", "Red", "Green", "Blue", "Camp", "VP", "Your hand"),
+             "es": ("Tierras Altas", "Tierras Bajas", "Rojo", "Verde", "Azul", "PV", "Tu mano")}[lang]
+    missing = [name for name in names if name not in text]
+    assert missing == []
+    # each town under its region, with each side's banners and who occupies it
+    region = next(i for i, line in enumerate(lines) if line.startswith(names[0]))
+    assert "Ashford" in lines[region + 1] and "Brackenby" in lines[region + 2]
+    view = game.view
+    for town in ("Coldwater", "Dunmore"):
+        row = next(line for line in lines if f" {town} " in line)
+        place = game.program.place_index[town]
+        counts = [view.tokens(side, place) for side in range(3)]
+        assert [part.count("■") for part in row.split()[-4:-1]] == counts
+    # the viewer's cards by their ids (the toy game gives them no titles), the others' counted
+    hand = view.pile("hand", viewer)
+    assert hand and all(game.program.cards[0].ids[card] in text for card in hand)
+
+
+def test_skirmish_without_a_layout_shows_its_cards_in_play_where_they_stand(content):
+    game, viewer, lines = toy_board(content, "skirmish", "en", 5, 30)
+    text = "\n".join(lines)
+    assert max(len(line) for line in lines) <= 80 and "<" not in text
+    view = game.view
+    standing = [view.entity(e) for e in view.in_play()]
+    assert any(e["at"] for e in standing)
+    for entity in standing:
+        if entity["at"] is not None and entity["on"] is None:
+            row = next(line for line in lines if line.lstrip().startswith(entity["at"] + " "))
+            assert entity["card"] in row, (entity, row)
+    for group in ("West", "Middle", "East"):
+        assert any(line.startswith(group) for line in lines)
+    assert "Turn: " in lines[0] and "First player: " in lines[0]
+
+
+# ------------------------------------------------------------------ layouts
+
+
+def with_layout(tmp_path, text: str) -> Path:
+    root = tmp_path / "three-crowns"
+    shutil.copytree(DATA / "three-crowns", root)
+    (root / "layout.yaml").write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_layout_says_what_the_header_shows_and_in_which_step(content, tmp_path):
+    root = with_layout(tmp_path, "header:\n  title: [round]\n  facts:\n    - counter: VP\n"
+                                 "    - counter: plays\n      during: [tally]\n")
+    program = GameProgram(read_game(root))
+    game = Game(program, 5)
+    screen = Screen(game, Words(content, root, "en"), Style(False), 80)
+    assert screen.header()[1] == "Red: 0 VP   Green: 0 VP   Blue: 0 VP"  # no cards played nor deck outside 'tally'
+
+
+@pytest.mark.parametrize("text, line, column, message, hint", [
+    ("own:\n  hands: {show: list}\n", 2, 3, "unknown pile 'hands'", "did you mean 'hand'?"),
+    ("header:\n  facts:\n    - counter: VP\n      during: [musterr]\n", 4, 16, "unknown step 'musterr'",
+     "did you mean 'muster'?"),
+    ("header:\n  title: [VP]\n", 2, 11, "the counter 'VP' is kept for each side", None),
+    ("own:\n  hand: {show: lst}\n", 2, 16, "'show' cannot be 'lst'", "did you mean 'list'?"),
+    ("map:\n  mark: walld\n", 2, 9, "unknown attribute 'walld'", "did you mean 'walled'?"),
+    ("own:\n  discard pile: {}\n", 2, 3, "'discard pile' is not a pile each side keeps to itself", None),
+    ("tracks:\n  crisis track: {}\n", 2, 3, "unknown track 'crisis track'", None),
+    ("panels: []\n", 1, 1, "unknown key 'panels' in layout.yaml", None),
+])
+def test_a_layouts_mistake_is_refused_at_its_line(tmp_path, text, line, column, message, hint):
+    root = with_layout(tmp_path, text)
+    with pytest.raises(ContentError) as error:
+        read_game(root)
+    found = error.value.diagnostics[0]
+    assert (found.path.endswith("layout.yaml"), found.line, found.column) == (True, line, column)
+    assert message in found.message
+    assert found.hint == hint
