@@ -96,6 +96,7 @@ class Automa:
         self.ctx = Ctx(side)
         # the first role is the side the game plays, the second the person's
         self.first_player = rules.first_player
+        self.on_tracks = None  # the location codes of tokens on tracks (source_ok), worked out once
 
     # --------------------------------------------------------- roles
     def role(self, role: int) -> int:
@@ -126,7 +127,11 @@ class Automa:
 
     # ------------------------------------------------ what it may place
     def room(self, board, place: int) -> bool:
-        return all(term(board, self.ctx, place) for term in self.rules.room)
+        ctx = self.ctx
+        for term in self.rules.room:
+            if not term(board, ctx, place):
+                return False
+        return True
 
     def available(self, board) -> frozenset:
         for condition, codes in self.rules.available:
@@ -139,7 +144,10 @@ class Automa:
         codes, loc, side = self.available(board), board.locations, self.side
         if source in codes:
             return True
-        on_tracks = {code for code, kind in enumerate(loc.kind) if kind[0] in ("track", "above")}
+        on_tracks = self.on_tracks
+        if on_tracks is None:
+            on_tracks = self.on_tracks = frozenset(code for code, kind in enumerate(loc.kind)
+                                                   if kind[0] in ("track", "above"))
         track_ok = any(code in on_tracks and board.can_take(side, code) for code in codes)
         if source == loc.SUPPLY:  # the supply's holders in order: the first that has tokens
             for code in loc.supply:
@@ -154,7 +162,8 @@ class Automa:
         """The steps of ``legal`` the automa may take with its own tokens: onto the map only
         Available tokens, only into places with Room."""
         n, side = board.n, self.side
-        room: Dict[int, bool] = {}
+        room: Dict[int, bool] = {}  # each destination's and each source's answer, asked once
+        sources: Dict[int, bool] = {}
         out = []
         for action in legal:
             owner = action.side if action.side >= 0 else owners[0]
@@ -162,17 +171,27 @@ class Automa:
                 out.append(action)
                 continue
             dest = action.b
-            if dest not in room:
-                room[dest] = self.room(board, dest)
-            if room[dest] and (action.a < n or self.source_ok(board, action.a)):
+            fits = room.get(dest)
+            if fits is None:
+                fits = room[dest] = self.room(board, dest)
+            if not fits:
+                continue
+            source = action.a
+            if source < n:
+                out.append(action)
+                continue
+            ok = sources.get(source)
+            if ok is None:
+                ok = sources[source] = self.source_ok(board, source)
+            if ok:
                 out.append(action)
         return out
 
     # ----------------------------------------------------- what it sees
-    def public_copy(self, program, position):
+    def public_copy(self, program, position, rng=None):
         """A copy of the position without what the automa's side may not see: the other sides'
-        hidden piles and the order of piles nobody sees."""
-        view = position.copy()
+        hidden piles and the order of piles nobody sees.  ``rng``: as for Position.copy."""
+        view = position.copy(rng)
         if view.view == self.side:
             return view
         layout = program.layout
@@ -192,8 +211,10 @@ class Automa:
         from .board import Board
         view_board = board
         if board.position.view != self.side:
-            view_board = Board(board.program, self.public_copy(board.program, board.position), None, self,
-                               board.options)
+            # the view shares the game's generator: nothing here rolls on the view (dice come from
+            # the real position, after any look-ahead, which rolls on a copy of its own)
+            view = self.public_copy(board.program, board.position, board.position.rng)
+            view_board = Board(board.program, view, None, self, board.options)
             view_board.meter = board.meter  # looking ahead at options is work of the rule that offers them
         dice = _Dice(board)  # dice come from the real position, so the roll is the game's own
         parts: List[dict] = []

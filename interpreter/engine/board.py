@@ -15,7 +15,7 @@ import attrs
 
 from crisis.ruleset import limits
 
-from .layout import NOBODY, Layout
+from .layout import NOBODY
 from .position import Position
 
 
@@ -83,6 +83,17 @@ class LogEntry:
     params: dict
 
 
+def _fixed(program) -> tuple:
+    """The program's values a board keeps at hand, in the order Board.__init__ takes them."""
+    schema, layout, locations = program.schema, program.layout, program.locations
+    offsets = program.count_offsets  # location code -> (offset of side 0, stride per side)
+    return (layout, locations, schema.tokens.at_most_per_place if schema.tokens else 0,
+            tuple(i for i, m in enumerate(schema.markers) if m.blocks_placement),
+            tuple(i for i, m in enumerate(schema.markers) if m.blocks_removal),
+            len(schema.sides), layout.tokens, layout.places, offsets,
+            tuple(offsets[code] for code in locations.supply), layout.marker, len(schema.markers))
+
+
 class Board:
     """Reads and changes one position of one game program."""
 
@@ -94,16 +105,10 @@ class Board:
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
         self.program = program
-        self.layout: Layout = program.layout
-        self.locations: Locations = program.locations
         self.position = position
         self.values = position.values
         self.piles = position.piles
         self.log = log
-        schema = program.schema
-        self.max_per_place = schema.tokens.at_most_per_place if schema.tokens else 0
-        self._block_place = tuple(i for i, m in enumerate(schema.markers) if m.blocks_placement)
-        self._block_remove = tuple(i for i, m in enumerate(schema.markers) if m.blocks_removal)
         self.markers_seen: Optional[list] = None
         self.no_place: Tuple[int, ...] = ()
         self.no_remove: Tuple[int, ...] = ()
@@ -113,15 +118,13 @@ class Board:
         self.meter = [limits.MAX_WORK_BETWEEN_DECISIONS]
         self._first_key = None
         self._first = 0
-        self.sides = len(schema.sides)
-        self.tokens_base = self.layout.tokens
-        self.n = self.layout.places
         self.options = options  # the game options in force ("event discard")
-        self.offsets = program.count_offsets  # location code -> (offset of side 0, stride per side)
-        self.supply_offsets = tuple(self.offsets[code] for code in self.locations.supply)
-        self.marker_base = self.layout.marker
-        self.marker_count = len(schema.markers)
         self.probe = False  # only looking ahead (a prediction, a search on a copy): nothing here really happens
+        fixed = program.__dict__.get("_board_fixed")
+        if fixed is None:  # what every board of this program reads, worked out once (boards are made often)
+            fixed = program.__dict__["_board_fixed"] = _fixed(program)
+        (self.layout, self.locations, self.max_per_place, self._block_place, self._block_remove, self.sides,
+         self.tokens_base, self.n, self.offsets, self.supply_offsets, self.marker_base, self.marker_count) = fixed
 
     def look_at(self, position: Position) -> None:
         """Work on another position of the same game (caches that depend on it are dropped)."""

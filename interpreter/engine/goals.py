@@ -95,7 +95,7 @@ class GoalOp(Op):
         if not frame[7]:
             frame[7] = LOOP
             frame[2] = self.change.before(board, ctx, NOBODY)
-            if _Search(self, board, ctx, frame[2]).best(0, 0, ()) is None:
+            if self.search(board, ctx, frame[2]).best(0, 0, ()) is None:
                 board.shortfall += 1
                 machine.stack.pop()
                 return None
@@ -132,7 +132,7 @@ class GoalOp(Op):
 
     def good_at(self, board, ctx, before, index, step, counts, total):
         op = self.steps[index]
-        search = _Search(self, board, ctx, before)
+        search = self.search(board, ctx, before)
         best = search.best(index, step, counts)
         # steps, not legal: the solo opponent's own tokens go only where it may put them (Room,
         # Available), in a goal as anywhere (docs/rulings.md, S7)
@@ -144,7 +144,7 @@ class GoalOp(Op):
 
     def play(self, board, ctx, choose):
         before = self.change.before(board, ctx, NOBODY)
-        if _Search(self, board, ctx, before).best(0, 0, ()) is None:
+        if self.search(board, ctx, before).best(0, 0, ()) is None:
             board.shortfall += 1
             return
         for index, op in enumerate(self.steps):
@@ -189,9 +189,22 @@ class GoalOp(Op):
     def can_act(self, board, ctx):
         return self.shortfall(board, ctx) is not None
 
+    _last = None  # the last search made
+
+    def search(self, board, ctx, before) -> "_Search":
+        """A search from the position ``board`` stands at: the last one made, if it was made in
+        the same game but for the tokens (its memo holds for any tokens: a goal's next step, or
+        the goal carried out after a priority list asked how far it could go), else a new one."""
+        found = self._last
+        if found is not None and found.fits(board, ctx, before):
+            found.look_from(board)
+            return found
+        found = self._last = _Search(self, board, ctx, before)
+        return found
+
     def shortfall(self, board, ctx) -> Optional[int]:
         """The fewest token steps short with which the change can be made (0: fully), or None."""
-        return _Search(self, board, ctx, self.change.before(board, ctx, NOBODY)).best(0, 0, ())
+        return self.search(board, ctx, self.change.before(board, ctx, NOBODY)).best(0, 0, ())
 
 
 class _Search:
@@ -205,6 +218,28 @@ class _Search:
         self.board.probe = True
         self.board.meter = board.meter  # each position looked at is work of the rule's
         self.memo = {}
+        layout = board.layout
+        # the values the memo's keys hold (tokens in places, holders and tracks); the others it assumes
+        self.keyed = (layout.tokens, layout.tokens + layout.sides * layout.places, layout.holder, layout.box)
+        self.rest = self.unkeyed(board.values)
+
+    def unkeyed(self, values) -> list:
+        a, b, c, d = self.keyed
+        if a < 0:
+            return values[:c] + values[d:]
+        return values[:a] + values[b:c] + values[d:]
+
+    def fits(self, board, ctx, before) -> bool:
+        """Whether the memo holds at ``board``: the same game and rule, the same values but tokens."""
+        mine = self.board
+        return (ctx == self.ctx and before == self.before and board.solo is mine.solo and board.program is mine.program
+                and board.position.view == mine.position.view and self.unkeyed(board.values) == self.rest
+                and board.piles == mine.piles)
+
+    def look_from(self, board) -> None:
+        """Search from where ``board`` stands now (a position that ``fits``)."""
+        self.board.values[:] = board.values
+        self.board.meter = board.meter
 
     def best(self, index: int, step: int, counts) -> Optional[int]:
         board, ctx = self.board, self.ctx

@@ -15,6 +15,7 @@ from crisis.interpreter.actions import DONE, Action, Decision
 
 from .board import Board
 from .ops import LOOK, Ctx, Op, Won, call, decided, spend
+from .position import LazyCopy
 
 
 class Machine:
@@ -102,7 +103,9 @@ def predict(board: Board, op: Op, ctx: Ctx) -> Outcome:
     (the solo opponent's resolver); a person's choices are imagined as the first legal
     one that is not "stop here"."""
     solo = board.solo
-    position = solo.public_copy(board.program, board.position) if solo is not None else board.position.copy()
+    rng = LazyCopy(board.position.rng)  # its dice, if it rolls any, are the game's next ones, on a copy
+    position = (solo.public_copy(board.program, board.position, rng) if solo is not None
+                else board.position.copy(rng))
     layout = board.layout
     before = list(position.values)
     stack = position.stack

@@ -44,6 +44,45 @@ class Position:
                         list(self.dice), list(self.plays), list(self.breakdown), self.view, list(self.notes))
 
 
+class LazyCopy(random.Random):
+    """A copy of the generator ``source``, taken when the copy is first used: a look-ahead on a
+    copy of the position seldom rolls a die, and copying a generator costs as much as a short
+    look-ahead.  The same draws as a copy taken at once, as long as ``source`` is not used before
+    the copy is: so it is for the copy a prediction plays on (the game waits for it)."""
+
+    def __new__(cls, source):
+        return random.Random.__new__(cls)  # not seeded: the state is the source's
+
+    def __init__(self, source):
+        self._source = source
+
+    def _take(self):
+        source = self._source
+        if source is not None:
+            self._source = None
+            random.Random.setstate(self, source.getstate())
+
+    def random(self):
+        self._take()
+        return random.Random.random(self)
+
+    def getrandbits(self, k):
+        self._take()
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self):
+        self._take()
+        return random.Random.getstate(self)
+
+    def setstate(self, state):
+        self._source = None
+        random.Random.setstate(self, state)
+
+    def seed(self, *args, **kwargs):
+        self._source = None
+        random.Random.seed(self, *args, **kwargs)
+
+
 def note(board, op: int, side: int, card: int = NOBODY) -> None:
     """Note for a game's records (interpreter/records.py) what its card plays do not say: a card
     kept, a card's rule carried out, the side that goes first when players alternate or the first
