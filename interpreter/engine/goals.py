@@ -82,9 +82,9 @@ class GoalOp(Op):
     def carries_out(self, program):
         return ()  # token steps; its search counts each position it looks at
 
-    # frame: [id, ctx, before, index, step, total, counts, stage, which]
+    # frame: [id, ctx, before, index, step, total, counts, stage, which, the steps offered (or None)]
     def begin(self, machine, ctx):
-        machine.stack.append([self.id, ctx, None, 0, 0, 0, (), 0, -1])
+        machine.stack.append([self.id, ctx, None, 0, 0, 0, (), 0, -1, None])
 
     def step(self, machine, frame):
         board, ctx = machine.board, frame[1]
@@ -114,7 +114,7 @@ class GoalOp(Op):
             if action is not None:
                 self.take(board, frame, action)
                 continue
-            frame[7], frame[8] = ASKED, -1
+            frame[7], frame[8], frame[9] = ASKED, -1, good  # kept for the answer: the same steps
             return op.ask(board, ctx, good, op.owners(ctx.me), DONE in good, total - frame[4], ASKED, -1)
         machine.stack.pop()
         return None
@@ -127,7 +127,10 @@ class GoalOp(Op):
 
     def good(self, board, frame):
         """The steps from which the change can still be made with as few steps short as possible
-        ("done" among them when stopping is as good), and the statement's total."""
+        ("done" among them when stopping is as good), and the statement's total; as worked out when
+        the step was offered, while the frame waits for its answer."""
+        if len(frame) > 9 and frame[9] is not None:
+            return frame[9], frame[5]
         return self.good_at(board, frame[1], frame[2], frame[3], frame[4], frame[6], frame[5]), frame[5]
 
     def good_at(self, board, ctx, before, index, step, counts, total):
@@ -183,7 +186,7 @@ class GoalOp(Op):
         if step is None:
             frame[7], frame[8] = ASKED_WHICH, which
             return
-        frame[7] = LOOP
+        frame[7], frame[9] = LOOP, None
         self.take(board, frame, step)
 
     def can_act(self, board, ctx):
@@ -218,16 +221,22 @@ class _Search:
         self.board.probe = True
         self.board.meter = board.meter  # each position looked at is work of the rule's
         self.memo = {}
+        self.owners = tuple(op.owners(ctx.me) for op in goal.steps)
         layout = board.layout
-        # the values the memo's keys hold (tokens in places, holders and tracks); the others it assumes
-        self.keyed = (layout.tokens, layout.tokens + layout.sides * layout.places, layout.holder, layout.box)
+        sides, zones = layout.sides, layout.zones * layout.sides
+        keyed = [(layout.holder, sides * layout.holders), (layout.track, sides * len(layout.zone_count))]
+        if layout.tokens >= 0:
+            keyed.append((layout.tokens, sides * layout.places))
+        # the values the memo's keys hold, from the first to the last: tokens in places, holders and
+        # tracks (the others it takes as they are); and those a token step may change besides: the
+        # boxes, the zones entered and waiting to be resolved
+        changed = keyed + [(layout.box, zones), (layout.entered, zones), (layout.pending, zones)]
+        self.start, self.end = min(at for at, _ in keyed), max(at + n for at, n in keyed)
+        self.low, self.high = min(at for at, _ in changed), max(at + n for at, n in changed)
         self.rest = self.unkeyed(board.values)
 
     def unkeyed(self, values) -> list:
-        a, b, c, d = self.keyed
-        if a < 0:
-            return values[:c] + values[d:]
-        return values[:a] + values[b:c] + values[d:]
+        return values[:self.start] + values[self.end:]
 
     def fits(self, board, ctx, before) -> bool:
         """Whether the memo holds at ``board``: the same game and rule, the same values but tokens."""
@@ -243,13 +252,15 @@ class _Search:
 
     def best(self, index: int, step: int, counts) -> Optional[int]:
         board, ctx = self.board, self.ctx
-        spend(board, self.goal.node)
-        layout = board.layout
+        meter = board.meter  # each position looked at is a step of work (ops.spend)
+        meter[0] -= 1
+        if meter[0] < 0:
+            spend(board, self.goal.node, 0)
         values = board.values
-        key = (index, step, counts, tuple(values[layout.tokens:layout.tokens + layout.sides * layout.places]),
-               tuple(values[layout.holder:layout.box]))
-        if key in self.memo:
-            return self.memo[key]
+        key = (index, step, counts, tuple(values[self.start:self.end]))  # tokens in places, holders, tracks
+        memo = self.memo
+        if key in memo:
+            return memo[key]
         steps = self.goal.steps
         if index == len(steps):
             found = 0 if self.goal.change.happened(board, ctx, NOBODY, self.before) else None
@@ -259,7 +270,7 @@ class _Search:
             if step >= total:
                 found = self.best(index + 1, 0, ())
             else:
-                legal = op.steps(board, ctx, op.owners(ctx.me), counts)
+                legal = op.steps(board, ctx, self.owners[index], counts)
                 found = None
                 for action in legal:
                     result = self.after(index, step, counts, action)
@@ -271,17 +282,18 @@ class _Search:
                     result = self.stopping(index, step, total)
                     if result is not None and (found is None or result < found):
                         found = result
-        self.memo[key] = found
+        memo[key] = found
         return found
 
     def after(self, index: int, step: int, counts, action) -> Optional[int]:
-        op, board = self.goal.steps[index], self.board
-        saved = list(board.values)
-        more = op.apply(board, self.ctx, op.owners(self.ctx.me), action, counts)
+        board = self.board
+        values, low, high = board.values, self.low, self.high
+        saved = values[low:high]  # all a token step may change
+        more = self.goal.steps[index].apply(board, self.ctx, self.owners[index], action, counts)
         try:
             return self.best(index, step + 1, more)
         finally:
-            board.values[:] = saved
+            values[low:high] = saved
 
     def stopping(self, index: int, step: int, total: int) -> Optional[int]:
         found = self.best(index + 1, 0, ())

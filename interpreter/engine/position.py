@@ -36,10 +36,11 @@ class Position:
 
     def copy(self, rng: Optional[random.Random] = None) -> "Position":
         """An independent copy; ``rng`` replaces the generator (a look-ahead that samples its own
-        future need not pay for copying this one)."""
+        future need not pay for copying this one).  Without it the generator is copied on write:
+        this position and the copy each get a LazyCopy of it, and it is used no more."""
         if rng is None:
-            rng = random.Random(0)
-            rng.setstate(self.rng.getstate())
+            source = _unused(self.rng)
+            self.rng, rng = LazyCopy(source), LazyCopy(source)
         return Position(list(self.values), [list(p) for p in self.piles], [list(f) for f in self.stack], rng,
                         list(self.dice), list(self.plays), list(self.breakdown), self.view, list(self.notes))
 
@@ -48,19 +49,23 @@ class LazyCopy(random.Random):
     """A copy of the generator ``source``, taken when the copy is first used: a look-ahead on a
     copy of the position seldom rolls a die, and copying a generator costs as much as a short
     look-ahead.  The same draws as a copy taken at once, as long as ``source`` is not used before
-    the copy is: so it is for the copy a prediction plays on (the game waits for it)."""
+    the copy is (so it is for the copy a prediction plays on, while the game waits for it, and for
+    a generator that only such copies hold: ``Position.copy``)."""
 
-    def __new__(cls, source):
+    def __new__(cls, source=None):
         return random.Random.__new__(cls)  # not seeded: the state is the source's
 
-    def __init__(self, source):
+    def __init__(self, source=None):
         self._source = source
 
-    def _take(self):
+    def _take(self) -> None:
         source = self._source
         if source is not None:
             self._source = None
             random.Random.setstate(self, source.getstate())
+            # from now on a generator like any other: its own methods, not these
+            self.random = random.Random.random.__get__(self)
+            self.getrandbits = random.Random.getrandbits.__get__(self)
 
     def random(self):
         self._take()
@@ -81,6 +86,14 @@ class LazyCopy(random.Random):
     def seed(self, *args, **kwargs):
         self._source = None
         random.Random.seed(self, *args, **kwargs)
+
+
+def _unused(rng) -> random.Random:
+    """The generator whose state ``rng`` still is: itself, or, for a LazyCopy not yet used, its
+    source (copies of copies all read the one source, never a chain of them)."""
+    while type(rng) is LazyCopy and rng._source is not None:
+        rng = rng._source
+    return rng
 
 
 def note(board, op: int, side: int, card: int = NOBODY) -> None:
