@@ -95,7 +95,7 @@ def test_a_full_disk_while_records_are_written_ends_sim_in_one_line(tmp_path, mo
 def test_a_full_disk_while_the_report_is_written_ends_balance_in_one_line(tmp_path, monkeypatch):
     from crisis.balance import report
 
-    def full(out, *args):
+    def full(out, *args, **keywords):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     monkeypatch.setattr(report, "write", full)
     line = one_line(run_main("balance", "--games", "2", "--jobs", "1", "--out", tmp_path / "out"), code=1,
