@@ -500,10 +500,16 @@ class Compiler(EntityCompiler):
 
     def cond_AnyOf(self, node):
         items = [self.condition(i) for i in node.items]
+        if len(items) == 2:  # the common case, without a generator (the Solo Opponent's Room is tested often)
+            first, second = items
+            return lambda board, ctx, it: True if first(board, ctx, it) or second(board, ctx, it) else False
         return lambda board, ctx, it: any(c(board, ctx, it) for c in items)
 
     def cond_AllOf(self, node):
         items = [self.condition(i) for i in node.items]
+        if len(items) == 2:
+            first, second = items
+            return lambda board, ctx, it: True if first(board, ctx, it) and second(board, ctx, it) else False
         return lambda board, ctx, it: all(c(board, ctx, it) for c in items)
 
     def cond_Not(self, node):
