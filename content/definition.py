@@ -413,7 +413,10 @@ class DefinitionReader:
                     key = field.replace(" ", "_")
                     written = card.get(key) if type_name == "rule" else None  # a rule as the designer wrote it
                     texts[index].append(None if written is None else str(written))
-                    value = card.get(key, kind.default(field))
+                    default = kind.default(field)
+                    if type_name == "number" and isinstance(default, str):  # another field's value (docs/state.md)
+                        default = card.get(default.replace(" ", "_"), kind.default(default))
+                    value = card.get(key, default)
                     if type_name == "kind":
                         value = self.kind_value(file, card, key, value, kind.values_of(field))
                     columns[index].append(self.field_value(file, card, key, value, type_name, schema, resolver, lexicon,

@@ -50,12 +50,45 @@ class GameMap:
     groups: Tuple[Group, ...]
     attributes: Mapping[str, Tuple[str, ...]]  # adjective -> the places that have it
     adjacent: Mapping[str, Tuple[str, ...]]  # place -> the places next to it (empty: none touch)
+    line: Optional["Line"] = None  # the places are cards in play, in a line that grows (docs/state.md)
 
     def group_of(self, place: str) -> Optional[str]:
         for group in self.groups:
             if place in group.places:
                 return group.name
         return None
+
+
+@attrs.frozen
+class CardsNamed:
+    """The cards a noun of the schema names: every card of a kind, or those whose kind field has one
+    of some values ("locations": the location and capital cards)."""
+
+    noun: str
+    kind: str  # the card kind
+    field: Optional[str] = None  # the kind field, or None: every card of the kind
+    values: Tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Line:
+    """A map whose places are cards: a place is on the map while the card standing for it (the card
+    whose place field names it) is in play, and the places on the map lie in a line, ordered by a
+    number field of their cards; places next to each other in that line are adjacent."""
+
+    cards: CardsNamed
+    place_field: str  # the cards' field that names the place each stands for
+    ordered_by: str  # the cards' number field that orders the line
+
+
+@attrs.frozen
+class Paying:
+    """How costs are paid: each of the payer's cards in play named by ``cards`` pays 1, spent by the
+    verb ``by`` (it sets a flag; a card with that flag set pays nothing more)."""
+
+    cards: CardsNamed
+    by: str  # the verb
+    flag: str  # the flag it sets
 
 
 @attrs.frozen
@@ -159,6 +192,7 @@ class InPlay:
     carries: bool = False  # an entity may carry others
     fields: Tuple[str, ...] = ()  # number fields that may change in play (they start at the card's value)
     control_words: Tuple[str, ...] = ()  # "units you control": the owner's relation to its entities
+    stays: Optional[CardsNamed] = None  # carried cards that stay in play, where they stand, when their carrier leaves
 
     def flag_index(self, name: str) -> int:
         return next((i for i, f in enumerate(self.flags) if f.name == name), -1)
@@ -209,9 +243,15 @@ class Schema:
     scenario_keys: Mapping[str, str] = attrs.field(factory=dict)  # key in scenario files -> what it names
     in_play: Optional[InPlay] = None  # cards that come into play as pieces (entities)
     verbs: Tuple[Verb, ...] = ()
+    register_holds: Tuple[Tuple[str, str], ...] = ()  # register -> what it holds: "side" or "place"
+    paying: Optional[Paying] = None  # how costs are paid ("pay 2", "..., paying its cost")
 
     def counter(self, name: str) -> Optional[Counter]:
         return next((c for c in self.counters if c.name == name), None)
+
+    def holds(self, register: str) -> str:
+        """What a register holds: a side (the default) or a place."""
+        return dict(self.register_holds).get(register, "side")
 
     def pile(self, name: str) -> Optional[Pile]:
         return next((p for p in self.piles if p.name == name), None)
@@ -452,7 +492,7 @@ class SchemaReader:
         spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
                                {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
                                 "piles": dict, "registers": dict, "scenario keys": dict, "in play": dict,
-                                "verbs": dict})
+                                "verbs": dict, "paying": dict})
         if spec is None:
             return None
         sides = self.sides(spec)
@@ -480,10 +520,88 @@ class SchemaReader:
             return None
         registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
                           for key in (spec.get("registers") or Map()))
+        holds = self.register_holds(spec.get("registers") or Map())
+        if "line" in spec["map"]:
+            game_map = attrs.evolve(game_map, line=self.line(spec["map"], kinds, in_play, game_map))
+        paying = self.paying(spec["paying"], kinds, in_play, verbs) if "paying" in spec else None
         keys = {str(k): str(v) for k, v in (spec.get("scenario keys") or {}).items()}
         return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
                       tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
-                      in_play=in_play, verbs=verbs)
+                      in_play=in_play, verbs=verbs, register_holds=holds,
+                      paying=paying)
+
+    # ---------------------------------------------------------------- a map of cards, paying, registers
+    def cards_named(self, container, key, kinds: Sequence[CardKind], in_play: Optional[InPlay],
+                    what: str) -> Optional[CardsNamed]:
+        """The cards in play a noun names: a kind's word ("cards") or a kind field's ("locations",
+        which may name cards of several values)."""
+        noun = container.get(key)
+        playing = [k for k in kinds if in_play is not None and k.name in in_play.kinds]
+        nouns = []
+        for kind in playing:
+            nouns.extend(kind.words)
+            for field, values in kind.values:
+                found = tuple(value for value, words in values if noun in words)
+                if found:
+                    return CardsNamed(str(noun), kind.name, field, found)
+                nouns.extend(w for _, words in values for w in words)
+            if noun in kind.words:
+                return CardsNamed(str(noun), kind.name)
+        guess = did_you_mean(str(noun), nouns) if isinstance(noun, str) else None
+        self.error(self.at(container, key), f"'{shown(noun)}' are not cards in play, for {what}",
+                   expected=one_of(sorted(set(nouns))) if nouns else "'in play:' with the kinds of cards that can be in play",
+                   hint=f"did you mean '{guess}'?" if guess else None)
+        return None
+
+    def line(self, spec: Map, kinds, in_play, game_map: GameMap) -> Optional[Line]:
+        body, _ok = self.fields(spec["line"], "the map's line", {"cards": str, "ordered by": str}, {},
+                                at=self.at(spec, "line"))
+        if body is None:
+            return None
+        if game_map.adjacent:
+            self.error(self.key_at(spec, "adjacent"), "a map that is a line of cards says no 'adjacent': places "
+                                                      "next to each other in the line are adjacent")
+        cards = self.cards_named(body, "cards", kinds, in_play, "the map's line")
+        if cards is None:
+            return None
+        kind = next(k for k in kinds if k.name == cards.kind)
+        places = [f for f, t in kind.fields if t == "place"]
+        if len(places) != 1:
+            self.error(self.at(body, "cards"), f"the {kind.name} need one field of type 'place': the place each "
+                                               "card stands for", expected="a field such as 'site: place'")
+            return None
+        numbers = [f for f, t in kind.fields if t == "number"]
+        order = self.refer(body, "ordered by", body["ordered by"], numbers, "number field")
+        if order is None:
+            return None
+        if not in_play.at_places:
+            self.error(self.at(spec, "line"), "the cards of a line stand at places: declare 'at: places' under "
+                                              "'in play'")
+        return Line(cards, places[0], order)
+
+    def paying(self, spec: Map, kinds, in_play, verbs: Sequence[Verb]) -> Optional[Paying]:
+        body, _ok = self.fields(spec, "paying", {"cards": str, "by": str}, {})
+        if body is None:
+            return None
+        cards = self.cards_named(body, "cards", kinds, in_play, "paying")
+        setting = [v.name for v in verbs if v.action == "set"]
+        verb = self.refer(body, "by", body["by"], setting, "verb that sets a flag")
+        if cards is None or verb is None:
+            return None
+        return Paying(cards, verb, next(v.flag for v in verbs if v.name == verb))
+
+    def register_holds(self, spec: Map) -> Tuple[Tuple[str, str], ...]:
+        out = []
+        for key, value in spec.items():
+            if value is None or value == {}:
+                continue
+            body, _ok = self.fields(value, f"register '{key}'", {}, {"holds": str}, at=self.at(spec, key))
+            if body is None or "holds" not in body:
+                continue
+            holds = self.choice(body, "holds", ("side", "place"), "thing a register holds")
+            if holds is not None:
+                out.append((str(key), holds))
+        return tuple(out)
 
     def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
         values = spec["sides"]
@@ -519,7 +637,7 @@ class SchemaReader:
 
     def game_map(self, spec: Map) -> Optional[GameMap]:
         body, ok = self.fields(spec, "map", {"places": (str, list)}, {"groups": dict, "attributes": dict,
-                                                                        "adjacent": dict})
+                                                                        "adjacent": dict, "line": dict})
         if body is None:
             return None
         place_words = self.word_list(body, "places", "the map's places")
@@ -677,17 +795,23 @@ class SchemaReader:
             declared = body.get("fields") or Map()
             for field, kind in declared.items():
                 if isinstance(kind, Map):  # {type: number, default: 1}, {type: kind, values: {...}}
-                    part, _ok = self.fields(kind, f"field '{field}'", {"type": str}, {"default": int, "values": dict},
+                    part, _ok = self.fields(kind, f"field '{field}'", {"type": str}, {"default": (int, str), "values": dict},
                                             at=self.at(declared, field))
                     if part is None:
                         continue
                     type_name = self.choice(part, "type", FIELD_TYPES, "field type")
                     if type_name is None:
                         continue
-                    if "default" in part:
+                    if "default" in part and type_name == "place" and part["default"] == "nowhere":
+                        defaults.append((str(field), "nowhere"))  # a card that names no place stands for none
+                    elif "default" in part and type_name == "text" and isinstance(part["default"], str):
+                        defaults.append((str(field), part["default"]))
+                    elif "default" in part:
                         if type_name != "number":
                             self.error(self.at(part, "default"), f"only a number field has a default, and "
                                                                  f"'{field}' is a {type_name} field")
+                        elif isinstance(part["default"], str):  # another field's value: "defense, else power"
+                            defaults.append((str(field), part["default"]))
                         else:
                             default = self.number(part, "default", -limits.MAX_COUNTER, limits.MAX_COUNTER)
                             if default is not None:
@@ -706,6 +830,17 @@ class SchemaReader:
                                    expected="{type: kind, values: {unit: [unit, units], ...}}")
                         continue
                     fields.append((str(field), kind))
+            numbers = [f for f, t in fields if t == "number"]
+            for index, (field, default) in enumerate(defaults):
+                if isinstance(default, str) and field in numbers:  # another number field, itself given or defaulting to a number
+                    spec_at = self.at(declared[field], "default")
+                    if default not in numbers or isinstance(dict(defaults).get(default), str):
+                        guess = did_you_mean(default, numbers)
+                        self.error(spec_at, f"the default of '{field}' should be a number, or a number field whose "
+                                            f"default is a number, not '{shown(default)}'",
+                                   expected=one_of([n for n in numbers if n != field]) if numbers else "a number",
+                                   hint=f"did you mean '{guess}'?" if guess else None)
+                        defaults[index] = (field, 0)
             out.append(CardKind(str(key), words, tuple(fields), tuple(defaults), tuple(values)))
         return tuple(out)
 
@@ -731,7 +866,8 @@ class SchemaReader:
 
     def in_play(self, spec: Map, kinds: Sequence[CardKind]) -> Optional[InPlay]:
         body, _ok = self.fields(spec, "in play", {"cards": (str, list)},
-                                {"at": str, "flags": dict, "carries": bool, "fields": (str, list), "control": dict})
+                                {"at": str, "flags": dict, "carries": bool, "fields": (str, list), "control": dict,
+                                 "stays": str})
         if body is None:
             return None
         listed = body["cards"] if isinstance(body["cards"], list) else [body["cards"]]
@@ -764,8 +900,14 @@ class SchemaReader:
                 fields.append(found)
         control = body.get("control") or Map()
         control_words = self.word_list(control, "words", "control", kind="RELATION") if control else ()
-        return InPlay(in_play, body.get("at", "nowhere") == "places", tuple(flags), self.flag(body, "carries"),
-                      tuple(fields), control_words)
+        found = InPlay(in_play, body.get("at", "nowhere") == "places", tuple(flags), self.flag(body, "carries"),
+                       tuple(fields), control_words)
+        if "stays" in body:  # carried cards that stay in play when their carrier leaves it (an army's soldiers)
+            if not found.carries:
+                self.error(self.key_at(body, "stays"), "'stays' names carried cards, and no card in play carries "
+                                                       "another here", expected="'carries: true'")
+            found = attrs.evolve(found, stays=self.cards_named(body, "stays", kinds, found, "'stays'"))
+        return found
 
     def verbs(self, spec: Map, in_play: Optional[InPlay], piles: Sequence[Pile]) -> Tuple[Verb, ...]:
         out = []

@@ -201,7 +201,7 @@ class RuleBound:
             return ("rules", kind, field) if field >= 0 else None
         elif isinstance(node, M.Resolve):
             return ("resolve", node.track)
-        elif isinstance(node, M.Play):
+        elif isinstance(node, (M.Play, M.PlayCards)):
             return ("play",)
         elif isinstance(node, M.Step) and node.name in self.overlay_steps:
             return ("step", node.name)
@@ -492,7 +492,9 @@ class RuleBound:
             return self.places
         if isinstance(places, (M.Filtered, M.Related, M.Most, M.WithTerm)):
             return self.count(places.places)
-        return 1  # a holder, this space, that space, it
+        if isinstance(places, (M.EntityPlaces, M.Adjacent, M.Within)):  # where cards stand, next to them
+            return self.places
+        return 1  # a holder, this space, that space, it, a register's place
 
     def ways(self, node: M.Transfer) -> int:
         """At most how many different steps a transfer offers at once."""
@@ -660,6 +662,51 @@ class RuleBound:
     def asks_Play(self, node: M.Play, cut):
         return self._callee(node).asks
 
+    def plays(self, node: M.PlayCards) -> int:
+        """How many cards a window lets a player play: its most, else the cards it may play."""
+        return node.most or self.playable(node)
+
+    def playable(self, node: M.PlayCards) -> int:
+        """The cards a window may offer: those of its noun ("interrupts"), else every card of the kind played."""
+        if node.type is not None:
+            return self.candidates(M.Entities((node.type[0],), node.type))
+        return max(self.card_counts[self.played_kind] if self.card_counts else 0, 1)
+
+    def run_PlayCards(self, node: M.PlayCards, cut):
+        # each play: the hand looked through, the uses of each card it may offer tested (as 'play a
+        # card' does), and the heaviest use carried out
+        uses = self.d.uses
+        hand = max(self.card_counts[self.played_kind] if self.card_counts else 0, 1)
+        offered = sum(1 + (self.expr(u.condition) if u.condition is not None else 0)
+                      + (self.expr(u.payment) if u.payment is not None else 0) for u in uses)
+        rule = max((self.run(u.rule) for u in uses), default=0)
+        return 1 + self.plays(node) * (1 + hand + self.playable(node) * offered + rule)
+
+    def asks_PlayCards(self, node: M.PlayCards, cut):
+        return self.plays(node) * (1 + self._callee(node).asks)
+
+    def payers(self) -> int:
+        """The cards a payment looks through: those that pay (state.yaml, 'paying')."""
+        paying = getattr(self.schema, "paying", None)
+        return self.named(paying.cards) if paying is not None else 1
+
+    def run_Pay(self, node: M.Pay, cut):
+        return 1 + self.expr(node.amount) + 2 * self.payers()
+
+    def can_Pay(self, node: M.Pay):
+        return 1 + self.expr(node.amount) + self.payers()
+
+    def run_Choose(self, node: M.Choose, cut):
+        places = self.count(node.places)
+        paying = self.expr(node.paying) + self.payers() if node.paying is not None else 0
+        return 1 + self.expr(node.places) + places * (2 + paying) + paying
+
+    def can_Choose(self, node: M.Choose):
+        return self.run_Choose(node, False)
+
+    def asks_Choose(self, node: M.Choose, cut):
+        return 1
+
     # ------------------------------------------------ cards in play
     def in_play(self) -> int:
         """At most how many cards can be in play: every card of the kinds that come into play."""
@@ -669,19 +716,54 @@ class RuleBound:
         counted = [self.card_counts[names.index(k)] for k in kinds if k in names]
         return max(sum(counted) if counted else sum(self.card_counts), 1)
 
-    def cards_taken(self, amount) -> int:
-        """How many cards a statement on cards in play takes at most (one choice each)."""
-        if amount is None or amount.kind == "all" or (amount.n is None and amount.number is None):
+    def named(self, cards) -> int:
+        """How many cards a schema's noun names (content/schema.py's CardsNamed)."""
+        kinds = [kind.name for kind in self.schema.card_kinds]
+        if cards.kind not in kinds:
             return self.in_play()
+        index = kinds.index(cards.kind)
+        if cards.field is None:
+            return max(self.card_counts[index], 1)
+        column = self.d.cards[cards.kind].fields[[f for f, _ in self.schema.card_kinds[index].fields].index(cards.field)]
+        return max(sum(1 for value in column if value in cards.values), 1)
+
+    def candidates(self, entities) -> int:
+        """At most how many cards in play an Entities can name: those of its noun ("soldiers"), every card
+        of its kinds without one."""
+        if isinstance(entities, M.Entities) and entities.type is not None:
+            kind, field, values = entities.type
+            if 0 <= kind < len(self.schema.card_kinds):
+                cards = self.d.cards.get(self.schema.card_kinds[kind].name)
+                if cards is not None and 0 <= field < len(cards.fields):
+                    values = (values,) if isinstance(values, str) else values
+                    return max(sum(1 for v in cards.fields[field] if v in values), 1)
+        if isinstance(entities, M.EntityRef):
+            return 1
+        return self.in_play()
+
+    def cards_taken(self, amount, entities=None) -> int:
+        """How many cards a statement on cards in play takes at most (one choice each)."""
+        most = self.candidates(entities) if entities is not None else self.in_play()
+        if amount is None or amount.kind in ("all", "any", "cover") or (amount.n is None and amount.number is None):
+            return most
         n = self.most(amount.number) if amount.number is not None else (amount.n or 0)
-        return min(_cap(n), self.in_play())
+        return min(_cap(n), most)
 
     def _entity_run(self, node, cut):
-        # each card taken: its legal choices listed again (a test on each card in play), then the step
-        return 1 + self.cards_taken(getattr(node, "amount", None)) * (self.in_play() + 1 + self.expr(node))
+        # each card taken: its legal choices listed again (a test on each card it may name; where it
+        # goes and what it costs worked out), then the step
+        named = getattr(node, "entities", None)
+        if named is None and isinstance(node, M.EnterPlay):
+            named = M.Entities((node.cards.kind,), node.cards.type)
+        candidates = self.candidates(named) if named is not None else self.in_play()
+        paying = self.payers() if getattr(node, "paying", None) is not None else 0
+        return 1 + self.cards_taken(getattr(node, "amount", None), named) * (1 + candidates + paying + self.expr(node))
 
     def _entity_asks(self, node, cut):
-        return self.cards_taken(getattr(node, "amount", None))
+        named = getattr(node, "entities", None)
+        if named is None and isinstance(node, M.EnterPlay):
+            named = M.Entities((node.cards.kind,), node.cards.type)
+        return self.cards_taken(getattr(node, "amount", None), named)
 
     run_EnterPlay = run_LeavePlay = run_MoveEntity = run_SetFlag = _entity_run
     asks_EnterPlay = asks_LeavePlay = asks_MoveEntity = asks_SetFlag = _entity_asks
@@ -771,6 +853,16 @@ class RuleBound:
         return found
 
     def _expr_of(self, node) -> int:
+        if isinstance(node, M.Entities):  # where they stand and what they carry worked out once, then each card tested
+            once = self.expr(node.at) + (self.expr(node.carrying) + self.in_play() if node.carrying else 0)
+            each = self.expr(node.whose[2]) if node.whose else 0
+            return _cap(1 + once + self.candidates(node) * (1 + each + (1 if node.by is not None else 0)))
+        if isinstance(node, M.Distance):  # along the map, place by place
+            return _cap(1 + self.places + self.expr(node.to))
+        if isinstance(node, M.Within):  # from place to place, each reached once
+            return _cap(1 + self.expr(node.steps) + 3 * self.places)
+        if isinstance(node, (M.CanPay, M.Pay)):
+            return _cap(1 + self.expr(node.amount) + self.payers())
         if isinstance(node, (M.Filtered, M.WithTerm)):  # a test on each place
             test = self.expr(node.test) if isinstance(node, M.Filtered) else 1 + self.unit_work(self.calls(node)).test
             return _cap(self.expr(node.places) + self.count(node.places) * test)
@@ -966,17 +1058,18 @@ class RuleBound:
 CONDITIONS = (M.AnyOf, M.AllOf, M.Not, M.EachSide, M.Controls, M.ControlsCount, M.ControlsMore, M.TokensIn,
               M.TokensMore, M.NumberTest, M.CounterMore, M.IsFirstPlayer, M.IsSide, M.IsRole, M.HasAttribute,
               M.ZoneEntered, M.MarkerAt, M.CardIs, M.CardFor, M.PlayedBy, M.CardWould, M.Would, M.AllInOneGroup,
-              M.Named, M.Term, M.EntityFlag, M.EntityAt, M.EntityIn)
+              M.Named, M.Term, M.EntityFlag, M.EntityAt, M.EntityIn, M.CardIsType, M.CanPay, M.RegisterSet)
 STATEMENTS = (M.Transfer, M.PlaceMarker, M.RemoveMarker, M.ChangeCounter, M.SetCounter, M.SetRegister, M.Draw,
               M.Shuffle, M.Put, M.Reveal, M.Discard, M.Play, M.Keep, M.Order, M.CarryOut, M.Score, M.Resolve,
               M.Win, M.Stop, M.Forget, M.Call, M.Acting, M.If, M.Either, M.FirstOf, M.Goal, M.ForEachPlayer,
               M.ForEachPlace, M.ForEachCounter, M.Step, M.Repeat, M.Alternate,
-              M.EnterPlay, M.LeavePlay, M.MoveEntity, M.SetFlag, M.ForEachEntity, M.ChangeEntityField)
+              M.EnterPlay, M.LeavePlay, M.MoveEntity, M.SetFlag, M.ForEachEntity, M.ChangeEntityField,
+              M.Pay, M.Choose, M.PlayCards)
 
 
 # meanings that carry out or test a rule by name
 CALLERS = frozenset((M.CarryOut, M.Score, M.Win, M.Named, M.Term, M.CardIs, M.WithTerm, M.CardRef, M.CardWould,
-                     M.Resolve, M.Play, M.Step))
+                     M.Resolve, M.Play, M.Step, M.PlayCards))
 
 
 def _is_statement(node) -> bool:

@@ -271,12 +271,35 @@ class Builder(Transformer):
 
     def call(self, meta, children):
         verb = str(children[0])
-        rest = children[1:]
+        covering, paying = _of(children, N.Covering), _tag(children, "paying")
+        rest = [c for c in children[1:] if not isinstance(c, (N.Covering, _Tagged))]
         quantity = None
         if rest and isinstance(rest[0], N.Quantity):
             quantity, rest = rest[0], rest[1:]
         parts = tuple((str(rest[i]), rest[i + 1]) for i in range(0, len(rest) - 1, 2))
-        return N.Call(verb, quantity, parts, pos=_pos(meta))
+        return N.Call(verb, quantity, parts, covering, paying.value if paying else None, pos=_pos(meta))
+
+    def covering(self, meta, children):
+        noun = next(c for c in children if isinstance(c, Token) and c.type == "NOUN")
+        return N.Covering(str(noun), _of(children, N.Number), pos=_pos(meta))
+
+    def paying(self, meta, children):
+        return _Tagged("paying", _of(children, N.Number))
+
+    def pay(self, meta, children):
+        return N.Pay(_of(children, N.Number), pos=_pos(meta))
+
+    def choose(self, meta, children):
+        limit = _tag(children, "choose_limit")
+        paying = _tag(children, "paying")
+        return N.Choose(_of(children, N.Places), _of(children, N.Phrase), limit.value if limit else None,
+                        paying.value if paying else None, pos=_pos(meta))
+
+    def choose_limit(self, meta, children):
+        return _Tagged("choose_limit", _numbers(children)[0])
+
+    def can_pay(self, meta, children):
+        return N.CanPay(children[0], _of(children[1:], N.Number), pos=_pos(meta))
 
     def put_into_play(self, meta, children):
         places = _all(children, N.Places)
@@ -306,6 +329,10 @@ class Builder(Transformer):
 
     def as_many(self, meta, children):
         return N.Quantity("as_many", pieces=_of(children, N.Pieces), phrase=_of(children, N.Phrase), pos=_pos(meta))
+
+    def up_to_as_many(self, meta, children):
+        return N.Quantity("up_to_as_many", pieces=_of(children, N.Pieces), phrase=_of(children, N.Phrase),
+                          pos=_pos(meta))
 
     def pieces(self, meta, children):
         owner = _tag(children, "owner")
@@ -344,7 +371,15 @@ class Builder(Transformer):
 
     # ------------------------------------------------------------ places
     def places(self, meta, children):
-        return N.Places(tuple(children), pos=_pos(meta))
+        # "your hand whose value is ...": a phrase's "whose" filters what it names, as "where" does
+        items = []
+        for child in children:
+            if isinstance(child, N.Phrase):
+                phrase, whose = N.hoist_whose(child)
+                if whose is not None:
+                    child = N.Filtered(phrase, whose, pos=child.pos)
+            items.append(child)
+        return N.Places(tuple(items), pos=_pos(meta))
 
     def filtered(self, meta, children):
         return N.Filtered(children[0], children[1], pos=_pos(meta))
@@ -354,6 +389,7 @@ class Builder(Transformer):
         words: tuple = ()
         of, above, relation, it, last_played, at = [], None, None, False, False, None
         total = count = False
+        carrying = within = whose = extreme = distance = None
         for child in children:
             if isinstance(child, _Tagged) and child.tag == "det":
                 determiner = child.value
@@ -361,9 +397,19 @@ class Builder(Transformer):
                 words, it = child.value
                 last_played = it == "last_played"
                 total, count = it == "total", it == "count"
+                if it in ("highest", "lowest"):
+                    extreme = it
+                elif isinstance(it, tuple):  # "the distance to ...": (the head's tag, where to)
+                    distance = it[1]
                 it = it is True
             elif isinstance(child, _Tagged) and child.tag == "at":
                 at = child.value
+            elif isinstance(child, _Tagged) and child.tag == "carrying":
+                carrying = child.value
+            elif isinstance(child, _Tagged) and child.tag == "within":
+                within = child.value
+            elif isinstance(child, N.Whose):
+                whose = child
             elif isinstance(child, _Tagged) and child.tag == "of":
                 of.append(child.value)
             elif isinstance(child, _Tagged) and child.tag == "above":
@@ -371,7 +417,7 @@ class Builder(Transformer):
             elif isinstance(child, N.Relation):
                 relation = child
         return N.Phrase(determiner, words, tuple(of), above, relation, it, last_played, at, total, count,
-                        pos=_pos(meta))
+                        carrying, within, whose, extreme, distance, pos=_pos(meta))
 
     def _det(name):
         def method(self, meta, children):
@@ -412,6 +458,25 @@ class Builder(Transformer):
 
     def number_of(self, meta, children):
         return _Tagged("head", ((), "count"))
+
+    def _extreme(which):
+        def method(self, meta, children):
+            noun = next(c for c in children if isinstance(c, Token) and c.type == "NOUN")
+            return _Tagged("head", ((N.Word(str(noun), "NOUN", pos=_tok_pos(noun)),), which))
+        return method
+
+    highest = _extreme("highest")
+    lowest = _extreme("lowest")
+
+    def distance(self, meta, children):
+        return _Tagged("head", ((), ("distance", children[-1])))
+
+    def carrying_part(self, meta, children):
+        return _Tagged("carrying", children[-1])
+
+    def within_part(self, meta, children):
+        value = children[-1]
+        return _Tagged("within", int(value) if isinstance(value, Token) else value)
 
     def adjacent(self, meta, children):
         return N.Word("adjacent", "ADJACENT", pos=_pos(meta))
@@ -458,6 +523,12 @@ class Builder(Transformer):
 
     def whose_at_most(self, meta, children):
         return N.Whose(str(children[0]), op="<=", other=children[1], pos=_pos(meta))
+
+    def whose_more_than(self, meta, children):
+        return N.Whose(str(children[0]), op=">", other=children[-1], pos=_pos(meta))
+
+    def whose_fewer_than(self, meta, children):
+        return N.Whose(str(children[0]), op="<", other=children[-1], pos=_pos(meta))
 
     def played(self, meta, children):
         return N.Played(children[0], children[1], pos=_pos(meta))
@@ -576,6 +647,10 @@ class Builder(Transformer):
 
     def off_map(self, meta, children):
         return N.IsState(None, "off_map")
+
+    def is_a(self, meta, children):
+        noun = next(str(c) for c in children if isinstance(c, Token) and c.type == "NOUN")
+        return N.IsState(None, "a", word=noun)
 
     def all_in_one(self, meta, children):
         noun = next(str(c) for c in children if isinstance(c, Token))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+import attrs
+
 from . import meaning as M
 from . import nodes as N
 from .diagnostics import did_you_mean, one_of
@@ -31,38 +33,41 @@ class EntityPhrases:
     entity_bound = 0  # inside "for each" over cards in play: "the unit" is the card
     entity_chosen = False  # an earlier statement of this rule chose a card in play ("that unit")
     moving = False  # resolving where cards in play move: "an adjacent site" is next to the card
+    # inside a "whose" clause, or where a card goes (and what it costs): "its"/"their" is the card
+    # tested, or the card that goes ("whose range is more than their distance to ...", "within its speed")
+    card_context = False
 
     # ================================================================ words
-    def entity_noun(self, text: str) -> Optional[Tuple[Tuple[int, ...], Optional[Tuple[int, int, str]]]]:
-        """(card kinds, (kind, field, value) or None) for a noun that names cards of kinds that can be
-        in play ("cards", "units"); None for any other noun."""
-        for refers_to in (e.refers_to for e in self.r.lexicon.meanings(text)):
-            kind, _, rest = refers_to.partition(":")
-            if kind == "cardtype":
-                name, field, value = rest.rsplit(":", 2)
-                index = self.r.kind_index[name]
-                if index in self.r.play_kinds:
-                    fields = [f for f, _ in self.schema.card_kinds[index].fields]
-                    return (index,), (index, fields.index(field), value)
-            elif kind == "cards" and self.r.kind_index[rest] in self.r.play_kinds:
-                return (self.r.kind_index[rest],), None
-        return None
+    def entity_noun(self, text: str) -> Optional[Tuple[Tuple[int, ...], Optional[Tuple[int, int, tuple]]]]:
+        """(card kinds, (kind, field, values) or None) for a noun that names cards of kinds that can be
+        in play ("cards", "units"); None for any other noun.  A noun may name cards of several values
+        of a kind field ("characters": soldiers and presidents)."""
+        found = self.card_noun(text)
+        if found is None or found[0] not in self.r.play_kinds:
+            return None
+        return (found[0],), found[1]
 
-    def card_noun(self, text: str) -> Optional[Tuple[int, Optional[Tuple[int, int, str]]]]:
-        """(card kind, kind field's value or None) for a noun of cards of any kind ("unit", "card")."""
+    def card_noun(self, text: str) -> Optional[Tuple[int, Optional[Tuple[int, int, tuple]]]]:
+        """(card kind, (kind, kind field, its values) or None) for a noun of cards of any kind
+        ("unit", "card"); the values are every one the noun names."""
+        typed: Optional[Tuple[int, int, tuple]] = None
         for refers_to in (e.refers_to for e in self.r.lexicon.meanings(text)):
             kind, _, rest = refers_to.partition(":")
             if kind == "cardtype":
                 name, field, value = rest.rsplit(":", 2)
                 index = self.r.kind_index[name]
                 fields = [f for f, _ in self.schema.card_kinds[index].fields]
-                return index, (index, fields.index(field), value)
-            if kind == "cards":
+                if typed is None:
+                    typed = (index, fields.index(field), (value,))
+                elif typed[:2] == (index, fields.index(field)) and value not in typed[2]:
+                    typed = (index, typed[1], typed[2] + (value,))
+            elif kind == "cards" and typed is None:
                 return self.r.kind_index[rest], None
-        return None
+        return (typed[0], typed) if typed is not None else None
 
     def is_entity_phrase(self, p) -> bool:
-        if not isinstance(p, N.Phrase) or p.total or p.count or p.it or not p.words:
+        if not isinstance(p, N.Phrase) or p.total or p.count or p.it or not p.words or p.extreme \
+                or p.distance is not None or p.determiner in ("top", "current", "next"):
             return False
         head = p.words[-1]
         return head.kind == "NOUN" and self.entity_noun(head.text) is not None
@@ -99,8 +104,20 @@ class EntityPhrases:
 
     def entity_set(self, p: N.Phrase, head: N.Word, kinds, type_, modifiers: Sequence[N.Word]):
         """("entity", EntityRef) or ("entities", Entities) for a phrase about cards in play."""
+        p = _hoisted(p)
         det = p.determiner
-        plain = not modifiers and p.at is None and p.relation is None and not p.of
+        plain = (not modifiers and p.at is None and p.relation is None and not p.of and p.whose is None
+                 and p.carrying is None)
+        if det == "its" and self.card_context:  # "its gear": the cards the card tested (or moved) carries
+            found = self.entity_set(attrs.evolve(p, determiner=None), head, kinds, type_, modifiers)
+            if found is None or found[0] != "entities":
+                return found
+            return "entities", attrs.evolve(found[1], by=M.EntityRef("this", node=p))
+        if det in _THE and plain and self.card_context and self.entity_bound:
+            self.error(p, f"'{det} {head.text}' cannot be read here: inside a 'whose' clause, and where a card "
+                          f"goes, 'its' is the card tested or moved",
+                       hint="name the other card another way, or test it outside the clause")
+            return None
         if det == "that" and plain:
             if not self.entity_chosen:
                 self.error(p, f"'that {head.text}' is the card chosen by an earlier statement of the same rule, "
@@ -151,7 +168,40 @@ class EntityPhrases:
                 self.error(p.at, "cards in play stand nowhere in this game", hint="declare 'at: places' under 'in play'")
                 return None
             at = self.location_union(N.Places((p.at,), pos=p.at.pos), places_ok=True, holders_ok=False)
-        return "entities", M.Entities(tuple(kinds), type_, owner, tuple(flags), at, node=p)
+        whose = self.entity_whose(p.whose, kinds) if p.whose is not None else None
+        if p.whose is not None and whose is None:
+            return None
+        carrying = None
+        if p.carrying is not None:
+            if not self.schema.in_play.carries:
+                self.error(p.carrying, "no card in play carries another in this game",
+                           hint="declare 'carries: true' under 'in play'")
+                return None
+            carrying = self.entities_of(p.carrying)
+            if carrying is None:
+                return None
+            if isinstance(carrying, M.EntityRef):
+                self.error(p.carrying, "carrying which cards?", expected="'carrying a unit', 'carrying your banners'")
+                return None
+        return "entities", M.Entities(tuple(kinds), type_, owner, tuple(flags), at, whose, carrying, node=p)
+
+    def entity_whose(self, whose: N.Whose, kinds) -> Optional[Tuple[str, str, object]]:
+        """"whose range is more than their distance to the battlefield": a number field of each card,
+        compared with a number read for that card ("its", "their": the card tested)."""
+        numbers = sorted({f for k in kinds for f, t in self.schema.card_kinds[k].fields if t == "number"})
+        if whose.field not in numbers:
+            guess = did_you_mean(whose.field, numbers)
+            self.error(whose, f"'{whose.field}' is not a number field of these cards", expected=one_of(numbers),
+                       hint=f"did you mean '{guess}'?" if guess else None)
+            return None
+        if whose.comparison is not None:
+            return whose.field, whose.comparison.op, M.Literal(whose.comparison.n)
+        saved, self.card_context = self.card_context, True
+        try:
+            other = self.number_phrase(whose.other)
+        finally:
+            self.card_context = saved
+        return (whose.field, whose.op, other) if other is not None else None
 
     def entities_of(self, p: N.Phrase, what: str = "cards in play"):
         """A set of cards in play, or one: Entities or EntityRef (None: reported)."""
@@ -196,6 +246,20 @@ class EntityPhrases:
             self.error(target, f"{_describe(target)} cannot be counted")
             return None
         field = p.words[0].text
+        if p.total and not self.is_entity_phrase(_hoisted(target)):  # "the total influence of your captured cards"
+            found = self._phrase(target, ("pile", "cards"))
+            if found is not None and found[0] in ("pile", "cards"):
+                cards = found[1] if found[0] == "cards" else M.Cards(
+                    self.r.kind_index[self.schema.piles[found[1].pile].kind], (found[1],), node=target)
+                fields = [f for f, t in self.schema.card_kinds[cards.kind].fields]
+                if field not in fields or self.schema.card_kinds[cards.kind].fields[fields.index(field)][1] != "number":
+                    numbers = [f for f, t in self.schema.card_kinds[cards.kind].fields if t == "number"]
+                    self.error(p.words[0], f"'{field}' is not a number field of the "
+                                           f"{self.schema.card_kinds[cards.kind].name}", expected=one_of(numbers))
+                    return None
+                return "number", M.CardsTotal(cards, fields.index(field), node=p)
+            if found is None:
+                return None
         numbers = self.number_fields()
         if field not in numbers:
             guess = did_you_mean(field, numbers)
@@ -207,8 +271,28 @@ class EntityPhrases:
         if entities is None:
             return None
         if isinstance(entities, M.EntityRef):
+            if p.extreme is not None:
+                self.error(p, f"the {p.extreme} {field} of one card is its {field}", hint=f"'the {field} of ...'")
+                return None
             return "number", M.EntityField(entities, field, node=p)
+        if p.extreme is not None:
+            return "number", M.EntityExtreme(entities, field, p.extreme == "highest", node=p)
         return "number", M.EntityTotal(entities, field, node=p)
+
+    def distance(self, p: N.Phrase):
+        """"their distance to the battlefield", "the distance to it": steps along the map from the card
+        tested (in a 'whose' clause) or moved (where it goes, what it costs) to a place."""
+        if not self.card_context:
+            self.error(p, "the distance from which card?",
+                       hint="'distance' is read in a 'whose' clause ('whose range is more than their distance to "
+                            "...') or in what a move costs ('paying the distance to it')")
+            return None
+        if not self.schema.map.adjacent and self.schema.map.line is None:
+            self.error(p, "no place is next to another in this game, so none is at a distance",
+                       hint="the map says which places touch ('adjacent'), or lies in a line ('line')")
+            return None
+        to = self.location_union(N.Places((p.distance,), pos=p.distance.pos), places_ok=True, holders_ok=False)
+        return "number", M.Distance(M.EntityRef("this", node=p), to, node=p)
 
     def number_fields(self) -> List[str]:
         in_play = self.schema.in_play
@@ -245,6 +329,12 @@ class EntityPhrases:
             return None, None
         if quantity.kind == "thing":
             p = quantity.phrase
+            if p.count and p.determiner == "any" and len(p.of) == 1:  # "any number of your units"
+                target = self.entities_of(p.of[0])
+                if isinstance(target, M.EntityRef):
+                    self.error(p, "any number of one card?", expected=f"'{verb} any number of your ...'")
+                    return None, None
+                return (M.Amount("any", node=quantity) if target is not None else None), target
             target = self.entities_of(p)
             if target is None:
                 return None, None
@@ -259,9 +349,10 @@ class EntityPhrases:
         target = self.entities_of_pieces(pieces, quantity, verb)
         if target is None:
             return None, None
-        if quantity.kind == "as_many":
+        if quantity.kind in ("as_many", "up_to_as_many"):
             number = self.number_phrase(quantity.phrase)
-            return (M.Amount("exactly", number=number, node=quantity) if number is not None else None), target
+            kind = "exactly" if quantity.kind == "as_many" else "up_to"
+            return (M.Amount(kind, number=number, node=quantity) if number is not None else None), target
         if quantity.kind in ("exactly", "up_to") and quantity.n < 1:
             self.error(quantity, f"{verb} {quantity.n} cards does nothing", expected="at least 1")
             return None, None
@@ -318,19 +409,56 @@ class EntityPhrases:
                            expected=one_of([f"'{a}'" for a in allowed]) if allowed else "nothing after the cards")
                 return None
         flag = self.schema.in_play.flag_index(verb.flag) if verb.flag else -1
+        if node.paying is not None and verb.action not in ("enter", "move"):
+            self.error(node, f"'{node.verb}' takes no 'paying': what is paid for is a card coming into play or "
+                             "moving", hint="pay apart: 'pay 2'")
+            return None
         if verb.action == "enter":
-            return self.enter_play(node.verb, node.quantity, parts.get("from"), parts.get("at"),
-                                   parts.get("onto") or parts.get("on"), flag, node)
+            found = self.enter_play(node.verb, node.quantity, parts.get("from"), parts.get("at"),
+                                    parts.get("onto") or parts.get("on"), flag, node)
+            if found is not None and node.covering is not None:
+                self.error(node.covering, "'until their total ...' is said of cards in play",
+                           hint=f"'{node.verb} up to as many ... as ...'")
+                return None
+            return self.paid(found, node, place=False)
         amount, target = self.entity_amount(node.quantity, node.verb, node)
         if amount is None:
             return None
+        if node.covering is not None:
+            amount = self.covering(node.covering, amount, target)
+            if amount is None:
+                return None
         self.entity_chosen = True
         if verb.action == "leave":
             return self.leave_play(node.verb, amount, target, parts.get("into") or parts.get("to"), verb.pile, node)
         if verb.action == "move":
-            return self.move_entities(node.verb, amount, target, parts.get("to") or parts.get("into"),
-                                      parts.get("onto") or parts.get("on"), flag, node)
+            found = self.move_entities(node.verb, amount, target, parts.get("to") or parts.get("into"),
+                                       parts.get("onto") or parts.get("on"), flag, node)
+            return self.paid(found, node, place=not (parts.get("onto") or parts.get("on")))
         return M.SetFlag(node.verb, amount, target, flag, verb.action == "set", node=node)
+
+    def paid(self, found, node: N.Call, place: bool):
+        """A statement that comes with ", paying ...": each choice is offered only if it can be paid for."""
+        if found is None or node.paying is None:
+            return found
+        paying = self.paying_number(node.paying, node, place=place, card=True)
+        return attrs.evolve(found, paying=paying) if paying is not None else None
+
+    def covering(self, covering: N.Covering, amount: M.Amount, target) -> Optional[M.Amount]:
+        """"until their total cost is at least the damage": the cards named, one at a time, until the field
+        of those taken adds up to the number."""
+        if isinstance(target, M.EntityRef) or amount.kind != "all":
+            self.error(covering, "'until their total ...' takes cards one at a time from those named",
+                       expected="'forfeit your units at Ridge until their total cost is at least 3'")
+            return None
+        kinds = target.kinds
+        numbers = sorted({f for k in kinds for f, t in self.schema.card_kinds[k].fields if t == "number"})
+        if covering.field not in numbers:
+            guess = did_you_mean(covering.field, numbers)
+            self.error(covering, f"'{covering.field}' is not a number field of these cards", expected=one_of(numbers),
+                       hint=f"did you mean '{guess}'?" if guess else None)
+            return None
+        return M.Amount("cover", number=self.number(covering.number), field=covering.field, node=covering)
 
     def stmt_PutIntoPlay(self, node: N.PutIntoPlay):
         if self.no_cards_in_play(node, "'into play'"):
@@ -357,8 +485,7 @@ class EntityPhrases:
             phrase = items[0].phrase if isinstance(items[0], N.Filtered) else items[0]
             if phrase.at is not None:
                 at = N.Places((phrase.at,), pos=phrase.at.pos)
-                stripped = N.Phrase(phrase.determiner, phrase.words, phrase.of, phrase.above, phrase.relation,
-                                    pos=phrase.pos)
+                stripped = attrs.evolve(phrase, at=None)
                 items = [N.Filtered(stripped, items[0].filter, pos=items[0].pos) if isinstance(items[0], N.Filtered)
                          else stripped]
         piles, whose = [], None
@@ -413,6 +540,16 @@ class EntityPhrases:
             self.error(node, f"{verb} what?", expected=f"'{verb} a card from ...', '{verb} up to 2 cards from ...'")
             return None, None
         kinds = {self.r.kind_index[self.schema.piles[p.pile].kind] for p in piles}
+        if quantity.kind == "thing" and p_any(quantity.phrase):  # "deploy any number of farms from your hand"
+            inner = quantity.phrase.of[0]
+            head = inner.words[-1] if inner.words else None
+            found = self.card_noun(head.text) if head is not None and head.kind == "NOUN" else None
+            if found is None or len(inner.words) > 1 or inner.of or inner.determiner is not None:
+                self.error(inner, f"the cards {verb} takes are named by their noun: '{verb} any number of "
+                                  f"units from ...'", expected=self.nouns_expected())
+                return None, None
+            cards = self.play_cards(found[0], found[1], piles, inner)
+            return (M.Amount("any", node=quantity) if cards is not None else None), cards
         if quantity.kind == "thing":
             p = quantity.phrase
             head = p.words[-1] if p.words else None
@@ -448,9 +585,10 @@ class EntityPhrases:
         cards = self.play_cards(kind, type_, piles, pieces)
         if cards is None:
             return None, None
-        if quantity.kind == "as_many":
+        if quantity.kind in ("as_many", "up_to_as_many"):
             number = self.number_phrase(quantity.phrase)
-            return (M.Amount("exactly", number=number, node=quantity) if number is not None else None), cards
+            kind = "exactly" if quantity.kind == "as_many" else "up_to"
+            return (M.Amount(kind, number=number, node=quantity) if number is not None else None), cards
         if quantity.kind == "all":
             return M.Amount("all", node=quantity), cards
         return M.Amount(quantity.kind, quantity.n, node=quantity), cards
@@ -473,10 +611,13 @@ class EntityPhrases:
             self.error(onto, "no card in play carries another in this game", hint="declare 'carries: true' under "
                                                                                   "'in play'")
             return None
-        if len(onto.items) != 1 or not isinstance(onto.items[0], N.Phrase):
+        item = onto.items[0] if len(onto.items) == 1 else None
+        if isinstance(item, N.Filtered) and isinstance(item.filter, N.Whose):  # "onto a unit whose power ..."
+            item = attrs.evolve(item.phrase, whose=item.filter)
+        if not isinstance(item, N.Phrase):
             self.error(onto, "onto which cards?", expected="cards in play: 'onto a unit you control'")
             return None
-        target = self.entities_of(onto.items[0])
+        target = self.entities_of(item)
         if target is None:
             return None
         return target
@@ -503,16 +644,21 @@ class EntityPhrases:
             self.error(node, f"{verb} to where?", expected="'to' places, or 'onto' a card in play")
             return None
         if onto is not None:
-            dest = self.carriers(onto)
+            saved, self.card_context = self.card_context, True
+            try:
+                dest = self.carriers(onto)
+            finally:
+                self.card_context = saved
             return M.MoveEntity(verb, amount, target, dest, True, flag, node=node) if dest is not None else None
         if not self.schema.in_play.at_places:
             self.error(to, "cards in play stand nowhere in this game", hint="declare 'at: places' under 'in play'")
             return None
-        saved, self.moving = self.moving, True
+        saved = self.moving, self.card_context
+        self.moving = self.card_context = True
         try:
             dest = self.location_union(to, places_ok=True, holders_ok=False)
         finally:
-            self.moving = saved
+            self.moving, self.card_context = saved
         self.chosen = True
         return M.MoveEntity(verb, amount, target, dest, False, flag, node=node)
 
@@ -603,6 +749,23 @@ class EntityPhrases:
             ref = self.entity_one(subject)
             return M.EntityIn(ref, node=node) if ref is not None else M.AllOf(())
         return None
+
+
+def p_any(p: Optional[N.Phrase]) -> bool:
+    """"any number of units": as many as the player wants, one at a time."""
+    return isinstance(p, N.Phrase) and p.count and p.determiner == "any" and len(p.of) == 1
+
+
+def _hoisted(p: N.Phrase) -> N.Phrase:
+    """A phrase about cards in play with the "whose" and "carrying" that end it taken from its last
+    part ("characters at Ridge whose power ...": the characters' power, not Ridge's)."""
+    if p.whose is None:
+        phrase, whose = N.hoist_whose(p)
+        if whose is not None:
+            p = attrs.evolve(phrase, whose=whose)
+    if p.carrying is None and p.at is not None and p.at.carrying is not None:
+        p = attrs.evolve(p, at=attrs.evolve(p.at, carrying=None), carrying=p.at.carrying)
+    return p
 
 
 def _describe(node) -> str:

@@ -171,6 +171,7 @@ class Cards(Meaning):
     kind: int  # card kind
     piles: Tuple[PileRef, ...] = ()
     revealed: bool = False
+    type: Optional[Tuple[int, int, object]] = None  # only those of a kind field's values ("presidents")
 
 
 @attrs.frozen
@@ -207,16 +208,21 @@ class Entities(Meaning):
     with flags set or clear, at places, carried by an entity, whose field compares so."""
 
     kinds: Tuple[int, ...]  # card kinds
-    type: Optional[Tuple[int, int, str]] = None  # (card kind, field, value): "units"
+    type: Optional[Tuple[int, int, object]] = None  # (card kind, field, value or values): "units"
     owner: Optional[Side] = None  # None: anybody's
     flags: Tuple[Tuple[int, bool], ...] = ()  # (flag, set)
     at: Optional[object] = None  # a PlaceSet
+    # "whose range is more than their distance to the battlefield": (field, op, a Number read for each card)
+    whose: Optional[Tuple[str, str, object]] = None
+    carrying: Optional["Entities"] = None  # "carrying a character": cards that carry one of these
+    by: Optional["EntityRef"] = None  # "its gear": cards carried by that card
 
 
 @attrs.frozen
 class EntityRef(Meaning):
     """One card in play: the one a "for each" runs for ("the unit", "this unit"), the one an
-    earlier statement of the same rule chose ("that unit"), or the card a rule is about ("the card")."""
+    earlier statement of the same rule chose ("that unit"), or the card a rule is about ("the card").
+    Inside a "whose" clause and where a card goes, "its"/"their" is the card tested or moved ("this")."""
 
     kind: str  # "this" | "that" | "card"
 
@@ -248,6 +254,21 @@ class Adjacent(Meaning):
     None, next to where the card being moved stands ("march a unit to an adjacent site")."""
 
     of: Optional[object] = None  # a PlaceSet, or None: the moving card's place
+
+
+@attrs.frozen
+class Within(Meaning):
+    """"a location within its speed": the places at most so many steps along the map from the
+    place of the card that moves (its own place left out)."""
+
+    steps: object  # a Number, read with the moving card as "its"
+
+
+@attrs.frozen
+class RegisterPlace(Meaning):
+    """The place a register holds ("the battlefield"); none while it holds none."""
+
+    register: int
 
 
 # ------------------------------------------------------------------ numbers
@@ -301,7 +322,35 @@ class EntityTotal(Meaning):
     field: str
 
 
-Number = Union[Literal, CounterValue, CardField, Count, Sum, EntityField, EntityTotal]
+@attrs.frozen
+class EntityExtreme(Meaning):
+    """"the highest leadership of your characters at Ridge": the most (or least) of a field over cards
+    in play; 0 when there are none."""
+
+    entities: Entities
+    field: str
+    highest: bool = True
+
+
+@attrs.frozen
+class Distance(Meaning):
+    """"their distance to the battlefield": the steps along the map from where a card stands (the
+    card tested, or moved) to a place; a card or place off the map is at no distance (a very large one)."""
+
+    entity: EntityRef
+    to: object  # a PlaceSet (its first place)
+
+
+@attrs.frozen
+class CardsTotal(Meaning):
+    """"the total influence of your captured cards": a number field added up over the cards of piles."""
+
+    cards: "Cards"
+    field: int
+
+
+Number = Union[Literal, CounterValue, CardField, Count, Sum, EntityField, EntityTotal, EntityExtreme, Distance,
+               CardsTotal]
 
 
 # ------------------------------------------------------------------ token phrases
@@ -317,9 +366,11 @@ class Owners(Meaning):
 
 @attrs.frozen
 class Amount(Meaning):
-    kind: str  # "exactly" | "up_to" | "all"
+    kind: str  # "exactly" | "up_to" | "all" | "any" (any number of, one at a time) | "cover"
     n: int = 0
     number: Optional[Number] = None  # read from a card when the statement starts
+    # "cover": cards are taken one at a time until this field of theirs, added up, is at least ``number``
+    field: str = ""
 
 
 # ------------------------------------------------------------------ conditions
@@ -536,10 +587,34 @@ class EntityIn(Meaning):
     entity: EntityRef
 
 
+@attrs.frozen
+class CardIsType(Meaning):
+    """"the card is an interrupt": a card (of a pile, or in play) whose kind field has one of the
+    values a noun names."""
+
+    card: object  # a CardRef or an EntityRef
+    type: Tuple[int, int, object]  # (card kind, field, values)
+
+
+@attrs.frozen
+class CanPay(Meaning):
+    """"you can pay 2": the side's cards that pay (state.yaml, 'paying') cover the number."""
+
+    side: Side
+    amount: object  # a Number
+
+
+@attrs.frozen
+class RegisterSet(Meaning):
+    """"the battlefield is on the map": a place register holds a place that is on the map."""
+
+    register: int
+
+
 Condition = Union[AnyOf, AllOf, Not, EachSide, Controls, ControlsCount, ControlsMore, TokensIn, TokensMore,
                   NumberTest, CounterMore, IsFirstPlayer, IsSide, IsRole, HasAttribute, ZoneEntered, MarkerAt,
                   CardIs, CardFor, PlayedBy, CardWould, Would, AllInOneGroup, Named, Term, EntityFlag, EntityAt,
-                  EntityIn]
+                  EntityIn, CardIsType, CanPay, RegisterSet]
 
 
 # ------------------------------------------------------------------ statements
@@ -704,6 +779,7 @@ class EnterPlay(Meaning):
     dest: Optional[object] = None  # a PlaceSet, or Entities (onto one of them)
     onto: bool = False
     flag: int = -1  # a flag the cards enter with
+    paying: Optional[object] = None  # a Number: each card paid for as it comes in ("its" is the card)
 
 
 @attrs.frozen
@@ -726,7 +802,8 @@ class MoveEntity(Meaning):
     entities: object
     dest: object  # a PlaceSet (maybe with Adjacent), or Entities with ``onto``
     onto: bool = False
-    flag: int = -1  # a flag the moved cards get
+    flag: int = -1  # a flag the moved cards get (and the cards they carry, which go with them)
+    paying: Optional[object] = None  # a Number: each move paid for ("its" the card, "it" where it goes)
 
 
 @attrs.frozen
@@ -748,6 +825,37 @@ class ChangeEntityField(Meaning):
     field: str
     amount: object  # a Number
     set_to: bool = False
+
+
+@attrs.frozen
+class Pay(Meaning):
+    """"pay 2": the acting side's cards that pay are spent until they cover the number (state.yaml,
+    'paying'); all or nothing: a cost that cannot be covered is not paid at all."""
+
+    amount: object  # a Number
+
+
+@attrs.frozen
+class Choose(Meaning):
+    """"choose up to 1 location where ... as the battlefield": one place of a set, chosen by the
+    acting player, held by a register; "up to": the player may choose none (the register then holds
+    none).  With ``paying``, a place is offered only if it can be paid for ("it" is the place)."""
+
+    register: int
+    places: object  # a PlaceSet
+    optional: bool = False
+    paying: Optional[object] = None
+
+
+@attrs.frozen
+class PlayCards(Meaning):
+    """"play any number of cards from your hand", "play up to 2 cards from your hand": cards played
+    one at a time, each for one of its uses (sequence.yaml, 'playing a card'), as long as the player
+    goes on: a window in which a player may answer with cards."""
+
+    source: PileRef
+    most: int = 0  # 0: any number
+    type: Optional[Tuple[int, int, object]] = None  # only cards of a kind field's values ("interrupts")
 
 
 @attrs.frozen

@@ -98,6 +98,11 @@ class Phrase(Node):
     at: Optional["Phrase"] = None  # "units at Ridge": where cards in play stand
     total: bool = False  # "the total power of ...": the field (the only word) summed over what "of" names
     count: bool = False  # "the number of ...": how many things "of" names
+    carrying: Optional["Phrase"] = None  # "your characters carrying a character": cards in play carrying such
+    within: Optional[Union[int, "Phrase"]] = None  # "a location within its speed": steps from the card that moves
+    whose: Optional["Whose"] = None  # "your characters whose range is more than ...": a field of each, compared
+    extreme: Optional[str] = None  # "highest" | "lowest": "the highest leadership of ..." (the field, over "of")
+    distance: Optional["Phrase"] = None  # "their distance to the battlefield": steps along the map to a place
 
 
 @attrs.frozen
@@ -132,6 +137,26 @@ class Filtered(Node):
     filter: Union[Where, Most, WithTerm, Whose]
 
 
+def hoist_whose(phrase: "Phrase"):
+    """(the phrase, the "whose" that ends it) -- a "whose" at the end of a phrase is read with the
+    innermost phrase ("a card of your hand whose value ...", "units at Ridge whose power ..."); it
+    says what the whole phrase names, so it is taken from the last part of it."""
+    if phrase.whose is not None:
+        return attrs.evolve(phrase, whose=None), phrase.whose
+    parts = [(name, value) for name, value in (("of", phrase.of[-1] if phrase.of else None), ("at", phrase.at),
+                                               ("carrying", phrase.carrying))
+             if isinstance(value, Phrase) and value.pos is not None]
+    if not parts:
+        return phrase, None
+    name, last = max(parts, key=lambda part: (part[1].pos.end_line, part[1].pos.end_column))
+    inner, whose = hoist_whose(last)
+    if whose is None:
+        return phrase, None
+    if name == "of":
+        return attrs.evolve(phrase, of=phrase.of[:-1] + (inner,)), whose
+    return attrs.evolve(phrase, **{name: inner}), whose
+
+
 @attrs.frozen
 class Places(Node):
     """A union of phrases, in order: "Abolitionists, Border States or Newspapers"."""
@@ -156,7 +181,7 @@ class Pieces(Node):
 class Quantity(Node):
     """How many: exactly n, up to n, up to a number phrase, all, or one thing named by a phrase."""
 
-    kind: str  # "exactly" | "up_to" | "up_to_number" | "all" | "thing" | "as_many"
+    kind: str  # "exactly" | "up_to" | "up_to_number" | "all" | "thing" | "as_many" | "up_to_as_many"
     n: Optional[int] = None
     pieces: Optional[Pieces] = None
     phrase: Optional[Phrase] = None
@@ -262,7 +287,7 @@ class IsState(Node):
     """"X is Y": a side, an attribute, a flag, a role, a term, "for you", in places, off the map..."""
 
     subject: Subject
-    kind: str  # named adjective role for in at in_play there on_map off_map all_in_one
+    kind: str  # named adjective role for in at in_play there on_map off_map all_in_one a
     negated: bool = False
     word: Optional[str] = None
     player: Optional[Player] = None
@@ -323,7 +348,7 @@ class Holds(Node):
 
 
 Condition = Union[AnyOf, AllOf, Not, Relates, NobodyRelates, HasCount, HasMore, HasFewer, IsFirstPlayer,
-                  IsState, Compares, Would, CardWould, Played, Holds]
+                  IsState, Compares, Would, CardWould, Played, Holds, "CanPay"]
 
 
 # ------------------------------------------------------------- statements
@@ -482,12 +507,48 @@ class Forget(Node):
 
 
 @attrs.frozen
+class Covering(Node):
+    """"until their total cost is at least the damage": cards taken one at a time until a field of
+    theirs, added up, covers a number."""
+
+    field: str
+    number: "Number"
+
+
+@attrs.frozen
 class Call(Node):
     """A verb the game declares, with its phrases: "tap the card", "deploy a card from your hand"."""
 
     verb: str
     quantity: Optional[Quantity]  # what it acts on: "the card", "2 of your untapped farms"
     parts: Tuple[Tuple[str, Places], ...] = ()  # (preposition, places)
+    covering: Optional[Covering] = None  # "until their total cost is at least the damage"
+    paying: Optional["Number"] = None  # ", paying its cost": each choice paid for as it is taken
+
+
+@attrs.frozen
+class Pay(Node):
+    """"pay 2", "pay the cost of the card": the game's way of paying (state.yaml, 'paying')."""
+
+    number: "Number"
+
+
+@attrs.frozen
+class Choose(Node):
+    """"choose up to 1 location where ... as the battlefield": a register set by a choice."""
+
+    what: Places
+    register: Phrase
+    up_to: Optional[int] = None  # None: exactly one, if any
+    paying: Optional["Number"] = None
+
+
+@attrs.frozen
+class CanPay(Node):
+    """"you can pay 2"."""
+
+    subject: "Subject"
+    number: "Number"
 
 
 @attrs.frozen
@@ -592,5 +653,5 @@ class Alternate(Node):
 
 
 Statement = Union[Place, Remove, Move, Gain, Set, Add, Draw, Shuffle, Put, Reveal, Discard, Play, Keep, Order,
-                  CarryOut, Score, Resolve, Win, Stop, Forget, Call, PutIntoPlay, RemoveFromPlay, Acting, If, Either, FirstOf, Goal, ForEachPlayer,
-                  ForEach, Step, Repeat, Alternate]
+                  CarryOut, Score, Resolve, Win, Stop, Forget, Call, PutIntoPlay, RemoveFromPlay, Acting, If, Either,
+                  FirstOf, Goal, ForEachPlayer, ForEach, Step, Repeat, Alternate, Pay, Choose]

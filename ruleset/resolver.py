@@ -19,6 +19,7 @@ import attrs
 
 from . import meaning as M
 from . import nodes as N
+from . import plausible
 from .diagnostics import Diagnostic, Source, did_you_mean, diagnostic_at, one_of
 from .entities import EntityPhrases
 
@@ -51,6 +52,10 @@ ANYWHERE = Slot("a rule", True, True, True, True, True)
 
 class ResolveError(Exception):
     pass
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _relative(kind: str) -> M.Side:
@@ -89,17 +94,24 @@ class Resolver:
     def block(self, block: N.Block, slot: Slot, source: Optional[Source] = None):
         run = self.run(slot, source, block)
         result = run.block(block)
-        return result, run.diagnostics
+        return result, self.checked(run, result, source)
 
     def condition(self, condition, slot: Slot, source: Optional[Source] = None, about_a_place: bool = False):
         run = self.run(slot, source, condition)
         result = run.condition(condition, in_where=about_a_place)
-        return result, run.diagnostics
+        return result, self.checked(run, result, source)
 
     def places(self, places: N.Places, slot: Slot, source: Optional[Source] = None, holders: bool = False):
         run = self.run(slot, source, places)
         result = run.location_union(places, holders_ok=holders, places_ok=not holders)
-        return result, run.diagnostics
+        return result, self.checked(run, result, source)
+
+    def checked(self, run: "_Run", result, source: Optional[Source]) -> List[Diagnostic]:
+        """The run's diagnostics; when it found no error, those of what the rule means as a whole
+        (counts and conditions that cannot be met: plausible.py)."""
+        if any(d.severity == "error" for d in run.diagnostics):
+            return run.diagnostics
+        return run.diagnostics + plausible.problems(result, self.schema, source)
 
     def card(self, places: N.Places, slot: Slot, source: Optional[Source] = None):
         run = self.run(slot, source, places)
@@ -192,18 +204,28 @@ class _Run(EntityPhrases):
             self.error(p.at, f"'at' says where cards in play stand, and {_describe(p)} is {_kind_text(found[0])}",
                        hint="name the place alone, or cards in play: 'units at Ridge'")
             return None
+        if p.carrying is not None and found is not None and found[0] not in ("entities", "places"):
+            self.error(p.carrying, f"'carrying' says what cards in play carry, and {_describe(p)} is "
+                                   f"{_kind_text(found[0])}", hint="'units carrying a banner'")
+            return None
+        if p.within is not None and found is not None and found[0] != "places":
+            self.error(p, f"'within' says where a card in play may go, and {_describe(p)} is {_kind_text(found[0])}",
+                       hint="'march a unit to a site within its speed'")
+            return None
         return found
 
     def _phrase_of(self, p: N.Phrase, want: Sequence[str]):
         if p.it:
             if not self.in_where:
-                self.error(p, "'it' and 'there' refer to the place tested in a 'where' clause",
-                           hint="name the place instead")
+                self.error(p, f"'it' and 'there' refer to the {self.place_word()} tested in a 'where' clause",
+                           hint=f"name the {self.place_word()} instead")
             return "places", M.ContextPlace("it", node=p)
         if p.last_played:
             return "card", M.CardRef("last_played", node=p)
-        if p.total or p.count:
+        if p.total or p.count or p.extreme:
             return self.count_or_total(p)
+        if p.distance is not None:
+            return self.distance(p)
         words = p.words
         if not words:
             self.error(p, "this phrase names nothing")
@@ -240,6 +262,11 @@ class _Run(EntityPhrases):
             index = r.group_index[name]
             if "group" in want or "places" not in want:
                 return "group", M.GroupRef("named", index, node=p)
+            if p.relation is None:  # a group's places are named as such ("Political spaces")
+                map_ = self.schema.map
+                place = map_.place_words[-1] if map_.place_words else "places"
+                self.error(head, f"'{name}' is {_a(self.group_word())}, not {_a(self.place_word())}",
+                           hint=f"to mean every {self.place_word()} of the {self.group_word()}, write '{name} {place}'")
             return "places", M.Fixed(r.group_places[index], "group", index, node=p)
         if name in r.marker_index:
             return "marker", M.Marker(r.marker_index[name], node=p)
@@ -251,9 +278,33 @@ class _Run(EntityPhrases):
             return "number", M.CounterValue(r.counter_index[name], self.side_of(p.determiner), node=p)
         names = list(r.place_index) + list(r.group_index) + list(r.marker_index) + list(r.side_index)
         guess = did_you_mean(name, names)
-        self.error(head, f"unknown name '{name}'", expected=f"a name: {one_of(names)}",
+        # named for what the rule wants there, in the schema's words ("unknown space or dimension")
+        place_word, group_word = self.place_word(), self.group_word()
+        if "places" in want:
+            what = place_word + (f" or {group_word}" if "group" in want and r.group_index else "")
+            wanted = list(r.place_index) + (list(r.group_index) if "group" in want else [])
+        elif "group" in want:
+            what, wanted = group_word, list(r.group_index)
+        else:
+            what, wanted = "name", names
+        self.error(head, f"unknown {what} '{name}'", expected=f"a {what}: {one_of(wanted)}",
                    hint=f"did you mean '{guess}'?" if guess else None)
         return None
+
+    def holder_words(self) -> str:
+        """The game's words for where tokens wait off the map: "pool, crisis track or box"."""
+        schema = self.schema
+        words = [h.words[0] for h in schema.tokens.holders if h.words] if schema.tokens else []
+        words += [t.words[0] for t in schema.tracks if t.words]
+        words += list(dict.fromkeys(t.box_words[0] for t in schema.tracks if t.box_words))
+        return one_of(list(dict.fromkeys(words))) if words else "holder"
+
+    def place_word(self) -> str:
+        """What the schema calls one place ("space"), and one group of places ("dimension")."""
+        return self.schema.map.place_words[0] if self.schema.map.place_words else "place"
+
+    def group_word(self) -> str:
+        return self.schema.map.group_words[0] if self.schema.map.group_words else "group"
 
     def head(self, p: N.Phrase, head: N.Word, refers_to: str, modifiers: Sequence[N.Word], want):
         kind, _, rest = refers_to.partition(":")
@@ -267,6 +318,29 @@ class _Run(EntityPhrases):
     def head_places(self, p, head, _rest, modifiers, want):
         r = self.r
         det = p.determiner
+        line = self.schema.map.line
+        if det == "its" and self.card_context and not modifiers and not p.of:  # where the card tested (moved) is
+            return "places", M.EntityPlaces(M.EntityRef("this", node=p), node=p)
+        if line is not None and (det in ("own", "their", "opponent") or p.at is not None or p.relation is not None
+                                 or p.whose is not None or any(w.kind in ("NAME", "ADJ") and w.text not in
+                                                               self.schema.map.attributes for w in modifiers)):
+            # a map of cards: "your locations", "North locations" are the places of those cards in play
+            found = self.entity_noun(head.text)
+            if found is not None:
+                result = self.entity_set(p, head, found[0], found[1], modifiers)
+                return ("places", M.EntityPlaces(result[1], node=p)) if result is not None else None
+        if p.within is not None:
+            if not self.moving:
+                self.error(p, f"within how many steps of what? '{head.text} within ...' is where a card in play "
+                              "goes, counted from where it stands", hint=f"'march a unit to a {head.text} within "
+                                                                         f"its speed'")
+                return None
+            if not self.schema.map.adjacent and line is None:
+                self.error(p, "no place is next to another in this game, so none is within a number of steps",
+                           hint="the map says which places touch ('adjacent'), or lies in a line ('line')")
+                return None
+            steps = M.Literal(p.within) if isinstance(p.within, int) else self.number_phrase(p.within)
+            return ("places", M.Within(steps, node=p)) if steps is not None else None
         if det == "this" and not modifiers and not p.of:
             if not self.slot.this_space:
                 self.error(p, f"'this {head.text}' means nothing in {self.slot.description}")
@@ -286,9 +360,16 @@ class _Run(EntityPhrases):
             if word.kind == "NAME" and word.text in r.group_index:
                 index = r.group_index[word.text]
                 places = M.Fixed(r.group_places[index], "group", index, node=p)
+            elif word.kind == "NAME" and word.text in r.place_index:
+                group = self.schema.map.group_of(word.text)
+                self.error(word, f"'{word.text}' is {_a(self.place_word())}, not {_a(self.group_word())}",
+                           hint=f"'{word.text}' is in the {group} {self.group_word()}" if group else None)
+                return None
             elif word.kind == "NAME":
-                self.error(word, f"'{word.text}' is not a group of {head.text}",
-                           expected=f"a group: {one_of(list(r.group_index))}")
+                guess = did_you_mean(word.text, list(r.group_index))
+                self.error(word, f"unknown {self.group_word()} '{word.text}'",
+                           expected=f"{_a(self.group_word())}: {one_of(list(r.group_index))}",
+                           hint=f"did you mean '{guess}'?" if guess else None)
                 return None
             elif word.kind == "ADJ" and word.text in self.schema.map.attributes:
                 members = tuple(r.place_index[n] for n in self.schema.map.attributes[word.text])
@@ -300,7 +381,7 @@ class _Run(EntityPhrases):
                     self.error(p, f"'this {word.text}' means nothing in {self.slot.description}")
                 places = M.ContextGroupPlaces("this", node=p)
             elif word.kind == "ADJACENT":
-                if not self.schema.map.adjacent:
+                if not self.schema.map.adjacent and self.schema.map.line is None:
                     self.error(word, "no place is adjacent to another in this game",
                                hint="the map declares which places touch under 'adjacent' (docs/state.md)")
                     return None
@@ -352,7 +433,7 @@ class _Run(EntityPhrases):
                 card_kind = self.r.kind_index[name]
                 if not self.slot.revealed:
                     self.error(p, f"no {word.text} cards are revealed during {self.slot.description}",
-                               hint=f"revealed {word.text} {head.text} are known only while they are face up")
+                               hint=f"revealed {word.text} cards are known only while they are face up")
                 cards = M.Cards(card_kind, revealed=True, node=p)
             else:
                 continue
@@ -394,7 +475,8 @@ class _Run(EntityPhrases):
         if det == "this":
             if not self.slot.this_group:
                 self.error(p, f"'this {head.text}' means nothing in {self.slot.description}",
-                           hint="it is known where a rule runs for a group ('for each' over places, a card's group)")
+                           hint="it is known where a rule runs for a group ('for each' over places, a rule carried out "
+                                "for a card)")
             group = M.GroupRef("this", node=p)
         elif det == "its":
             if not self.in_where:
@@ -433,7 +515,8 @@ class _Run(EntityPhrases):
         if len(names) != 1 or names[0] not in zones:
             given = names[0] if names else ""
             guess = did_you_mean(given, zones) if given else None
-            self.error(node, f"unknown zone '{given}'" if given else "which zone?", expected=f"a zone: {one_of(zones)}",
+            at = next((w for w in words if w.kind == "NAME"), node) if len(names) == 1 else node  # at the name
+            self.error(at, f"unknown zone '{given}'" if given else "which zone?", expected=f"a zone: {one_of(zones)}",
                        hint=f"did you mean '{guess}'?" if guess else None)
             return None
         return zones.index(names[0])
@@ -452,7 +535,8 @@ class _Run(EntityPhrases):
             return None
         if not self.schema.tracks[track].zones[zone].box:
             boxed = [z.name for z in self.schema.tracks[track].zones if z.box]
-            self.error(p, f"the {self.schema.tracks[track].zones[zone].name} zone has no {head.text}",
+            named = next((w for w in modifiers if w.kind == "NAME"), p)  # at the zone's name
+            self.error(named, f"the {self.schema.tracks[track].zones[zone].name} zone has no {head.text}",
                        expected=f"a zone with one: {one_of(boxed)}")
             return None
         return "holder", M.Holder("box", track, zone, possessive=p.determiner, node=p)
@@ -479,6 +563,8 @@ class _Run(EntityPhrases):
         return "number", M.CounterValue(counter, side if each_side else None, node=p)
 
     def head_register(self, p, head, name, modifiers, want):
+        if self.schema.holds(name) == "place":  # "the battlefield": the place it holds
+            return "places", M.RegisterPlace(self.r.register_index[name], node=p)
         return "side", M.Side("register", self.r.register_index[name], node=p)
 
     def head_role(self, p, head, name, modifiers, want):
@@ -552,6 +638,9 @@ class _Run(EntityPhrases):
         if not p.of:
             if p.determiner in ("own", "their", "opponent") and field_type == "place":
                 return None  # "your objective space": read as places
+            if p.determiner in ("its", "their") and self.card_context and field_type == "number" \
+                    and kind in self.r.play_kinds:  # "its speed": the card tested, or moved
+                return "number", M.EntityField(M.EntityRef("this", node=p), field_name, node=p)
             self.error(p, f"the {head.text} of what?", expected=f"'the {head.text} of a card'")
             return None
         found = self.entity_field(p, field_name, field_type) if self.r.play_kinds else None
@@ -613,7 +702,9 @@ class _Run(EntityPhrases):
             return M.Owners("either", node=pieces)
         if pieces.owner in self.r.side_index:
             return M.Owners("side", self.r.side_index[pieces.owner], node=pieces)
-        self.error(pieces, f"unknown side '{pieces.owner}'", expected=f"a side: {one_of(list(self.r.side_index))}")
+        guess = did_you_mean(str(pieces.owner), list(self.r.side_index))
+        self.error(pieces, f"unknown side '{pieces.owner}'", expected=f"a side: {one_of(list(self.r.side_index))}",
+                   hint=f"did you mean '{guess}'?" if guess else None)
         return M.Owners("own", node=pieces)
 
     def pieces_noun(self, pieces: Optional[N.Pieces]) -> None:
@@ -649,6 +740,7 @@ class _Run(EntityPhrases):
             self.error(limit, "a limit of 0 per space allows nothing", expected="at least 1 per space")
         if amount is None:
             return None
+        self.holders_agree(owners, sources, dests)
         return M.Transfer(verb, amount, owners, sources, dests, each,
                           limit.n if limit is not None and limit.kind == "per" else None,
                           limit is not None and limit.kind == "one",
@@ -656,16 +748,43 @@ class _Run(EntityPhrases):
                           None if selection is None or selection.kind != "opponent"
                           else ("pieces" if selection.pieces_only else "all"), node=node)
 
+    def holders_agree(self, owners: M.Owners, *unions) -> None:
+        """A holder always holds its owner's tokens: "your pool" for your tokens, "their pool" for
+        either side's (docs/language.md)."""
+        for union in unions:
+            for item in getattr(union, "items", ()):
+                if not isinstance(item, M.Holder) or item.possessive in (None, "their"):
+                    continue
+                if owners.kind == "either":
+                    self.error(item.node, "tokens of either side are kept in their own owner's holders",
+                               hint="write 'their' before the holder (or leave out whose it is)")
+                elif owners.kind in ("own", "opponent") and (item.possessive == "opponent") != (owners.kind ==
+                                                                                                "opponent"):
+                    whose = "your" if owners.kind == "own" else "the opponent's"
+                    self.error(item.node, f"{whose} tokens can only be in {whose} holders",
+                               hint=f"{_a(self.holder_words())} always belongs to the owner of the tokens in it")
+
     def marker_of(self, quantity: N.Quantity) -> Optional[int]:
         if quantity.kind != "thing" or quantity.phrase is None:
             return None
         words = quantity.phrase.words
         if len(words) == 1 and words[0].kind == "NAME" and words[0].text in self.r.marker_index:
             return self.r.marker_index[words[0].text]
+        r = self.r
+        if (len(words) == 1 and words[0].kind == "NAME" and r.marker_index
+                and not any(words[0].text in names for names in (r.place_index, r.group_index, r.side_index,
+                                                                 r.counter_index, r.term_index))):
+            # a name placed, removed or moved that the game does not know: a marker, misspelt
+            guess = did_you_mean(words[0].text, list(r.marker_index))
+            self.error(words[0], f"unknown marker '{words[0].text}'", expected=f"a marker: {one_of(list(r.marker_index))}",
+                       hint=f"did you mean '{guess}'?" if guess else None)
+            return -1
         return None
 
     def stmt_Place(self, node: N.Place):
         marker = self.marker_of(node.quantity)
+        if marker == -1:
+            return None
         if marker is not None:
             places = self.location_union(node.dest, places_ok=True, holders_ok=False)
             self.chosen = True
@@ -678,6 +797,8 @@ class _Run(EntityPhrases):
 
     def stmt_Remove(self, node: N.Remove):
         marker = self.marker_of(node.quantity)
+        if marker == -1:
+            return None
         if marker is not None:
             return M.RemoveMarker(marker, node=node)
         if node.source is None:
@@ -694,6 +815,8 @@ class _Run(EntityPhrases):
             if moved is not None or self.is_entity_phrase(node.quantity.phrase):
                 return moved
         marker = self.marker_of(node.quantity)
+        if marker == -1:
+            return None
         if marker is not None:
             places = self.location_union(node.dest, places_ok=True, holders_ok=False)
             self.chosen = True
@@ -746,12 +869,15 @@ class _Run(EntityPhrases):
             kind, value = found
             if kind == "group" and places_ok:
                 value, kind = self.group_places(value, item), "places"
+            if kind in ("entities", "entity") and places_ok:  # "at your locations": where those cards stand
+                value, kind = M.EntityPlaces(value, node=item), "places"
             if kind == "places" and places_ok:
                 items.append(value)
             elif kind == "holder" and holders_ok:
                 items.append(value)
             elif kind == "holder":
-                self.error(item, f"tokens are {verb or 'taken'} on map places here, not in {_describe(item)}",
+                plural = self.schema.map.place_words[-1] if self.schema.map.place_words else "places"
+                self.error(item, f"tokens are {verb or 'taken'} on map {plural} here, not in {self.written(item)}",
                            hint="to take tokens from or to a holder, use 'move'")
             else:
                 self.error(item, f"{_describe(item)} is {_kind_text(kind)}, not a place"
@@ -953,7 +1079,71 @@ class _Run(EntityPhrases):
 
     def stmt_Play(self, node: N.Play):
         source = self.pile(node.source)
-        return M.Play(source, node=node) if source is not None else None
+        if source is None:
+            return None
+        quantity = node.quantity
+        if quantity.kind == "up_to":  # "play up to 2 cards from your hand": the player may stop
+            return M.PlayCards(source, quantity.n, self.played_type(quantity.pieces, source), node=node)
+        if quantity.kind == "thing" and _any_number(quantity.phrase):  # "play any number of cards ..."
+            inner = quantity.phrase.of[0]
+            noun = inner.words[-1].text if inner.words and len(inner.words) == 1 and inner.words[0].kind == "NOUN" \
+                else None
+            return M.PlayCards(source, 0, self.played_type(N.Pieces(noun=noun, pos=inner.pos), source), node=node)
+        return M.Play(source, node=node)
+
+    def played_type(self, pieces: Optional[N.Pieces], source: M.PileRef):
+        """"play up to 1 interrupt from your hand": only the pile's cards of a kind field's values."""
+        if pieces is None or pieces.noun is None:
+            return None
+        found = self.card_noun(pieces.noun)
+        kind = self.r.kind_index[self.schema.piles[source.pile].kind]
+        if found is None or found[0] != kind or pieces.owner is not None or pieces.adjectives:
+            nouns = sorted({e.text for e in self.r.lexicon.entries if e.refers_to.startswith(
+                (f"cardtype:{self.schema.piles[source.pile].kind}:", f"cards:{self.schema.piles[source.pile].kind}"))})
+            self.error(pieces, f"'{pieces.noun}' are not cards of the {self.schema.piles[source.pile].name}",
+                       expected=one_of(nouns) if nouns else None)
+            return None
+        return found[1]
+
+    def stmt_Pay(self, node: N.Pay):
+        if self.schema.paying is None:
+            self.error(node, "this game says nothing of paying", hint="declare 'paying' in state.yaml (docs/state.md)")
+            return None
+        return M.Pay(self.number(node.number), node=node)
+
+    def stmt_Choose(self, node: N.Choose):
+        found = self._phrase(node.register, ("places", "side"))
+        if found is None:
+            return None
+        if not isinstance(found[1], M.RegisterPlace):
+            holders = [name for name in self.r.register_index if self.schema.holds(name) == "place"]
+            self.error(node.register, f"{_describe(node.register)} holds no place",
+                       expected=f"a register that holds a place: {one_of(holders)}" if holders else
+                       "a register that holds a place (state.yaml: 'registers: NAME: {holds: place}')")
+            return None
+        if node.up_to is not None and node.up_to != 1:
+            self.error(node, "a register holds one place", expected="'choose a ...' or 'choose up to 1 ...'")
+            return None
+        places = self.location_union(node.what, places_ok=True, holders_ok=False)
+        paying = None
+        if node.paying is not None:
+            paying = self.paying_number(node.paying, node, place=True, card=False)
+            if paying is None:
+                return None
+        return M.Choose(found[1].register, places, node.up_to is not None, paying, node=node)
+
+    def paying_number(self, number: N.Number, node, place: bool, card: bool):
+        """What a choice costs: "its cost" (the card that comes in or moves), "the distance to it"
+        (where it goes, for a move; the place chosen)."""
+        if self.schema.paying is None:
+            self.error(node, "this game says nothing of paying", hint="declare 'paying' in state.yaml (docs/state.md)")
+            return None
+        saved = self.card_context, self.in_where
+        self.card_context, self.in_where = card, place or saved[1]
+        try:
+            return self.number(number)
+        finally:
+            self.card_context, self.in_where = saved
 
     def stmt_Keep(self, node: N.Keep):
         source, dest = self.pile(node.source), self.pile(node.dest)
@@ -1202,6 +1392,17 @@ class _Run(EntityPhrases):
         side, holder = self.subject_holder_or_side(node.subject)
         test = M.Comparison(node.comparison.op, node.comparison.n, node=node.comparison)
         noun = node.pieces.noun
+        typed = self.card_noun(noun) if noun is not None else None
+        if typed is not None and typed[1] is not None and node.where is not None and self.names_a_pile(node.where):
+            # "the opponent has a president in their captured cards": cards of a pile, of a kind field's values
+            pile = self.pile(node.where)
+            if pile is None:
+                return M.AllOf(())
+            if self.r.kind_index[self.schema.piles[pile.pile].kind] != typed[0]:
+                self.error(node.where, f"the {self.schema.piles[pile.pile].name} holds no {noun}")
+                return M.AllOf(())
+            return M.NumberTest(M.Count(M.Cards(typed[0], (pile,), type=typed[1], node=node.where), "cards"), test,
+                                node=node)
         if noun is not None and self.r.play_kinds and self.entity_noun(noun) is not None:
             if holder is not None:
                 self.error(node.subject, "cards in play are a player's", expected="'you have ...', "
@@ -1229,6 +1430,12 @@ class _Run(EntityPhrases):
             self.error(node, "have tokens where?", expected="'in' a place or a holder, or 'there'")
             return M.AllOf(())
         return M.TokensIn(side or M.ME, where, test, node=node)
+
+    def names_a_pile(self, places: N.Places) -> bool:
+        """Whether places name one pile ("your hand"), by the word they end with."""
+        if len(places.items) != 1 or not isinstance(places.items[0], N.Phrase) or not places.items[0].words:
+            return False
+        return any(m.startswith("pile:") for m in self.meanings(places.items[0].words[-1]))
 
     def token_place(self, places: N.Places):
         union = self.location_union(places, places_ok=True, holders_ok=True)
@@ -1284,6 +1491,15 @@ class _Run(EntityPhrases):
     def is_state(self, node: N.IsState):
         kind = node.kind
         subject = node.subject
+        if kind == "a":
+            return self.is_a(node)
+        if kind in ("on_map", "off_map") and isinstance(subject, N.Phrase):  # "the battlefield is off the map"
+            found = self._phrase(subject, ("places", "marker"))
+            if found is None:
+                return M.AllOf(())
+            if isinstance(found[1], M.RegisterPlace):
+                held = M.RegisterSet(found[1].register, node=node)
+                return held if kind == "on_map" else M.Not(held, node=node)
         if self.r.play_kinds and kind in ("adjective", "at", "in_play"):
             about = self.entity_state(node)
             if about is not None:
@@ -1345,6 +1561,30 @@ class _Run(EntityPhrases):
             return M.AllInOneGroup(cards, also, node=node)
         self.error(node, "this cannot be said here")
         return M.AllOf(())
+
+    def is_a(self, node: N.IsState):
+        """"the card is an interrupt": a card of a pile, or in play, whose kind field has a value the noun names."""
+        found = self.card_noun(node.word)
+        if found is None or found[1] is None:
+            nouns = sorted({e.text for e in self.r.lexicon.entries if e.refers_to.startswith("cardtype:")})
+            self.error(node, f"'{node.word}' is no kind of card", expected=one_of(nouns) if nouns else None)
+            return M.AllOf(())
+        subject = node.subject
+        if not isinstance(subject, N.Phrase):
+            self.error(node, "which card?", expected="'the card is a ...'")
+            return M.AllOf(())
+        if self.r.play_kinds and self.is_entity_phrase(subject):
+            card = self.entity_one(subject)
+        else:
+            card = self.card_phrase(subject)
+        return M.CardIsType(card, found[1], node=node) if card is not None else M.AllOf(())
+
+    def cond_CanPay(self, node: N.CanPay):
+        if self.schema.paying is None:
+            self.error(node, "this game says nothing of paying", hint="declare 'paying' in state.yaml (docs/state.md)")
+            return M.AllOf(())
+        side = self.subject_side(node.subject)
+        return M.CanPay(side or M.ME, self.number(node.number), node=node) if side is not None else M.AllOf(())
 
     def cards_of(self, phrase: N.Phrase) -> Optional[M.Cards]:
         found = self._phrase(phrase, ("cards", "pile"))
@@ -1434,6 +1674,11 @@ def _describe(node) -> str:
         words = " ".join(w.text + ("'s" if w.kind == "OWNS" else "") for w in node.words)
         return f"'{words}'" if words else "this"
     return "this"
+
+
+def _any_number(p: Optional[N.Phrase]) -> bool:
+    """"any number of your units": as many as the player wants, one at a time."""
+    return isinstance(p, N.Phrase) and p.count and p.determiner == "any" and len(p.of) == 1
 
 
 def _each(places: Optional[N.Places]) -> bool:

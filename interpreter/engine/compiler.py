@@ -414,6 +414,13 @@ class Compiler(EntityCompiler):
 
     def cards(self, node: M.Cards) -> Callable:
         """(board, ctx) -> the cards, in order: those in piles, or those face up."""
+        if node.piles and node.type is not None:  # "presidents in your captured cards": of a kind field's values
+            parts = [self.pile_sides(p) for p in node.piles]
+            kind, field, values = node.type
+            column = self.program.cards[kind].fields[field]
+            members = frozenset(c for c, v in enumerate(column) if v in values)
+            return lambda board, ctx: [c for part in parts for index in part(board, ctx) for c in board.piles[index]
+                                       if c in members]
         if node.piles:
             parts = [self.pile_sides(p) for p in node.piles]
             return lambda board, ctx: [c for part in parts for index in part(board, ctx) for c in board.piles[index]]
@@ -453,7 +460,7 @@ class Compiler(EntityCompiler):
             return lambda board, ctx, it: sum(s * t(board, ctx, it) for s, t in zip(signs, terms))
         if isinstance(node, M.GroupRef):
             return self.group(node)
-        if isinstance(node, (M.EntityField, M.EntityTotal)):
+        if isinstance(node, (M.EntityField, M.EntityTotal, M.EntityExtreme, M.Distance, M.CardsTotal)):
             return self.entity_number(node)
         raise TypeError(type(node).__name__)
 

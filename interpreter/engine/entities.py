@@ -25,6 +25,7 @@ from crisis.ruleset import meaning as M
 
 from .layout import CARRIER, FIELDS, FLAGS, NOBODY, OWNER, PLACE
 from .ops import WAITING, Op, call, choose_place, play
+from .sequence import ForEachPlaceOp, PlayOp
 
 _COMPARE = {"==": lambda a, b: a == b, ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
             ">": lambda a, b: a > b, "<": lambda a, b: a < b}
@@ -53,6 +54,42 @@ class EntityTables:
         self.adjacent = tuple(tuple(places.index(p) for p in adjacent.get(place, ())) for place in places)
         # the actions of entity choices, made once each
         self._actions: Dict[tuple, Action] = {}
+        # a map of cards (docs/state.md, 'line'): the card standing for each place, each such card's
+        # place, and the places in the order of the line (by the cards' number field)
+        line = schema.map.line
+        self.line = line is not None
+        self.place_card: Tuple[int, ...] = (NOBODY,) * len(places)
+        self.site: Dict[int, int] = {}  # entity -> the place it stands for
+        self.line_order: Tuple[int, ...] = ()
+        if line is not None:
+            kind = program.kind_index[line.cards.kind]
+            names = [f for f, _ in schema.card_kinds[kind].fields]
+            cards = self.named(line.cards)
+            site, rank = names.index(line.place_field), names.index(line.ordered_by)
+            place_card = [NOBODY] * len(places)
+            ranks = {}
+            for e in cards:
+                p = program.cards[kind].fields[site][self.card_of[e]]
+                if p is not None and p >= 0 and place_card[p] == NOBODY:
+                    place_card[p] = e
+                    self.site[e] = p
+                    ranks[p] = program.cards[kind].fields[rank][self.card_of[e]]
+            self.place_card = tuple(place_card)
+            self.line_order = tuple(sorted(ranks, key=lambda p: (ranks[p], p)))
+        self.line_index = {p: i for i, p in enumerate(self.line_order)}
+        in_play = schema.in_play
+        self.stays = frozenset(self.named(in_play.stays)) if in_play is not None and in_play.stays else frozenset()
+        paying = schema.paying
+        self.payers: Tuple[int, ...] = tuple(self.named(paying.cards)) if paying is not None else ()
+        self.pay_flag = in_play.flag_index(paying.flag) if paying is not None else -1
+
+    def named(self, cards) -> Tuple[int, ...]:
+        """The entities a schema noun names (content/schema.py's CardsNamed)."""
+        kind = self.program.kind_index[cards.kind]
+        if cards.field is None:
+            return self.of_kinds((kind,))
+        names = [f for f, _ in self.program.schema.card_kinds[kind].fields]
+        return self.with_type(kind, names.index(cards.field), cards.values)
 
     def entity(self, kind: int, card: int) -> int:
         base = self.base.get(kind)
@@ -72,11 +109,12 @@ class EntityTables:
                 for k, c in zip(self.kind_of, self.card_of))
         return found
 
-    def with_type(self, kind: int, field: int, value: str) -> Tuple[int, ...]:
-        """The entities of a kind whose kind field has this value ("units")."""
+    def with_type(self, kind: int, field: int, value) -> Tuple[int, ...]:
+        """The entities of a kind whose kind field has this value, or one of these values ("units")."""
+        wanted = (value,) if isinstance(value, str) else tuple(value)
         values = self.program.cards[kind].fields[field]
         base = self.base.get(kind, 0)
-        return tuple(base + c for c, v in enumerate(values) if v == value)
+        return tuple(base + c for c, v in enumerate(values) if v in wanted)
 
     def of_kinds(self, kinds: Sequence[int]) -> Tuple[int, ...]:
         return tuple(e for e in range(self.count) if self.kind_of[e] in kinds)
@@ -144,10 +182,27 @@ def enter(board, entity: int, side: int, place: int = NOBODY, carrier: int = NOB
 
 def leave(board, entity: int, pile_index: Optional[int], owner_pile: int = -1) -> None:
     """A card leaves play, with what it carries, to a pile (``pile_index`` in Position.piles), or
-    each to its owner's pile ``owner_pile`` (a pile each side keeps)."""
+    each to its owner's pile ``owner_pile`` (a pile each side keeps).  A carried card of those that
+    stay (state.yaml, 'stays') is set down where it stands instead, with what it carries."""
     t = tables(board.program)
     layout, values = board.layout, board.values
-    for e in [entity] + carried(board, entity):
+    going = [entity]
+    if t.stays:  # what the cards that go carry: those that stay are set down, the others go too
+        for _ in range(layout.entities):
+            found = False
+            for e in range(layout.entities):
+                record = layout.entity_of(e)
+                if values[record + OWNER] != NOBODY and values[record + CARRIER] in going and e not in going:
+                    if e in t.stays:
+                        values[record + CARRIER] = NOBODY
+                    else:
+                        going.append(e)
+                        found = True
+            if not found:
+                break
+    else:
+        going += carried(board, entity)
+    for e in going:
         record = layout.entity_of(e)
         owner = values[record + OWNER]
         if owner == NOBODY:
@@ -156,6 +211,104 @@ def leave(board, entity: int, pile_index: Optional[int], owner_pile: int = -1) -
         board.piles[index].append(t.card_of[e])
         values[record + OWNER] = values[record + PLACE] = values[record + CARRIER] = NOBODY
         values[record + FLAGS] = 0
+
+
+# ------------------------------------------------------------------ a map of cards, distances, paying
+
+
+def carriers_of(board, cards) -> frozenset:
+    """The cards in play that carry one of ``cards``."""
+    layout, values = board.layout, board.values
+    return frozenset(values[layout.entity_of(c) + CARRIER] for c in cards) - {NOBODY}
+
+
+def on_map(board, place: int) -> bool:
+    """Whether a place is on the map: always, unless the map is a line of cards, where a place is
+    on it while its card is in play."""
+    t = tables(board.program)
+    if not t.line:
+        return place >= 0
+    card = t.place_card[place] if place >= 0 else NOBODY
+    return card != NOBODY and board.values[board.layout.entity_of(card)] != NOBODY
+
+
+def neighbours(board, place: int) -> List[int]:
+    """The places next to a place: the map's adjacency, or in a line of cards the nearest places on
+    the map on either side of it."""
+    t = tables(board.program)
+    if not t.line:
+        return list(t.adjacent[place]) if place >= 0 else []
+    index = t.line_index.get(place)
+    if index is None:
+        return []
+    order, out = t.line_order, []
+    for step in (-1, 1):
+        k = index + step
+        while 0 <= k < len(order):
+            if on_map(board, order[k]):
+                out.append(order[k])
+                break
+            k += step
+    return out
+
+
+FAR = 10 ** 6  # the distance to a place that cannot be reached
+
+
+def distance(board, start: int, goal: int) -> int:
+    """Steps along the map from one place to another (FAR when either is off the map, or none leads
+    there): in a line of cards, the places on the map between them plus one."""
+    if start < 0 or goal < 0 or not on_map(board, start) or not on_map(board, goal):
+        return FAR
+    if start == goal:
+        return 0
+    t = tables(board.program)
+    if t.line:
+        a, b = sorted((t.line_index[start], t.line_index[goal]))
+        return sum(1 for p in t.line_order[a + 1:b + 1] if on_map(board, p))
+    seen, frontier, steps = {start}, [start], 0
+    while frontier:  # bounded by the places
+        steps += 1
+        following = []
+        for place in frontier:
+            for other in t.adjacent[place]:
+                if other == goal:
+                    return steps
+                if other not in seen:
+                    seen.add(other)
+                    following.append(other)
+        frontier = following
+    return FAR
+
+
+def payers(board, side: int) -> List[int]:
+    """A side's cards in play that can pay now (state.yaml, 'paying'), in card order."""
+    t = tables(board.program)
+    layout, values, bit = board.layout, board.values, 1 << t.pay_flag
+    out = []
+    for e in t.payers:
+        record = layout.entity_of(e)
+        if values[record + OWNER] == side and not values[record + FLAGS] & bit:
+            out.append(e)
+    return out
+
+
+def can_pay(board, side: int, amount: int) -> bool:
+    return amount <= 0 or len(payers(board, side)) >= amount
+
+
+def pay(board, side: int, amount: int) -> bool:
+    """Spend that many of the side's payers (each pays 1; they are alike, so the first in card order
+    are spent, and no one is asked); all or nothing.  Whether it was paid."""
+    if amount <= 0:
+        return True
+    found = payers(board, side)
+    if len(found) < amount:
+        return False
+    t = tables(board.program)
+    for e in found[:amount]:
+        set_flag(board, e, t.pay_flag, True)
+    return True
 
 
 def move(board, entity: int, place: int = NOBODY, carrier: int = NOBODY) -> None:
@@ -219,11 +372,14 @@ class EntityCompiler:
         mask = sum(1 << flag for flag, _ in node.flags)
         want = sum(1 << flag for flag, on in node.flags if on)
         at = self.places(node.at) if node.at is not None else None
+        extra = self.entity_tests(node)
+        carrying = self.entities(node.carrying) if node.carrying is not None else None
 
         def members(board, ctx, it):
             values = board.values
             side = owner(board, ctx) if owner is not None else NOBODY
             where = at(board, ctx, it) if at is not None else None
+            carriers = carriers_of(board, carrying(board, ctx, it)) if carrying is not None else None
             out = []
             for e, record in records:
                 o = values[record]
@@ -233,9 +389,39 @@ class EntityCompiler:
                     continue
                 if where is not None and values[record + PLACE] not in where:
                     continue
+                if carriers is not None and e not in carriers:
+                    continue
+                if extra is not None and not extra(board, ctx, it, e, record):
+                    continue
                 out.append(e)
             return out
         return members
+
+    def entity_tests(self, node: M.Entities) -> Optional[Callable]:
+        """(board, ctx, it, entity, record) -> bool for what else an Entities says: "whose ..." (a field
+        of the card compared with a number read for it: "its", "their" is that card) and "its ..."
+        (carried by the card in context); None when it says nothing else ("carrying ..." is worked out
+        once per listing, by ``entities``)."""
+        tests = []
+        if node.whose is not None:
+            field, op, other = node.whose
+            t = tables(self.program)
+            printed, slot, compare = t.field(field), t.mutable.get(field), _COMPARE[op]
+            number = self.number(other)
+
+            def whose(board, ctx, it, e, record):
+                value = board.values[record + slot] if slot is not None else printed[e]
+                return compare(value, number(board, ctx._replace(entity=e), it))
+            tests.append(whose)
+        if node.by is not None:
+            carrier = self.entity_ref(node.by)
+            tests.append(lambda board, ctx, it, e, record: board.values[record + CARRIER] == carrier(board, ctx)
+                         != NOBODY)
+        if not tests:
+            return None
+        if len(tests) == 1:
+            return tests[0]
+        return lambda board, ctx, it, e, record: all(test(board, ctx, it, e, record) for test in tests)
 
     def pile_cards(self, node: M.PileCards) -> Callable:
         """(board, ctx) -> [(entity, index in Position.piles)] of the cards of piles that may come into
@@ -291,24 +477,80 @@ class EntityCompiler:
         return where
 
     def places_Adjacent(self, node: M.Adjacent):
-        adjacent = tables(self.program).adjacent
+        t = tables(self.program)
+        adjacent = t.adjacent
         if node.of is None:  # next to the card being moved: its place is passed as ``it``
+            if t.line:
+                return lambda board, ctx, it: neighbours(board, it) if it >= 0 else ()
             return lambda board, ctx, it: adjacent[it] if it >= 0 else ()
         base = self.places(node.of)
 
         def next_to(board, ctx, it):
             out = []
             for p in base(board, ctx, it):
-                for q in adjacent[p]:
+                for q in (neighbours(board, p) if t.line else adjacent[p]):
                     if q not in out:
                         out.append(q)
             return out
         return next_to
 
+    def places_Within(self, node: M.Within):
+        """Places at most so many steps from the moving card's place (passed as ``it``), its own left out:
+        the places reached by going from place to place, each step to a place next to one reached."""
+        steps = self.number(node.steps)
+
+        def within(board, ctx, it):
+            if it < 0:
+                return []
+            most = steps(board, ctx, it)
+            reached, frontier = [it], [it]
+            for _ in range(max(0, min(most, board.layout.places))):
+                following = []
+                for place in frontier:
+                    for other in neighbours(board, place):
+                        if other not in reached:
+                            reached.append(other)
+                            following.append(other)
+                if not following:
+                    break
+                frontier = following
+            return reached[1:]
+        return within
+
+    def places_RegisterPlace(self, node: M.RegisterPlace):
+        offset = self.program.layout.register[node.register]
+        return lambda board, ctx, it: (p,) if (p := board.values[offset]) != NOBODY else ()
+
     # ---------------------------------------------------------------- numbers
     def entity_number(self, node) -> Callable:
         t = tables(self.program)
         layout = self.program.layout
+        if isinstance(node, M.Distance):
+            ref, to = self.entity_ref(node.entity), self.places(node.to)
+
+            def steps(board, ctx, it):
+                e = ref(board, ctx)
+                if e < 0 or board.values[layout.entity_of(e)] == NOBODY:
+                    return FAR
+                goal = to(board, ctx, it)
+                return distance(board, board.values[layout.entity_of(e) + PLACE], goal[0]) if goal else FAR
+            return steps
+        if isinstance(node, M.CardsTotal):
+            cards = self.cards(node.cards)
+            values = self.program.cards[node.cards.kind].fields[node.field]
+            return lambda board, ctx, it: sum(v for c in cards(board, ctx) if isinstance(v := values[c], int))
+        if isinstance(node, M.EntityExtreme):
+            members = self.entities(node.entities)
+            printed, slot, pick = t.field(node.field), t.mutable.get(node.field), max if node.highest else min
+
+            def extreme(board, ctx, it):
+                found = members(board, ctx, it)
+                if not found:
+                    return 0
+                if slot is None:
+                    return pick(printed[e] for e in found)
+                return pick(board.values[layout.entity_of(e) + slot] for e in found)
+            return extreme
         if isinstance(node, M.EntityField):
             ref = self.entity_ref(node.entity)
             printed = t.field(node.field)
@@ -346,10 +588,35 @@ class EntityCompiler:
         ref = self.entity_ref(node.entity)
         return lambda board, ctx, it: in_play(board, ref(board, ctx))
 
+    def cond_CardIsType(self, node: M.CardIsType):
+        kind, field, values = node.type
+        column = self.program.cards[kind].fields[field]
+        members = frozenset(c for c, v in enumerate(column) if v in values)
+        if isinstance(node.card, M.EntityRef):
+            ref, t = self.entity_ref(node.card), tables(self.program)
+            return lambda board, ctx, it: ((e := ref(board, ctx)) >= 0 and t.kind_of[e] == kind
+                                           and t.card_of[e] in members)
+        card = self.card(node.card)
+        if self.card_kind(node.card) != kind:
+            return lambda board, ctx, it: False
+        return lambda board, ctx, it: card(board, ctx) in members
+
+    def cond_CanPay(self, node: M.CanPay):
+        side, amount = self.side(node.side), self.number(node.amount)
+        return lambda board, ctx, it: can_pay(board, side(board, ctx), amount(board, ctx, it))
+
+    def cond_RegisterSet(self, node: M.RegisterSet):
+        offset = self.program.layout.register[node.register]
+        return lambda board, ctx, it: (p := board.values[offset]) != NOBODY and on_map(board, p)
+
     # ---------------------------------------------------------------- statements
     def amount(self, amount: M.Amount) -> Tuple[str, int, Optional[Callable]]:
         number = self.number(amount.number) if amount.number is not None else None
         return amount.kind, amount.n, number
+
+    def covering(self, amount: M.Amount) -> Optional[tuple]:
+        """"until their total cost is at least ...": each card's printed value of the field."""
+        return tables(self.program).field(amount.field) if amount.kind == "cover" else None
 
     def op_EnterPlay(self, node: M.EnterPlay) -> Op:
         cards = self.pile_cards(node.cards)
@@ -359,25 +626,45 @@ class EntityCompiler:
         elif node.dest is not None:
             how, places = "at", self.places(node.dest)
             targets = lambda board, ctx, it: places(board, ctx, NOBODY)
+        paying = self.number(node.paying) if node.paying is not None else None
         return self.register(EntityOp("enter", node.verb, self.amount(node.amount), cards, how, targets, node,
-                                      flag=node.flag))
+                                      flag=node.flag, paying=paying))
+
+    def op_Pay(self, node: M.Pay) -> Op:
+        return self.register(PayOp(self.number(node.amount), node))
+
+    def op_Choose(self, node: M.Choose) -> Op:
+        paying = self.number(node.paying) if node.paying is not None else None
+        word = self.program.declarations.registers[node.register]
+        return self.register(ChooseOp(self.program.layout.register[node.register], self.places(node.places),
+                                      node.optional, paying, word, node))
+
+    def op_PlayCards(self, node: M.PlayCards) -> Op:
+        members = None
+        if node.type is not None:
+            kind, field, values = node.type
+            members = frozenset(c for c, v in enumerate(self.program.cards[kind].fields[field]) if v in values)
+        return self.register(PlayCardsOp(self.pile(node.source), node.most, node, members))
 
     def op_LeavePlay(self, node: M.LeavePlay) -> Op:
         pile = self.pile(node.pile) if node.pile is not None else None
         return self.register(EntityOp("leave", node.verb, self.amount(node.amount), self.entities(node.entities), "",
-                                      None, node, pile=pile, owner_pile=node.owner_pile))
+                                      None, node, pile=pile, owner_pile=node.owner_pile,
+                                      cover=self.covering(node.amount)))
 
     def op_MoveEntity(self, node: M.MoveEntity) -> Op:
         if node.onto:
             how, targets = "onto", self.entities(node.dest)
         else:
             how, targets = "to", self.places(node.dest)  # called with the moving card's place as ``it``
+        paying = self.number(node.paying) if node.paying is not None else None
         return self.register(EntityOp("move", node.verb, self.amount(node.amount), self.entities(node.entities), how,
-                                      targets, node, flag=node.flag))
+                                      targets, node, flag=node.flag, paying=paying))
 
     def op_SetFlag(self, node: M.SetFlag) -> Op:
         return self.register(EntityOp("set" if node.set else "clear", node.verb, self.amount(node.amount),
-                                      self.entities(node.entities), "", None, node, flag=node.flag))
+                                      self.entities(node.entities), "", None, node, flag=node.flag,
+                                      cover=self.covering(node.amount)))
 
     def op_ForEachEntity(self, node: M.ForEachEntity) -> Op:
         return self.register(ForEachEntityOp(self.entities(node.entities), self.block(node.body), node))
@@ -397,13 +684,22 @@ class EntityOp(Op):
     ``action``: "enter" (from a pile), "leave" (to a pile), "move", "set" or "clear" (a flag).
     ``candidates``: (board, ctx, it) -> entities (for "enter": (board, ctx) -> [(entity, pile index)]).
     ``targets``: where each goes: (board, ctx, it) -> places (for a move, ``it`` is the card's own
-    place), or the cards it may go onto (``how`` "onto"); None: nowhere in particular."""
+    place), or the cards it may go onto (``how`` "onto"); None: nowhere in particular.  Where a card
+    goes, and what it costs, is worked out with the card as ``ctx.entity`` ("its").
+    ``paying``: (board, ctx, it) -> what each choice costs ("it": where the card goes); a choice is
+    offered only if it can be paid (state.yaml, 'paying'), and it is paid when taken.
+    ``cover``: each card's value of a field: the cards are taken until those values add up to the
+    number ("until their total cost is at least the damage")."""
 
     def __init__(self, action: str, word: str, amount, candidates, how: str, targets, node=None, flag: int = -1,
-                 pile=None, owner_pile: int = -1):
+                 pile=None, owner_pile: int = -1, paying=None, cover=None):
         self.action, self.word, self.candidates, self.how, self.targets = action, word, candidates, how, targets
         self.kind, self.n, self.number = amount
         self.node, self.flag, self.pile, self.owner_pile = node, flag, pile, owner_pile
+        self.paying, self.cover = paying, cover
+
+    def carries_out(self, program):
+        return ()
 
     # ------------------------------------------------------------ what may be chosen
     def _candidates(self, board, ctx) -> List[Tuple[int, int]]:
@@ -413,34 +709,59 @@ class EntityOp(Op):
         return [(e, NOBODY) for e in self.candidates(board, ctx, NOBODY)]
 
     def _targets(self, board, ctx, entity: int) -> Sequence[int]:
+        t = tables(board.program)
+        if self.action == "enter" and entity in t.site:  # a card of a map of cards stands for its own place
+            site = t.site[entity]
+            if on_map(board, site):
+                return ()
+            if self.targets is None:
+                return (site,)
+            return (site,) if site in self.targets(board, ctx._replace(entity=entity), NOBODY) else ()
         if self.targets is None:
             return (NOBODY,)
-        if self.how == "onto":
-            return [c for c in self.targets(board, ctx, NOBODY) if c != entity and entity not in carried_chain(board, c)]
+        # where a card in play goes is read with it as "its" (a card coming in is not in play yet)
+        moving = ctx._replace(entity=entity) if self.action == "move" else ctx
+        if self.how == "onto":  # never onto itself, what it carries, or what carries it already
+            carrier = board.values[board.layout.entity_of(entity) + CARRIER] if self.action == "move" else NOBODY
+            return [c for c in self.targets(board, moving, NOBODY)
+                    if c != entity and c != carrier and entity not in carried_chain(board, c)]
         if self.action == "move":
             here = board.values[board.layout.entity_of(entity) + PLACE]
-            return [p for p in self.targets(board, ctx, here) if p != here]
-        return self.targets(board, ctx, NOBODY)
+            found = [p for p in self.targets(board, moving, here) if p != here]
+        else:
+            found = self.targets(board, ctx, NOBODY)
+        if t.line:  # cards go only to places on the map
+            found = [p for p in found if on_map(board, p)]
+        return found
+
+    def cost(self, board, ctx, entity: int, target: int) -> int:
+        if self.paying is None:
+            return 0
+        return self.paying(board, ctx._replace(entity=entity), target if self.how != "onto" else NOBODY)
 
     def legal(self, board, ctx, taken, only=None) -> List[Tuple[int, int, int]]:
         """[(entity, pile index, target)], in card order then target order."""
         out = []
+        paying = self.paying
         for entity, index in self._candidates(board, ctx):
             if entity in taken or (only is not None and entity != only):
                 continue
             for target in self._targets(board, ctx, entity):
+                if paying is not None and not can_pay(board, ctx.me, self.cost(board, ctx, entity, target)):
+                    continue
                 out.append((entity, index, target))
         return out
 
     def count(self, board, ctx) -> int:
         if self.number is not None:
             return max(0, self.number(board, ctx, NOBODY))
-        if self.kind == "all":
+        if self.kind in ("all", "any"):
             return board.layout.entities
         return self.n
 
     def start(self, board, ctx) -> Tuple[int, Optional[tuple]]:
-        """How many to take, and for "all" the cards named now; "that unit" is forgotten."""
+        """How many to take (for "cover": the number the cards must cover), and for "all" the cards
+        named now; "that unit" is forgotten."""
         n = self.count(board, ctx)
         fixed = tuple(e for e, _ in self._candidates(board, ctx)) if self.kind == "all" else None
         if board.layout.chosen_entity >= 0:
@@ -449,6 +770,11 @@ class EntityOp(Op):
 
     def next_choice(self, board, ctx, n: int, taken: tuple, fixed):
         """The legal choices of the next step ([] when the statement is over), and whether "done" is one."""
+        if self.cover is not None:
+            cover = self.cover
+            if sum(cover[e] for e in taken) >= n:
+                return [], False
+            return self.legal(board, ctx, taken), False
         if len(taken) >= n:
             return [], False
         if fixed is not None:
@@ -459,19 +785,33 @@ class EntityOp(Op):
                 if legal:
                     return legal, False
             return [], False
-        return self.legal(board, ctx, taken), self.kind == "up_to"
+        return self.legal(board, ctx, taken), self.kind in ("up_to", "any")
+
+    def left(self, n: int, taken: tuple) -> int:
+        if self.cover is not None:
+            return max(0, n - sum(self.cover[e] for e in taken))
+        return n - len(taken) if self.kind != "any" else 0
 
     def decision(self, board, ctx, legal, optional: bool, left: int) -> Decision:
         t = tables(board.program)
         how = self.how
-        actions = [t.action(self.word, e, how if target != NOBODY else "", target) for e, _, target in legal]
+        actions = [t.action(self.word, e, how if target != NOBODY and (how or e not in t.site) else "", target)
+                   for e, _, target in legal]
         if optional:
             actions.append(DONE)
         return Decision(ctx.me, self.word, actions, optional, left, rule=self.node)
 
+    def short(self, board, n: int, taken: tuple, fixed) -> None:
+        """What an "exactly N" (or a "cover") could not take is a shortfall, as for tokens."""
+        if self.kind == "exactly" and len(taken) < n and fixed is None:
+            board.shortfall += n - len(taken)
+        elif self.cover is not None and sum(self.cover[e] for e in taken) < n:
+            board.shortfall += 1
+
     # ------------------------------------------------------------ doing it
     def take(self, board, ctx, entity: int, index: int, target: int) -> None:
         action = self.action
+        cost = self.cost(board, ctx, entity, target) if self.paying is not None else 0
         if action == "enter":
             board.piles[index].remove(tables(board.program).card_of[entity])
             if self.how == "onto":
@@ -485,10 +825,13 @@ class EntityOp(Op):
                 move(board, entity, carrier=target)
             else:
                 move(board, entity, place=target)
-            if self.flag >= 0:
-                set_flag(board, entity, self.flag, True)
+            if self.flag >= 0:  # what it carries went with it
+                for e in [entity] + carried(board, entity):
+                    set_flag(board, e, self.flag, True)
         else:
             set_flag(board, entity, self.flag, action == "set")
+        if cost > 0:
+            pay(board, ctx.me, cost)
         if board.layout.chosen_entity >= 0:
             board.values[board.layout.chosen_entity] = entity
         if target != NOBODY and self.how != "onto":
@@ -504,11 +847,10 @@ class EntityOp(Op):
         board, ctx = machine.board, frame[1]
         legal, optional = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
         if frame[5] == WAITING:
-            return self.decision(board, ctx, legal, optional, frame[2] - len(frame[3]))
+            return self.decision(board, ctx, legal, optional, self.left(frame[2], frame[3]))
         while True:
             if not legal:
-                if self.kind == "exactly" and len(frame[3]) < frame[2] and frame[4] is None:
-                    board.shortfall += frame[2] - len(frame[3])
+                self.short(board, frame[2], frame[3], frame[4])
                 machine.stack.pop()
                 return None
             if len(legal) == 1 and not optional:
@@ -516,7 +858,7 @@ class EntityOp(Op):
                 legal, optional = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
                 continue
             frame[5] = WAITING
-            return self.decision(board, ctx, legal, optional, frame[2] - len(frame[3]))
+            return self.decision(board, ctx, legal, optional, self.left(frame[2], frame[3]))
 
     def _take(self, board, ctx, frame, choice) -> None:
         entity, index, target = choice
@@ -540,16 +882,15 @@ class EntityOp(Op):
     def play(self, board, ctx, choose):
         n, fixed = self.start(board, ctx)
         taken: tuple = ()
-        while True:
+        for _ in range(board.layout.entities + 1):  # each card is taken once
             legal, optional = self.next_choice(board, ctx, n, taken, fixed)
             if not legal:
-                if self.kind == "exactly" and len(taken) < n and fixed is None:
-                    board.shortfall += n - len(taken)
+                self.short(board, n, taken, fixed)
                 return
             if len(legal) == 1 and not optional:
                 choice = legal[0]
             else:
-                action = choose(self.decision(board, ctx, legal, optional, n - len(taken)))
+                action = choose(self.decision(board, ctx, legal, optional, self.left(n, taken)))
                 if action is DONE or action.kind == "done":
                     return
                 choice = next(c for c in legal if c[0] == action.a and c[2] == action.b)
@@ -632,3 +973,169 @@ class EntityFieldOp(Op):
 
     def can_act(self, board, ctx):
         return in_play(board, self.ref(board, ctx))
+
+
+class PayOp(Op):
+    """"pay 2": the acting side's payers spent (state.yaml, 'paying'); a cost it cannot cover is not
+    paid at all (a shortfall)."""
+
+    asks = False
+
+    def __init__(self, amount, node=None):
+        self.amount, self.node = amount, node
+
+    def carries_out(self, program):
+        return ()
+
+    def run(self, board, ctx):
+        if not pay(board, ctx.me, self.amount(board, ctx, NOBODY)):
+            board.shortfall += 1
+
+    def can_act(self, board, ctx):
+        amount = self.amount(board, ctx, NOBODY)
+        return amount > 0 and can_pay(board, ctx.me, amount)
+
+
+class ChooseOp(ForEachPlaceOp):
+    """"choose up to 1 location where ... as the battlefield": a place register set by the acting
+    player's choice among the places (that can be paid for, with ``paying``); with ``optional`` the
+    player may choose none ("done"), and the register then holds none.  Its actions name the
+    register and the place ("battlefield Richmond"), as a place chosen one by one does (a kind of
+    ForEachPlaceOp for the action notation, without a body)."""
+
+    loop = False
+
+    def __init__(self, offset: int, places, optional: bool, paying, word: str, node=None):
+        self.offset, self.places, self.optional, self.paying, self.word, self.node = \
+            offset, places, optional, paying, word, node
+
+    def carries_out(self, program):
+        return ()
+
+    def legal(self, board, ctx) -> List[int]:
+        found = [p for p in self.places(board, ctx, NOBODY) if on_map(board, p)]
+        if self.paying is not None:
+            found = [p for p in found if can_pay(board, ctx.me, self.paying(board, ctx, p))]
+        return found
+
+    def decision(self, board, ctx, places) -> Decision:
+        actions = [board.program.actions.place_word(self.word, p) for p in places]
+        if self.optional:
+            actions.append(DONE)
+        return Decision(ctx.me, self.word, actions, self.optional, 0, rule=self.node)
+
+    def set(self, board, ctx, place: int) -> None:
+        board.values[self.offset] = place
+        if place != NOBODY:
+            if self.paying is not None:
+                pay(board, ctx.me, self.paying(board, ctx, place))
+            choose_place(board, ctx, place)
+
+    # frame: [id, ctx, stage]
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        places = self.legal(board, ctx)
+        if frame[2] == WAITING:
+            return self.decision(board, ctx, places)
+        board.values[self.offset] = NOBODY
+        if not places or (len(places) == 1 and not self.optional):
+            if not places and not self.optional:
+                board.shortfall += 1
+            machine.stack.pop()
+            if places:
+                self.set(board, ctx, places[0])
+            return None
+        frame[2] = WAITING
+        return self.decision(board, ctx, places)
+
+    def begin(self, machine, ctx):
+        machine.stack.append([self.id, ctx, 0])
+
+    def answer(self, machine, frame, action):
+        machine.stack.pop()
+        if action is DONE or action.kind == "done":
+            return None
+        self.set(machine.board, frame[1], action.a)
+        return None
+
+    def play(self, board, ctx, choose):
+        places = self.legal(board, ctx)
+        board.values[self.offset] = NOBODY
+        if not places:
+            if not self.optional:
+                board.shortfall += 1
+            return
+        if len(places) == 1 and not self.optional:
+            self.set(board, ctx, places[0])
+            return
+        action = choose(self.decision(board, ctx, places))
+        if action is not DONE and action.kind != "done":
+            self.set(board, ctx, action.a)
+
+    def can_act(self, board, ctx):
+        return bool(self.legal(board, ctx))
+
+
+class PlayCardsOp(PlayOp):
+    """"play any number of cards from your hand" ("up to N"): the player plays cards one at a time,
+    each for one of its uses, until they stop ("done"), have played N, or have none to play: a window
+    in which either side may answer with cards (the game's sequence of play says where)."""
+
+    def __init__(self, source, most: int = 0, node=None, members=None):
+        super().__init__(source, node)
+        self.most, self.members = most, members  # members: the cards it may play ("interrupts"), or None
+
+    def actions(self, board, ctx):
+        found = super().actions(board, ctx)
+        members = self.members
+        return found if members is None else [action for action in found if action.a in members]
+
+    # frame: [id, ctx, stage, use, card, payment, cards played]
+    def begin(self, machine, ctx):
+        machine.stack.append([self.id, ctx, 0, -1, NOBODY, NOBODY, 0])
+
+    def limit(self, board) -> int:
+        return self.most if self.most > 0 else board.layout.entities + sum(len(p) for p in board.piles)
+
+    def window(self, board, ctx, actions) -> Decision:
+        return Decision(ctx.me, "play_card", list(actions) + [DONE], True, 0, True, rule=self.node)
+
+    def step(self, machine, frame):
+        board, ctx = machine.board, frame[1]
+        if frame[2] == 1:  # a card's use is over: it is played; the player may play another
+            self.end(board, ctx, frame)
+            frame[2], frame[3], frame[4], frame[5] = 0, -1, NOBODY, NOBODY
+            frame[6] += 1
+        if frame[6] >= self.limit(board):
+            machine.stack.pop()
+            return None
+        actions = self.actions(board, ctx)
+        if not actions:
+            machine.stack.pop()
+            return None
+        frame[2] = WAITING
+        return self.window(board, ctx, actions)
+
+    def answer(self, machine, frame, action):
+        if action is DONE or action.kind == "done":
+            machine.stack.pop()
+            return None
+        self.start(machine, frame, action)
+        return None
+
+    def play(self, board, ctx, choose):
+        program = board.program
+        for _ in range(self.limit(board)):
+            actions = self.actions(board, ctx)
+            if not actions:
+                return
+            action = choose(self.window(board, ctx, actions))
+            if action is DONE or action.kind == "done":
+                return
+            frame = [self.id, ctx, 0, -1, NOBODY, NOBODY, 0]
+            use = self.begin_play(board, frame, action)
+            play(use.rule, board, program.card_ctx(ctx.me, program.played_kind, action.a), choose)
+            self.end(board, ctx, frame)
+
+    def can_act(self, board, ctx):
+        return bool(self.actions(board, ctx))
