@@ -3,38 +3,56 @@ Fort Sumter's own engine while both exist: win rates per side with 95% Wilson in
 CPU seconds per game.
 
     python benchmarks/players.py --bot heuristic --against random --games 200 [--jobs 2]
+    python benchmarks/players.py --bot search --against heuristic --games 100 --baseline f1e6263
     python benchmarks/players.py --bot heuristic --against old:heuristic --games 200
 
 Seeds S .. S+N-1, the bot playing the first side, then the same seeds with it playing the
 second.  ``old:NAME`` is a bot of the old engine: both engines play the game in step (they play
 the same games: tests/test_engine_differential.py), each bot choosing on its own engine's game.
+
+``--baseline REV`` plays every game a second time on the code of commit REV (``git archive``
+into a folder of its own, run in processes of its own), the two alternating game by game, so
+that both meet the same load: the report gives each one's CPU time per game, their ratio per
+game (median and range), and how many games were the same (the same actions).  ``--out FILE``
+adds one line per game (JSON) to FILE; ``--report FILE ...`` sums such files up (a long match
+played in chunks, ``--seed`` apart).  ``--content DIR`` plays a copy of the content (a setting
+of bots/search.yaml changed, say).
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import hashlib
+import json
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from crisis.balance.stats import wilson  # noqa: E402
-from crisis.content.loader import load_content  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 _CONTENT = None
+_CONTENT_DIR = None
 
 
 def content():
     global _CONTENT
     if _CONTENT is None:
-        _CONTENT = load_content()
+        from crisis.content.loader import load_content
+        _CONTENT = load_content(_CONTENT_DIR)
     return _CONTENT
 
 
 def new_bot(name: str, seed: int, side: int):
-    from crisis.interpreter.controllers import RandomBot
+    try:
+        from crisis.interpreter.players.registry import RandomBot
+    except ImportError:  # before the controllers moved
+        from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.players.heuristic import HeuristicBot
     from crisis.interpreter.players.search import SearchBot
     from crisis.content.bots import Budget
@@ -49,7 +67,8 @@ def new_bot(name: str, seed: int, side: int):
 
 
 def play(task):
-    """One game: (seed, side the bot plays, bot, opponent) -> (bot won, CPU seconds)."""
+    """One game: (seed, side the bot plays, bot, opponent) -> (bot won, CPU seconds, digest of
+    the actions taken)."""
     seed, side, bot, against = task
     started = time.process_time()
     c = content()
@@ -68,6 +87,7 @@ def play(task):
             players.append(("old", controllers.controller_factory(name[4:])(seed, s)))
         else:
             players.append(("new", new_bot(name, seed, s)))
+    taken = []
     while game.decision is not None:
         decision = game.decision
         engine, player = players[decision.player]
@@ -76,38 +96,182 @@ def play(task):
         else:
             text = player.choose(game, decision).text
         game.apply(text)
+        taken.append(text)
         if old is not None:
             old.apply(text)
-    return game.view.winner == side, time.process_time() - started
+    digest = hashlib.sha1("\n".join(taken).encode()).hexdigest()[:12]
+    return game.view.winner == side, time.process_time() - started, digest
+
+
+# ------------------------------------------------------------------ workers
+
+
+def worker() -> None:
+    """Plays the games named on standard input (one JSON task a line), one JSON result a line."""
+    for line in sys.stdin:
+        task = json.loads(line)
+        won, cpu, digest = play(tuple(task))
+        print(json.dumps([won, cpu, digest]), flush=True)
+
+
+def baseline_tree(rev: str, repo: Path = ROOT) -> Path:
+    """The code of commit ``rev`` of ``repo``, unpacked once into a folder importable as ``crisis``."""
+    full = subprocess.run(["git", "-C", str(repo), "rev-parse", rev], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    folder = Path(tempfile.gettempdir()) / f"crisis-baseline-{full[:12]}"
+    if not (folder / "crisis" / "benchmarks" / "players.py").exists():
+        (folder / "crisis").mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", full], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder / "crisis")], input=archive, check=True)
+        # the baseline plays with this file's worker (its own may predate it)
+        (folder / "crisis" / "benchmarks" / "players_worker.py").write_text(Path(__file__).read_text())
+    return folder
+
+
+class Workers:
+    """Processes that play games on one version of the code."""
+
+    def __init__(self, jobs: int, pythonpath=None, script=None, content_dir=None):
+        env = dict(os.environ)
+        if pythonpath is not None:
+            env["PYTHONPATH"] = str(pythonpath) + os.pathsep + env.get("PYTHONPATH", "")
+        command = [sys.executable, str(script or Path(__file__)), "--worker"]
+        if content_dir:
+            command += ["--content", str(content_dir)]
+        self.processes = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                           env=env, cwd=tempfile.gettempdir()) for _ in range(jobs)]
+
+    def run(self, tasks, results, label, out, lock):
+        """Plays ``tasks`` (index, task) on the workers, writing into ``results[index]``."""
+        queue = list(tasks)
+        queue.reverse()
+
+        def feed(process):
+            while True:
+                with lock:
+                    if not queue:
+                        break
+                    index, task = queue.pop()
+                process.stdin.write(json.dumps(task) + "\n")
+                process.stdin.flush()
+                line = process.stdout.readline()
+                if not line:
+                    raise SystemExit(f"a worker of {label} stopped")
+                won, cpu, digest = json.loads(line)
+                with lock:
+                    results[index] = (won, cpu, digest)
+                    if out is not None:
+                        seed, side, bot, against = task
+                        out.write(json.dumps({"code": label, "seed": seed, "side": side, "bot": bot,
+                                              "against": against, "won": won, "cpu": cpu,
+                                              "actions": digest}) + "\n")
+                        out.flush()
+            process.stdin.close()
+            process.wait()
+
+        threads = [threading.Thread(target=feed, args=(p,)) for p in self.processes]
+        for thread in threads:
+            thread.start()
+        return threads
+
+
+# ------------------------------------------------------------------ reports
+
+
+def summary(label, records, sides) -> None:
+    from crisis.balance.stats import wilson
+    bots = sorted({(r["bot"], r["against"]) for r in records})
+    for bot, against in bots:
+        mine = [r for r in records if (r["bot"], r["against"]) == (bot, against)]
+        for side in (0, 1):
+            games = [r for r in mine if r["side"] == side]
+            if not games:
+                continue
+            won = sum(r["won"] for r in games)
+            rate, low, high = wilson(won, len(games))
+            print(f"{label}{bot} as {sides[side]} against {against}: {won}/{len(games)} = {rate:.1%} "
+                  f"({low:.1%}-{high:.1%})")
+        won = sum(r["won"] for r in mine)
+        rate, low, high = wilson(won, len(mine))
+        cpu = [r["cpu"] for r in mine]
+        print(f"{label}both sides: {won}/{len(mine)} = {rate:.1%} ({low:.1%}-{high:.1%}); CPU s per game: mean "
+              f"{statistics.mean(cpu):.3f}, median {statistics.median(cpu):.3f}")
+
+
+def compare(current, baseline) -> None:
+    """Paired games: CPU ratios and games played alike."""
+    ratios = sorted(b["cpu"] / c["cpu"] for c, b in zip(current, baseline) if c["cpu"] > 0)
+    same = sum(c["actions"] == b["actions"] for c, b in zip(current, baseline))
+    if not ratios:
+        return
+    total = sum(b["cpu"] for b in baseline) / max(1e-9, sum(c["cpu"] for c in current))
+    low, high = ratios[len(ratios) // 20], ratios[-1 - len(ratios) // 20]
+    print(f"baseline CPU / this code's, per game: median {statistics.median(ratios):.2f}x "
+          f"(5%-95%: {low:.2f}-{high:.2f}x; all games together {total:.2f}x); "
+          f"{same}/{len(ratios)} games took the same actions")
+
+
+def report(files) -> None:
+    records = [json.loads(line) for name in files for line in Path(name).read_text().splitlines() if line.strip()]
+    sides = content().program.schema.sides
+    for label in sorted({r["code"] for r in records}):
+        summary(f"[{label}] ", [r for r in records if r["code"] == label], sides)
+    current = {(r["seed"], r["side"], r["bot"], r["against"]): r for r in records if r["code"] == "this"}
+    baseline = {(r["seed"], r["side"], r["bot"], r["against"]): r for r in records if r["code"] != "this"}
+    keys = sorted(set(current) & set(baseline))
+    compare([current[k] for k in keys], [baseline[k] for k in keys])
 
 
 def main() -> None:
+    global _CONTENT_DIR
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--against", default="random")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--content", help="a content folder (default: the shipped game)")
+    parser.add_argument("--baseline", help="a commit whose code plays the same games, alternately")
+    parser.add_argument("--repo", default=str(ROOT), help="the git repository --baseline names a commit of")
+    parser.add_argument("--out", help="a file to add one JSON line per game to")
+    parser.add_argument("--report", nargs="+", help="sum up files written by --out, and play nothing")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    _CONTENT_DIR = args.content
+    if args.worker:
+        worker()
+        return
+    if args.report:
+        report(args.report)
+        return
     tasks = [(seed, side, args.bot, args.against) for side in (0, 1)
              for seed in range(args.seed, args.seed + args.games)]
     started = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            results = pool.map(play, tasks, chunksize=1)
-    else:
-        results = [play(task) for task in tasks]
+    out = open(args.out, "a", encoding="utf-8") if args.out else None
+    lock = threading.Lock()
+    labels = ["this"]
+    pools = [Workers(args.jobs, content_dir=args.content)]
+    if args.baseline:
+        tree = baseline_tree(args.baseline, Path(args.repo))
+        labels.append(args.baseline)
+        pools.append(Workers(args.jobs, pythonpath=tree, script=tree / "crisis" / "benchmarks" / "players_worker.py",
+                             content_dir=args.content))
+    results = {label: [None] * len(tasks) for label in labels}
+    threads = []
+    for label, pool in zip(labels, pools):
+        threads += pool.run(enumerate(tasks), results[label], label, out, lock)
+    for thread in threads:
+        thread.join()
+    if out is not None:
+        out.close()
     sides = content().program.schema.sides
-    n = args.games
-    for side in (0, 1):
-        won = sum(w for w, _ in results[side * n:(side + 1) * n])
-        rate, low, high = wilson(won, n)
-        print(f"{args.bot} as {sides[side]} against {args.against}: {won}/{n} = {rate:.1%} ({low:.1%}-{high:.1%})")
-    won = sum(w for w, _ in results)
-    rate, low, high = wilson(won, 2 * n)
-    cpu = sum(c for _, c in results) / len(results)
-    print(f"both sides: {won}/{2 * n} = {rate:.1%} ({low:.1%}-{high:.1%}); {cpu:.2f} CPU s per game; "
-          f"{time.perf_counter() - started:.0f} s wall")
+    records = {label: [{"seed": t[0], "side": t[1], "bot": t[2], "against": t[3], "won": r[0], "cpu": r[1],
+                        "actions": r[2]} for t, r in zip(tasks, results[label])] for label in labels}
+    for label in labels:
+        summary(f"[{label}] " if args.baseline else "", records[label], sides)
+    if args.baseline:
+        compare(records["this"], records[args.baseline])
+    print(f"{time.perf_counter() - started:.0f} s wall")
 
 
 if __name__ == "__main__":

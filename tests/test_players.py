@@ -142,6 +142,45 @@ def test_a_token_step_that_gains_control_is_judged_better(content):
     assert judge.value(board, me, quick=True) > before
 
 
+def test_a_token_step_is_judged_as_the_whole_position_would_be(content):
+    """Token steps are judged only where they change the position (the places and groups they
+    touch, the terms that read what they change); every step gets the value the whole position
+    gets after it, less before it, and the position is left as it was."""
+    from crisis.interpreter.players.heuristic import STEPS
+    from crisis.interpreter.players.sim import Sim
+    judge = judge_for(content.program)
+    evaluator = judge.evaluator
+    checked = 0
+    for seed in (3, 4):
+        game = Game.of(content, seed, log=False)
+        bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+        while game.decision is not None:
+            decision = game.decision
+            if decision.kind in STEPS and len(decision.actions) > 1:
+                board = Sim.of(game).board
+                owner = decision.owner if decision.owner >= 0 else decision.player
+                steps = evaluator.steps_under_way(board.position)
+                before = list(board.values)
+                for quick in (True, False):
+                    for side in (0, 1):
+                        fast = evaluator.step_judge(board, side, quick, steps, owner)
+                        base = judge.value(board, side, quick, steps)
+                        for action in decision.actions:
+                            change = fast(action)
+                            assert board.values == before
+                            if action.kind in STEPS:
+                                board.take(action.side if action.side >= 0 else owner, action.a)
+                                board.put(action.side if action.side >= 0 else owner, action.b)
+                                whole = judge.value(board, side, quick, steps) - base
+                                board.values[:] = before
+                            else:
+                                whole = 0.0
+                            assert change == pytest.approx(whole, abs=1e-9), (seed, action.text, side, quick)
+                            checked += 1
+            game.apply(bots[decision.player].choose(game, decision))
+    assert checked > 1000
+
+
 @pytest.mark.parametrize("term, message, line", [
     ("your treasure: 1.0", "unknown word 'treasure'", 2),
     ("dimensions you control:\n    weight: 0.3\n    during: [card plays]", "unknown step 'card plays'", 4),

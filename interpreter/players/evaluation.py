@@ -9,6 +9,7 @@ names a game: every term is the content's rule text, compiled by the engine's co
 
 from __future__ import annotations
 
+import operator
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from crisis.ruleset import meaning as M
@@ -17,6 +18,68 @@ from crisis.interpreter.engine.board import Board
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.ops import Stopped, Won
 from crisis.interpreter.engine.sequence import StepOp
+
+
+_STEPS = frozenset(("place", "remove", "move"))  # the kinds of decision that are token steps
+
+
+class _Term:
+    """A term compiled: ``difference(board, side)`` is its worth to the side before its weight.
+    ``local``: ("places", codes), ("groups", None) or ("lead", cap) for a sum over the map's
+    places or groups in a game of two; ``reads``: the offsets it reads, where they are known."""
+
+    __slots__ = ("kind", "difference", "weight", "during", "local", "reads")
+
+    def __init__(self, kind: str, difference: Callable, weight: float, during: frozenset,
+                 local: Optional[tuple] = None, reads: Optional[frozenset] = None):
+        self.kind, self.difference, self.weight, self.during = kind, difference, weight, during
+        self.local, self.reads = local, reads
+
+
+class _Reading(list):
+    """The position's numbers, noting which offsets are read (a term's reads, found once per
+    decision when judging token steps): an offset, a slice; anything that goes through them
+    all counts as reading everything."""
+
+    __slots__ = ("read", "everything")
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.read = set()
+        self.everything = False
+
+    def __getitem__(self, key):
+        if key.__class__ is int:
+            self.read.add(key if key >= 0 else key + len(self))
+        elif isinstance(key, slice):
+            self.read.update(range(*key.indices(len(self))))
+        else:
+            self.everything = True
+        return list.__getitem__(self, key)
+
+
+def _reading_everything(method):
+    def everything(self, *args, **kwargs):
+        self.everything = True
+        return method(self, *args, **kwargs)
+    everything.__name__ = method.__name__
+    return everything
+
+
+for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+              "__ge__", "index", "count", "copy", "__add__", "__mul__", "__rmul__", "__reduce_ex__"):
+    setattr(_Reading, _name, _reading_everything(getattr(list, _name)))
+del _name
+
+
+def _getter(offsets: tuple) -> Callable:
+    """values -> the tuple of the values at ``offsets``."""
+    if len(offsets) > 1:
+        return operator.itemgetter(*offsets)
+    if offsets:
+        only = offsets[0]
+        return lambda values: (values[only],)
+    return lambda values: ()
 
 
 class Evaluator:
@@ -31,31 +94,37 @@ class Evaluator:
         per_side = [i for i, c in enumerate(schema.counters) if c.each_side]
         self.score_offset = layout.counter[per_side[0]] if per_side else -1
         self.contexts = program.side_contexts
-        # (kind, difference, weight, during): kind "slow" for a projection, "quick" for its stand-in
-        self.terms: List[Tuple[str, Callable, float, frozenset]] = []
+        # each term: kind "slow" for a projection, "quick" for its stand-in, else ""
+        self.terms: List[_Term] = []
         for term in evaluation.terms:
             if not term.weight:
                 continue
             during = frozenset(term.during)
             if term.kind == "project":
                 # judging token steps quickly: the stand-in, or nothing
-                self.terms.append(("slow", self._term(term), term.weight, during))
+                self.terms.append(self._term(term, "slow", during))
                 if term.quick is not None:
-                    self.terms.append(("quick", self._term(term.quick), term.weight, during))
+                    self.terms.append(self._term(term.quick, "quick", during))
             else:
-                self.terms.append(("", self._term(term), term.weight, during))
+                self.terms.append(self._term(term, "", during))
         self.step_names = {op.id: op.name for op in program.ops if isinstance(op, StepOp)}
-        self.steps_named = frozenset().union(*(t[3] for t in self.terms)) if self.terms else frozenset()
+        self.steps_named = frozenset().union(*(t.during for t in self.terms)) if self.terms else frozenset()
         self._active = {}
         self._board = Board(program, program.initial_position(0))
+        self._memos = {}  # (term, side, options, automa) -> what ``_reads`` found last
+        self._plans, self._plan_offsets = {}, {}  # (quick, steps, side) -> ``_step_plan``
+        self._place_groups = [tuple(g for g, places in enumerate(program.group_places) if p in places)
+                              for p in range(program.layout.places)]
 
     # ------------------------------------------------------------ compiling
-    def _term(self, term) -> Callable:
-        """(board, side) -> the term's worth to the side: its value less the other sides'."""
+    def _term(self, term, kind: str, during: frozenset) -> "_Term":
+        """The term as (board, side) -> its worth to the side: its value less the other sides'."""
         found = None if term.judging_side_only else self._difference(term)
         if found is None:
-            return self._mine_minus_others(self._compile(term), term.judging_side_only)
-        return found
+            function = self._compile(term)
+            return _Term(kind, self._mine_minus_others(function, term.judging_side_only), term.weight, during)
+        difference, local, reads = found
+        return _Term(kind, difference, term.weight, during, local, reads)
 
     def _mine_minus_others(self, function: Callable, mine_only: bool) -> Callable:
         """(board, side) -> the side's value, less the mean of the others' (unless ``mine_only``)."""
@@ -67,29 +136,36 @@ class Evaluator:
         return lambda board, side: function(board, side) - sum(
             function(board, o) for o in range(sides) if o != side) / (sides - 1)
 
-    def _difference(self, term) -> Optional[Callable]:
+    def _difference(self, term):
         """The side's value less the other's, worked out in one pass, for the shapes every
         judgement meets in a game of two (counters, holders, places and groups controlled, the
-        lead); None for any other."""
+        lead), with what it reads: ``(difference, local, reads)``, where ``local`` names a sum
+        over places or groups of the map (judging a token step works out only the places it
+        changes) and ``reads`` the offsets of the values it reads otherwise; None for any other."""
         if self.sides != 2:
             return None
         program, layout = self.program, self.program.layout
         meaning = term.meaning
         if term.kind == "lead":
-            return self._lead_difference(term.at_most)
+            if layout.tokens < 0:
+                return None
+            cap = term.at_most if term.at_most > 0 else 1 << 30
+            return self._lead_difference(term.at_most), ("lead", cap), None
         if term.kind != "number":
             return None
         if isinstance(meaning, M.CounterValue) and self.program.schema.counters[meaning.counter].each_side \
                 and (meaning.side is None or meaning.side == M.ME):
             offset = layout.counter[meaning.counter]
-            return lambda board, side: board.values[offset + side] - board.values[offset + 1 - side]
+            return ((lambda board, side: board.values[offset + side] - board.values[offset + 1 - side]),
+                    None, frozenset((offset, offset + 1)))
         if isinstance(meaning, M.Holder):
             code = program.compiler.holder(meaning).codes[0]
             found = program.count_offsets.get(code)
             if found is not None:
                 base, stride = found
-                return lambda board, side: (board.values[base + side * stride]
-                                            - board.values[base + (1 - side) * stride])
+                return ((lambda board, side: (board.values[base + side * stride]
+                                              - board.values[base + (1 - side) * stride])),
+                        None, frozenset((base, base + stride)))
             return None
         if not isinstance(meaning, M.Count) or layout.tokens < 0:
             return None
@@ -119,7 +195,7 @@ class Evaluator:
                     elif behind:
                         total -= 1
                 return total
-            return groups_difference
+            return groups_difference, ("groups", None), None
         what = meaning.what
         if meaning.kind == "places" and isinstance(what, M.Related) and what.who == M.ME and what.relation == 0:
             codes = getattr(program.compiler.place_set(what.places), "codes", None)
@@ -137,7 +213,7 @@ class Evaluator:
                     elif b > a:
                         total -= 1
                 return total
-            return places_difference
+            return places_difference, ("places", frozenset(codes)), None
         return None
 
     def _lead_difference(self, at_most: int) -> Callable:
@@ -223,14 +299,241 @@ class Evaluator:
         return frozenset(names[frame[0]] for frame in position.stack
                          if frame[0] in names and names[frame[0]] in named)
 
-    def active(self, quick: bool, steps: frozenset) -> tuple:
-        """The terms that count now, ((weight, difference), ...), worked out once per kind of moment."""
+    def active_terms(self, quick: bool, steps: frozenset) -> tuple:
+        """The terms that count now, worked out once per kind of moment."""
         key = (quick, steps)
         found = self._active.get(key)
         if found is None:
-            found = self._active[key] = tuple((weight, difference) for kind, difference, weight, during in self.terms
-                                              if (not during or during & steps)
-                                              and not (kind and (kind == "slow") == quick))
+            found = self._active[key] = tuple(term for term in self.terms
+                                              if (not term.during or term.during & steps)
+                                              and not (term.kind and (term.kind == "slow") == quick))
+        return found
+
+    def active(self, quick: bool, steps: frozenset) -> tuple:
+        """The terms that count now, ((weight, difference), ...)."""
+        key = (quick, steps, "pairs")
+        found = self._active.get(key)
+        if found is None:
+            found = self._active[key] = tuple((t.weight, t.difference) for t in self.active_terms(quick, steps))
+        return found
+
+    def step_judge(self, board, side: int, quick: bool, steps: frozenset, owner: int) -> Callable:
+        """``judge(action)``: how much a token step (``owner``'s token, unless the action names
+        another side's) changes the position's worth to ``side``: ``value`` after the step less
+        before it (0 for an action that is no step), the position left as it was.  Worked out
+        only where the step can change it: a sum over places or groups, at the places the step
+        touches; any other term only when the step touches what it read (known, or noted once
+        here)."""
+        values, layout = board.values, board.layout
+        if values[layout.winner] != NOBODY or layout.tokens < 0:
+            return self._full_step_judge(board, side, quick, steps, owner)
+        plan = self._plans.get((quick, steps, side))
+        if plan is None:
+            plan = self._plans[(quick, steps, side)] = self._step_plan(layout, side, quick, steps)
+        control, lead_terms, group_weight, any_place, known, unknown = plan
+        n, tokens = layout.places, layout.tokens
+        generic = list(known)  # [weight, difference, value before (None: not yet worked out)]
+        always, off_map_terms, at_offset = [], [], dict(self._plan_offsets[(quick, steps, side)])
+        for index, (_, _, _, sensitive) in enumerate(known):
+            if sensitive:
+                off_map_terms.append(index)
+        for term in unknown:
+            before, reads, on_map, elsewhere = self._reads(board, term, side)
+            index = len(generic)
+            generic.append([term.weight, term.difference, before, False])
+            if reads is None:
+                always.append(index)
+                continue
+            if elsewhere:
+                off_map_terms.append(index)
+            for offset in on_map:
+                found = at_offset.get(offset)
+                at_offset[offset] = frozenset((index,)) if found is None else found | {index}
+        generic = [list(term) for term in generic]
+        mine, theirs = tokens + side * n, tokens + (1 - side) * n
+        groups = self.program.group_places if group_weight else ()
+        place_groups = self._place_groups
+        steps_kinds = _STEPS
+
+        def place_worth(place):
+            a, b = values[mine + place], values[theirs + place]
+            total = 0.0
+            weight = control[place]
+            if weight:
+                if a > b:
+                    total = weight
+                elif b > a:
+                    total = -weight
+            if lead_terms:
+                ahead = a - b
+                for weight, cap in lead_terms:
+                    total += weight * (ahead if -cap < ahead < cap else (cap if ahead > 0 else -cap))
+            return total
+
+        def group_worth(group):
+            ahead = behind = True
+            for place in groups[group]:
+                a, b = values[mine + place], values[theirs + place]
+                if a <= b:
+                    ahead = False
+                if b <= a:
+                    behind = False
+            return group_weight if ahead else (-group_weight if behind else 0.0)
+
+        place_before = [place_worth(p) for p in range(n)] if any_place else None
+        group_before = [group_worth(g) for g in range(len(groups))]
+        saved = list(values)
+        take, put = board.take, board.put
+        always_recomputed = frozenset(always)
+        off_map_recomputed = always_recomputed | frozenset(off_map_terms)
+        default_owner = owner
+
+        def judge(action) -> float:
+            if action.kind not in steps_kinds:
+                return 0.0  # a stop changes nothing
+            owner = action.side if action.side >= 0 else default_owner
+            source, dest = action.a, action.b
+            at = tokens + owner * n
+            on_map = source < n and dest < n
+            if on_map:
+                values[at + source] -= 1
+                values[at + dest] += 1
+                recompute = always_recomputed
+            else:
+                take(owner, source)
+                put(owner, dest)
+                recompute = off_map_recomputed
+            change = 0.0
+            if source < n:
+                if any_place:
+                    change += place_worth(source) - place_before[source]
+                found = at_offset.get(at + source)
+                if found is not None:
+                    recompute = recompute | found
+            if dest < n and dest != source:
+                if any_place:
+                    change += place_worth(dest) - place_before[dest]
+                found = at_offset.get(at + dest)
+                if found is not None:
+                    recompute = recompute | found
+            if groups:
+                if source < n:
+                    for group in place_groups[source]:
+                        change += group_worth(group) - group_before[group]
+                if dest < n:
+                    for group in place_groups[dest]:
+                        if source >= n or group not in place_groups[source]:
+                            change += group_worth(group) - group_before[group]
+            for index in recompute:
+                term = generic[index]
+                before = term[2]
+                if before is None:
+                    values[:] = saved
+                    before = term[2] = term[1](board, side)
+                    if on_map:
+                        values[at + source] -= 1
+                        values[at + dest] += 1
+                    else:
+                        take(owner, source)
+                        put(owner, dest)
+                change += term[0] * (term[1](board, side) - before)
+            if on_map:
+                values[at + source] = saved[at + source]
+                values[at + dest] = saved[at + dest]
+            else:
+                values[:] = saved
+            return change
+        return judge
+
+    def _step_plan(self, layout, side: int, quick: bool, steps: frozenset):
+        """What judging token steps needs of the terms that count now, worked out once: the weight
+        of holding each place, the leads, the weight of each group held, the terms whose reads are
+        known ([weight, difference, None, whether a step off the map changes them]) and those whose
+        reads are found on the position."""
+        n, tokens = layout.places, layout.tokens
+        local = self.sides == 2
+        control = [0.0] * n
+        leads, known, unknown, at_offset = [], [], [], {}
+        group_weight = 0.0
+        first, last = tokens, tokens + self.sides * n
+        # a step off the map changes only holders, tracks, boxes and zones entered or pending
+        # (Board.take and Board.put), laid out one after the other
+        off_first, off_last = layout.holder, layout.entry_order
+        for term in self.active_terms(quick, steps):
+            shape = term.local if local else None
+            if shape is not None:
+                if shape[0] == "places":
+                    for place in shape[1]:
+                        control[place] += term.weight
+                elif shape[0] == "lead":
+                    leads.append((term.weight, shape[1]))
+                else:
+                    group_weight += term.weight
+                continue
+            if term.reads is None:
+                unknown.append(term)
+                continue
+            index = len(known)
+            known.append((term.weight, term.difference, None,
+                          any(off_first <= o < off_last for o in term.reads)))
+            for offset in term.reads:
+                if first <= offset < last:
+                    at_offset.setdefault(offset, set()).add(index)
+        self._plan_offsets[(quick, steps, side)] = {o: frozenset(found) for o, found in at_offset.items()}
+        lead_terms = tuple(leads)
+        any_place = local and bool(lead_terms or any(control))
+        return tuple(control), lead_terms, group_weight, any_place, tuple(known), tuple(unknown)
+
+    def _full_step_judge(self, board, side: int, quick: bool, steps: frozenset, default_owner: int) -> Callable:
+        """``step_judge`` by judging the whole position after each step."""
+        values = board.values
+        saved = list(values)
+        base = self.value(board, side, quick, steps)
+
+        def judge(action) -> float:
+            if action.kind not in _STEPS:
+                return 0.0
+            owner = action.side if action.side >= 0 else default_owner
+            board.take(owner, action.a)
+            board.put(owner, action.b)
+            change = self.value(board, side, quick, steps) - base
+            values[:] = saved
+            return change
+        return judge
+
+    def _reads(self, board, term: "_Term", side: int):
+        """(the term's worth to ``side``, the offsets of the values it read, those of them that are
+        tokens in places, whether it read anything else a token step may change); the offsets are
+        None when it read everything.  What it read last time is kept: while those values and the
+        piles it read are the same, so is its worth, and nothing is worked out again."""
+        key = (term, side, board.options, board.solo)
+        memo = self._memos.get(key)
+        values, piles = board.values, board.piles
+        if memo is not None:
+            getter, seen, piles_seen, found = memo
+            if getter(values) == seen and all(piles[index] == cards for index, cards in piles_seen):
+                return found
+        position = board.position
+        reading, reading_piles = _Reading(values), _Reading(piles)
+        board.values = position.values = reading
+        board.piles = position.piles = reading_piles
+        try:
+            worth = term.difference(board, side)
+        finally:
+            board.values = position.values = values
+            board.piles = position.piles = piles
+        if reading.everything or reading_piles.everything:
+            self._memos.pop(key, None)
+            return worth, None, None, True
+        layout = board.layout
+        first, last = layout.tokens, layout.tokens + self.sides * layout.places
+        off_first, off_last = layout.holder, layout.entry_order
+        reads = tuple(sorted(reading.read))
+        found = (worth, frozenset(reads), frozenset(o for o in reads if first <= o < last),
+                 any(off_first <= o < off_last for o in reads))
+        getter = _getter(reads)
+        self._memos[key] = (getter, getter(values),
+                            tuple((index, list(piles[index])) for index in sorted(reading_piles.read)), found)
         return found
 
     def value(self, board, side: int, quick: bool = False, steps: Optional[frozenset] = None) -> float:

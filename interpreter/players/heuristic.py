@@ -54,34 +54,21 @@ class Judge:
             return self._best(decision, rng, lambda action: self._order_value(sim, action, rng))
         return self._pick([(action, value) for action, value, _ in self.trials(sim, rng, 1)], rng)
 
-    def trial_values(self, sim: Sim, rng: random.Random, record: bool = False):
-        """``trials`` for any decision (cards of an order: the mean of played-out games)."""
+    def trial_values(self, sim: Sim, rng: random.Random, record: bool = False, playouts: int = 0):
+        """``trials`` for any decision (cards of an order: the mean of ``playouts`` games played
+        out, by default the evaluation's ``order playouts``)."""
         if sim.decision.kind == ORDER:
-            return [(action, self._order_value(sim, action, rng), None) for action in sim.decision.actions]
+            return [(action, self._order_value(sim, action, rng, playouts), None) for action in sim.decision.actions]
         return self.trials(sim, rng, 1, record)
 
     def step(self, sim: Sim, decision: Decision, rng: random.Random) -> Action:
         """The token step (or stop) that leaves the best position for the player: each step is
         taken on the position's numbers and taken back."""
         board = sim.board
-        values = board.values
         player = decision.player
-        owner_default = decision.owner if decision.owner >= 0 else player
-        quick = self.quick_steps
-        saved = list(values)
         steps = self.evaluator.steps_under_way(board.position)  # the same for every step judged
-        base = self.value(board, player, quick, steps)
-
-        def judge(action: Action) -> float:
-            if action.kind not in STEPS:
-                return 0.0  # a stop changes nothing
-            owner = action.side if action.side >= 0 else owner_default
-            board.take(owner, action.a)
-            board.put(owner, action.b)
-            change = self.value(board, player, quick, steps) - base
-            values[:] = saved
-            return change
-
+        judge = self.evaluator.step_judge(board, player, self.quick_steps, steps,
+                                          decision.owner if decision.owner >= 0 else player)
         return self._best(decision, rng, judge)
 
     def trials(self, sim: Sim, rng: random.Random, depth: int = 1, record: bool = False, actions=None):
@@ -91,6 +78,7 @@ class Judge:
         decision = sim.decision
         player = decision.player
         out = []
+        unchanged = None  # at depth 0: the value of the position as it is, once asked for
         for action in decision.actions if actions is None else actions:
             trial = sim.fork()
             trial.apply(action)
@@ -99,8 +87,22 @@ class Judge:
                 self.settle(trial, rng, depth - 1, taken)
             else:
                 self.steps(trial, rng, taken)
+                if self._same(trial, sim):
+                    # nothing that is judged has changed (an order of things to do, say)
+                    if unchanged is None:
+                        unchanged = self.value(sim.board, player)
+                    out.append((action, unchanged, taken))
+                    continue
             out.append((action, self.value(trial.board, player), taken))
         return out
+
+    def _same(self, trial: Sim, sim: Sim) -> bool:
+        """Whether ``trial`` is judged as ``sim`` is: the same numbers, piles and steps under way."""
+        a, b = trial.board.position, sim.board.position
+        if a.values != b.values or a.piles != b.piles:
+            return False
+        steps = self.evaluator.steps_under_way
+        return steps(a) == steps(b)
 
     def settle(self, sim: Sim, rng: random.Random, depth: int = 0, taken: Optional[list] = None) -> None:
         """Carry the play on to the next decision of the horizon (or the end)."""
@@ -127,16 +129,18 @@ class Judge:
             if taken is not None:
                 taken.append(action)
 
-    def _order_value(self, sim: Sim, action: Action, rng: random.Random) -> float:
-        """Mean value, to the player, of games played to the end after choosing ``action`` now."""
+    def _order_value(self, sim: Sim, action: Action, rng: random.Random, playouts: int = 0) -> float:
+        """Mean value, to the player, of games played to the end after choosing ``action`` now
+        (``playouts`` of them, by default the evaluation's ``order playouts``)."""
         player = sim.decision.player
+        playouts = playouts or self.order_playouts
         total = 0.0
-        for _ in range(self.order_playouts):
+        for _ in range(playouts):
             trial = sim.fork()
             trial.apply(action)
             self.play_out(trial, rng)
             total += self.value(trial.board, player)
-        return total / self.order_playouts
+        return total / playouts
 
     def play_out(self, sim: Sim, rng: random.Random) -> None:
         """Play to the end: cards of an order at random, everything else as ``settle``."""

@@ -153,7 +153,7 @@ class Search:
         """(action, chance for the chooser, steps taken after it), the heuristic's way."""
         judge = self.judge
         if actions is None:
-            trials = judge.trial_values(sim, self.rng, record=True)
+            trials = judge.trial_values(sim, self.rng, record=True, playouts=self.settings.order_playouts)
         else:
             trials = judge.trials(sim, self.rng, 1, record=True, actions=actions)
         return [(action, self.chance(value), taken) for action, value, taken in trials]
