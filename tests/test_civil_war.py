@@ -348,3 +348,19 @@ def test_no_python_of_the_engine_names_this_games_things():
                                          ("battlefield", False), ("tapped", True), ("untapped", False)])
 def test_the_words_are_found_as_whole_words_of_names(text, found):
     assert any(WORDS.match(word) for word in words_of(text)) is found
+
+
+def test_the_examples_of_the_language_reference_load_in_this_game(tmp_path):
+    """docs/language.md, "A line of locations, paying, battles": every example is a rule this game
+    accepts as it stands."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## A line of locations, paying, battles"):doc.index("## Errors")]
+    blocks = re.findall(r"```text\n(.*?)\n```", section, re.S)
+    assert len(blocks) >= 3
+    root = copy_game(tmp_path)
+    sequence = root / "sequence.yaml"
+    added = "".join(f"  example {n}: |\n" + "".join(f"    {line}\n" for line in block.split("\n"))
+                    for n, block in enumerate(blocks))
+    sequence.write_text(sequence.read_text(encoding="utf-8").replace("procedures:\n", "procedures:\n" + added),
+                        encoding="utf-8")
+    read_game(root)
