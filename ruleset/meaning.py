@@ -606,9 +606,11 @@ class CanPay(Meaning):
 
 @attrs.frozen
 class RegisterSet(Meaning):
-    """"the battlefield is on the map": a place register holds a place that is on the map."""
+    """"the battlefield is on the map" (``held``), "... off the map": a place register holds a place
+    that is on the map, or none."""
 
     register: int
+    held: bool = True
 
 
 Condition = Union[AnyOf, AllOf, Not, EachSide, Controls, ControlsCount, ControlsMore, TokensIn, TokensMore,

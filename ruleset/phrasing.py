@@ -25,6 +25,7 @@ from typing import Callable, List, Optional, Tuple
 
 from . import meaning as M
 from . import nodes as N
+from .phrasing_play import PlayPhrasing
 
 
 def phrase_block(block: M.Block, catalog, schema, declarations, inline: bool = False, actor: str = "you",
@@ -117,7 +118,7 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-class Phrasing:
+class Phrasing(PlayPhrasing):
     labels: Optional[Callable[[int], str]] = None  # line n of a priority list -> its name
 
     def __init__(self, catalog, schema, declarations, actor: str = "you", mood: str = "plain"):
@@ -437,7 +438,11 @@ class Phrasing:
                          **self.counter_name(node.counter), **self.subject())
 
     def st_SetCounter(self, node: M.SetCounter) -> str:
-        return self.fill("statement.set_counter", value=self.number(node.value), each="yes" if node.each_side else "no",
+        # {each}: "yes" (each player's), "own" (a counter each side keeps, set for the acting side alone:
+        # "set your might to ...", as {whose} reads it: own, their...) or "no"
+        own = self.schema.counters[node.counter].each_side and not node.each_side
+        each = "yes" if node.each_side else self.whose("own") if own else "no"
+        return self.fill("statement.set_counter", value=self.number(node.value), each=each,
                          **self.counter_name(node.counter), **self.subject())
 
     def st_SetRegister(self, node: M.SetRegister) -> str:
@@ -456,14 +461,15 @@ class Phrasing:
             return self.fill("number.cards", cards=self.pile_noun(node.what, 2), pile=self.pile(node.what))
         if isinstance(node, M.Count) and node.kind == "places":
             return self.fill("number.places", places=self.spaces(node.what))
-        if isinstance(node, M.Count):
+        if isinstance(node, M.Count) and node.kind == "groups":
             return self.fill("number.groups", groups=self.countable(node))
         if isinstance(node, M.Sum):
             text = self.number(node.terms[0])
             for term, sign in zip(node.terms[1:], node.signs):  # a sign before each term after the first
                 text = self.fill("number.plus" if sign > 0 else "number.minus", a=text, b=self.number(term))
             return text
-        return self.fill("number." + _construct(node))  # a field of a card in play: no phrasing yet
+        found = self.play_number(node)  # cards in play (phrasing_play.py)
+        return found if found is not None else self.fill("number." + _construct(node))
 
     def st_PlaceMarker(self, node: M.PlaceMarker) -> str:
         what = "statement.move_marker" if isinstance(node.node, N.Move) else "statement.place_marker"
@@ -525,7 +531,7 @@ class Phrasing:
             return "statement.for_each_place", params, self, node.body
         if isinstance(node, M.Acting) and self.compound(node.statement) is not None:
             return self.acting_phrasing(node).compound(node.statement)
-        return None
+        return self.play_compound(node)
 
     def chooser(self, chooser: str) -> dict:
         """Who chooses an order ("you", "opponent", an overlay's role or a register), as ``who``
@@ -708,7 +714,8 @@ class Phrasing:
             pile = cards.piles[0]
             return self.fill("spaces." + snake(self.schema.piles[pile.pile].name),
                              whose=self.whose(self.possessive_of(pile.side or M.ME)))
-        return ""
+        found = self.play_places(node, form)  # where cards in play stand, the line's places (phrasing_play.py)
+        return found if found is not None else ""
 
     def spaces(self, node, form: str = "many") -> str:
         if isinstance(node, M.Related):
@@ -856,6 +863,9 @@ class Phrasing:
                          **self.party(node.side))
 
     def cond_NumberTest(self, node: M.NumberTest):
+        found = self.play_count_test(node)  # cards in play, cards of a pile by their noun (phrasing_play.py)
+        if found is not None:
+            return found
         number = node.number
         if isinstance(number, M.CounterValue) and node.test is not None:
             counter = snake(self.schema.counters[number.counter].name)

@@ -280,11 +280,16 @@ class _Run(EntityPhrases):
         guess = did_you_mean(name, names)
         # named for what the rule wants there, in the schema's words ("unknown space or dimension")
         place_word, group_word = self.place_word(), self.group_word()
-        if "places" in want:
+        marker_guess = did_you_mean(name, list(r.marker_index)) if "marker" in want else None
+        if marker_guess is not None:  # a marker misspelt, where one may stand
+            what, wanted, guess = "marker", list(r.marker_index), marker_guess
+        elif "places" in want:
             what = place_word + (f" or {group_word}" if "group" in want and r.group_index else "")
             wanted = list(r.place_index) + (list(r.group_index) if "group" in want else [])
         elif "group" in want:
             what, wanted = group_word, list(r.group_index)
+        elif "marker" in want and r.marker_index:
+            what, wanted = "marker", list(r.marker_index)
         else:
             what, wanted = "name", names
         self.error(head, f"unknown {what} '{name}'", expected=f"a {what}: {one_of(wanted)}",
@@ -347,9 +352,9 @@ class _Run(EntityPhrases):
             return "places", M.ContextPlace("this", node=p)
         if det == "that" and not modifiers and not p.of:
             if not self.chosen:
-                self.error(p, f"'that {head.text}' is the place chosen by an earlier statement of the same "
-                              "effect, and no statement before this one chooses one",
-                           hint="name the place, or place, remove or move tokens (or a marker) first")
+                self.error(p, f"'that {head.text}' is the {self.place_word()} chosen by an earlier statement of the "
+                              f"same effect, and no statement before this one chooses {_a(self.place_word())}",
+                           hint=f"name the {self.place_word()}, or place, remove or move tokens (or a marker) first")
             return "places", M.ContextPlace("that", node=p)
         places: object = M.Fixed(tuple(range(len(self.schema.map.places))), "all", node=p)
         cards_mod = [w for w in modifiers if w.kind == "NOUN" and any(m.startswith(("cards:", "pile:"))
@@ -1401,7 +1406,7 @@ class _Run(EntityPhrases):
             if self.r.kind_index[self.schema.piles[pile.pile].kind] != typed[0]:
                 self.error(node.where, f"the {self.schema.piles[pile.pile].name} holds no {noun}")
                 return M.AllOf(())
-            return M.NumberTest(M.Count(M.Cards(typed[0], (pile,), type=typed[1], node=node.where), "cards"), test,
+            return M.NumberTest(M.Count(M.Cards(typed[0], (pile,), type=typed[1], node=node.pieces), "cards"), test,
                                 node=node)
         if noun is not None and self.r.play_kinds and self.entity_noun(noun) is not None:
             if holder is not None:
@@ -1484,6 +1489,15 @@ class _Run(EntityPhrases):
     def cond_IsFirstPlayer(self, node: N.IsFirstPlayer):
         return M.IsFirstPlayer(self.subject_side(node.subject), node=node)
 
+    def marker_places(self, where: N.Places) -> M.Union_:
+        """Where a marker is tested: places of the map only."""
+        union = self.location_union(where, holders_ok=True)
+        for item in union.items:
+            if isinstance(item, M.Holder):
+                self.error(item.node, f"a marker is only ever on a map {self.place_word()}, never in "
+                                      f"{_a(self.holder_words())}")
+        return M.Union_(tuple(i for i in union.items if not isinstance(i, M.Holder)), node=union.node)
+
     def cond_IsState(self, node: N.IsState):
         result = self.is_state(node)
         return M.Not(result, node=node) if node.negated and not isinstance(result, M.IsRole) else result
@@ -1498,8 +1512,7 @@ class _Run(EntityPhrases):
             if found is None:
                 return M.AllOf(())
             if isinstance(found[1], M.RegisterPlace):
-                held = M.RegisterSet(found[1].register, node=node)
-                return held if kind == "on_map" else M.Not(held, node=node)
+                return M.RegisterSet(found[1].register, kind == "on_map", node=node)
         if self.r.play_kinds and kind in ("adjective", "at", "in_play"):
             about = self.entity_state(node)
             if about is not None:
@@ -1512,7 +1525,7 @@ class _Run(EntityPhrases):
             marker = self.phrase(subject, ("marker",)) if isinstance(subject, N.Phrase) else None
             if marker is None:
                 return M.AllOf(())
-            return M.MarkerAt(marker.index, self.location_union(node.where, holders_ok=False), node=node)
+            return M.MarkerAt(marker.index, self.marker_places(node.where), node=node)
         if kind == "named":
             if node.word in self.r.side_index:
                 return M.IsSide(self.subject_side(subject), self.r.side_index[node.word], node=node)
@@ -1549,7 +1562,7 @@ class _Run(EntityPhrases):
             if marker is None:
                 return M.AllOf(())
             if kind == "in":
-                return M.MarkerAt(marker.index, self.location_union(node.where, holders_ok=False), node=node)
+                return M.MarkerAt(marker.index, self.marker_places(node.where), node=node)
             if kind == "there":
                 return M.MarkerAt(marker.index, M.ContextPlace("it"), node=node)
             return M.MarkerAt(marker.index, None, kind == "off_map", node=node)

@@ -364,3 +364,55 @@ def test_the_examples_of_the_language_reference_load_in_this_game(tmp_path):
     sequence.write_text(sequence.read_text(encoding="utf-8").replace("procedures:\n", "procedures:\n" + added),
                         encoding="utf-8")
     read_game(root)
+
+
+# ------------------------------------------------------------------ the rules in words
+
+
+def catalog(lang: str):
+    import yaml
+    from crisis.content.locale import Catalog, flatten
+    messages = {}
+    for path in sorted((ROOT / "locale" / lang).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        messages.update({key: str(value) for key, value, *_ in flatten(data)})
+    return Catalog(lang, messages)
+
+
+def rendered(definition, lang: str):
+    from crisis.content.phrases import every_rule
+    from crisis.ruleset.phrasing import phrase_block, phrase_condition, phrase_outline
+    texts = {}
+    cat = catalog(lang)
+    for label, how, rule, actor in every_rule(definition):
+        if how == "block":
+            lines = phrase_outline(rule, cat, definition.schema, definition.declarations, actor)
+            texts[label] = "\n".join(line for _, line in lines)
+        elif how == "condition":
+            texts[label] = phrase_condition(rule, cat, definition.schema, definition.declarations, actor)
+    return texts
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_rule_of_the_game_reads_in_english_and_spanish(definition, lang):
+    texts = rendered(definition, lang)
+    assert len(texts) > 20
+    assert [(label, text) for label, text in texts.items() if "<render." in text] == []
+    if lang == "es":  # no English left in the Spanish
+        english = re.compile(r"\b(your|the|deploy|march|farms?|characters?|opponent|each|until|paying)\b")
+        assert [(label, text) for label, text in texts.items() if english.search(text)] == []
+
+
+def test_card_texts_and_the_sequence_read_as_the_rules_say(definition):
+    en, es = rendered(definition, "en"), rendered(definition, "es")
+    assert en["military-railroads, effect"] == "Untap up to 2 of your tapped farms."
+    assert es["military-railroads, effect"] == "Endereza hasta 2 de tus granjas giradas."
+    assert en["anaconda-plan, effect"] == "Your opponent taps 2 of their untapped farms."
+    assert "March any number of your unmoved characters to a location within its speed, paying the distance." \
+        in en["play"]
+    assert "Forfeit your soldiers at the battlefield until their total price is at least the damage." \
+        in en["procedure losses"]
+    assert "Choose up to 1 location where you have a character there and your opponent has a character there" \
+        in en["play"]
+    assert "Despliega cualquier número de personajes de tu mano en tus localidades, pagando su precio." \
+        in es["procedure deployment"]

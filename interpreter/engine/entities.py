@@ -606,8 +606,8 @@ class EntityCompiler:
         return lambda board, ctx, it: can_pay(board, side(board, ctx), amount(board, ctx, it))
 
     def cond_RegisterSet(self, node: M.RegisterSet):
-        offset = self.program.layout.register[node.register]
-        return lambda board, ctx, it: (p := board.values[offset]) != NOBODY and on_map(board, p)
+        offset, held = self.program.layout.register[node.register], node.held
+        return lambda board, ctx, it: ((p := board.values[offset]) != NOBODY and on_map(board, p)) == held
 
     # ---------------------------------------------------------------- statements
     def amount(self, amount: M.Amount) -> Tuple[str, int, Optional[Callable]]:
