@@ -73,11 +73,12 @@ class PlayPhrasing:
         return "".join(self.made("play", "adjective", adjective=w, n=n) for w in words)
 
     def play_owner(self, side: Optional[M.Side]) -> dict:
+        """{owner}: own, opponent, their, their_opponent, side (a named side: {side}) or any."""
         if side is None:
-            return {"owner": "any"}
+            return {"owner": "any", "side": ""}
         if side.kind == "side":
             return dict(owner="side", **self.side_name(side.index))
-        return {"owner": self.whose(self.possessive_of(side))}
+        return {"owner": self.whose(self.possessive_of(side)), "side": ""}
 
     def play_at(self, places) -> str:
         """" at the battlefield", " there" (the place a "where" clause tests)."""
