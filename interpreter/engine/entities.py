@@ -82,6 +82,9 @@ class EntityTables:
         paying = schema.paying
         self.payers: Tuple[int, ...] = tuple(self.named(paying.cards)) if paying is not None else ()
         self.pay_flag = in_play.flag_index(paying.flag) if paying is not None else -1
+        self.payer_records = tuple((e, layout.entity_of(e)) for e in self.payers)  # (entity, its record)
+        # the record of the card standing for each place (-1: none), for "is it on the map"
+        self.place_record = tuple(layout.entity_of(e) if e != NOBODY else -1 for e in self.place_card)
 
     def named(self, cards) -> Tuple[int, ...]:
         """The entities a schema noun names (content/schema.py's CardsNamed)."""
@@ -228,8 +231,8 @@ def on_map(board, place: int) -> bool:
     t = tables(board.program)
     if not t.line:
         return place >= 0
-    card = t.place_card[place] if place >= 0 else NOBODY
-    return card != NOBODY and board.values[board.layout.entity_of(card)] != NOBODY
+    record = t.place_record[place] if place >= 0 else -1
+    return record >= 0 and board.values[record] != NOBODY
 
 
 def neighbours(board, place: int) -> List[int]:
@@ -284,13 +287,8 @@ def distance(board, start: int, goal: int) -> int:
 def payers(board, side: int) -> List[int]:
     """A side's cards in play that can pay now (state.yaml, 'paying'), in card order."""
     t = tables(board.program)
-    layout, values, bit = board.layout, board.values, 1 << t.pay_flag
-    out = []
-    for e in t.payers:
-        record = layout.entity_of(e)
-        if values[record + OWNER] == side and not values[record + FLAGS] & bit:
-            out.append(e)
-    return out
+    values, bit = board.values, 1 << t.pay_flag
+    return [e for e, record in t.payer_records if values[record + OWNER] == side and not values[record + FLAGS] & bit]
 
 
 def can_pay(board, side: int, amount: int) -> bool:
@@ -743,11 +741,12 @@ class EntityOp(Op):
         """[(entity, pile index, target)], in card order then target order."""
         out = []
         paying = self.paying
+        available = len(payers(board, ctx.me)) if paying is not None else 0  # each pays 1
         for entity, index in self._candidates(board, ctx):
             if entity in taken or (only is not None and entity != only):
                 continue
             for target in self._targets(board, ctx, entity):
-                if paying is not None and not can_pay(board, ctx.me, self.cost(board, ctx, entity, target)):
+                if paying is not None and self.cost(board, ctx, entity, target) > available:
                     continue
                 out.append((entity, index, target))
         return out
