@@ -96,7 +96,9 @@ class SearchSettings:
     widen: int = 0  # > 0: at each node only the heuristic's best this many available actions are tried
     replies: int = 0  # the same for the opponent's card plays (1: the opponent plays as the heuristic would)
     rollout: int = 0  # card plays the heuristic plays on past a new node before its position is judged
-    order_playouts: int = 0  # games played out to judge each card of an order at a new node (0: the evaluation's)
+    order_playouts: int = 4  # games played out to judge each card of an order at a new node (0: none)
+    reply_depth: int = 1  # the opponent's card plays tried on to the horizon (1) or through their token steps (0)
+    policy_depth: int = 1  # between nodes, options and markers tried on to the horizon (1) or through their steps (0)
 
 
 @attrs.frozen
@@ -111,4 +113,5 @@ WEIGHT_KEYS = {name: (int if name == "lead_cap" else float, 0 if name in ("lead_
 HEURISTIC_KEYS = {"order_playouts": (int, 1), "quick_steps": (bool, None)}
 SEARCH_KEYS = {"iterations": (int, 1), "milliseconds": (float, 0), "exploration": (float, 0),
                "scale": (float, 0.01), "prior": (int, 0),
-               "widen": (int, 0), "replies": (int, 0), "rollout": (int, 0), "order_playouts": (int, 0)}
+               "widen": (int, 0), "replies": (int, 0), "rollout": (int, 0), "order_playouts": (int, 0),
+               "reply_depth": (int, 0), "policy_depth": (int, 0)}

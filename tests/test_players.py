@@ -181,6 +181,85 @@ def test_a_token_step_is_judged_as_the_whole_position_would_be(content):
     assert checked > 1000
 
 
+def test_a_projected_score_is_what_carrying_the_procedure_out_would_give(content):
+    """'project: final scoring' is worked out from its lines (gains, some under a test) without
+    carrying them out on a copy of the position: the same VP, for each side, all game long."""
+    from crisis.interpreter.players.evaluation import Evaluator
+    from crisis.interpreter.players.sim import Sim
+    program = content.program
+    evaluator = Evaluator(program, program.definition.evaluation)
+    index = program.procedure_names.index("final scoring")
+    rules = [rule for _, rule in program.procedure_lines[index]]
+    worked_out = evaluator._linear_projection(rules)
+    assert worked_out is not None
+    evaluator._linear_projection = lambda rules: None  # now the projection carries the lines out
+    carried_out = evaluator._projection("final scoring")
+    seen = set()
+    for seed in (5, 6):
+        game = Game.of(content, seed, log=False)
+        bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+        while game.decision is not None:
+            board = Sim.of(game).board
+            for side in (0, 1):
+                gained = carried_out(board, side)
+                assert worked_out(board, side) == gained
+                seen.add(gained)
+            game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert len(seen) > 2
+
+
+def test_card_plays_that_do_the_same_are_tried_once(content):
+    """Playing a card for its value does the same whichever card of that value it is: the
+    judge groups such plays (never events, which differ card by card) and tries each group
+    once, the others judged on the position with the cards swapped."""
+    from crisis.interpreter.players.sim import Sim
+    judge = judge_for(content.program)
+    game = game_at(content, 11, "play_card", 2)
+    values = content.program.cards[content.program.played_kind]
+    groups = {}
+    for action in game.decision.actions:
+        key = judge.alike(action)
+        if action.kind == "value":
+            assert key is not None
+            groups.setdefault(key, []).append(action)
+        else:
+            assert key is None or key not in groups
+    assert any(len(group) > 1 for group in groups.values())
+    for group in groups.values():
+        assert len({values.fields[0][action.a] for action in group}) == 1
+    forks = []
+    fork = Sim.fork
+    root = Sim.of(game)
+
+    def counting(sim, *args, **kwargs):
+        forks.append(sim is root)
+        return fork(sim, *args, **kwargs)
+    Sim.fork = counting
+    try:
+        judged = judge.trials(root, random.Random(1), 1)
+    finally:
+        Sim.fork = fork
+    assert sum(forks) == len(game.decision.actions) - sum(len(g) - 1 for g in groups.values())
+    by_text = {action.text: value for action, value, _ in judged}
+    for group in groups.values():
+        assert len({by_text[action.text] for action in group}) == 1
+
+
+def test_the_search_tries_every_card_of_an_order_it_plays_no_games_for(content):
+    """With 'order_playouts: 0' the cards of an order are judged by the search's own iterations:
+    each card is tried before any is tried twice, and the most tried is played."""
+    import attrs
+    from crisis.interpreter.players.search import Search
+    game = game_at(content, 3, "order", 3)
+    cards = len(game.decision.actions)
+    settings = attrs.evolve(content.bots.search, order_playouts=0, budget=Budget(iterations=cards + 1))
+    search = Search(judge_for(game.program), settings, game.decision.player, random.Random(4))
+    chosen = search.run(game)
+    visits = sorted(edge.visits for edge in search.root.edges.values())
+    assert len(visits) == cards and visits[0] >= 1 and sum(visits) == cards + 1
+    assert search.root.edges[chosen.text].visits == visits[-1]
+
+
 @pytest.mark.parametrize("term, message, line", [
     ("your treasure: 1.0", "unknown word 'treasure'", 2),
     ("dimensions you control:\n    weight: 0.3\n    during: [card plays]", "unknown step 'card plays'", 4),

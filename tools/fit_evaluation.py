@@ -1,30 +1,34 @@
-"""Fit the heuristic bot's evaluation weights to games: which terms predict the winner.
+"""Fit the bots' evaluation weights (bots/evaluation.yaml) to games: which terms predict the winner.
 
-Plays games between heuristic bots (a share of their card plays at random, so that positions
-vary), records the evaluation's terms (``crisis.interpreter.evaluation.TERMS``, then one per
-crisis zone) at every card play, for the player about to play, with whether that player went
-on to win, and fits a logistic regression by Newton's method.  The weights it prints are the
-coefficients divided by the VP coefficient (so they are in VP, as ``bots/heuristic.yaml``
-has them), with the logistic scale (VP of evaluation per unit of log-odds) that the search
-bot's ``scale`` setting takes.  One fit per stage (round 1, 2, 3, the Final Crisis) shows how
-much the weights move over a game.
+Plays games between heuristic bots on the general engine (a share of their card plays at random,
+so that positions vary), records at every decision of the evaluation's horizon (the positions
+a trial is judged at) each term of bots/evaluation.yaml for the player about to decide (its
+value less the other side's, as the bots work it out; 0 while the term does not count), with
+whether that player went on to win, and fits a logistic regression by Newton's method (a column
+per side takes up the sides' difference in strength).  The weights are the coefficients divided
+by the coefficient of the first term (your VP, say), so they are in its units, as the file has
+them; the logistic scale (points of evaluation per unit of log-odds) is what the search bot's
+``scale`` setting takes.  One fit per stage (the steps of the sequence of play under way) shows
+how much the weights move over a game.
 
-    python tools/fit_evaluation.py --games 600 --seed 1 [--content DIR] [--random 0.2]
-        [--data positions.json] [--terms vp,final_scoring,...]
+    python tools/fit_evaluation.py --games 600 [--seed 1] [--content DIR] [--random 0.2] [--jobs 2]
+        [--data positions.json] [--terms "your VP,lead,..."] [--write] [--write-scale]
 
 ``--data`` keeps the positions played (a later run with the same file fits again without
-playing); ``--terms`` fits on some terms only (terms that move together, such as the tokens
-on the map, in the pool and on the track, which always add up to the same, make single
-coefficients meaningless).
+playing); ``--terms`` fits on some terms only (the others keep their weights); ``--write``
+puts the fitted weights into the content's bots/evaluation.yaml (comments and layout kept),
+``--write-scale`` the scale into bots/search.yaml.
 
-Needs numpy (``pip install 'crisis-engine[report]'``).  Takes about a second per game.
+Needs numpy (``pip install 'crisis-engine[report]'``).  Takes about a third of a second per game.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -33,33 +37,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from crisis.content.loader import load_content  # noqa: E402
-from crisis.interpreter.evaluation import TERMS  # noqa: E402
-from crisis.interpreter.game import Game, Options  # noqa: E402
-from crisis.interpreter.heuristic import HeuristicBot, judge_for  # noqa: E402
+
+_CONTENT = None
+_CONTENT_DIR = None
 
 
-def stage(state) -> str:
-    return f"round {state.round}" if state.phase in ("card_play", "objectives") else "final crisis"
+def content():
+    global _CONTENT
+    if _CONTENT is None:
+        _CONTENT = load_content(_CONTENT_DIR)
+    return _CONTENT
 
 
-def play(content, seed: int, explore: float):
-    """The terms at each card play of one game, and the winner."""
-    game = Game(content, seed, Options(), log=False)
-    judge = judge_for(game.tables)
-    bots = [HeuristicBot(seed, 0), HeuristicBot(seed, 1)]
+def fitted_terms(evaluator):
+    """The evaluation's terms as the bots judge a position at the horizon (no quick stand-ins)."""
+    return [term for term in evaluator.terms if term.kind != "quick"]
+
+
+def play(task):
+    """The terms at each decision of the horizon of one game, and the winner."""
+    seed, explore = task
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
+    from crisis.interpreter.players.sim import Sim
+    c = content()
+    game = Game.of(c, seed, log=False)
+    judge = judge_for(game.program)
+    evaluator = judge.evaluator
+    terms = fitted_terms(evaluator)
+    bots = [HeuristicBot(seed, side) for side in range(len(game.program.schema.sides))]
     rng = random.Random(f"fit/{seed}")
     rows = []
     while game.decision is not None:
         decision = game.decision
-        if decision.kind in ("play_card", "order"):
-            state = game.state
-            rows.append((stage(state), decision.player, judge.evaluator.terms(state, decision.player)))
-        if decision.kind == "play_card" and rng.random() < explore:
+        if decision.kind in judge.horizon and len(decision.actions) > 1:
+            board = Sim.of(game).board
+            steps = evaluator.steps_under_way(board.position)
+            names = evaluator.step_names
+            label = " / ".join(names[frame[0]] for frame in board.position.stack if frame[0] in names)
+            row = [float(term.difference(board, decision.player)) if not term.during or term.during & steps else 0.0
+                   for term in terms]
+            rows.append((label, decision.player, row))
+        if decision.kind in judge.horizon and rng.random() < explore:
             action = decision.actions[rng.randrange(len(decision.actions))]
         else:
             action = bots[decision.player].choose(game, decision)
         game.apply(action)
-    return rows, game.result.winner
+    return rows, game.view.winner
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
@@ -76,47 +100,123 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
     return beta
 
 
+def accuracy(x: np.ndarray, y: np.ndarray, beta: np.ndarray) -> float:
+    return float(np.mean(((x @ beta) > 0) == (y > 0.5)))
+
+
+def write_weights(path: Path, weights: dict) -> None:
+    """Put ``weights`` (term as written -> weight) into an evaluation.yaml, keeping its layout."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    number = r"-?\d+(?:\.\d*)?(?:[eE]-?\d+)?"
+    in_terms = False
+    for index, line in enumerate(lines):
+        if re.match(r"^terms:\s*(#.*)?$", line):
+            in_terms = True
+            continue
+        if in_terms and re.match(r"^\S", line):
+            in_terms = False
+        if not in_terms:
+            continue
+        match = re.match(r"^(  )([^ #][^:#]*?):(\s*)(" + number + r")?(.*)$", line.rstrip("\n"))
+        if match is None or match.group(2) not in weights:
+            continue
+        value = f"{weights[match.group(2)]:.2f}"
+        if match.group(4) is not None:
+            lines[index] = f"{match.group(1)}{match.group(2)}:{match.group(3)}{value}{match.group(5)}\n"
+            continue
+        for inner in range(index + 1, len(lines)):
+            if not lines[inner].startswith("    "):
+                break
+            found = re.match(r"^(\s+weight:\s*)(" + number + r")(.*)$", lines[inner].rstrip("\n"))
+            if found:
+                lines[inner] = f"{found.group(1)}{value}{found.group(3)}\n"
+                break
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def write_scale(path: Path, scale: float) -> None:
+    text = path.read_text(encoding="utf-8")
+    line = re.compile(r"^(scale:\s*)(-?\d+(?:\.\d*)?)(.*)$", re.M)
+    if line.search(text):
+        text = line.sub(lambda m: f"{m.group(1)}{scale:.2f}{m.group(3)}", text, count=1)
+    else:
+        text += f"scale: {scale:.2f}\n"
+    path.write_text(text, encoding="utf-8")
+
+
 def main() -> int:
+    global _CONTENT_DIR
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--content", default=None)
-    parser.add_argument("--random", type=float, default=0.2, help="share of card plays made at random")
+    parser.add_argument("--random", type=float, default=0.2, help="share of the horizon's decisions made at random")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--data", help="a file to keep the positions in, or to read them from")
     parser.add_argument("--terms", help="the terms to fit on, separated by commas (default: all)")
+    parser.add_argument("--write", action="store_true", help="write the fitted weights into bots/evaluation.yaml")
+    parser.add_argument("--write-scale", action="store_true", help="write the fitted scale into bots/search.yaml")
     args = parser.parse_args()
-    content = load_content(args.content)
-    zones = [f"breached {z.name}" for z in content.board.zones]
-    names = list(TERMS) + zones
+    _CONTENT_DIR = args.content
+    from crisis.interpreter.players.heuristic import judge_for
+    c = content()
+    evaluator = judge_for(c.program).evaluator
+    terms = fitted_terms(evaluator)
+    texts = [term.text for term in c.program.definition.evaluation.terms if term.weight]
+    if len(texts) != len(terms):
+        raise SystemExit("the evaluation's terms could not be matched to their texts")
+    sides = len(c.program.schema.sides)
     if args.data and Path(args.data).exists():
         data = json.loads(Path(args.data).read_text())
     else:
-        data = {}
-        for index in range(args.games):
-            rows, winner = play(content, args.seed + index, args.random)
-            for label, player, terms in rows:
-                # a column per side absorbs the sides' difference in strength
-                data.setdefault(label, []).append((terms + [1.0 if player == 0 else -1.0],
-                                                   1.0 if winner == player else 0.0))
-            if (index + 1) % 50 == 0:
-                print(f"{index + 1} games", file=sys.stderr)
+        tasks = [(args.seed + index, args.random) for index in range(args.games)]
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                games = pool.map(play, tasks, chunksize=4)
+        else:
+            games = [play(task) for task in tasks]
+        data = {"terms": texts, "rows": []}
+        for rows, winner in games:
+            for label, player, row in rows:
+                sided = [1.0 if player == side else 0.0 for side in range(sides - 1)]
+                data["rows"].append((label, row + sided, 1.0 if winner == player else 0.0))
         if args.data:
             Path(args.data).write_text(json.dumps(data))
-    keep = list(range(len(names))) if not args.terms else [names.index(t) for t in args.terms.split(",")]
-    keep.append(len(names))  # the side column
-    names = [names[i] for i in keep[:-1]]
-    data = {label: [([r[0][i] for i in keep], r[1]) for r in rows] for label, rows in data.items()}
-    everything = [row for rows in data.values() for row in rows]
-    for label, rows in [("all", everything)] + sorted(data.items()):
+    names = data["terms"]
+    keep = list(range(len(names))) if not args.terms else [names.index(t.strip()) for t in args.terms.split(",")]
+    columns = keep + list(range(len(names), len(names) + sides - 1))
+    labelled = {}
+    for label, row, won in data["rows"]:
+        labelled.setdefault(label, []).append(([row[i] for i in columns], won))
+    everything = [row for rows in labelled.values() for row in rows]
+    fitted = None
+    for label, rows in [("all", everything)] + sorted(labelled.items()):
         x = np.array([r[0] for r in rows])
         y = np.array([r[1] for r in rows])
         used = [i for i in range(x.shape[1]) if np.any(x[:, i] != 0)]
+        if len(rows) < 20 or not used:
+            continue
         beta = np.zeros(x.shape[1])
         beta[used] = fit(x[:, used], y)
-        vp = beta[0] if beta[0] > 0 else 1.0
-        print(f"\n{label}: {len(rows)} positions; scale {1 / vp:.2f} VP per unit of log-odds")
-        for name, b in zip(names + ["(side)"], beta):
-            print(f"  {name:28} {b / vp:7.3f}")
+        unit = beta[0] if beta[0] > 0 else 1.0
+        print(f"\n{label}: {len(rows)} positions; predicts the winner {accuracy(x, y, beta):.1%}; "
+              f"scale {1 / unit:.2f} per unit of log-odds")
+        for name, b in zip([names[i] for i in keep] + [f"(side {s})" for s in range(sides - 1)], beta):
+            print(f"  {name:48} {b / unit:7.3f}")
+        if label == "all":
+            fitted = ({names[i]: beta[k] / unit for k, i in enumerate(keep)}, 1 / unit)
+    if fitted is None:
+        return 1
+    root = Path(args.content) if args.content else Path(c.root) if getattr(c, "root", None) else None
+    if args.write or args.write_scale:
+        if root is None:
+            raise SystemExit("say which content folder to write to (--content)")
+        if args.write:
+            write_weights(root / "bots" / "evaluation.yaml", fitted[0])
+            print(f"\nwrote the weights into {root / 'bots' / 'evaluation.yaml'}")
+        if args.write_scale:
+            write_scale(root / "bots" / "search.yaml", fitted[1])
+            print(f"wrote the scale into {root / 'bots' / 'search.yaml'}")
     return 0
 
 

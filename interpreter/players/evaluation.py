@@ -12,11 +12,13 @@ from __future__ import annotations
 import operator
 from typing import Callable, List, Optional, Sequence, Tuple
 
+import attrs
+
 from crisis.ruleset import meaning as M
 
 from crisis.interpreter.engine.board import Board
 from crisis.interpreter.engine.layout import NOBODY
-from crisis.interpreter.engine.ops import Stopped, Won
+from crisis.interpreter.engine.ops import BlockOp, CounterOp, IfOp, Stopped, Won
 from crisis.interpreter.engine.sequence import StepOp
 
 
@@ -70,6 +72,24 @@ for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "_
               "__ge__", "index", "count", "copy", "__add__", "__mul__", "__rmul__", "__reduce_ex__"):
     setattr(_Reading, _name, _reading_everything(getattr(list, _name)))
 del _name
+
+
+# what a rule may test or count that reads a score, or anything at all: the projection of such
+# rules is worked out by carrying them out
+_READS_ANYTHING = (M.CounterValue, M.CounterMore, M.IsFirstPlayer, M.Named, M.Term, M.Would, M.Change, M.CardWould)
+
+
+def _reads_scores(node) -> bool:
+    """Whether a rule's test or number may read a counter (or anything the bots cannot tell)."""
+    if node is None or isinstance(node, (int, str, float, bool)):
+        return False
+    if isinstance(node, _READS_ANYTHING):
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(_reads_scores(item) for item in node)
+    if attrs.has(type(node)):
+        return any(_reads_scores(getattr(node, field.name)) for field in attrs.fields(type(node)))
+    return False
 
 
 def _getter(offsets: tuple) -> Callable:
@@ -276,6 +296,9 @@ class Evaluator:
         rules = [program.procedures[index]] if program.procedures[index] is not None else \
             [rule for _, rule in program.procedure_lines[index]]
         offset = self.score_offset
+        found = self._linear_projection(rules)
+        if found is not None:
+            return found
 
         def first(decision):
             return decision.actions[0]
@@ -290,6 +313,58 @@ class Evaluator:
                 except (Stopped, Won):
                     pass
             return scratch.values[offset + side] - before
+        return project
+
+    def _linear_projection(self, rules) -> Optional[Callable]:
+        """``_projection`` without carrying the rules out, for rules that only add to the side's
+        score ("gain 1 VP for each dimension you control", "if you control X: gain 1 VP"), where
+        nothing the rules test or count reads a score: each gain is worked out on the position as
+        it is and added within the counter's bounds, as carrying the rules out would.  None for
+        any other rules."""
+        if self.score_offset < 0:
+            return None
+        score = self.program.layout.counter.index(self.score_offset)
+        declared = self.program.schema.counters[score]
+        gains = []  # (tests that must hold, CounterOp)
+
+        def walk(op, tests) -> bool:
+            if isinstance(op, BlockOp):
+                return all(walk(inner, tests) for inner in op.ops)
+            if isinstance(op, IfOp):
+                if op.node is None or _reads_scores(op.node.condition):
+                    return False
+                test = op.condition
+                if not walk(op.then, tests + (test,)):
+                    return False
+                if op.otherwise is None:
+                    return True
+                return walk(op.otherwise, tests + (lambda board, ctx, it, test=test: not test(board, ctx, it),))
+            if isinstance(op, CounterOp) and not op.set_to and op.counter == score and op.node is not None:
+                node = op.node
+                if node.side is not None and node.side.kind != "me":
+                    return False
+                if _reads_scores(node.amount) or _reads_scores(node.per):
+                    return False
+                gains.append((tests, op))
+                return True
+            return False
+
+        if not all(rule is not None and rule.node is not None and walk(rule, ()) for rule in rules):
+            return None
+        contexts, offset, low, high = self.contexts, self.score_offset, declared.low, declared.high
+        gains = tuple(gains)
+
+        def project(board, side):
+            ctx = contexts[side]
+            before = total = board.values[offset + side]
+            for tests, op in gains:
+                for test in tests:
+                    if not test(board, ctx, NOBODY):
+                        break
+                else:
+                    delta = op.delta(board, ctx)
+                    total = max(low, min(high, total + delta))
+            return total - before
         return project
 
     # ------------------------------------------------------------ judging

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from typing import Dict, Optional
 
+import attrs
+
 from crisis.interpreter.actions import Action, Decision
 
 from .evaluation import Evaluator
@@ -42,6 +44,8 @@ class Judge:
         self.horizon = frozenset(evaluation.horizon)
         self.quick_steps = evaluation.quick_steps
         self.order_playouts = evaluation.order_playouts
+        self._alike = _alike_plays(program)
+        self._scratch = None  # a board to judge a shared trial's position on, made when first needed
 
     # ------------------------------------------------------------ choosing
     def choose(self, sim: Sim, rng: random.Random) -> Action:
@@ -51,15 +55,8 @@ class Judge:
         if decision.kind in STEPS:
             return self.step(sim, decision, rng)
         if decision.kind == ORDER:
-            return self._best(decision, rng, lambda action: self._order_value(sim, action, rng))
+            return self._best(decision, rng, lambda action: self.order_value(sim, action, rng))
         return self._pick([(action, value) for action, value, _ in self.trials(sim, rng, 1)], rng)
-
-    def trial_values(self, sim: Sim, rng: random.Random, record: bool = False, playouts: int = 0):
-        """``trials`` for any decision (cards of an order: the mean of ``playouts`` games played
-        out, by default the evaluation's ``order playouts``)."""
-        if sim.decision.kind == ORDER:
-            return [(action, self._order_value(sim, action, rng, playouts), None) for action in sim.decision.actions]
-        return self.trials(sim, rng, 1, record)
 
     def step(self, sim: Sim, decision: Decision, rng: random.Random) -> Action:
         """The token step (or stop) that leaves the best position for the player: each step is
@@ -79,10 +76,18 @@ class Judge:
         player = decision.player
         out = []
         unchanged = None  # at depth 0: the value of the position as it is, once asked for
+        tried = {}  # a way of playing that does the same whichever card: its card and trial
         for action in decision.actions if actions is None else actions:
+            alike = self.alike(action)
+            if alike is not None and alike in tried:
+                card, trial, taken = tried[alike]
+                out.append((action, self._swapped_value(trial, player, card, action.a), taken))
+                continue
             trial = sim.fork()
             trial.apply(action)
             taken = [] if record else None
+            if alike is not None:
+                tried[alike] = (action.a, trial, taken)
             if depth > 0:
                 self.settle(trial, rng, depth - 1, taken)
             else:
@@ -95,6 +100,42 @@ class Judge:
                     continue
             out.append((action, self.value(trial.board, player), taken))
         return out
+
+    def alike(self, action: Action):
+        """A key shared by the card plays that do the same whichever card is played (the same way
+        of playing, whose rule reads of its card only fields on which the cards agree: playing
+        a card for its value, say); None for any other action."""
+        found = self._alike.get(id(action))
+        return None if found is None else found
+
+    def _swapped_value(self, trial: Sim, player: int, card: int, other: int) -> float:
+        """The value of ``trial``'s position were ``other`` played instead of ``card`` (the two
+        cards swapped wherever cards of their kind are: piles, the last card played)."""
+        if card == other:
+            return self.value(trial.board, player)
+        position = trial.board.position.copy(rng=trial.board.position.rng)
+        program = self.program
+        kind = program.played_kind
+        for (number, _), index in program.layout.pile_index.items():
+            if program.kind_index[program.schema.piles[number].kind] != kind:
+                continue
+            pile = position.piles[index]
+            for at, found in enumerate(pile):
+                if found == card:
+                    pile[at] = other
+                elif found == other:
+                    pile[at] = card
+        last = program.layout.last_card
+        if position.values[last] == card:
+            position.values[last] = other
+        elif position.values[last] == other:
+            position.values[last] = card
+        scratch = self._scratch
+        if scratch is None:
+            from crisis.interpreter.engine.board import Board
+            scratch = self._scratch = Board(program, position)
+        scratch.look_at(position)
+        return self.value(scratch, player)
 
     def _same(self, trial: Sim, sim: Sim) -> bool:
         """Whether ``trial`` is judged as ``sim`` is: the same numbers, piles and steps under way."""
@@ -129,7 +170,7 @@ class Judge:
             if taken is not None:
                 taken.append(action)
 
-    def _order_value(self, sim: Sim, action: Action, rng: random.Random, playouts: int = 0) -> float:
+    def order_value(self, sim: Sim, action: Action, rng: random.Random, playouts: int = 0) -> float:
         """Mean value, to the player, of games played to the end after choosing ``action`` now
         (``playouts`` of them, by default the evaluation's ``order playouts``)."""
         player = sim.decision.player
@@ -167,6 +208,61 @@ class Judge:
             elif value >= best_value - _EPSILON:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def _alike_plays(program) -> Dict[int, tuple]:
+    """id(action) -> (use, the values of the card's fields its rule reads) for the ways of playing
+    a card whose rule reads of the card only some of its fields (and nothing else of the cards
+    anywhere); the same key: the same effect."""
+    from crisis.ruleset import meaning as M
+    out: Dict[int, tuple] = {}
+    cards = program.cards[program.played_kind]
+    for use in program.uses:
+        if use.target is not None or use.rule is None or use.rule.node is None:
+            continue
+        fields = _fields_read(use.rule.node, M)
+        if fields is None:
+            continue
+        for card, action in enumerate(use.actions or ()):
+            if action is not None:
+                out[id(action)] = (use.index,) + tuple(_same_key(cards.fields[f][card]) for f in sorted(fields))
+    return out
+
+
+def _same_key(value):
+    """A card's field value as compared between cards: numbers and names by value, rules by identity."""
+    return value if isinstance(value, (int, str, float, bool, tuple, type(None))) else ("object", id(value))
+
+
+# what a rule may name that tells one card from another other than by its fields
+_CARD_WORDS = ("CardRef", "Cards", "PileRef", "PileCards", "CardFilter", "CardIs", "CardFor", "PlayedBy", "CardWould",
+               "Draw", "Shuffle", "Put", "Reveal", "Discard", "Play", "Keep", "Order", "Named", "Term", "Would",
+               "Change", "Forget", "CardPlaces", "Entities", "EntityRef", "EntityIn", "EntityAt")
+
+
+def _fields_read(node, M):
+    """The fields of "the card" a rule reads (its value, its event...), or None when it may tell
+    cards apart otherwise (other cards, piles, a term...)."""
+    found = set()
+
+    def walk(item) -> bool:
+        if item is None or isinstance(item, (int, str, float, bool)):
+            return True
+        if isinstance(item, (tuple, list)):
+            return all(walk(x) for x in item)
+        if isinstance(item, (M.CardField, M.CarryOut)) and isinstance(item.card, M.CardRef) \
+                and item.card.kind == "this":
+            if item.field is None or item.field < 0:
+                return False
+            found.add(item.field)
+            return all(walk(getattr(item, f.name)) for f in attrs.fields(type(item)) if f.name not in ("card", "field"))
+        if type(item).__name__ in _CARD_WORDS:
+            return False
+        if attrs.has(type(item)):
+            return all(walk(getattr(item, f.name)) for f in attrs.fields(type(item)))
+        return True
+
+    return frozenset(found) if walk(node) else None
 
 
 # ------------------------------------------------------------------ the bot

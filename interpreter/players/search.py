@@ -46,7 +46,7 @@ import attrs
 from crisis.content.bots import Budget, SearchSettings
 from crisis.interpreter.actions import Action, Decision
 
-from .heuristic import Judge, decision_rng, judge_for, sample
+from .heuristic import ORDER, STEPS, Judge, decision_rng, judge_for, sample
 from .sim import Sim
 
 # the opponent's choices that are nodes: those it makes face up
@@ -70,11 +70,12 @@ class Node:
     """A decision of the tree: the bot's decisions of the kinds searched, the opponent's card
     plays; one node for every determinization that reaches it."""
 
-    __slots__ = ("player", "edges")
+    __slots__ = ("player", "edges", "alike")
 
     def __init__(self, player: int):
         self.player = player  # who chooses here
         self.edges: Optional[Dict[str, Edge]] = None  # None until the node is expanded
+        self.alike: Dict[tuple, Edge] = {}  # a card play that does the same whichever card: its edge judged first
 
 
 class Search:
@@ -98,7 +99,7 @@ class Search:
                 if self._settled(total - done):
                     break
         edges = self.root.edges
-        text = max(edges, key=lambda t: (edges[t].visits, edges[t].total / edges[t].visits))
+        text = max(edges, key=lambda t: (edges[t].visits, edges[t].total / max(1, edges[t].visits)))
         return next(a for a in game.decision.actions if a.text == text)
 
     def _settled(self, remaining: int) -> bool:
@@ -125,9 +126,13 @@ class Search:
                 sim.apply(self._policy(sim))
                 continue
             if node.edges is None:
-                best = self._expand(node, sim)
-                result = best if node.player == self.me else 1.0 - best
-                break
+                if not self._unjudged(decision):
+                    best = self._expand(node, sim)
+                    result = best if node.player == self.me else 1.0 - best
+                    break
+                # cards of an order, with no games played out to judge them: the iterations play
+                # them out, each trying the cards not yet tried first
+                node.edges = {action.text: Edge(0, 0.5, None) for action in decision.actions}
             action, edge = self._select(node, sim)
             sim.apply(action)
             self._settle(sim, edge)
@@ -138,6 +143,11 @@ class Search:
         for parent, edge in path:
             edge.visits += 1
             edge.total += result if parent.player == self.me else 1.0 - result
+
+    def _unjudged(self, decision: Decision) -> bool:
+        """Whether the actions at this node are left unjudged (cards of an order, when the search
+        plays out no games for them: ``order_playouts: 0``)."""
+        return decision.kind == ORDER and self.settings.order_playouts == 0
 
     def _won(self, sim: Sim) -> bool:
         return sim.board.values[sim.board.layout.winner] == self.me
@@ -150,12 +160,17 @@ class Search:
         return decision.kind in _PUBLIC
 
     def _judged(self, sim: Sim, actions=None):
-        """(action, chance for the chooser, steps taken after it), the heuristic's way."""
+        """(action, chance for the chooser, steps taken after it), the heuristic's way: each action
+        tried on to the horizon, or, for the opponent's with ``reply_depth: 0``, through the token
+        steps that follow it; cards of an order by ``order_playouts`` games played out."""
         judge = self.judge
-        if actions is None:
-            trials = judge.trial_values(sim, self.rng, record=True, playouts=self.settings.order_playouts)
+        decision = sim.decision
+        if decision.kind == ORDER:
+            trials = [(action, judge.order_value(sim, action, self.rng, self.settings.order_playouts), None)
+                      for action in (decision.actions if actions is None else actions)]
         else:
-            trials = judge.trials(sim, self.rng, 1, record=True, actions=actions)
+            depth = 1 if decision.player == self.me else min(1, self.settings.reply_depth)
+            trials = judge.trials(sim, self.rng, depth, record=True, actions=actions)
         return [(action, self.chance(value), taken) for action, value, taken in trials]
 
     def _expand(self, node: Node, sim: Sim) -> float:
@@ -166,6 +181,9 @@ class Search:
         best, best_action = -1.0, None
         for action, chance, taken in self._judged(sim):
             edge = node.edges[action.text] = Edge(prior, chance, taken)
+            alike = self.judge.alike(action)
+            if alike is not None:
+                node.alike.setdefault(alike, edge)
             if chance > best:
                 best, best_action = chance, (action, edge)
         if self.settings.rollout > 0:
@@ -201,10 +219,24 @@ class Search:
         decision = sim.decision
         edges = node.edges
         new = [a for a in decision.actions if a.text not in edges]
-        if new:
+        if new and self._unjudged(decision):
+            for action in new:
+                edges[action.text] = Edge(0, 0.5, None)
+        elif new:
             prior = self.settings.prior
-            for action, chance, taken in self._judged(sim, new):
-                edges[action.text] = Edge(prior, chance, taken)
+            judge, fresh = self.judge, []
+            for action in new:
+                # a card play that does what one judged here does: judged alike
+                twin = node.alike.get(judge.alike(action))
+                if twin is not None:
+                    edges[action.text] = Edge(prior, twin.chance, twin.settle)
+                else:
+                    fresh.append(action)
+            for action, chance, taken in self._judged(sim, fresh) if fresh else ():
+                edge = edges[action.text] = Edge(prior, chance, taken)
+                alike = judge.alike(action)
+                if alike is not None:
+                    node.alike.setdefault(alike, edge)
         c = self.settings.exploration
         candidates = decision.actions
         widen = self.settings.widen if node.player == self.me else self.settings.replies
@@ -216,6 +248,8 @@ class Search:
         best, best_score, best_edge = None, -1.0, None
         for action in candidates:
             edge = edges[action.text]
+            if edge.visits == 0:
+                return action, edge  # never tried: first
             score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
             if score > best_score:
                 best, best_score, best_edge = action, score, edge
@@ -225,9 +259,14 @@ class Search:
         """The heuristic's choice between nodes (a card of the opponent's order: at random,
         as the heuristic's own way, playing the game out, would cost more than the search)."""
         decision = sim.decision
-        if decision.kind == "order":
+        if decision.kind == ORDER:
             return decision.actions[self.rng.randrange(len(decision.actions))]
-        return self.judge.choose(sim, self.rng)
+        judge = self.judge
+        if self.settings.policy_depth == 0 and decision.kind not in judge.horizon and decision.kind not in STEPS \
+                and len(decision.actions) > 1:
+            # an option, a marker...: judged by what it does at once, not played on to the horizon
+            return judge._pick([(a, v) for a, v, _ in judge.trials(sim, self.rng, 0)], self.rng)
+        return judge.choose(sim, self.rng)
 
     def _settle(self, sim: Sim, edge: Edge) -> None:
         """Carry the play on to the next node: the steps taken when the action was judged,
