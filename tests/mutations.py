@@ -279,6 +279,22 @@ def _rewrite_yaml(path: Path, change) -> None:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
+def _mirror(path: Path, keys, value) -> None:
+    """The same change in the general front end's file: while a game's procedures are written both in
+    rules.yaml (solo/solo.yaml) and in sequence.yaml (solo/overlay.yaml), a designer's edit is made to
+    both, or the two engines would play different games and the fuzzer would find only that."""
+    if not path.is_file():
+        return
+
+    def change(data):
+        holder = data
+        for key in keys[:-1]:
+            holder = holder[key]
+        if keys[-1] in holder:
+            holder[keys[-1]] = value
+    _rewrite_yaml(path, change)
+
+
 def rule_structure(rng: random.Random, root: Path) -> str:
     """Replace a card event, a procedure or a Solo Opponent procedure by a random well-formed rule."""
     names = _names(root)
@@ -300,9 +316,12 @@ def rule_structure(rng: random.Random, root: Path) -> str:
         if where == "solo" and (root / "solo" / "solo.yaml").is_file():
             key = rng.choice(["turn", "pivotal_bonus"])
             _rewrite_yaml(root / "solo" / "solo.yaml", lambda data: data["opponent"].__setitem__(key, rule))
+            _mirror(root / "solo" / "overlay.yaml", ("steps", "turn") if key == "turn" else ("procedures", "pivotal bonus"),
+                    {"solo opponent": rule})
             return f"solo {key} -> {rule[:60]!r}"
         key = rng.choice(["pivotal_bonus", "dimension_scoring", "objective_scoring"])
         _rewrite_yaml(root / "rules.yaml", lambda data: data.__setitem__(key, rule))
+        _mirror(root / "sequence.yaml", ("procedures", key.replace("_", " ")), rule)
         return f"{key} -> {rule[:60]!r}"
     except Exception:  # a file already damaged by another mutation: left as it is
         return "no rule to replace"
@@ -321,6 +340,8 @@ def definitions(rng: random.Random, root: Path) -> str:
             data["definitions"]["Friendly"] = {"card": text}
             data["definitions"]["Loyal"] = {"card": loyal}
         _rewrite_yaml(path, change)
+        if (root / "solo" / "overlay.yaml").is_file():
+            _rewrite_yaml(root / "solo" / "overlay.yaml", change)
     except Exception:
         return "no definitions to change"
     return f"Friendly: {text}; Loyal: {loyal}"
