@@ -64,7 +64,7 @@ def play(args) -> dict:
     if jobs == 1:  # played here: the choices can be timed
         names = tuple(timed(name) for name in names)
     counts = {"bot": args.bot, "against": args.against, "games": [0, 0], "wins": [0, 0], "seconds": 0.0,
-              "jobs": jobs, "sides": list(content.board.sides), "first_seed": args.seed}
+              "jobs": jobs, "sides": list(content.sides), "first_seed": args.seed}
     for side in (0, 1):
         pairing = names if side == 0 else names[::-1]
         started = time.perf_counter()

@@ -5,10 +5,13 @@ CPU seconds per game.
     python benchmarks/players.py --bot heuristic --against random --games 200 [--jobs 2]
     python benchmarks/players.py --bot search --against heuristic --games 100 --baseline f1e6263
     python benchmarks/players.py --bot heuristic --against old:heuristic --games 200
+    python benchmarks/players.py --bot heuristic@/tmp/retuned --against heuristic --games 500 --jobs 2
 
 Seeds S .. S+N-1, the bot playing the first side, then the same seeds with it playing the
 second.  ``old:NAME`` is a bot of the old engine: both engines play the game in step (they play
 the same games: tests/test_engine_differential.py), each bot choosing on its own engine's game.
+``NAME@DIR`` plays a bot with the settings and evaluation of the content in DIR (a copy of the
+game with its bots/*.yaml changed), against the shipped ones, say.
 
 ``--baseline REV`` plays every game a second time on the code of commit REV (``git archive``
 into a folder of its own, run in processes of its own), the two alternating game by game, so
@@ -48,7 +51,27 @@ def content():
     return _CONTENT
 
 
+_OTHERS = {}
+
+
+def other_content(folder: str):
+    """Another content folder's bots (the same rules, other bots/*.yaml), loaded once."""
+    found = _OTHERS.get(folder)
+    if found is None:
+        from crisis.content.loader import load_content
+        found = _OTHERS[folder] = load_content(folder)
+    return found
+
+
 def new_bot(name: str, seed: int, side: int):
+    """A bot by name: random, heuristic, search or search:BUDGET; NAME@DIR plays with the bots'
+    settings and evaluation of the content in DIR (a copy with bots/*.yaml changed)."""
+    name, _, folder = name.partition("@")
+    if folder:
+        other = other_content(folder)
+        evaluation, settings = other.program.definition.evaluation, other.bots.search
+    else:
+        evaluation = settings = None
     try:
         from crisis.interpreter.players.registry import RandomBot
     except ImportError:  # before the controllers moved
@@ -60,9 +83,10 @@ def new_bot(name: str, seed: int, side: int):
     if base == "random":
         return RandomBot(seed, side)
     if base == "heuristic":
-        return HeuristicBot(seed, side)
+        return HeuristicBot(seed, side, evaluation=evaluation)
     if base == "search":
-        return SearchBot(seed, side, Budget.parse(setting) if setting else None)
+        return SearchBot(seed, side, Budget.parse(setting) if setting else None, settings=settings,
+                         evaluation=evaluation)
     raise SystemExit(f"unknown bot {name}")
 
 

@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     content = load_content(args.content)
     tables_for(content)
-    sides = content.board.sides
+    sides = content.sides
     solo, baseline = [], []
     for repeat in range(args.repeats):
         first = 1 + repeat * args.games

@@ -98,7 +98,8 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
         lines.append("")
     criteria = ", ".join(c.text(f"cli.aid.criterion.{name}") for name in overlay.criteria)
     lines.extend(_wrapped(c.text("cli.aid.exclusive_options", criteria=criteria), "", ""))
-    levels = ", ".join(c.text("cli.aid.level", name=c.name("difficulty", name), vp=vp)
-                       for name, vp in content.solo.difficulty)
+    # each level with what the game's side starts with (its first counter's start: the solo game's VP)
+    levels = ", ".join(c.text("cli.aid.level", name=c.name("difficulty", name), vp=starts[0][1] if starts else 0)
+                       for name, starts in overlay.difficulty)
     lines.extend(_wrapped(c.text("cli.aid.difficulty", levels=levels), "", ""))
     return lines

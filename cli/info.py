@@ -47,7 +47,7 @@ def card_names(screen: Screen) -> List[Tuple[str, int, List[str]]]:
     for i, card in enumerate(t.strategy_cards):
         out.append((STRATEGY, i, [card.id, show.card(card.id), show.card_slug("cards", card.id)]))
     for i, card in enumerate(t.objective_cards):
-        out.append((OBJECTIVE, i, [card.id, show.objective(card.id), show.card_slug("objectives", card.id)]))
+        out.append((OBJECTIVE, i, [card.id, show.card(card.id), show.card_slug("objectives", card.id)]))
     return out
 
 
@@ -79,7 +79,7 @@ def card_text(screen: Screen, kind: str, index: int) -> List[str]:
     else:
         card = t.objective_cards[index]
         text = screen.show.space(card.space)
-        lines = [c.text("cli.card.objective", title=style.bold(screen.show.objective(card.id)),
+        lines = [c.text("cli.card.objective", title=style.bold(screen.show.card(card.id)),
                         id=screen.show.card_slug("objectives", card.id), space=text)]
         if card.event is not None:
             lines.append("   " + c.text("cli.card.objective_event_label"))
@@ -142,13 +142,15 @@ def rule_text(screen: Screen, decision: Decision) -> Optional[str]:
         return None
 
 
-# log entries that start what a decision is part of (a card play, a bonus, a breach ...)
-_CAUSES = ("log.play_value", "log.play_event", "log.claim", "log.bonus", "log.breach", "log.objective_event",
-           "log.final_crisis_reveal", "log.final_crisis", "log.round")
+# lines of the feed that start what a decision is part of (a card played, a place chosen for a
+# rule, a zone entered, a card's rule carried out, cards revealed, a step begun)
+_CAUSES = ("log.play", "log.claim", "log.place_chosen", "log.zone_entered", "log.carry_out", "log.reveal_all",
+           "log.step")
 
 
 def cause(log) -> Optional[object]:
-    """The latest log entry that started what the current decision belongs to."""
+    """The latest line of the feed (``GameSession.shown_log``) that started what the current
+    decision belongs to."""
     for entry in reversed(log):
         if entry.key in _CAUSES:
             return entry
@@ -179,7 +181,7 @@ def card_query(screen: Screen, query: str, decision: Optional[Decision], word: s
         return [], (c.text("cli.card.unknown_guess", name=query, guess=guess) if guess
                     else c.text("cli.card.unknown", name=query))
     if len(found) > 6:
-        names = [show.card(t.strategy_cards[i].id) if kind == STRATEGY else show.objective(t.objective_cards[i].id)
+        names = [show.card(t.strategy_cards[i].id) if kind == STRATEGY else show.card(t.objective_cards[i].id)
                  for kind, i in found]
         return [], c.text("cli.card.ambiguous", name=query, n=len(found), names=", ".join(names[:8]))
     return found, None
@@ -251,7 +253,7 @@ def sequence_lines(screen: Screen) -> List[str]:
                                                          name=_capital(c.name("procedures", name))), kind, rule)
     overlay = definition.overlay
     game = getattr(screen, "game", None)
-    if overlay is not None and getattr(game, "solo", None) is not None:
+    if overlay is not None and getattr(getattr(game, "options", None), "solo", None) is not None:
         heading(c.text("cli.rules_sequence.overlay"))
         role = overlay.roles[0] if overlay.roles else ""
         for part in (overlay.steps, overlay.procedures):
@@ -335,7 +337,7 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
 
 def why_lines(session) -> List[str]:
     """The reasons a bot gave for its recent actions, for bots that keep them (``explain()``);
-    in the solo game, the trace of the solo opponent's last choice (from the game's log)."""
+    in a game where the game plays a side, the trace of its last choice (from the game's log)."""
     c = session.c
     lines = solo_why_lines(session)
     for side, bot in enumerate(session.bots):
@@ -344,15 +346,16 @@ def why_lines(session) -> List[str]:
             continue
         reasons = explain(session.game)
         if reasons:
-            lines.append(c.text("cli.why.title", side=session.show.side(session.tables.sides[side])))
+            lines.append(c.text("cli.why.title", side=session.show.side(session.sides[side])))
             lines += [f"  {line}" for line in reasons]
     return lines or [c.text("cli.why.nothing")]
 
 
 def solo_why_lines(session) -> List[str]:
-    """The solo opponent's last choice: the line it explains and why (the table and row, or the list)."""
+    """The automa's last choice: the line it explains and why (the table and row, or the list)."""
     game = session.game
-    if game.solo is None:
+    automa = game.automa
+    if automa is None:
         return []
     log = game.log or []
     found = [i for i, entry in enumerate(log) if entry.key in _SOLO_REASONS]
@@ -360,18 +363,19 @@ def solo_why_lines(session) -> List[str]:
     if not found:
         return [c.text("cli.why.solo_none")]
     index = found[-1]
-    lines = [c.text("cli.why.solo", side=show.side(session.tables.sides[game.solo.side]))]
+    lines = [c.text("cli.why.solo", side=show.side(session.sides[automa.side]))]
     if log[index].key != "log.solo.choice":
         # a test of its turn or a priority list (its own procedures): the run of them that led
         # to its last step, with the card it revealed if the run starts its turn
         first = index
         while first > 0 and log[first - 1].key in _SOLO_REASONS[1:]:
             first -= 1
-        if first > 0 and log[first - 1].key == "log.solo.reveal":
+        if first > 0 and show.shown(log[first - 1:first], automa.side) and log[first - 1].key == "log.draw":
             first -= 1
-        lines += ["  " + show.log_line(entry).strip() for entry in log[first:index + 1]]
-        if index + 1 < len(log) and log[index + 1].key not in _SOLO_REASONS:
-            lines.append("  → " + show.log_line(log[index + 1]).strip())
+        lines += ["  " + show.log_line(entry).strip() for entry in show.shown(log[first:index + 1], automa.side)]
+        after = show.shown(log[index + 1:index + 2], automa.side)
+        if after and log[index + 1].key not in _SOLO_REASONS:
+            lines.append("  → " + show.log_line(after[0]).strip())
         return lines
     if index > 0 and log[index - 1].key in ("log.place", "log.remove", "log.move", "log.marker"):
         lines.append("  " + show.log_line(log[index - 1]))

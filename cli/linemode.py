@@ -50,7 +50,7 @@ class LineMode:
         return Screen(self.game, self.show, self.style, self.term.width)
 
     def side(self, index: int) -> str:
-        return self.style.side(index, self.show.side(self.session.tables.sides[index]))
+        return self.style.side(index, self.show.side(self.session.sides[index]))
 
     def problem(self, text: str) -> None:
         """A one-line reason for input that cannot be taken."""
@@ -135,7 +135,7 @@ class LineMode:
         self.draw(decision)
         while True:
             menu = s.choices(decision, self.source)
-            prompt = self.c.text("cli.prompt.input", player=self.show.side(s.tables.sides[player]), n=len(menu))
+            prompt = self.c.text("cli.prompt.input", player=self.show.side(s.sides[player]), n=len(menu))
             line = self.term.ask(prompt)
             if self.handle(line, decision):
                 return
@@ -159,7 +159,7 @@ class LineMode:
             lines.append(self.c.text("cli.pass.hint", side=self.side(player), other=self.side(other)))
         lines.append(self.term.rule())
         self.term.lines(lines)
-        prompt = self.c.text("cli.pass.prompt", side=self.show.side(s.tables.sides[player]))
+        prompt = self.c.text("cli.pass.prompt", side=self.show.side(s.sides[player]))
         while True:
             line = self.term.ask(prompt)
             word = line.strip()
@@ -178,7 +178,7 @@ class LineMode:
             if command == "undo":
                 self.problem(self.c.text("cli.undo.nothing"))
                 continue
-            self.problem(self.c.text("cli.pass.only_enter", side=self.show.side(s.tables.sides[player]),
+            self.problem(self.c.text("cli.pass.only_enter", side=self.show.side(s.sides[player]),
                                      undo=s.command_word("undo"), quit=s.command_word("quit")))
         if other is not None:
             self.term.clear()
@@ -238,12 +238,13 @@ class LineMode:
                 lines += scr.round_end(summary) + [""]
         start, changed = s.view(viewer)
         lines += scr.header() + [""] + scr.board(changed) + [""] + scr.tracks() + [""]
-        lines += scr.public_cards([1 - viewer] if s.humans[viewer] else [0, 1])
-        detailed = decision.kind in ("play_card", "keep_objective")
+        others = [side for side in range(len(s.sides)) if side != viewer]
+        lines += scr.public_cards(others if s.humans[viewer] else list(range(len(s.sides))))
+        detailed = decision.kind == "play_card" or decision.kind.startswith("keep_")  # (its cards' rules in full)
         lines += scr.private(viewer, detailed)
         lines.append("")
         lines.append(self.c.text("cli.panel.recent"))
-        lines += scr.feed(s.game.log or [], start)
+        lines += scr.feed(s.shown_log(), start)
         if self.notices:
             lines.append("")
             lines += self.notices
@@ -281,7 +282,7 @@ class LineMode:
         scr = self.screen()
         lines = [""]
         lines += scr.wrap(self.c.text(f"cli.help.{decision.kind}", **info.rules_params(scr)), 2)
-        cause = info.cause(self.game.log or [])
+        cause = info.cause(self.session.shown_log())
         if cause is not None:
             lines += scr.wrap(self.c.text("cli.help.cause", line=self.show.log_line(cause)), 2)
         rule = info.rule_text(scr, decision)
@@ -298,7 +299,7 @@ class LineMode:
 
     def full_log(self) -> None:
         lines = [self.style.bold(self.c.text("cli.log.title"))]
-        lines += ["  " + line for line in self.show.log_lines(self.game.log or [])]
+        lines += ["  " + self.show.log_line(entry) for entry in self.session.shown_log()]
         if len(lines) == 1:
             lines.append("  " + self.c.text("cli.log.empty"))
         self.term.lines(lines)
@@ -332,7 +333,7 @@ class LineMode:
         s = self.session
         scr = self.screen()
         self.term.new_screen()
-        humans = [i for i in (0, 1) if s.humans[i]] or [0]
+        humans = [i for i in range(len(s.sides)) if s.humans[i]] or [0]
         viewer = min(humans, key=lambda i: s.seen[i])
         lines: List[str] = []
         for summary in s.round_ends_since(viewer):
@@ -362,7 +363,7 @@ class LineReplay:
         self.replay, self.term, self.style = replay, term, term.style
         self.show, self.c = replay.show, replay.show.catalog
         self.session = session  # the whole game, replayed (for words and hints)
-        sides = replay.content.board.sides
+        sides = replay.content.program.schema.sides
         self.names = [self.style.side(i, self.show.side(s)) for i, s in enumerate(sides)]
 
     def intro(self) -> List[str]:
@@ -399,14 +400,15 @@ class LineReplay:
 
     def printing(self) -> int:
         r = self.replay
-        printed = 0
+        printed = 0  # log entries printed (what an action adds is said without what came before it)
         while r.position < r.size:
             log = r.game.log or []
-            self.term.lines("   " + self.show.log_line(e) for e in log[printed:])
+            self.term.lines("   " + self.show.log_line(e) for e in self.show.shown(log[printed:], r.automa_side))
             printed = len(log)
             self.term.lines([self.style.bold(self.action_line())])
             r.go(r.position + 1)
-        self.term.lines("   " + self.show.log_line(e) for e in before_result(r.game.log)[printed:])
+        rest = self.show.shown((r.game.log or [])[printed:], r.automa_side)
+        self.term.lines("   " + self.show.log_line(e) for e in (before_result(rest) if r.game.over else rest))
         return self.ending()
 
     def ending(self) -> int:
@@ -423,10 +425,10 @@ class LineReplay:
         shown_log, last = 0, None
         while True:
             scr = Screen(r.game, self.show, self.style, self.term.width)
-            log = r.game.log or []
+            log = r.shown_log()
             lines = [""] + scr.header() + [""] + scr.board() + [""] + scr.tracks()
             if r.private_shown():
-                for side in (0, 1):
+                for side in range(len(r.game.sides)):
                     lines += scr.private(side, detailed=False)
             lines.append("")
             if last:  # after a jump: the action the game is now after, and what it did
@@ -453,7 +455,7 @@ class LineReplay:
                                                                           file=shown_path(outcome.path),
                                                                           n=outcome.game.history.__len__())])
             if outcome == "moved":
-                shown_log, last = (len(r.game.log or []), None) if r.position == 0 else self._before_last()
+                shown_log, last = (len(r.shown_log()), None) if r.position == 0 else self._before_last()
 
     def _before_last(self) -> Tuple[int, Optional[str]]:
         """Log entries up to the previous action, and that action's line, so a jump shows the
@@ -461,7 +463,7 @@ class LineReplay:
         r = self.replay
         here = r.position
         r.go(here - 1)
-        size, line = len(r.game.log or []), self.action_line()
+        size, line = len(r.shown_log()), self.action_line()
         r.go(here)
         return size, line
 
@@ -490,7 +492,7 @@ class LineReplay:
             if typed_number(target) is not None:
                 start = r.round_start(typed_number(target))
             elif s.command_of(target, REPLAY_COMMANDS) == "final":
-                start = r.final_crisis_start()
+                start = r.after_rounds_start()
             else:
                 start = None
             if start is None:

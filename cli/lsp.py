@@ -1,13 +1,13 @@
 """``crisis lsp``: a language server for content files (LSP over standard input/output).
 
 What an editor gets while a designer types, for the YAML files of a content
-folder (the folder holding ``game.yaml``):
+folder (the folder holding ``state.yaml``):
 
 * diagnostics: the problems ``crisis check`` reports (and, in a scenario
   file, what ``crisis test`` would refuse or fail), at file:line:column
   ranges, computed on the unsaved text of the file being edited;
 * completion of the rules language's keywords and of the game's names:
-  spaces, dimensions, zones, sides, markers, card ids;
+  places, groups, zones, sides, markers, card ids, in its schema's words;
 * hover on a card id, or inside a card's entry: its title and its text as a
   player reads it, in every language of the content;
 * go to definition from a card id (in a scenario, say) to the card's entry.
@@ -36,8 +36,7 @@ from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import Diagnostic, UserError
 
 CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
-# words of the rules language, as the grammar spells them
-_KEYWORD = re.compile(r'"([a-z][a-z\']*)"')
+TOOL = "crisis"  # the command's name, in messages
 
 # ------------------------------------------------------------------ limits (docs/limits.md)
 CHECK_SECONDS = 30.0         # one check of one file (a scenario file's scenarios run too)
@@ -50,13 +49,13 @@ TYPING_PAUSE = 0.25          # seconds without a change before the text is check
 
 
 def content_root(path: Path) -> Optional[Path]:
-    """The content folder a file belongs to: the nearest folder above it with a game.yaml."""
+    """The content folder a file belongs to: the nearest folder above it with a state.yaml."""
     text = str(path)
     if len(text) > MAX_PATH_CHARS or "\0" in text or not path.is_absolute():
         return None
     try:
         for folder in [path.parent, *path.parent.parents]:
-            if (folder / "game.yaml").is_file():
+            if (folder / "state.yaml").is_file():
                 return folder
     except (OSError, ValueError):
         return None
@@ -64,9 +63,9 @@ def content_root(path: Path) -> Optional[Path]:
 
 
 def keywords() -> List[str]:
-    from importlib.resources import files
-    grammar = files("crisis.ruleset").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return sorted(set(_KEYWORD.findall(grammar)))
+    """The words of the rules language itself (ruleset/language.lark)."""
+    from crisis.ruleset.rulecache import keywords as language_words
+    return sorted(language_words())
 
 
 def _real(path) -> Path:
@@ -119,8 +118,7 @@ class Workbench:
     @staticmethod
     def _whole_check(content) -> List[Diagnostic]:
         from crisis.content.i18n import check_all
-        from crisis.interpreter.tables import Tables
-        Tables(content)
+        content.program  # compiling must succeed too, as in crisis check
         return list(content.warnings) + check_all(content)
 
     def _under(self, path: Path, folder: str) -> bool:
@@ -172,25 +170,31 @@ class Workbench:
             pass  # the last content that loaded stays, for names and cards
 
     def completions(self) -> List[Tuple[str, str, str]]:
-        """(label, kind, detail) for every keyword and name."""
+        """(label, kind, detail) for every keyword and name, each named in the schema's words."""
         out = [(word, "keyword", "rules language") for word in keywords()]
         content = self.content or self._load_quietly()
         if content is None:
             return out
-        board = content.board
-        for dimension in board.dimensions:
-            out.append((dimension.name, "dimension", f"dimension: {', '.join(dimension.spaces)}"))
-            for space in dimension.spaces:
-                pivotal = ", pivotal" if space == dimension.pivotal else ""
-                out.append((space, "space", f"space in {dimension.name}{pivotal}"))
-        out += [(z.name, "zone", f"crisis zone, track {z.bottom}-{z.top}") for z in board.zones]
-        out += [(side, "side", "side") for side in board.sides]
-        out += [(m.name, "marker", "marker") for m in board.markers]
+        schema = content.schema
+        game_map = schema.map
+        place, group = _word(game_map.place_words, "place"), _word(game_map.group_words, "group")
+        for found in game_map.groups:
+            out.append((found.name, "group", f"{group}: {', '.join(found.places)}"))
+            for name in found.places:
+                marks = "".join(f", {attribute}" for attribute, members in game_map.attributes.items()
+                                if name in members)
+                out.append((name, "place", f"{place} in {found.name}{marks}"))
+        for track in schema.tracks:
+            zone = _word(track.zone_words, "zone")
+            out += [(z.name, "zone", f"{zone} of the {track.name}, spaces {z.bottom}-{z.top}") for z in track.zones]
+        out += [(side, "side", "side") for side in schema.sides]
+        out += [(m.name, "marker", "marker") for m in schema.markers]
         english = content.catalogs.get("en")
-        for kind, cards in (("cards", content.strategy_cards), ("objectives", content.objective_cards)):
-            for card in cards:
-                title = english.text(f"{kind}.{card.id}.title") if english else card.id
-                out.append((card.id, "card", f"{'strategy' if kind == 'cards' else 'objective'} card: {title}"))
+        for kind in schema.card_kinds:
+            section = kind.words[-1] if kind.words else "cards"
+            for card_id in content.cards(kind.name).ids:
+                title = english.text(f"{section}.{card_id}.title") if english else card_id
+                out.append((card_id, "card", f"{_singular(kind.name)}: {title}"))
         return out
 
     def _load_quietly(self):
@@ -228,14 +232,12 @@ class Workbench:
         return self._card_markdown(content, kind, found)
 
     def _card_at(self, content, text: str, line: int, column: int):
+        """(kind of cards, card id) of the card id under the cursor, if it is one."""
         word = _word_at(text, line, column)
         if not word:
             return None
-        for kind, cards in (("cards", content.strategy_cards), ("objectives", content.objective_cards)):
-            for card in cards:
-                if card.id == word:
-                    return kind, card
-        return None
+        kind = content.kind_of(word)
+        return (kind, word) if kind is not None else None
 
     def _is_card_file(self, path: Path) -> bool:
         return self._under(path, "cards")
@@ -253,19 +255,25 @@ class Workbench:
         return self._card_at(content, card_id, 0, 0)
 
     @staticmethod
-    def _card_markdown(content, kind: str, card) -> str:
-        from .text import Presenter
+    def _card_markdown(content, kind: str, card_id: str) -> str:
+        """The card's fields, then its title and its rule as a player reads it in each language (the
+        designer's hand-written text where the catalog has one)."""
+        from crisis.content.phrases import card_text
+        schema = content.schema
+        found = schema.card_kind(kind)
+        section = found.words[-1] if found.words else "cards"
+        values = content.card_fields(kind, card_id)
+        rules = [name for name, type_name in found.fields if type_name == "rule" and values[name] is not None]
         parts = []
         for lang in sorted(content.catalogs, key=lambda lang: (lang != "en", lang)):
-            show = Presenter(content, content.catalog(lang))
-            title = show.card(card.id) if kind == "cards" else show.objective(card.id)
-            body = show.card_rule_text(kind, card, inline=True) if card.event else "(no event)"
+            catalog = content.catalog(lang)
+            title = catalog.text(f"{section}.{card_id}.title")
+            body = (catalog.raw(f"{section}.{card_id}.text") or card_text(content, catalog, card_id, inline=True)
+                    if rules else f"(no {' or '.join(n for n, t in found.fields if t == 'rule') or 'rule'})")
             parts.append(f"**{title}** ({lang})\n\n{body}")
-        if kind == "cards":
-            head = (f"`{card.id}`: value {card.value}, event for {', '.join(card.event_for)}, "
-                    f"Final Crisis {card.final_crisis}")
-        else:
-            head = f"`{card.id}`: objective, space {card.space}"
+        shown = [f"{name} {_field_text(schema, type_name, values[name])}" for name, type_name in found.fields
+                 if type_name not in ("rule",) and values[name] is not None]
+        head = f"`{card_id}`: {_singular(kind)}" + (", " + ", ".join(shown) if shown else "")
         return head + "\n\n" + "\n\n---\n\n".join(parts)
 
     # ------------------------------------------------------------ definition
@@ -308,6 +316,30 @@ class Workbench:
         text = self.text_of(path, text)
         word = _word_at(text, line, column) if text is not None else None
         return self.definitions(open_texts).get(word) if word else None
+
+
+def _word(words, default: str) -> str:
+    """What the schema calls one of a kind of thing ("space", "dimension")."""
+    return words[0] if words else default
+
+
+def _singular(name: str) -> str:
+    """"strategy cards" -> "strategy card"."""
+    return name[:-1] if name.endswith("s") else name
+
+
+def _field_text(schema, type_name: str, value) -> str:
+    """A card's field as its file gives it: names for the indices the definition keeps."""
+    if type_name == "sides":
+        names = [schema.sides[i] for i in value]
+        return "both" if len(names) == len(schema.sides) > 1 else ", ".join(names)
+    if type_name == "side":
+        return schema.sides[value] if 0 <= value < len(schema.sides) else "-"
+    if type_name == "place":
+        return schema.map.places[value] if 0 <= value < len(schema.map.places) else "-"
+    if type_name == "group":
+        return schema.map.groups[value].name if 0 <= value < len(schema.map.groups) else "-"
+    return str(value)
 
 
 def _word_at(text: str, line: int, column: int) -> Optional[str]:
@@ -595,7 +627,7 @@ def serve() -> None:
         if answer == "failed":
             server.window_log_message(T.LogMessageParams(type=T.MessageType.Error, message=result))
         message = {"late": f"checking this file took more than {check_seconds:g} s and was stopped; "
-                           f"'crisis check' (or 'crisis test' for a scenario file) has no time limit "
+                           f"'{TOOL} check' (or '{TOOL} test' for a scenario file) has no time limit "
                            f"(docs/limits.md)",
                    "memory": f"checking this file needed more than {WORKER_MEMORY // limits.MIB:,} MiB of "
                              f"memory and was stopped (docs/limits.md)",
@@ -655,8 +687,8 @@ def serve() -> None:
         typed.pop(params.text_document.uri, None)
         waiting.pop(params.text_document.uri, None)  # a check of a closed file is no longer wanted
 
-    kinds = {"keyword": T.CompletionItemKind.Keyword, "space": T.CompletionItemKind.Constant,
-             "dimension": T.CompletionItemKind.Enum, "zone": T.CompletionItemKind.EnumMember,
+    kinds = {"keyword": T.CompletionItemKind.Keyword, "place": T.CompletionItemKind.Constant,
+             "group": T.CompletionItemKind.Enum, "zone": T.CompletionItemKind.EnumMember,
              "side": T.CompletionItemKind.Value, "marker": T.CompletionItemKind.Variable,
              "card": T.CompletionItemKind.Reference}
 

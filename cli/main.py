@@ -72,8 +72,7 @@ def cmd_check(args) -> int:
     started = time.perf_counter()
     content = load(args)
     from crisis.content.i18n import check_all
-    from crisis.interpreter.tables import Tables
-    Tables(content)  # compiling must succeed too
+    content.program  # compiling must succeed too
     # every catalog against the reference, and the reference against what the game asks for
     found = list(content.warnings) + check_all(content)
     errors = [d for d in found if d.severity == "error"]
@@ -83,13 +82,21 @@ def cmd_check(args) -> int:
     for warning in found:
         print(warning.format(), file=sys.stderr)
     c = presenter(args, content).catalog
-    rules = (sum(1 for card in content.strategy_cards if card.event)
-             + sum(1 for card in content.objective_cards if card.event))
-    print(c.text("cli.check.ok", root=str(content.root), spaces=len(content.board.spaces),
-                 strategy=len(content.strategy_cards), objectives=len(content.objective_cards), rules=rules,
-                 locales=len(content.catalogs), langs=", ".join(sorted(content.catalogs)), warnings=len(found),
-                 ms=f"{elapsed * 1000:.0f}"))
+    print(c.text("cli.check.ok", root=str(content.root), rules=content.rule_count(), locales=len(content.catalogs),
+                 langs=", ".join(sorted(content.catalogs)), warnings=len(found), ms=f"{elapsed * 1000:.0f}",
+                 **counted_names(content)))
     return EXIT_FAILED if found and args.strict else EXIT_OK
+
+
+def counted_names(content) -> dict:
+    """How many places and cards of each kind the content has, each under the plural word its
+    schema gives them ({spaces}, {cards}, {objectives}: the placeholders `cli.check.ok` may use)."""
+    from crisis.ruleset.phrasing import snake
+    schema = content.schema
+    counts = {snake(schema.map.place_words[-1] if schema.map.place_words else "places"): len(content.places)}
+    for kind in schema.card_kinds:
+        counts[snake(kind.words[-1] if kind.words else kind.name)] = len(content.cards(kind.name).ids)
+    return counts
 
 
 def cmd_test(args) -> int:
@@ -183,12 +190,12 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
 def solo_options(args, content: Content, show: Presenter, event_discard: bool = False):
     """(options, the player's side) of a solo game (``--solo``; ``--side`` is the player's), or
     of a two-player game (side -1)."""
-    from crisis.interpreter.game import Options
+    from crisis.interpreter.engine.game import Options
     from .errors import CliError
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
-        return Options(event_discard=event_discard), -1
+        return Options(frozenset(optional_rules(content)) if event_discard else frozenset()), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
     player = match_side(args.side, content, show) if args.side else 0
     return solo_game(content, show, player, getattr(args, "difficulty", None)), player
@@ -197,19 +204,29 @@ def solo_options(args, content: Content, show: Presenter, event_discard: bool = 
 def solo_game(content: Content, show: Presenter, player: int, difficulty: Optional[str]):
     """Options for the player on side ``player`` against the Solo Opponent, at a difficulty
     (its content name, or its name in the player's language)."""
-    from crisis.interpreter.game import Options
+    from crisis.interpreter.engine.game import Options
     from .errors import CliError
     c = show.catalog
-    if content.solo is None:
+    automa = content.program.automa_rules
+    if automa is None:
         raise CliError(c.text("cli.error.no_solo", content=content.root))
-    levels = [name for name, _ in content.solo.difficulty]
+    levels = list(automa.difficulty)
     if difficulty is not None and difficulty not in levels:
         matches = [name for name in levels if c.name("difficulty", name).lower() == difficulty.lower()]
         if not matches:
             shown = [c.name("difficulty", name) for name in levels]
             raise CliError(c.text("cli.error.difficulty", given=difficulty, levels=", ".join(shown)))
         difficulty = matches[0]
-    return Options(event_discard=True, solo=content.board.sides[1 - player], difficulty=difficulty or levels[0])
+    sides = content.program.schema.sides
+    automa_side = next(i for i in range(len(sides)) if i != player)
+    return Options(frozenset(name for name, on in automa.options.items() if on), solo=sides[automa_side],
+                   difficulty=difficulty or levels[0])
+
+
+def optional_rules(content) -> tuple:
+    """The content's optional rules, as options name them ("--event-discard" turns them on)."""
+    from crisis.interpreter.engine.game import option_names
+    return option_names(content.program)
 
 
 def game_seed(text: str, catalog) -> int:
@@ -249,30 +266,32 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
 
     With ``check``, the rules' invariants after every action: the first one broken ends the game.
     """
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.players.registry import RandomBot
     from .board import Screen, fit_all
-    from .session import before_result
+    from .session import apply_checked, before_result, broken_message
     from .terminal import Style
     import shutil
     width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
-    game = Game(content, seed, options)
-    bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+    game = Game.of(content, seed, options)
+    automa = game.automa.side if game.automa is not None else None
+    bots = [RandomBot(seed, side) for side in range(len(game.sides))]
     print(show.catalog.text("cli.bots.seed", seed=seed))
-    printed = 0
+    printed = 0  # log entries printed (what an action adds is said without what came before it)
     while not game.over:
         decision = game.decision
         action = bots[decision.player].choose(game, decision)
         if check:
-            from crisis.interpreter.invariants import apply_checked, broken_message
             problems = apply_checked(game, action)
             if problems:
                 print(f"crisis: seed {seed}: {broken_message(game, problems)}", file=sys.stderr)
                 return EXIT_FAILED
         else:
             game.apply(action)
-        # (the score below names the winner: not the log's last line too)
-        for line in fit_all(show.log_lines(before_result(game.log)[printed:]), width):
+        shown = show.shown(game.log[printed:], automa)
+        if game.over:  # (the score below names the winner: not the log's last line too)
+            shown = before_result(shown)
+        for line in fit_all([show.log_line(entry) for entry in shown], width):
             print(line)
         printed = len(game.log)
     print("")
@@ -305,11 +324,12 @@ def cmd_cards(args) -> int:
     c = show.catalog
     width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
     screen = Screen(Game(content, 0, log=False), show, Style(False), width)
-    lines = [c.text("cli.cards.strategy_heading", n=len(content.strategy_cards))]
-    for index in range(len(content.strategy_cards)):
+    strategy, objectives = len(screen.t.strategy_cards), len(screen.t.objective_cards)  # (cli/info.py's cards)
+    lines = [c.text("cli.cards.strategy_heading", n=strategy)]
+    for index in range(strategy):
         lines += [""] + card_text(screen, STRATEGY, index)
-    lines += ["", c.text("cli.cards.objective_heading", n=len(content.objective_cards))]
-    for index in range(len(content.objective_cards)):
+    lines += ["", c.text("cli.cards.objective_heading", n=objectives)]
+    for index in range(objectives):
         lines += [""] + card_text(screen, OBJECTIVE, index)
     for line in fit_all(lines, width):
         print(line)
@@ -378,14 +398,14 @@ def cmd_aid(args) -> int:
     from .session import match_side
     content = load(args)
     show = presenter(args, content)
-    if content.solo is None:
+    if content.overlay is None:
         raise CliError(show.catalog.text("cli.error.no_solo", content=content.root))
-    sides = [match_side(args.side, content, show)] if args.side else range(len(content.board.sides))
+    sides = [match_side(args.side, content, show)] if args.side else range(len(content.sides))
     lines: list = []
     for side in sides:
         if lines:
             lines.append("")
-        lines += aid_lines(content, show, content.board.sides[side])
+        lines += aid_lines(content, show, content.sides[side])
     for line in lines:
         print(line)
     return EXIT_OK
@@ -414,8 +434,7 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 
 
 def bots_for_sides(given, content, show, default: str) -> tuple:
-    from crisis.interpreter.batch import controller_factory
-    from crisis.interpreter.controllers import UnknownController
+    from crisis.interpreter.players.registry import UnknownController, controller_factory
     from .errors import CliError
     names = [default] * len(content.program.schema.sides)
     for side, bot in given:
@@ -448,7 +467,7 @@ def cmd_balance(args) -> int:
     other = load_content(args.compare) if args.compare else None
     # each side's bots, one pairing per bot (BOT,BOT... in any of the options side_bots reads)
     from .session import match_side
-    sides = content.board.sides
+    sides = content.sides
     lineup = [["heuristic"], ["heuristic"]]
     for side, bots in side_bots(args, c):
         lineup[match_side(side, content, show)] = [b for b in bots.split(",") if b] or ["heuristic"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import List, Sequence
 
 from crisis.content.model import Content
-from crisis.interpreter.game import Options
+from crisis.interpreter.engine.game import Options
 
 from .paths import shown_path
 from .session import EXIT_OK, GameSession, Replay, controller_text, new_session, reopen
@@ -48,30 +48,32 @@ def terminal(args) -> Terminal:
 def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]:
     """Who plays whom, the options, where the game is saved, how to get help."""
     c, show = session.c, session.show
-    sides = session.tables.sides
+    sides = session.sides
     names = [style.side(i, show.side(s)) for i, s in enumerate(sides)]
-    humans = [i for i in (0, 1) if session.humans[i]]
+    humans = [i for i in range(len(sides)) if session.humans[i]]
     lines = []
     if resumed:
         lines.append(style.bold(c.text("cli.intro.resume", file=shown_path(session.path), n=len(session.game.history),
                                        seed=session.seed if session.seed_shown() else "?")))
     else:
         lines.append(style.bold(c.text("cli.intro.title", game=c.text("cli.title"))))
-    solo = session.game.solo
-    if solo is not None:
-        h = solo.player
-        lines.append(c.text("cli.intro.solo", side=names[h], other=names[1 - h], seed=session.seed,
-                            difficulty=c.name("difficulty", session.options.difficulty)))
-        lines.append(c.text("cli.intro.solo_rules", aid=fold(show.side(sides[solo.side])).split(" ")[0],
+    automa = session.automa
+    if automa is not None:
+        h = automa.player
+        lines.append(c.text("cli.intro.solo", side=names[h], other=names[automa.side], seed=session.seed,
+                            difficulty=c.name("difficulty", session.game.options.difficulty)))
+        lines.append(c.text("cli.intro.solo_rules", aid=fold(show.side(sides[automa.side])).split(" ")[0],
                             why=session.command_word("why")))
-    elif len(humans) == 2 and not resumed:
+    elif len(humans) == len(sides) and not resumed:
         lines.append(c.text("cli.intro.hotseat"))
     elif len(humans) == 1:
         h = humans[0]
-        lines.append(c.text("cli.intro.vs", side=names[h], other=names[1 - h],
-                            bot=controller_text(c, session.controllers[1 - h]), seed=session.seed))
-    if session.options.event_discard and solo is None:
-        lines.append(c.text("cli.intro.event_discard"))
+        other = next(i for i in range(len(sides)) if i != h)
+        lines.append(c.text("cli.intro.vs", side=names[h], other=names[other],
+                            bot=controller_text(c, session.controllers[other]), seed=session.seed))
+    if automa is None:  # the optional rules chosen (the automa's game sets its own)
+        lines += [c.text(f"cli.intro.{name}") for name in sorted(session.options.flags)
+                  if c.raw(f"cli.intro.{name}") is not None]
     if not session.over:
         lines.append(c.text("cli.intro.saving", file=shown_path(session.path)))
         lines.append(c.text("cli.intro.help", help="?", rules=session.command_word("rules"),

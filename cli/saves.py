@@ -18,7 +18,6 @@ import os
 import re
 import stat
 import tempfile
-import typing
 import unicodedata
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -73,7 +72,8 @@ class SavedGame:
     created: str = ""
     # the solo opponent's choices, each with the action it led to and why (in English), for a
     # person reading the file: they are made again when the game is replayed, never read back
-    solo_opponent: List[Dict[str, str]] = attrs.field(factory=list)
+    automa: List[Dict[str, str]] = attrs.field(factory=list)
+    version: int = VERSION  # the format it was read in (a save is always written in this version's)
 
     def to_json(self) -> dict:
         data = {
@@ -87,9 +87,22 @@ class SavedGame:
             "created": self.created,
             "actions": self.actions,
         }
-        if self.solo_opponent:
-            data["solo_opponent"] = self.solo_opponent
+        if self.automa:
+            data["solo_opponent"] = self.automa
         return data
+
+
+def game_name(content) -> str:
+    """The game's name, as a save names it."""
+    name = getattr(content, "game", None)
+    return name if isinstance(name, str) else content.board.game
+
+
+def plays_as(content, digest: str) -> bool:
+    """Whether a game saved on content of ``digest`` plays the same on this content (this content's
+    digest, or one of the earlier versions it says it replaces)."""
+    plays = getattr(content, "plays", None)
+    return plays(digest) if plays is not None else digest == content.digest
 
 
 def now_stamp() -> str:
@@ -188,7 +201,7 @@ def _is_int(value) -> bool:
 # The saved game's entries and their JSON types (docs/notation.md, "Saved games").
 SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "seed": int, "options": dict,
           "controllers": dict, "created": str, "actions": list, "solo_opponent": list}
-# a solo game's save lists the solo opponent's choices for people (SavedGame.solo_opponent)
+# a solo game's save lists the solo opponent's choices for people (SavedGame.automa)
 OPTIONAL = {"created", "solo_opponent"}
 
 
@@ -275,39 +288,17 @@ def _refuse_constant(name):
     raise ValueError(f"{name} is not a number a saved game holds")
 
 
-def bad_option(options: dict) -> Optional[str]:
-    """The first option whose name or type is not as declared on ``Options`` (a new option
-    needs no code here): its name, or '' when only the class's own validators refuse them."""
-    from crisis.interpreter.game import Options
-    fields = attrs.fields_dict(attrs.resolve_types(Options))
+def bad_option(options: dict, names=()) -> Optional[str]:
+    """The first option whose name or value a game cannot take: ``names`` are the content's
+    optional rules (each on or off: true or false); "solo" and "difficulty" name the side the game
+    plays and its level (text, or null).  None when all are good."""
     for name, value in options.items():
-        field = fields.get(name)
-        if field is None or not _has_type(value, field.type):
+        if name in ("solo", "difficulty"):
+            if value is not None and not isinstance(value, str):
+                return name
+        elif name not in names or not isinstance(value, bool):
             return name
-    try:
-        Options(**options)  # the class's own validators, if it has any
-    except (TypeError, ValueError):
-        return ""
     return None
-
-
-def _has_type(value, kind) -> bool:
-    origin = typing.get_origin(kind)
-    if origin is typing.Union:
-        return any(_has_type(value, k) for k in typing.get_args(kind))
-    if origin is typing.Literal:
-        return any(value == v and type(value) is type(v) for v in typing.get_args(kind))
-    if kind is type(None):
-        return value is None
-    if kind is bool:
-        return isinstance(value, bool)
-    if kind is int:
-        return _is_int(value)
-    if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is str:
-        return isinstance(value, str)
-    return False  # a type a saved game cannot hold
 
 
 def read(path: Path, content: Content, known_controllers, allow_changed_content: bool = False) -> SavedGame:
@@ -353,21 +344,22 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         if key not in data or not (_is_int(data[key]) if kind is int else isinstance(data[key], kind)):
             raise SaveProblem("cli.save.damaged", file=where, field=key)
     game = data["game"]
-    if game != content.board.game:
-        raise SaveProblem("cli.save.other_game", file=where, saved=shown(game), game=content.board.game)
+    if game != game_name(content):
+        raise SaveProblem("cli.save.other_game", file=where, saved=shown(game), game=game_name(content))
     digest = data["content_digest"]
-    if digest != content.digest and not allow_changed_content:
+    if not plays_as(content, digest) and not allow_changed_content:
         raise SaveProblem("cli.save.other_content", file=where, saved=shown(digest), digest=content.digest,
                           content=content.root)
     seed = data["seed"]
     if not 0 <= seed <= limits.MAX_SEED:  # the command line never starts a game with another
         raise SaveProblem("cli.save.damaged", file=where, field="seed")
     options = data["options"]
-    wrong = bad_option(options)
+    from crisis.interpreter.engine.game import option_names
+    wrong = bad_option(options, option_names(content.program))
     if wrong is not None:
         raise SaveProblem("cli.save.damaged", file=where, field=f"options.{shown(wrong)}" if wrong else "options")
     controllers = data["controllers"]
-    sides = content.board.sides
+    sides = content.program.schema.sides
     if set(controllers) != set(sides) or not all(isinstance(v, str) for v in controllers.values()):
         raise SaveProblem("cli.save.damaged", file=where, field="controllers")
     for value in controllers.values():
@@ -386,18 +378,20 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.damaged", file=where, field="solo_opponent")
     created = data.get("created", "")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
-                     controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created)
+                     controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created,
+                     version=version)
 
 
 def _solo_mismatch(options: dict, controllers: Dict[str, str], content: Content) -> Optional[str]:
     """The entry that disagrees with the others about the Solo Opponent, if any: it plays the side
     the options name and no other, at one of the content's difficulties, only in a solo game."""
     solo, difficulty = options.get("solo"), options.get("difficulty")
-    if solo is not None and (content.solo is None or solo not in controllers):
+    automa = content.program.automa_rules
+    if solo is not None and (automa is None or solo not in controllers):
         return "options.solo"
     if solo is None and difficulty is not None:
         return "options.difficulty"
-    if solo is not None and difficulty is not None and difficulty not in dict(content.solo.difficulty or ()):
+    if solo is not None and difficulty is not None and difficulty not in automa.difficulty:
         return "options.difficulty"
     if any((name == SOLO) != (side == solo) for side, name in controllers.items()):
         return "controllers"

@@ -1,10 +1,11 @@
 """A game being played or watched, whatever shows it: the layer both front-ends drive.
 
 The line mode (``linemode``) and the full-screen interface (``tui``) show the
-same ``GameSession``: it holds the game, the controllers (a person at this
-terminal, or a bot: any ``crisis.interpreter.controllers.Controller``, found by
-its ``name``), the feed each player has seen, and reads what a player types.
-It holds no game logic: the engine decides what is legal and what happens.
+same ``GameSession``: it holds the game (the general engine's ``Game``), the
+controllers (a person at this terminal, or a bot: any controller of
+``crisis.interpreter.players.registry``, found by its ``name``), the feed each
+player has seen, and reads what a player types.  It holds no game logic: the
+engine decides what is legal and what happens.
 
 The game is saved after every action (seed, options, controllers, actions),
 so a crash, Ctrl-C or the end of input never loses it.  Undo and resume
@@ -23,19 +24,17 @@ import attrs
 
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
-from crisis.interpreter.controllers import (Controller, RandomBot, UnknownController, controller_factories,
-                                           controller_factory)
-from crisis.interpreter.game import Game, IllegalAction, Options
-from crisis.interpreter.invariants import InvariantBroken, apply_checked, broken_message
-from crisis.interpreter.preview import PLAY_KINDS
-from crisis.interpreter.state import NOBODY
-from crisis.interpreter.tables import tables_for
+from crisis.interpreter.engine.game import Game, IllegalAction, Options, option_names
+from crisis.interpreter.engine.layout import NOBODY
+from crisis.interpreter.players.registry import (Controller, RandomBot, UnknownController, controller_factories,
+                                                 controller_factory)
+from crisis.interpreter.preview import rule_uses
 from crisis.ruleset.diagnostics import shown
 
 from . import saves
 from .errors import CliError
 from .paths import command_line, file_to_write, shown_path
-from .text import Presenter, fold
+from .text import STEP_KEYS, Presenter, fold
 from .typed import too_long, too_long_text, typed_number
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -46,7 +45,7 @@ REPLAY_COMMANDS = ("quit", "back", "round", "branch", "final", "help")
 
 
 def bots() -> Dict[str, Callable[[int, int], Controller]]:
-    """Every controller the engine defines, by its ``name`` (the name saved in game files).
+    """Every controller by its ``name`` (the name saved in game files).
 
     A controller is built as ``factory(seed, side)``.  A new one needs no change here: subclass
     ``Controller`` with a ``name`` (or register a factory); set ``default_opponent = True`` on it
@@ -102,15 +101,51 @@ def controller_text(catalog, name: str) -> str:
 
 
 def match_side(given: str, content: Content, show: Presenter) -> int:
-    """The side whose name (as in game.yaml, or in the locale) starts with ``given``, case-insensitive."""
+    """The side whose name (as the game declares it, or in the locale) starts with ``given``, case-insensitive."""
     wanted = fold(given)
-    sides = content.board.sides
+    sides = content.program.schema.sides
     found = [i for i, side in enumerate(sides)
              if wanted and (fold(side).startswith(wanted) or fold(show.side(side)).startswith(wanted))]
     if len(found) != 1:
         names = [show.side(s) for s in sides]
         raise CliError(show.catalog.text("cli.error.side", given=given, sides=", ".join(names)))
     return found[0]
+
+
+def options_of(content: Content, saved: dict) -> Options:
+    """A game's options as a save holds them (the content's optional rules by name, the solo game's side
+    and difficulty)."""
+    return Options.from_dict(saved, option_names(content.program))
+
+
+def saved_options(program, options: Options) -> dict:
+    """Options as a save holds them: each of the content's optional rules, on or off, then the solo
+    game's side and difficulty when it has them (the keys saves have always had)."""
+    out = {name: name in options.flags for name in option_names(program)}
+    out.update({k: v for k, v in (("solo", options.solo), ("difficulty", options.difficulty)) if v is not None})
+    return out
+
+
+class InvariantBroken(Exception):
+    """An action left the game in a position the rules forbid."""
+
+
+def apply_checked(game: Game, action) -> List[str]:
+    """Apply an action to a game; the invariants it broke (none, normally): the position's, and
+    that nothing changed under a marker that blocks it and counters changed only as logged."""
+    from crisis.interpreter.designer.invariants import check_position, check_transition, counters_logged
+    program = game.program
+    before = game.position.copy()
+    start = len(game.log) if game.log is not None else None
+    game.apply(action)
+    if start is None:
+        return check_position(program, game.position)
+    return check_transition(program, before, game.position, counters_logged(program, game.log, start))
+
+
+def broken_message(game: Game, problems: Sequence[str]) -> str:
+    n = len(game.history)
+    return f"after action {n} ('{game.history[-1]}'), the rules were broken: " + "; ".join(problems)
 
 
 # ------------------------------------------------------------------ reading input
@@ -154,28 +189,91 @@ class Choice:
     back: bool = False  # "choose another source"
 
 
+# ------------------------------------------------------------------ the rounds
+
+
+class Rounds:
+    """The shape of a game's passes, read from its sequence of play: the loop over a counter (the
+    round), the steps of a pass, and which of them come after the players' turns (the pivotal
+    bonuses and the scoring, in Fort Sumter): a pass's end, summed up once it is over."""
+
+    def __init__(self, program):
+        from crisis.interpreter.engine.sequence import AlternateOp, ForEachCounterOp, StepOp, WinOp
+        self.program = program
+        self.loop = _first(program.main, ForEachCounterOp)
+        self.counter = program.schema.counters[self.loop.counter].name if self.loop is not None else None
+        steps = [op for op in _children(self.loop.body)] if self.loop is not None else []
+        steps = [op for op in steps if isinstance(op, StepOp)]
+        self.steps = tuple(op.name for op in steps)  # the steps of a pass, in order
+        turns = next((i for i, op in enumerate(steps) if _first(op, AlternateOp) is not None), None)
+        self.end_steps = frozenset(op.name for op in steps[turns + 1:]) if turns is not None else frozenset()
+        win = next((op for op in program.ops if isinstance(op, WinOp) and op.counter >= 0), None)
+        self.score = program.schema.counters[win.counter].name if win is not None else None
+
+    def in_loop(self, game) -> bool:
+        """Whether the game stands inside a pass of the loop (not before it, nor after it)."""
+        return self.loop is not None and any(frame[0] == self.loop.id for frame in game.position.stack)
+
+    def value(self, game) -> int:
+        return game.view.counter(self.counter) if self.counter is not None else 0
+
+
+def _children(op) -> list:
+    """An operation's operations, in order (a block's statements)."""
+    from crisis.interpreter.engine.ops import Op
+    out = []
+    for value in vars(op).values():
+        for child in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(child, Op):
+                out.append(child)
+    return out
+
+
+def _first(op, kind):
+    """The first operation of a kind in ``op`` (itself included), walking its statements in order."""
+    stack, seen = [op], set()
+    while stack:
+        op = stack.pop(0)
+        if op is None or id(op) in seen:
+            continue
+        seen.add(id(op))
+        if isinstance(op, kind):
+            return op
+        stack = _children(op) + stack
+    return None
+
+
+_ROUNDS: Dict[int, Rounds] = {}
+
+
+def rounds_of(program) -> Rounds:
+    found = _ROUNDS.get(id(program))
+    if found is None or found.program is not program:
+        found = _ROUNDS[id(program)] = Rounds(program)
+    return found
+
+
 # ------------------------------------------------------------------ the feed
 
 
 @attrs.frozen
 class RoundEnd:
-    """What the end of a round did, from the log: pivotal bonuses, scoring, objectives."""
+    """What the end of a round did, from the log: the steps after the turns (bonuses, scoring)."""
 
     round: int
-    entries: Tuple[object, ...]
-    vp_before: Tuple[int, int]
-    vp_after: Tuple[int, int]
+    entries: Tuple[object, ...]  # as the feed shows them
+    vp_before: Tuple[int, ...]
+    vp_after: Tuple[int, ...]
 
 
-def vp_at(log, index: int, sides: Sequence[str], now: Sequence[int]) -> Tuple[int, int]:
-    """Each side's VP after the first ``index`` log entries, counted back from ``now`` (the VP after
-    the whole log: a side may start with VP, as the solo opponent does)."""
-    vp = list(now[:2])
+def score_at(log, index: int, counter: Optional[str], sides: Sequence[str], now: Sequence[int]) -> Tuple[int, ...]:
+    """Each side's score after the first ``index`` log entries, counted back from ``now`` (the
+    score after the whole log: a side may start with some, as the automa does)."""
+    score = list(now)
     for entry in log[index:]:
-        if entry.key in ("log.vp_gain", "log.vp_loss"):
-            side = sides.index(entry.params["side"])
-            vp[side] -= entry.params["n"] if entry.key == "log.vp_gain" else -entry.params["n"]
-    return vp[0], vp[1]
+        if entry.key == "log.counter" and entry.params.get("counter") == counter and entry.params.get("side") in sides:
+            score[sides.index(entry.params["side"])] -= entry.params["n"]
+    return tuple(score)
 
 
 GAME_OVER = "log.game_over"
@@ -188,25 +286,31 @@ def before_result(log) -> list:
     return log[:-1] if log and log[-1].key == GAME_OVER else log
 
 
-ROUND_END_CLOSES = ("log.round", "log.final_crisis", "log.card_play_over", GAME_OVER)
-
-
-def round_ends(log, start: int, sides: Sequence[str], vp: Sequence[int], over: bool = False) -> List[RoundEnd]:
-    """Every round end (from the engine's "card play over" entry to the next round, the Final
-    Crisis or the end of the game) that is over, with its pivotal bonuses and scoring, and was not
-    over yet when the log held ``start`` entries (a player who saw it whole is not shown it again).
-    A round end still under way is left for later: its VP are not known yet."""
+def round_ends(log, start: int, rounds: Rounds, sides: Sequence[str], score: Sequence[int], show: Presenter,
+               automa: Optional[int] = None, over: bool = False) -> List[RoundEnd]:
+    """Every round end (from the first step after the players' turns to the next pass, the steps
+    after the loop or the end of the game) that is over, with what it did, and was not over yet
+    when the log held ``start`` entries (a player who saw it whole is not shown it again).  A round
+    end still under way is left for later: its score is not known yet."""
     out = []
-    for index in range(len(log)):
-        if log[index].key != "log.card_play_over":
+    if not rounds.end_steps:
+        return out
+    index = 0
+    while index < len(log):
+        entry = log[index]
+        if entry.key != "log.step" or entry.params.get("step") not in rounds.end_steps:
+            index += 1
             continue
         end = index + 1
-        while end < len(log) and log[end].key not in ROUND_END_CLOSES:
+        while end < len(log) and not (log[end].key == GAME_OVER or (
+                log[end].key == "log.step" and log[end].params.get("step") not in rounds.end_steps)):
             end += 1
-        if (end == len(log) and not over) or end < start:
-            continue
-        out.append(RoundEnd(round=log[index].params.get("round", 0), entries=tuple(log[index + 1:end]),
-                            vp_before=vp_at(log, index, sides, vp), vp_after=vp_at(log, end, sides, vp)))
+        if not ((end == len(log) and not over) or end < start):
+            number = (entry.params.get("counters") or {}).get(rounds.counter, 0)
+            out.append(RoundEnd(round=number, entries=tuple(show.shown(log[index + 1:end], automa)),
+                                vp_before=score_at(log, index, rounds.score, sides, score),
+                                vp_after=score_at(log, end, rounds.score, sides, score)))
+        index = end
     return out
 
 
@@ -220,19 +324,23 @@ class GameSession:
         self.c = show.catalog
         self.seed = seed
         self.options = options
-        self.tables = tables_for(content)
-        self.controllers = list(controllers)  # per side: saves.HUMAN or a bot name
+        self.program = content.program
+        self.sides: Tuple[str, ...] = tuple(self.program.schema.sides)
+        self.rounds = rounds_of(self.program)
+        self.controllers = list(controllers)  # per side: saves.HUMAN, saves.SOLO or a bot name
         self.humans = [name == saves.HUMAN for name in self.controllers]
         self.hotseat = all(self.humans)
         self.path = path
         self.created = created or saves.now_stamp()
         self.save_failed = False
         self.on_disk: Optional[int] = None  # actions the save file holds, as far as this session knows
-        self.seen = [0, 0]  # log entries each side had been shown at its last turn
-        self.snapshot: List[Optional[List[List[int]]]] = [None, None]  # tokens each side saw then
+        n = len(self.sides)
+        self.seen = [0] * n  # log entries each side had been shown at its last turn
+        self.snapshot: List[Optional[List[List[int]]]] = [None] * n  # tokens each side saw then
         self._marks: List[tuple] = []  # (actions taken, side, seen, snapshot) before each mark_seen, for undo
         self.check = False  # crisis play --check: the rules' invariants after every action
         self._view_key, self._view = None, (0, set())  # see view()
+        self._shown: Tuple[int, list] = (-1, [])  # (log entries, the feed they make): see shown_log()
         self.rebuild(actions)
         # a game resumed or branched: what each side had seen at its last turn (its last action's
         # decision), so the feed holds what is new since then, not the whole game
@@ -240,33 +348,51 @@ class GameSession:
             self.seen[side], self.snapshot[side] = seen, tokens
 
     # ------------------------------------------------------------ the game
+    @property
+    def automa(self):
+        """The side the game plays itself (its content's automa), or None."""
+        return self.game.automa
+
+    @property
+    def automa_side(self) -> Optional[int]:
+        return self.game.automa.side if self.game.automa is not None else None
+
     def make_bots(self) -> List[Optional[Controller]]:
-        # the solo opponent is no controller: the engine answers its decisions from the content
+        # the automa is no controller: the engine answers its decisions from the content
         return [None if human or name == saves.SOLO else controller_factory(name)(self.seed, side)
                 for side, (human, name) in enumerate(zip(self.humans, self.controllers))]
+
+    def tokens(self) -> List[List[int]]:
+        return self._tokens_of(self.game)
+
+    def _tokens_of(self, game) -> List[List[int]]:
+        """Each side's tokens in each place, as they stand."""
+        view = game.view
+        return [list(view.tokens_of(side)) for side in range(len(self.sides))] if self.program.schema.tokens else []
 
     def rebuild(self, actions: Sequence[str]) -> None:
         """The game after ``actions`` from the seed; bots are asked again at their decisions
         so that their generators are where an uninterrupted game would have left them."""
-        game = Game(self.content, self.seed, self.options)
+        game = Game.of(self.content, self.seed, self.options)
         bots = self.make_bots()
         actors: List[int] = []
         turns: Dict[int, tuple] = {}  # side: (log entries, tokens) when its last decision came
         for text in actions:
-            # an older save may hold a whole Final Crisis order as one action
+            # an older save may hold a whole order of cards as one action
             steps = game.expand(text)
             if steps is None:
                 raise IllegalAction(text)
             for step in steps:
                 decision = game.decision
                 bot = bots[decision.player]
-                if bot is not None and not bot.stateless:
+                if bot is not None and not getattr(bot, "stateless", False):
                     bot.choose(game, decision)
                 actors.append(decision.player)
-                turns[decision.player] = (len(game.log or []), [list(t) for t in game.state.tokens])
+                turns[decision.player] = (len(game.log or []), self._tokens_of(game))
                 game.apply(step)
         self.game, self.bots, self.actors, self._turns = game, bots, actors, turns
         self._plays: Dict[tuple, object] = {}  # (actions taken, action): what playing it would do
+        self._shown = (-1, [])
         size = len(game.log or [])
         self.seen = [min(s, size) for s in self.seen]
 
@@ -312,11 +438,11 @@ class GameSession:
         return decision.player, action, self.apply(action)
 
     def saved_game(self) -> saves.SavedGame:
-        return saves.SavedGame(game=self.content.board.game, digest=self.content.digest, seed=self.seed,
-                               options=self.options.to_dict(),
-                               controllers=dict(zip(self.tables.sides, self.controllers)),
+        return saves.SavedGame(game=saves.game_name(self.content), digest=self.content.digest, seed=self.seed,
+                               options=saved_options(self.program, self.options),
+                               controllers=dict(zip(self.sides, self.controllers)),
                                actions=list(self.game.history), created=self.created,
-                               solo_opponent=solo_record(self.content, self.game))
+                               automa=automa_record(self.content, self.game))
 
     def save(self) -> Optional[str]:
         """Write the save file atomically.  None when all is well, else what to tell the player:
@@ -366,8 +492,8 @@ class GameSession:
         later = self.actors[k + 1:]
         if any(self.bots[actor] is None for actor in later):
             other = next(actor for actor in later if self.bots[actor] is None)
-            return False, self.c.text("cli.undo.other_player", other=self.show.side(self.tables.sides[other]))
-        if game.state.reveals != game.reveals_before[k]:
+            return False, self.c.text("cli.undo.other_player", other=self.show.side(self.sides[other]))
+        if game.view.reveals != game.reveals_before[k]:
             return False, self.c.text("cli.undo.revealed")
         taken = game.history[k]
         self.rebuild(game.history[:k])
@@ -383,30 +509,54 @@ class GameSession:
         return True, text + (f"\n{problem}" if problem else "")
 
     # ------------------------------------------------------------ feed
+    def shown_log(self) -> list:
+        """The log as players read it: a line per entry the catalog says (``Presenter.shown``)."""
+        return [entry for _, entry in self._shown_lines()]
+
+    def _shown_lines(self) -> list:
+        """(log index, line's entry) of the feed, made as the log grows (the lines of the entries
+        after a decision do not depend on those before it)."""
+        log = self.game.log or []
+        size, lines = self._shown
+        if size > len(log) or size < 0:
+            size, lines = 0, []
+        if size < len(log):
+            lines = lines + self.show.shown_at(log[size:], self.automa_side, size)
+            self._shown = (len(log), lines)
+        return lines
+
+    def shown_count(self, entries: int) -> int:
+        """How many lines of the feed the first ``entries`` log entries make."""
+        import bisect
+        return bisect.bisect_left([index for index, _ in self._shown_lines()], entries)
+
     def feed(self, viewer: int) -> Tuple[int, list]:
-        """(index of the first new entry, the whole log): everything since ``viewer``'s last turn."""
-        return self.seen[viewer], list(self.game.log or [])
+        """(index of the first new line, the whole feed): everything since ``viewer``'s last turn."""
+        return self.shown_count(self.seen[viewer]), list(self.shown_log())
 
     def round_ends_since(self, viewer: int) -> List[RoundEnd]:
         """The ends of rounds over since ``viewer``'s last turn, each shown once it is over: after
-        the scoring, not at a decision of its pivotal bonuses."""
-        return round_ends(self.game.log or [], self.seen[viewer], self.tables.sides, self.game.state.vp,
-                          over=self.game.over)
+        the scoring, not at a decision of its bonuses."""
+        score = self.rounds.score
+        now = tuple(self.game.view.counter(score, side) for side in range(len(self.sides))) if score else ()
+        return round_ends(self.game.log or [], self.seen[viewer], self.rounds, self.sides, now, self.show,
+                          self.automa_side, over=self.game.over)
 
     def changed_spaces(self, viewer: int) -> set:
-        """Spaces whose tokens changed since ``viewer``'s last turn (highlighted on the board)."""
+        """Places whose tokens changed since ``viewer``'s last turn (highlighted on the board)."""
         before = self.snapshot[viewer]
-        if before is None:
+        if not before:
             return set()
-        now = self.game.state.tokens
-        return {s for s in range(len(self.tables.spaces)) if any(before[i][s] != now[i][s] for i in (0, 1))}
+        now = self.tokens()
+        return {p for p in range(len(self.program.schema.map.places))
+                if any(before[i][p] != now[i][p] for i in range(len(now)))}
 
     def view(self, viewer: int) -> Tuple[int, set]:
-        """What is new for ``viewer`` at this turn: (first new log entry, spaces changed), now marked
-        as seen.  Asked again at the same turn (the screen drawn again), the same answer."""
+        """What is new for ``viewer`` at this turn: (first new line of the feed, places changed), now
+        marked as seen.  Asked again at the same turn (the screen drawn again), the same answer."""
         key = (viewer, len(self.game.history))
         if self._view_key != key:
-            self._view = (self.seen[viewer], self.changed_spaces(viewer))
+            self._view = (self.shown_count(self.seen[viewer]), self.changed_spaces(viewer))
             self._view_key = key
             self.mark_seen(viewer)
         return self._view
@@ -414,7 +564,11 @@ class GameSession:
     def mark_seen(self, viewer: int) -> None:
         self._marks.append((len(self.game.history), viewer, self.seen[viewer], self.snapshot[viewer]))
         self.seen[viewer] = len(self.game.log or [])
-        self.snapshot[viewer] = [list(t) for t in self.game.state.tokens]
+        self.snapshot[viewer] = self.tokens()
+
+    def recent_lines(self, since: int) -> List[str]:
+        """The feed's lines from the log's entry ``since`` on, in words."""
+        return [self.show.log_line(entry) for entry in self.shown_log()[self.shown_count(since):]]
 
     # ------------------------------------------------------------ words
     def command_of(self, word: str, commands: Sequence[str] = COMMANDS) -> Optional[str]:
@@ -426,7 +580,7 @@ class GameSession:
     # ------------------------------------------------------------ choices
     def two_step(self, decision: Decision) -> bool:
         """A move with several sources, each with several destinations, is chosen as
-        *from* then *to* (rulebook: Final Crisis and pivotal moves can be long lists)."""
+        *from* then *to* (moves can be long lists)."""
         if decision is None or decision.kind != "move":
             return False
         sources: Dict[int, int] = {}
@@ -533,85 +687,91 @@ class GameSession:
     # ------------------------------------------------------------ consequences
     def consequences(self, decision: Decision, action: Optional[Action], short: bool = False) -> List[str]:
         """What an action would do, in words, where the rules make it visible before it is taken:
-        a breach and its effect, control of spaces and dimensions, where a marker would block.
-        ``short`` leaves out the space's name (a menu line already says it)."""
+        a zone entered and its effect, control of places and groups, where a marker would block.
+        ``short`` leaves out the place's name (a menu line already says it)."""
         from crisis.interpreter.preview import preview
         if action is None:
             return []
         lines: List[str] = []
-        t, c, show = self.tables, self.c, self.show
+        c, show, schema = self.c, self.show, self.program.schema
         me = decision.player
 
         def sides(was: int, now: int) -> dict:
-            return {"side": show.side(t.sides[now]) if now != NOBODY else "",
-                    "was": show.side(t.sides[was]) if was != NOBODY else "",
+            return {"side": show.side(self.sides[now]) if now != NOBODY else "",
+                    "was": show.side(self.sides[was]) if was != NOBODY else "",
                     "gain": "yes" if now != NOBODY else "no",
                     "you": "yes" if (now if now != NOBODY else was) == me else "no"}
 
         if action.kind == "marker":
-            lines.append(c.text("cli.consequence.marker", space=show.space(t.spaces[action.a]),
-                                blocks=_blocks(t.markers[action.b])))
-        if action.kind in PLAY_KINDS:
+            lines.append(c.text("cli.consequence.marker", space=show.space(schema.map.places[action.a]),
+                                blocks=_blocks(schema.markers[action.b])))
+        if decision.kind == "play_card" and action.kind in rule_uses(self.program):
             return lines + self.play_consequences(decision, action)
         found = preview(self.game, decision, action)
         if not found:
             return lines
-        for side, zone, first in found.breaches:
-            lines.append(self._zone_entered(me, side, zone, first))
-        for space, was, now in found.spaces:
+        for side, track, zone, first in found.entered:
+            lines.append(self._zone_entered(me, side, track, zone, first))
+        for place, was, now in found.spaces:
             key = "cli.consequence.space_short" if short else "cli.consequence.space"
-            lines.append(c.text(key, space=show.space(t.spaces[space]), **sides(was, now)))
-        for dimension, was, now in found.dimensions:
-            lines.append(c.text("cli.consequence.dimension",
-                                dimension=c.name("dimensions", t.dimensions[dimension]), **sides(was, now)))
+            lines.append(c.text(key, space=show.space(schema.map.places[place]), **sides(was, now)))
+        for group, was, now in found.groups:
+            lines.append(c.text("cli.consequence.group", group=show.group(schema.map.groups[group].name),
+                                **sides(was, now)))
         return lines
 
-    def _zone_entered(self, me: int, side: int, zone: int, first: bool, sure: bool = True) -> str:
+    def _zone_entered(self, me: int, side: int, track: int, zone: int, first: bool, sure: bool = True) -> str:
         """A zone a step or a play enters, and what that does when the play ends (one clause: it
         stands in a line of consequences)."""
-        t, c = self.tables, self.c
-        effect = self.content.procedures.breach_effects.get(t.zones[zone].name)
+        c = self.c
+        schema = self.program.schema
+        rules = self.content.definition.entering.get((track, zone)) if self.content.definition is not None else None
         text = ""
-        if effect is not None:
+        if rules:
             from crisis.content.phrases import clauses_text
-            text = clauses_text(self.content, c, effect[0] if first else effect[1]).replace("  ", " ")
-        name, who = c.name("zones", t.zones[zone].name), self.show.side(t.sides[side])
+            rule = rules[0] if first or len(rules) < 2 or rules[1] is None else rules[1]
+            if rule is not None:
+                text = clauses_text(self.content, c, rule).replace("  ", " ")
+        name, who = self.show.zone(schema.tracks[track].zones[zone].name), self.show.side(self.sides[side])
         you = "yes" if side == me else "no"
         if sure:
-            return c.text("cli.consequence.breach", zone=name, side=who, you=you, effect=text)
-        return c.text("cli.consequence.breach_maybe", zone=name, side=who, you=you, effect=text)
+            return c.text("cli.consequence.zone_entered", zone=name, side=who, you=you, effect=text)
+        return c.text("cli.consequence.zone_entered_maybe", zone=name, side=who, you=you, effect=text)
 
-    def play_consequences(self, decision: Decision, action: Action) -> List[str]:
-        """What playing a card's rule would do that cannot be taken back: tokens taken off a track,
-        zones entered (with their effects), VP won or lost, over every way of answering its
-        questions ("may" where the ways differ, or chance or the opponent decides)."""
+    def _play_found(self, decision: Decision, action: Action):
         from crisis.interpreter.preview import play_preview
         key = (len(self.game.history), action.text)
         if key not in self._plays:
             if len(self._plays) > 16:
                 self._plays.clear()
             self._plays[key] = play_preview(self.game, decision, action)
-        found = self._plays[key]
+        return self._plays[key]
+
+    def play_consequences(self, decision: Decision, action: Action) -> List[str]:
+        """What playing a card's rule would do that cannot be taken back: tokens taken off a track,
+        zones entered (with their effects), the score won or lost, over every way of answering its
+        questions ("may" where the ways differ, or chance or the opponent decides)."""
+        found = self._play_found(decision, action)
         if not found:
             return []
-        t, c, me = self.tables, self.c, decision.player
+        c, me = self.c, decision.player
         lines: List[str] = []
         order = sorted(range(len(found.taken)), key=lambda side: side != me)  # the player's own first
         for side in order:
             low, most = found.taken[side]
-            zones = [(zone, first, sure) for who, zone, first, sure in found.entered if who == side]
+            zones = [(track, zone, first, sure) for who, track, zone, first, sure in found.entered if who == side]
             if not zones:
                 continue  # (tokens off the track into play, entering no zone: play as usual)
             how = "exactly" if found.sure and low == most else "between" if found.sure and low else "up_to"
-            lines.append(c.text("cli.consequence.taken", how=how, low=low, n=most, side=self.show.side(t.sides[side]),
+            lines.append(c.text("cli.consequence.taken", how=how, low=low, n=most, side=self.show.side(self.sides[side]),
                                 you="yes" if side == me else "no"))
-            lines += [self._zone_entered(me, side, zone, first, sure) for zone, first, sure in zones]
+            lines += [self._zone_entered(me, side, track, zone, first, sure) for track, zone, first, sure in zones]
         for side in order:
-            low, high = found.vp[side]
+            low, high = found.score[side]
             for n, gain in ((-low, "no"), (high, "yes")):
                 if n <= 0:
                     continue
-                who, you = self.show.side(t.sides[side]), "yes" if side == me else "no"
+                who, you = self.show.side(self.sides[side]), "yes" if side == me else "no"
                 if found.sure and low == high:
                     lines.append(c.text("cli.consequence.vp", n=n, gain=gain, side=who, you=you))
                 else:
@@ -621,23 +781,23 @@ class GameSession:
     def warnings(self, decision: Decision, action: Optional[Action]) -> List[str]:
         """What a play that cannot be taken back would cost, to be confirmed when it was typed
         without being seen in the choices: the consequences of a card's rule that enters a zone
-        or changes VP.  Nothing for other actions (each token step can be taken back)."""
-        if action is None or action.kind not in PLAY_KINDS:
+        or loses score.  Nothing for other actions (each token step can be taken back)."""
+        if action is None or decision.kind != "play_card" or action.kind not in rule_uses(self.program):
             return []
         lines = self.play_consequences(decision, action)
-        found = self._plays.get((len(self.game.history), action.text))
+        found = self._play_found(decision, action)
         me = decision.player
-        costly = found and (any(side == me for side, *_ in found.entered) or found.vp[me][0] < 0)
+        costly = found and (any(side == me for side, *_ in found.entered) or found.score[me][0] < 0)
         return lines if costly else []
 
     def blocked_notes(self, decision: Decision) -> List[str]:
-        """Spaces a marker closes to this decision ("Peace Commissioner: no token may be placed here")."""
+        """Places a marker closes to this decision ("Peace Commissioner: no token may be placed here")."""
         from crisis.interpreter.preview import blocked_spaces
-        t, c = self.tables, self.c
+        schema, c = self.program.schema, self.c
         out = []
-        for space, m in blocked_spaces(self.game, decision):
-            out.append(c.text("cli.consequence.blocked", marker=c.name("markers", t.markers[m].name),
-                              space=self.show.space(t.spaces[space]), blocks=_blocks(t.markers[m])))
+        for place, m in blocked_spaces(self.game, decision):
+            out.append(c.text("cli.consequence.blocked", marker=self.show.marker(schema.markers[m].name),
+                              space=self.show.space(schema.map.places[place]), blocks=_blocks(schema.markers[m])))
         return out
 
 
@@ -665,7 +825,7 @@ def _label_words(text: str) -> List[str]:
 
 
 def _blocks(marker) -> str:
-    """What a marker forbids in its space, as the catalogs' choice word."""
+    """What a marker forbids in its place, as the catalogs' choice word."""
     if marker.blocks_placement and marker.blocks_removal:
         return "both"
     return "placement" if marker.blocks_placement else "removal" if marker.blocks_removal else "none"
@@ -674,22 +834,19 @@ def _blocks(marker) -> str:
 # ------------------------------------------------------------- opening games
 
 
-def solo_record(content: Content, game: Game) -> List[Dict[str, str]]:
-    """The solo opponent's choices in the game so far, each with the line it explains and why,
-    in English (the canonical language of saved games)."""
-    if game.solo is None:
+def automa_record(content: Content, game: Game) -> List[Dict[str, str]]:
+    """The automa's choices in the game so far, each with the line it explains and why, in
+    English (the canonical language of saved games)."""
+    if game.automa is None:
         return []
     english = Presenter(content, content.catalog("en"))
     log, out = game.log or [], []
     for index, entry in enumerate(log):
         if entry.key == "log.solo.choice":
-            explained = log[index - 1] if index and log[index - 1].key in SOLO_ACTION_LINES else None
+            explained = log[index - 1] if index and log[index - 1].key in STEP_KEYS else None
             out.append({"action": english.log_line(explained) if explained else entry.params["action"],
                         "why": english.trace(entry)})
     return out
-
-
-SOLO_ACTION_LINES = ("log.place", "log.remove", "log.move", "log.marker")
 
 
 def open_saved(content: Content, show: Presenter, path: Path, allow_changed_content: bool = False) -> saves.SavedGame:
@@ -705,36 +862,37 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
 
 
 def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSession:
-    controllers = [saved.controllers[s] for s in content.board.sides]
+    controllers = [saved.controllers[s] for s in content.program.schema.sides]
+    options = options_of(content, saved.options)
     try:
-        session = GameSession(content, show, saved.seed, Options.from_dict(saved.options), controllers, path,
-                              saved.actions, saved.created)
+        session = GameSession(content, show, saved.seed, options, controllers, path, saved.actions, saved.created)
         session.on_disk = len(session.game.history)  # what the file holds, as read
         return session
     except IllegalAction:
         pass
-    # find the first action that does not replay, for the message
-    game = Game(content, saved.seed, Options.from_dict(saved.options), log=False)
+    # find the first action that does not replay, for the message (which names the save's format)
+    game = Game.of(content, saved.seed, options, log=False)
     for index, text in enumerate(saved.actions):
         if game.over:
-            raise CliError(show.catalog.text("cli.save.too_many", file=str(path), n=index + 1), code=1) from None
+            raise CliError(show.catalog.text("cli.save.too_many", file=str(path), n=index + 1,
+                                             version=saved.version), code=1) from None
         try:
             game.apply(text)
         except IllegalAction:
             raise CliError(show.catalog.text("cli.save.bad_action", file=str(path), n=index + 1,
-                                             text=shown(text)), code=1) from None
+                                             text=shown(text), version=saved.version), code=1) from None
     raise CliError(show.catalog.text("cli.save.damaged", file=str(path), field="actions"), code=1)  # pragma: no cover
 
 
 def new_session(args, content: Content, show: Presenter, seed: int, options: Options) -> GameSession:
     """The session ``crisis play`` starts: hot seat, or a person against a bot (``--vs``, ``--side``)."""
     c = show.catalog
-    sides = content.board.sides
+    sides = content.program.schema.sides
     if args.side and not args.vs and not options.solo:
         raise CliError(c.text("cli.error.side_without_vs"))
     if options.solo:
-        human = 1 - sides.index(options.solo)
-        controllers = [saves.HUMAN if i == human else saves.SOLO for i in range(len(sides))]
+        automa = sides.index(options.solo)
+        controllers = [saves.SOLO if i == automa else saves.HUMAN for i in range(len(sides))]
     elif args.vs:
         human = match_side(args.side, content, show) if args.side else 0
         registry = bots()
@@ -775,7 +933,7 @@ def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
         if path.exists():
             raise CliError(c.text("cli.error.save_exists", file=shown_path(path), command=command_line("resume", path)))
     else:
-        path = saves.default_path(Path.cwd(), content.board.game, seed)
+        path = saves.default_path(Path.cwd(), saves.game_name(content), seed)
         hold_file(path, show)
     problem = saves.check_writable(path)
     if problem:
@@ -804,41 +962,58 @@ class Replay:
 
     def __init__(self, content: Content, show: Presenter, saved: saves.SavedGame, path: Path):
         self.content, self.show, self.saved, self.path = content, show, saved, path
-        self.options = Options.from_dict(saved.options)
-        # the round and phase before each action, and whether the game ends (one quick pass, no log);
-        # one action per decision, even from an older save that wrote a Final Crisis order at once
-        game = Game(content, saved.seed, self.options, log=False)
+        self.options = options_of(content, saved.options)
+        rounds = rounds_of(content.program)
+        # the round before each action, and whether the game stands in a pass of the rounds' loop
+        # (one quick pass, no log); one action per decision, even from an older save that wrote a
+        # whole order of cards at once
+        game = Game.of(content, saved.seed, self.options, log=False)
         self.actions: List[str] = []
-        self.rounds: List[Tuple[int, str]] = []
+        self.rounds: List[Tuple[int, bool]] = []
         for text in saved.actions:
             for step in game.expand(text) or ():
-                self.rounds.append((game.state.round, game.state.phase))
+                self.rounds.append((rounds.value(game), rounds.in_loop(game)))
                 self.actions.append(step.text)
                 game.apply(step)
         self.finished = game.over
-        self.game = Game(content, saved.seed, self.options)
+        self.game = Game.of(content, saved.seed, self.options)
         self.position = 0  # actions taken so far
 
     @property
     def size(self) -> int:
         return len(self.actions)
 
+    @property
+    def automa_side(self) -> Optional[int]:
+        return self.game.automa.side if self.game.automa is not None else None
+
     def go(self, position: int) -> None:
         """Show the game after ``position`` actions (rebuilt from the seed when going back)."""
         position = max(0, min(position, self.size))
         if position < self.position:
-            self.game = Game(self.content, self.saved.seed, self.options)
+            self.game = Game.of(self.content, self.saved.seed, self.options)
             self.position = 0
         while self.position < position:
             self.game.apply(self.actions[self.position])
             self.position += 1
 
+    def shown_log(self, entries: Optional[int] = None) -> list:
+        """The game's log so far as players read it (its first ``entries`` entries, if given)."""
+        log = self.game.log or []
+        return self.show.shown(log if entries is None else log[:entries], self.automa_side)
+
     def round_start(self, round_number: int) -> Optional[int]:
         """The position where round ``round_number`` begins (its first action), if the game got there."""
-        return next((i for i, (r, _) in enumerate(self.rounds) if r == round_number), None)
+        return next((i for i, (r, in_loop) in enumerate(self.rounds) if r == round_number and in_loop), None)
 
-    def final_crisis_start(self) -> Optional[int]:
-        return next((i for i, (_, phase) in enumerate(self.rounds) if phase.startswith("final")), None)
+    def after_rounds_start(self) -> Optional[int]:
+        """The position of the first action after the rounds (the steps that follow their loop)."""
+        seen_loop = False
+        for i, (_, in_loop) in enumerate(self.rounds):
+            seen_loop = seen_loop or in_loop
+            if seen_loop and not in_loop:
+                return i
+        return None
 
     def private_shown(self) -> bool:
         """Private choices and hands are shown only once the game is over."""
@@ -861,7 +1036,7 @@ class Replay:
         if named and path.exists():
             raise CliError(self.show.catalog.text("cli.error.save_exists", file=shown_path(path),
                                                   command=command_line("resume", path)))
-        controllers = [self.saved.controllers[s] for s in self.content.board.sides]
+        controllers = [self.saved.controllers[s] for s in self.content.program.schema.sides]
         session = GameSession(self.content, self.show, self.saved.seed, self.options, controllers, path,
                               self.actions[:position])
         problem = session.save()

@@ -9,21 +9,25 @@ returned half-loaded.
 from __future__ import annotations
 
 
+import re
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import attrs
 
+from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
 from crisis.ruleset.bound import definition_problems
-from crisis.ruleset.diagnostics import RulesError, did_you_mean, one_of, shown
-from crisis.ruleset.reader import keywords, parse
+from crisis.ruleset.diagnostics import Diagnostic, RulesError, did_you_mean, one_of, shown
 from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
+from crisis.ruleset.rulecache import keywords, parse
 
 from .schema import Entry, Lexicon, Schema, SchemaReader
-from .yamlfile import ContentError, Map, Text, YamlFile
+from .yamlfile import ContentError, Map, Seq, Text, YamlFile, display_path
 
 CARD_FILE_KEYS = ("id", "provenance", "note")
+CARD_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+PROVENANCE = ("known", "authored")  # a card's text as printed, or written for this content
 
 
 @attrs.frozen
@@ -75,6 +79,8 @@ class Overlay:
 
 
 CRITERIA = {"can be carried out fully": "fully", "would place or remove pieces": "pieces"}
+TIES = ("die", "place", "remove")  # a die roll, or a table of the aid, chooses among the places a line leaves
+WHOSE = ("own", "opponent")  # a line used only for the automa's own tokens, or the opponent's
 
 
 @attrs.frozen
@@ -113,6 +119,14 @@ class DefinitionReader:
                                               hint="write it as a string; use '|' for several lines"))
             return None
         source = value.source(label)
+        loader = self.loader
+        loader.rule_chars += len(value)
+        if loader.rule_chars > limits.MAX_RULE_CHARS:
+            if loader.rule_chars - len(value) <= limits.MAX_RULE_CHARS:  # said once
+                self.problems.add(file.diagnostic(position, f"the content's rules add up to more than "
+                                                            f"{limits.MAX_RULE_CHARS:,} characters",
+                                                  hint="docs/limits.md lists the limits on content"))
+            return None
         start = {"block": "block", "condition": "condition_rule", "places": "places_rule", "card": "places_rule",
                  "card_filter": "places_rule", "place_condition": "condition_rule", "holders": "places_rule"}[kind]
         try:
@@ -132,17 +146,27 @@ class DefinitionReader:
             result, found = resolver.places(tree, slot, source, holders=kind == "holders")
         errors = [d for d in found if d.severity == "error"]
         self.problems.extend(errors)
+        self.loader.warnings.extend(d for d in found if d.severity != "error")
         if not errors:
             self.sources[id(result)] = (result, source)  # for the work bound (ruleset/bound.py)
         return None if errors else result
 
     def read(self, root: Path, option_names: Tuple[str, ...] = ()) -> Optional[Definition]:
         loader = self.loader
+        before = len(self.problems.items)
         schema = SchemaReader(loader, keywords=keywords()).read(root)
-        if schema is None:
+        if schema is None or len(self.problems.items) > before:
+            # no rule is read against a state that is not sound (its problems would be the state's);
+            # the other files are read for their own problems, so that all are reported at once
+            self.files_alone(root, "sequence.yaml")
             return None
         file, data = loader.read(root / "sequence.yaml")
         if file is None or data is None:
+            if file is not None:
+                self.problems.add(file.diagnostic(None, "sequence.yaml is empty",
+                                                  expected="the setup, the play, the first player and how a card "
+                                                           "is played, in the rules language"))
+            self.files_alone(root)
             return None
         spec, _ok = loader.fields(file, data, "sequence.yaml", {"setup": str, "play": str, "first player": list,
                                                                 "playing a card": dict},
@@ -160,9 +184,15 @@ class DefinitionReader:
         if (root / "solo" / "overlay.yaml").exists():
             overlay_file, overlay_spec = loader.read(root / "solo" / "overlay.yaml")
         roles: Tuple[str, ...] = ()
+        if not isinstance(overlay_spec, Map) and overlay_file is not None and overlay_spec is not None:
+            self.problems.add(overlay_file.diagnostic((1, 1), "overlay.yaml is a mapping of keys to values",
+                                                      expected="keys: roles, definitions, steps, procedures ..."))
+            overlay_spec = None
         if overlay_spec is not None:
-            roles = tuple(str(r) for r in (overlay_spec.get("roles") or {}))
-            for name, value in (overlay_spec.get("definitions") or {}).items():
+            found = overlay_spec.get("roles")
+            roles = tuple(str(r) for r in found) if isinstance(found, Map) else ()
+            found = overlay_spec.get("definitions")
+            for name, value in (found.items() if isinstance(found, Map) else ()):
                 if isinstance(value, dict) and value:
                     term_kinds[str(name)] = "place" if next(iter(value)) == "space" else next(iter(value))
                 elif isinstance(value, list):
@@ -212,7 +242,8 @@ class DefinitionReader:
                                               for label_, text in value["lines"].items()))
         overlay = None
         if overlay_spec is not None:
-            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds)
+            options = tuple(dict.fromkeys(use.option for use in uses if use.option))
+            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds, options)
         evaluation = None
         if (root / "bots" / "evaluation.yaml").exists() and not self.problems.items:
             from .evaluation import EvaluationReader
@@ -231,27 +262,51 @@ class DefinitionReader:
         self.problems.extend(definition_problems(definition, self.sources))
         return None if self.problems.items else definition
 
-    def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds) -> Optional[Overlay]:
+    def files_alone(self, root: Path, *names: str) -> None:
+        """Read the rules' other files for what is wrong with them as files (unreadable, not YAML),
+        when their rules cannot be read."""
+        paths = [root / name for name in names]
+        for folder in ("cards", "solo"):
+            paths += self.loader.listing(root / folder, ".yaml") or []
+        for path in paths:
+            self.loader.read(path)
+
+    def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds,
+                option_names: Tuple[str, ...] = ()) -> Optional[Overlay]:
         loader = self.loader
         spec, _ok = loader.fields(file, spec, "overlay.yaml", {"roles": dict, "definitions": dict},
                                   {"options": dict, "difficulty": dict, "placement": list, "exclusive options": list,
                                    "markers": dict, "steps": dict, "first player": list, "procedures": dict})
         if spec is None:
             return None
+        roles = tuple(str(role) for role in spec["roles"])
         definitions = spec["definitions"]
         available = ()
         for name, value in definitions.items():
             at = definitions.value_positions[name]
             if isinstance(value, list):
                 cases = []
-                for case in value:
+                for index, case in enumerate(value):
+                    case, good = loader.fields(file, case, f"a case of {name}", {"tokens": str}, {"when": str},
+                                               at=value.positions[index])
+                    if not good:
+                        continue
+                    if "when" not in case and index != len(value) - 1:
+                        self.problems.add(file.diagnostic(value.positions[index], f"only the last case of {name} may "
+                                                                                  "go without 'when'",
+                                                          expected="'when: <condition>'"))
                     when = (self.rule(file, case["when"], case.value_positions["when"], "condition", resolver, lexicon,
                                       label=f"{name}, when") if "when" in case else None)
-                    tokens = self.rule(file, case.get("tokens"), case.value_positions.get("tokens", at), "holders",
-                                       resolver, lexicon, label=f"{name}, tokens")
+                    tokens = self.rule(file, case["tokens"], case.value_positions["tokens"], "holders", resolver,
+                                       lexicon, label=f"{name}, tokens")
                     cases.append((when, tokens))
                 available = tuple(cases)
                 terms[str(name)] = ("holders", None)
+                continue
+            if not isinstance(value, Map) or len(value) != 1 or next(iter(value)) not in ("card", "space"):
+                self.problems.add(file.diagnostic(at, f"the definition of {name} says what it is about",
+                                                  expected="'card: <condition on the card>', 'space: <condition on "
+                                                           "the place>', or a list of cases"))
                 continue
             kind = next(iter(value))
             text = value[kind]
@@ -261,24 +316,58 @@ class DefinitionReader:
             else:
                 terms[str(name)] = ("place", self.rule(file, text, value.value_positions[kind], "place_condition",
                                                        resolver, lexicon, label=f"the definition of {name}"))
+        options = {}
+        for key, value in (spec.get("options") or Map()).items():
+            name = str(key).replace(" ", "_")
+            if name not in [n.replace(" ", "_") for n in option_names]:
+                loader.name(file, str(key), spec["options"].key_positions[key], list(option_names), "game option")
+            elif not isinstance(value, bool):
+                self.problems.add(file.diagnostic(spec["options"].value_positions[key],
+                                                  f"the option '{key}' is on (true) or off (false)"))
+            else:
+                options[name] = value
         difficulty = []
         counters = [c.name for c in schema.counters]
-        for level, starts in (spec.get("difficulty") or Map()).items():
-            difficulty.append((str(level), tuple((counters.index(c), v) for c, v in (starts or {}).items()
-                                                 if c in counters)))
-        criteria = tuple(CRITERIA.get(str(c), str(c)) for c in spec.get("exclusive options") or ())
+        levels = spec.get("difficulty") or Map()
+        for level, starts in levels.items():
+            starts, _good = loader.fields(file, starts if starts is not None else Map(), f"difficulty '{level}'", {},
+                                          {c: int for c in counters}, at=levels.value_positions[level])
+            if starts is None:
+                continue
+            found = []
+            for counter, value in starts.items():
+                declared = schema.counter(counter)
+                if not declared.low <= value <= declared.high:
+                    self.problems.add(file.diagnostic(starts.value_positions[counter],
+                                                      f"difficulty '{level}' starts {counter} at {value}, and it "
+                                                      f"goes from {declared.low} to {declared.high}"))
+                    continue
+                found.append((counters.index(counter), value))
+            difficulty.append((str(level), tuple(found)))
+        placement = []
+        place_terms = [n for n, k in resolver.declarations.terms.items() if k == "place"]
+        listed = spec.get("placement") or []
+        for index, term in enumerate(listed):
+            if loader.name(file, term, listed.positions[index], place_terms,
+                           f"{schema.map.place_words[0] if schema.map.place_words else 'place'} term"):
+                placement.append(str(term))
+        criteria = []
+        listed = spec.get("exclusive options") or []
+        for index, criterion in enumerate(listed):
+            if loader.name(file, criterion, listed.positions[index], list(CRITERIA), "criterion"):
+                criteria.append(CRITERIA[criterion])
         markers = {}
         names = [m.name for m in schema.markers]
         for marker, lines in (spec.get("markers") or Map()).items():
-            if marker in names:
+            if loader.name(file, marker, spec["markers"].key_positions[marker], names, "marker"):
                 markers[names.index(marker)] = self.rows(file, lines, resolver, lexicon, "spaces")
         steps: Dict[str, Dict[str, M.Block]] = {}
         for name, value in (spec.get("steps") or Map()).items():
             at = spec["steps"].value_positions[name]
-            variants = value if isinstance(value, dict) else {"": value}
-            steps[str(name)] = {str(role): self.rule(file, text, getattr(variants, "value_positions", {}).get(role, at),
-                                                     "block", resolver, lexicon, label=f"the solo step '{name}'")
-                                for role, text in variants.items()}
+            variants = self.variants(file, value, at, roles)
+            steps[str(name)] = {role: self.rule(file, text, where, "block", resolver, lexicon,
+                                                label=f"the solo step '{name}'") for role, (text, where) in
+                                variants.items()}
         first = None
         if "first player" in spec:
             first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
@@ -286,46 +375,98 @@ class DefinitionReader:
         procedures: Dict[str, Dict[str, object]] = {}
         for name, value in (spec.get("procedures") or Map()).items():
             at = spec["procedures"].value_positions[name]
-            kind = kinds.get(str(name), "block")
-            if isinstance(value, dict) and kind in value:
-                variants = {"": value}
-            elif isinstance(value, dict):
-                variants = value
+            if name not in kinds:
+                loader.name(file, str(name), spec["procedures"].key_positions[name], list(kinds), "procedure")
+                continue
+            kind = kinds[name]
+            label = f"the solo procedure '{name}'"
+            if isinstance(value, Map) and kind in value:
+                variants = {"": (value, at)}
             else:
-                variants = {"": value}
+                variants = self.variants(file, value, at, roles)
             found = {}
-            for role, text in variants.items():
-                label = f"the solo procedure '{name}'"
+            for role, (text, where) in variants.items():
                 if kind == "conditions":
-                    found[str(role)] = tuple(self.rule(file, t, at, "condition", resolver, lexicon, label=label)
-                                             for t in text["conditions"])
+                    listed = text.get("conditions") if isinstance(text, Map) else None
+                    if not isinstance(listed, list):
+                        self.problems.add(file.diagnostic(where, f"{label} is a list of conditions",
+                                                          expected="conditions: [...]"))
+                        continue
+                    found[role] = tuple(self.rule(file, t, where, "condition", resolver, lexicon, label=label)
+                                        for t in listed)
                 else:
-                    found[str(role)] = self.rule(file, text, at, "block", resolver, lexicon, label=label)
+                    found[role] = self.rule(file, text, where, "block", resolver, lexicon, label=label)
             procedures[str(name)] = found
-        aids = {}
-        for path in self.loader.listing(root / "solo", ".yaml") or []:
-            if not path.name.startswith("aid-"):
+        aids = self.aids(root, schema, resolver, lexicon)
+        return Overlay(roles=roles, options=options, difficulty=tuple(difficulty), available=available,
+                       placement=tuple(placement), criteria=tuple(criteria), markers=markers, steps=steps,
+                       first_player=first, procedures=procedures, aids=aids)
+
+    def variants(self, file, value, at, roles) -> Dict[str, Tuple[object, object]]:
+        """A rule for every side (a text), or one for each of some roles (role: text): role ("" for
+        every side) -> (its text, where it is)."""
+        if not isinstance(value, Map):
+            return {"": (value, at)}
+        out = {}
+        for role, text in value.items():
+            if role not in roles:
+                self.loader.name(file, str(role), value.key_positions[role], list(roles), "role")
                 continue
+            out[str(role)] = (text, value.value_positions[role])
+        return out
+
+    def aids(self, root: Path, schema, resolver, lexicon) -> Dict[int, Dict[str, Tuple["Row", ...]]]:
+        """The aids (aid-*.yaml): for each side the game may play, its tables of places."""
+        aids: Dict[int, Dict[str, Tuple[Row, ...]]] = {}
+        paths = [p for p in self.loader.listing(root / "solo", ".yaml") or [] if p.name.startswith("aid-")]
+        before = len(self.problems.items)
+        for path in paths:
             aid_file, data = self.loader.read(path)
-            if aid_file is None or data is None:
+            if aid_file is None:
                 continue
-            side = schema.sides.index(data["side"]) if data.get("side") in schema.sides else -1
-            provenance = str(data.get("provenance", "authored"))
-            aids[side] = {table: self.rows(aid_file, data.get(table) or [], resolver, lexicon, "row", provenance)
+            spec, good = self.loader.fields(aid_file, data if data is not None else Map(), "an aid",
+                                            {"side": str, "provenance": str, "place": list, "remove": list},
+                                            {"note": str})
+            if spec is None or not good:
+                continue
+            if not self.loader.name(aid_file, spec["side"], spec.value_positions["side"], list(schema.sides), "side"):
+                continue
+            side = schema.sides.index(spec["side"])
+            if side in aids:
+                self.problems.add(aid_file.diagnostic(spec.value_positions["side"],
+                                                      f"a second aid for the {spec['side']} side"))
+                continue
+            if not self.loader.name(aid_file, spec["provenance"], spec.value_positions["provenance"], PROVENANCE,
+                                    "provenance"):
+                continue
+            aids[side] = {table: self.rows(aid_file, spec[table], resolver, lexicon, "row", spec["provenance"])
                           for table in ("place", "remove")}
-        return Overlay(roles=tuple(spec["roles"]), options={str(k).replace(" ", "_"): v
-                                                             for k, v in (spec.get("options") or {}).items()},
-                       difficulty=tuple(difficulty), available=available,
-                       placement=tuple(str(p) for p in spec.get("placement") or ()), criteria=criteria,
-                       markers=markers, steps=steps, first_player=first, procedures=procedures, aids=aids)
+        if paths and len(self.problems.items) == before:
+            for side, name in enumerate(schema.sides):
+                if side not in aids:
+                    self.problems.add(Diagnostic(message=f"no aid for the {name} side", path=display_path(root / "solo"),
+                                                 expected=f"a file aid-{name.lower()}.yaml with 'side: {name}'"))
+        return aids
 
     def rows(self, file, lines, resolver, lexicon, key: str, provenance: str = "authored") -> Tuple[Row, ...]:
+        """A table of an aid, or a priority list: lines of places, each with how it is used."""
         rows = []
+        if not isinstance(lines, Seq):
+            self.problems.add(file.diagnostic((lines.line, lines.column) if hasattr(lines, "line") else None,
+                                              "a table is a list of lines", expected=f"'- {key}: <places>'"))
+            return ()
         for index, line in enumerate(lines):
-            at = lines.positions[index] if hasattr(lines, "positions") else None
-            places = self.rule(file, line.get(key), line.value_positions.get(key, at) if isinstance(line, Map) else at,
-                               "places", resolver, lexicon, label=f"row {index + 1}")
-            rows.append(Row(places, str(line.get(key)), str(line.get("provenance", provenance)), line.get("note"),
+            line, good = self.loader.fields(file, line, f"line {index + 1}", {key: str},
+                                            {"provenance": str, "note": str, "ties": str, "tokens": str},
+                                            at=lines.positions[index])
+            if line is None or not good:
+                continue
+            for field, choices in (("provenance", PROVENANCE), ("ties", TIES), ("tokens", WHOSE)):
+                if field in line:
+                    self.loader.name(file, line[field], line.value_positions[field], list(choices), field)
+            places = self.rule(file, line[key], line.value_positions[key], "places", resolver, lexicon,
+                               label=f"row {index + 1}")
+            rows.append(Row(places, str(line[key]), str(line.get("provenance", provenance)), line.get("note"),
                             line.get("ties"), line.get("tokens")))
         return tuple(rows)
 
@@ -391,9 +532,20 @@ class DefinitionReader:
     def cards(self, root: Path, schema, resolver, lexicon) -> Dict[str, CardSet]:
         entries: Dict[str, List[Tuple[YamlFile, Map]]] = {kind.name: [] for kind in schema.card_kinds}
         keys = {kind.name.replace(" ", "_"): kind.name for kind in schema.card_kinds}
-        for path in self.loader.listing(root / "cards", ".yaml") or []:
+        seen: Dict[Tuple[str, str], str] = {}  # (kind, id) -> where it was first given
+        counted: Dict[str, int] = {}
+        files = self.loader.listing(root / "cards", ".yaml")
+        if files == [] and schema.card_kinds:
+            self.problems.add(Diagnostic(message="no card files", path=display_path(root / "cards"),
+                                         expected="cards/*.yaml files, each with a list of cards under "
+                                                  + one_of([f"'{key}:'" for key in keys])))
+        for path in files or []:
             file, data = self.loader.read(path)
             if file is None or data is None:
+                continue
+            if not isinstance(data, Map):
+                self.problems.add(file.diagnostic((1, 1), "a card file is a mapping of kinds of cards to lists of "
+                                                          "cards", expected=one_of([f"'{key}:'" for key in keys])))
                 continue
             for key, value in data.items():
                 if key not in keys:
@@ -402,8 +554,27 @@ class DefinitionReader:
                                                       expected=one_of(list(keys)),
                                                       hint=f"did you mean '{guess}'?" if guess else None))
                     continue
-                for item in value or ():
-                    entries[keys[key]].append((file, item))
+                if value is None:
+                    continue
+                if not isinstance(value, Seq):
+                    self.problems.add(file.diagnostic(data.value_positions[key], f"'{key}' should be a list of cards"))
+                    continue
+                kind = schema.card_kind(keys[key])
+                for index, item in enumerate(value):
+                    counted[kind.name] = counted.get(kind.name, 0) + 1  # every entry counts, a broken card too
+                    if counted[kind.name] > limits.MAX_CARDS:
+                        self.problems.add(file.diagnostic(value.positions[index],
+                                                          f"more than {limits.MAX_CARDS:,} {kind.name}: the limit"))
+                        break
+                    card, ok = self.card(file, item, value.positions[index], kind, schema, seen)
+                    if ok:
+                        entries[kind.name].append((file, card))
+                    elif card is not None:  # its rules are read all the same, for their own problems
+                        for field, type_name in kind.fields:
+                            key = field.replace(" ", "_")
+                            if type_name == "rule" and card.get(key) is not None:
+                                self.field_value(file, card, key, card[key], type_name, schema, resolver, lexicon,
+                                                 str(card.get("id", "?")), kind)
         out = {}
         for kind in schema.card_kinds:
             ids, columns, texts = [], [[] for _ in kind.fields], [[] for _ in kind.fields]
@@ -420,9 +591,72 @@ class DefinitionReader:
                     if type_name == "kind":
                         value = self.kind_value(file, card, key, value, kind.values_of(field))
                     columns[index].append(self.field_value(file, card, key, value, type_name, schema, resolver, lexicon,
-                                                           ids[-1]))
+                                                           ids[-1], kind))
             out[kind.name] = CardSet(tuple(ids), tuple(tuple(c) for c in columns), tuple(tuple(t) for t in texts))
         return out
+
+    def card(self, file: YamlFile, item: Any, at, kind, schema, seen) -> Tuple[Optional[Map], bool]:
+        """One card's entry (its well-formed keys; None when it is no mapping) and whether all is
+        well: its keys and the values of its fields checked against its kind, every problem
+        reported at its place."""
+        what = _a(_singular(kind.name))
+        fields = {field.replace(" ", "_"): type_name for field, type_name in kind.fields}
+        required = {"id": str}
+        required.update({field.replace(" ", "_"): _YAML_TYPES[t] for field, t in kind.fields
+                         if t not in ("rule", "kind") and kind.default(field) is None})
+        optional = {key: _YAML_TYPES[t] for key, t in fields.items() if key not in required}
+        optional.update({"provenance": str, "note": str})
+        card, ok = self.loader.fields(file, item, what, required, optional, at=at)
+        if card is None:
+            return None, False
+        card_id = card.get("id")
+        if isinstance(card_id, str):
+            position = card.value_positions["id"]
+            if len(card_id) > limits.MAX_NAME_CHARS or not CARD_ID.match(card_id):
+                self.problems.add(file.diagnostic(position, f"'{shown(card_id)}' cannot be a card id",
+                                                  expected="lowercase words joined by '-', like 'major-anderson'"))
+                ok = False
+            elif (kind.name, card_id) in seen:
+                self.problems.add(file.diagnostic(position, f"{_singular(kind.name)} '{card_id}' is defined twice",
+                                                  hint=f"the other one is at {seen[kind.name, card_id]}"))
+                ok = False
+            else:
+                seen[kind.name, card_id] = f"{file.path}:{position[0]}"
+        if "provenance" in card and card["provenance"] not in PROVENANCE:
+            ok &= self.unknown(file, card, "provenance", card["provenance"], PROVENANCE, "provenance")
+        for key, type_name in fields.items():
+            if key not in card:
+                continue
+            value = card[key]
+            if type_name == "number":
+                low, high = kind.bounds(key.replace("_", " "))
+                if not low <= value <= high:
+                    bound = f"at least {low:,}" if value < low else f"at most {high:,}"
+                    self.problems.add(file.diagnostic(card.value_positions[key], f"{what}'s {key} is {bound}"))
+                    ok = False
+            elif type_name in ("side", "sides"):
+                names = value if isinstance(value, list) else [value]
+                if type_name == "sides" and value in ("both", "all"):
+                    continue
+                for name in names:
+                    if name not in schema.sides:
+                        choices = list(schema.sides) + (["both"] if type_name == "sides" else [])
+                        ok &= self.unknown(file, card, key, name, choices, "side")
+            elif type_name == "place" and value not in schema.map.places:
+                ok &= self.unknown(file, card, key, value, schema.map.places,
+                                   schema.map.place_words[0] if schema.map.place_words else "place")
+            elif type_name == "group" and value not in [g.name for g in schema.map.groups]:
+                ok &= self.unknown(file, card, key, value, [g.name for g in schema.map.groups],
+                                   schema.map.group_words[0] if schema.map.group_words else "group")
+        return card, ok
+
+    def unknown(self, file, card: Map, key, value, choices, what: str) -> bool:
+        guess = did_you_mean(str(value), list(choices)) if isinstance(value, str) else None
+        self.problems.add(file.diagnostic(card.value_positions[key], f"unknown {what} '{shown(value)}'",
+                                          width=max(1, min(len(str(value)), limits.MAX_SHOWN_CHARS)),
+                                          expected=f"a {what}: {one_of(list(choices))}",
+                                          hint=f"did you mean '{guess}'?" if guess else None))
+        return False
 
     def kind_value(self, file, card, key, value, values) -> Optional[str]:
         """A kind field's value (docs/state.md): one the schema lists, else an error at it."""
@@ -436,14 +670,15 @@ class DefinitionReader:
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return None
 
-    def field_value(self, file, card, key, value, type_name, schema, resolver, lexicon, card_id):
+    def field_value(self, file, card, key, value, type_name, schema, resolver, lexicon, card_id, card_kind=None):
         at = card.value_positions.get(key) if isinstance(card, Map) else None
         if type_name == "number":
             return value if isinstance(value, int) else 0
         if type_name == "rule":
             if value is None:
                 return None
-            return self.rule(file, value, at, "block", resolver, lexicon, label=f"the {key} of {card_id}")
+            return self.rule(file, value, at, "block", resolver, lexicon, label=f"card '{card_id}', {key}",
+                             slot=card_slot(schema, card_kind, key.replace("_", " ")))
         if type_name == "sides":
             if value in ("both", "all"):  # every side
                 return tuple(range(len(schema.sides)))
@@ -457,6 +692,30 @@ class DefinitionReader:
             groups = [g.name for g in schema.map.groups]
             return groups.index(value) if value in groups else -1
         return value
+
+
+# how a card's field is written in its file, by the field's type
+_YAML_TYPES = {"number": int, "rule": str, "sides": (str, list), "side": str, "place": str, "group": str,
+               "text": str, "kind": str}
+
+
+def card_slot(schema, kind, field: str) -> Slot:
+    """Where a card's rule runs (interpreter/engine/program.py's card context): "the card" is the
+    card; "this space" its place, for a kind of cards with a place field; no group, and no cards
+    revealed, are known there."""
+    if kind is None:
+        return ANYWHERE
+    has_place = any(type_name == "place" for _, type_name in kind.fields)
+    return Slot(_a(f"{_singular(kind.name)} {field}"), this_space=has_place, the_card=True)
+
+
+def _singular(name: str) -> str:
+    """"strategy cards" -> "strategy card": what one card of a kind is called in a message."""
+    return name[:-1] if name.endswith("s") else name
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _step_names(block) -> Tuple[str, ...]:

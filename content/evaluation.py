@@ -1,7 +1,8 @@
 """The bots' judgement of a position, as content: ``bots/evaluation.yaml`` (docs/bots.md).
 
 Each term is rule text the bots work out for every side, as "you": a number (``your VP``,
-``your pool``, ``pivotal spaces you control``), a condition (``you control the space of your
+``your pool``, ``pivotal spaces you control``, ``the total power of your characters plus the
+number of cards of your hand``: any number a rule may write), a condition (``you control the space of your
 objective``: 1 when it holds), or the VP a procedure would give if it were carried out now
 (``project: final scoring``).  A term is worth the judging side's value minus the mean of the
 other sides', times its weight, in VP.  Every text is checked like any rule: file, line, column,
@@ -18,7 +19,7 @@ from typing import Optional, Tuple
 import attrs
 
 from crisis.ruleset.diagnostics import RulesError, did_you_mean, one_of, shown
-from crisis.ruleset.reader import parse
+from crisis.ruleset.rulecache import known, parse  # parsed trees kept between runs
 from crisis.ruleset.resolver import ANYWHERE
 
 from .yamlfile import Map, Text
@@ -132,6 +133,11 @@ class EvaluationReader:
             return None
         source = key.source("an evaluation term")
         number_error = condition_error = None
+        if known(str(key), self.lexicon, "condition_rule"):  # read as a condition before: the parser is not needed
+            tree = parse(str(key), self.lexicon, "condition_rule", source)
+            meaning, found = self.resolver.condition(tree, ANYWHERE, source)
+            if meaning is not None and not any(d.severity == "error" for d in found):
+                return Term(str(key), "condition", meaning, **common)
         try:
             tree = parse(str(key), self.lexicon, "places_rule", source)
             meaning, found = self.resolver.quantity(tree, ANYWHERE, source)
@@ -141,6 +147,19 @@ class EvaluationReader:
             number_error = errors
         except RulesError as error:
             number_error = list(error.diagnostics)
+        sum_error = None
+        try:  # a number as the rules write one: sums and differences, fields of cards compared ("whose ...")
+            tree = parse(str(key), self.lexicon, "number_rule", source)
+            run = self.resolver.run(ANYWHERE, source, tree)
+            meaning = run.number(tree)
+            errors = [d for d in run.diagnostics if d.severity == "error"]
+            if not errors and meaning is not None:
+                return Term(str(key), "number", meaning, **common)
+            sum_error = errors
+        except RulesError as error:
+            sum_error = list(error.diagnostics)
+        if _reaches_further(sum_error, number_error):
+            number_error = sum_error
         try:
             tree = parse(str(key), self.lexicon, "condition_rule", source)
             meaning, found = self.resolver.condition(tree, ANYWHERE, source)

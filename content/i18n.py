@@ -16,10 +16,9 @@ import attrs
 from crisis.ruleset import meaning as M
 from crisis.ruleset.diagnostics import Diagnostic
 
-from .loader import REFERENCE_LANG, display_path
-from .locale import Catalog, placeholders
+from .locale import REFERENCE_LANG, Catalog, placeholders
 from .model import Content
-from .yamlfile import ContentError, Map, Seq, YamlFile, read_text
+from .yamlfile import ContentError, Map, Seq, YamlFile, display_path, read_text
 
 GLOSSARY = "glossary.yaml"
 
@@ -185,7 +184,7 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
         for key in catalog.messages:
             if _own_grammar(key):
                 continue
-            if key not in reference.messages and not _optional(key):
+            if key not in reference.messages and not _optional(content, key):
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
                                     hint="a key the game never asks for: misspelt, or left over",
                                     severity="warning"))
@@ -299,9 +298,18 @@ def check_command_words(content: Content, lang: str) -> List[Diagnostic]:
     return problems
 
 
-def _optional(key: str) -> bool:
+def card_sections(content) -> Tuple[str, ...]:
+    """The catalog sections of the kinds of cards: the last word the schema gives each ("cards",
+    "objectives"), under which a card's title and text are."""
+    definition = getattr(content, "definition", None)
+    if definition is None:
+        return ("cards",)
+    return tuple(kind.words[-1] if kind.words else "cards" for kind in definition.schema.card_kinds)
+
+
+def _optional(content, key: str) -> bool:
     """Keys a catalog may add on its own: hand-written card texts."""
-    return key.endswith(".text") and key.startswith(("cards.", "objectives."))
+    return key.endswith(".text") and key.startswith(tuple(f"{section}." for section in card_sections(content)))
 
 
 def _names(names) -> str:
@@ -422,9 +430,9 @@ def text_facts(text: str, catalog: Catalog, schema) -> Tuple[set, set, set, set]
     return digits, worded, places, groups
 
 
-def _written_texts(catalog: Catalog) -> Dict[str, str]:
+def _written_texts(content, catalog: Catalog) -> Dict[str, str]:
     """Card id -> the key of its hand-written text in the catalog (``<kind>.<id>.text``)."""
-    return {key.split(".")[1]: key for key in catalog.messages if key.count(".") == 2 and _optional(key)}
+    return {key.split(".")[1]: key for key in catalog.messages if key.count(".") == 2 and _optional(content, key)}
 
 
 def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
@@ -438,7 +446,7 @@ def check_card_texts(content: Content, lang: str) -> List[Diagnostic]:
     catalog = content.catalogs[lang]
     schema = definition.schema
     problems: List[Diagnostic] = []
-    written = _written_texts(catalog)
+    written = _written_texts(content, catalog)
     for card_id, key in written.items():
         rule = card_rule(definition, card_id)
         if rule is None:

@@ -34,6 +34,7 @@ class MessageError(ValueError):
 
 
 # the grammar a message may ask of a name it is given: x_g (gender and number), x_pl (plural)
+REFERENCE_LANG = "en"  # the catalog every other language is checked against
 GRAMMAR_FORMS = (("_g", "gender"), ("_pl", "plural"))
 
 

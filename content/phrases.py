@@ -184,10 +184,12 @@ class Matches:
         definition = content.definition
         for rule, _source in definition.sources:
             self.index(rule)
-        self.cards(content, definition)
-        self.procedures(content.procedures, definition)
-        if getattr(content, "solo", None) is not None and definition.overlay is not None:
-            self.overlay(content.solo, definition)
+        earlier_model = self.earlier = _earlier(content)
+        if earlier_model is not None:
+            self.cards(earlier_model, definition)
+            self.procedures(earlier_model.procedures, definition)
+            if earlier_model.solo is not None and definition.overlay is not None:
+                self.overlay(earlier_model.solo, definition)
 
     def index(self, meaning) -> None:
         """Each syntax node of a rule of the general front end -> its meaning."""
@@ -300,6 +302,13 @@ class Matches:
                     self.rule(a.rule, b.places)
 
 
+def _earlier(content):
+    """The earlier engine's model of the content, whose rules that engine hands over (None while
+    that engine has not read it: then it has handed over none)."""
+    model = getattr(content, "earlier_model", content)  # (an earlier model has none: it is one)
+    return model
+
+
 def key(name: str) -> str:
     """The old and the new content name their procedures differently ("tie_breaks", "tie-breaks")."""
     return re.sub(r"[ \-]", "_", str(name)).lower()
@@ -310,7 +319,7 @@ _MATCHES: Dict[int, Matches] = {}
 
 def matches(content) -> Matches:
     found = _MATCHES.get(id(content))
-    if found is None or found.content is not content:
+    if found is None or found.content is not content or found.earlier is not _earlier(content):
         if len(_MATCHES) >= 4:  # a few contents at most in one run (tests load several)
             _MATCHES.clear()
         found = _MATCHES[id(content)] = Matches(content)

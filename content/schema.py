@@ -161,6 +161,8 @@ class CardKind:
     defaults: Tuple[Tuple[str, object], ...] = ()
     # a "kind" field's values, each with the nouns rules use for cards of it ("unit", "units"), by field
     values: Tuple[Tuple[str, Tuple[Tuple[str, Tuple[str, ...]], ...]], ...] = ()
+    # a number field's least and greatest value on a card ({type: number, from: 1, to: 99}), by field
+    ranges: Tuple[Tuple[str, Tuple[int, int]], ...] = ()
 
     def field_type(self, name: str) -> Optional[str]:
         return dict(self.fields).get(name)
@@ -170,6 +172,10 @@ class CardKind:
 
     def values_of(self, name: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
         return dict(self.values).get(name, ())
+
+    def bounds(self, name: str) -> Tuple[int, int]:
+        """The values a number field may take on a card."""
+        return dict(self.ranges).get(name, (-limits.MAX_COUNTER, limits.MAX_COUNTER))
 
 
 @attrs.frozen
@@ -243,8 +249,12 @@ class Schema:
     scenario_keys: Mapping[str, str] = attrs.field(factory=dict)  # key in scenario files -> what it names
     in_play: Optional[InPlay] = None  # cards that come into play as pieces (entities)
     verbs: Tuple[Verb, ...] = ()
+    game: Optional[str] = None  # the game's name, which saved games give (else the content folder's)
     register_holds: Tuple[Tuple[str, str], ...] = ()  # register -> what it holds: "side" or "place"
     paying: Optional[Paying] = None  # how costs are paid ("pay 2", "..., paying its cost")
+    # the content digests of earlier versions of the game that play exactly as this one does: their
+    # saved games resume (content/loader.py computes the digest)
+    replaces: Tuple[str, ...] = ()
 
     def counter(self, name: str) -> Optional[Counter]:
         return next((c for c in self.counters if c.name == name), None)
@@ -405,6 +415,9 @@ class SchemaReader:
     def name(self, container, key, value, what: str) -> Optional[str]:
         """A new name: capitalised, not declared before (names are unique across the schema)."""
         position = self.key_at(container, key) if isinstance(container, Map) and key in container else self.at(container, key)
+        if isinstance(value, str) and len(value) > limits.MAX_NAME_CHARS:
+            self.error(position, f"'{shown(value)}' is too long for a name: at most {limits.MAX_NAME_CHARS} characters")
+            return None
         if not isinstance(value, str) or not _NAME.match(value):
             self.error(position, f"'{shown(value)}' is not a name for {what}",
                        expected="a capitalised name, such as 'Fort Sumter' or 'Washington D.C.'",
@@ -489,12 +502,18 @@ class SchemaReader:
         if file is None:
             return None
         self.file = file
+        if data is None:
+            self.error(None, "state.yaml is empty",
+                       expected="what a position of the game holds: its sides, map, counters, pieces, cards and piles")
+            return None
         spec, ok = self.fields(data if data is not None else Map(), "state.yaml", {"sides": list, "map": dict},
                                {"counters": dict, "tokens": dict, "tracks": dict, "markers": dict, "cards": dict,
                                 "piles": dict, "registers": dict, "scenario keys": dict, "in play": dict,
-                                "verbs": dict, "paying": dict})
+                                "verbs": dict, "game": str, "replaces": list, "paying": dict})
         if spec is None:
             return None
+        game = self.game_name(spec)
+        replaces = self.digests(spec)
         sides = self.sides(spec)
         counters = self.counters(spec.get("counters") or Map())
         game_map = self.game_map(spec["map"]) if "map" in spec else None
@@ -516,6 +535,8 @@ class SchemaReader:
             self.error(self.key_at(spec, "verbs"), "verbs act on cards in play, and this game declares none",
                        expected="'in play:' with the kinds of cards that can be in play")
             verbs = ()
+        if game_map is not None:
+            self.sizes(spec, game_map, tracks, markers)
         if not ok or game_map is None or sides is None:
             return None
         registers = tuple(self.words_of(key, self.key_at(spec["registers"], key), "a register")[0]
@@ -527,7 +548,7 @@ class SchemaReader:
         keys = {str(k): str(v) for k, v in (spec.get("scenario keys") or {}).items()}
         return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
                       tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
-                      in_play=in_play, verbs=verbs, register_holds=holds,
+                      in_play=in_play, verbs=verbs, game=game, replaces=replaces, register_holds=holds,
                       paying=paying)
 
     # ---------------------------------------------------------------- a map of cards, paying, registers
@@ -601,6 +622,42 @@ class SchemaReader:
             holds = self.choice(body, "holds", ("side", "place"), "thing a register holds")
             if holds is not None:
                 out.append((str(key), holds))
+        return tuple(out)
+
+    def sizes(self, spec: Map, game_map: GameMap, tracks, markers) -> None:
+        """How many places, groups, zones and markers a game may have (docs/limits.md): the engine's
+        work for a rule grows with them."""
+        if len(game_map.places) > limits.MAX_PLACES:
+            self.error(self.at(spec, "map"), f"the map has {len(game_map.places)} places; the limit is "
+                                             f"{limits.MAX_PLACES}")
+        for what, count, most, at in (("groups", len(game_map.groups), limits.MAX_GROUPS, (spec["map"], "groups")),
+                                      ("markers", len(markers), limits.MAX_MARKERS, (spec, "markers"))):
+            if count > most:
+                self.error(self.at(*at), f"'{what}' has {count} entries; at most {most} are allowed")
+        for track in tracks:
+            if len(track.zones) > limits.MAX_ZONES:
+                self.error(self.at(spec["tracks"], track.name), f"'zones' of '{track.name}' has {len(track.zones)} "
+                                                                f"entries; at most {limits.MAX_ZONES} are allowed")
+
+    def game_name(self, spec: Map) -> Optional[str]:
+        """The game's name: what saved games give, and the start of their default file names."""
+        if "game" not in spec:
+            return None
+        name = spec["game"]
+        if not 0 < len(name) <= limits.MAX_NAME_CHARS:
+            self.error(self.at(spec, "game"), f"the game's name must have 1 to {limits.MAX_NAME_CHARS} characters")
+            return None
+        return name
+
+    def digests(self, spec: Map) -> Tuple[str, ...]:
+        """'replaces': the digests of earlier versions that play as this one (16 hexadecimal digits each)."""
+        out = []
+        for index, digest in enumerate(spec.get("replaces") or ()):
+            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{16}", digest):
+                self.error(self.at(spec["replaces"], index), f"'{shown(digest)}' is not a content digest",
+                           expected="16 hexadecimal digits, as a saved game's 'content_digest' gives it")
+                continue
+            out.append(digest)
         return tuple(out)
 
     def sides(self, spec: Map) -> Optional[Tuple[str, ...]]:
@@ -791,11 +848,12 @@ class SchemaReader:
             if body is None:
                 continue
             words = self.word_list(body, "words", f"the cards '{key}'")
-            fields, defaults, values = [], [], []
+            fields, defaults, values, ranges = [], [], [], []
             declared = body.get("fields") or Map()
             for field, kind in declared.items():
                 if isinstance(kind, Map):  # {type: number, default: 1}, {type: kind, values: {...}}
-                    part, _ok = self.fields(kind, f"field '{field}'", {"type": str}, {"default": (int, str), "values": dict},
+                    part, _ok = self.fields(kind, f"field '{field}'", {"type": str},
+                                            {"default": (int, str), "values": dict, "from": int, "to": int},
                                             at=self.at(declared, field))
                     if part is None:
                         continue
@@ -816,6 +874,21 @@ class SchemaReader:
                             default = self.number(part, "default", -limits.MAX_COUNTER, limits.MAX_COUNTER)
                             if default is not None:
                                 defaults.append((str(field), default))
+                    if "from" in part or "to" in part:
+                        if type_name != "number":
+                            self.error(self.at(part, "from" if "from" in part else "to"),
+                                       f"only a number field has a range, and '{field}' is a {type_name} field")
+                        else:
+                            low = self.number(part, "from", -limits.MAX_COUNTER, limits.MAX_COUNTER,
+                                              -limits.MAX_COUNTER)
+                            high = self.number(part, "to", -limits.MAX_COUNTER, limits.MAX_COUNTER,
+                                               limits.MAX_COUNTER)
+                            if low is not None and high is not None:
+                                if low > high:
+                                    self.error(self.at(part, "to"), f"field '{field}' goes from {low} to {high}",
+                                               expected=f"'to' at least {low}")
+                                else:
+                                    ranges.append((str(field), (low, high)))
                     if type_name == "kind":
                         found = self.kind_values(part, field, key)
                         if found:
@@ -841,7 +914,7 @@ class SchemaReader:
                                    expected=one_of([n for n in numbers if n != field]) if numbers else "a number",
                                    hint=f"did you mean '{guess}'?" if guess else None)
                         defaults[index] = (field, 0)
-            out.append(CardKind(str(key), words, tuple(fields), tuple(defaults), tuple(values)))
+            out.append(CardKind(str(key), words, tuple(fields), tuple(defaults), tuple(values), tuple(ranges)))
         return tuple(out)
 
     def kind_values(self, part: Map, field, kind_name) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:

@@ -35,48 +35,16 @@ import attrs
 
 from crisis.content.model import Content
 
-from .controllers import _REGISTERED, RandomBot, UnknownController
 from .designer.invariants import check_position
-from .engine.game import Game, Options, play_game
+from .engine.game import Game, Options, RandomPlayers, play_game
 from .engine.layout import NOBODY
+from .players.registry import RandomBot, UnknownController, controller_factory  # noqa: F401 - exported
 from .records import GameRecord, Reading, reading_of
 
 MAX_PROBLEMS_KEPT = 10  # broken invariants described in a summary (all are counted)
 
 __all__ = ["Job", "GameRecord", "Summary", "Chunk", "run", "chunks", "play_batch", "play_chunk", "default_jobs",
            "processes", "controller_factory", "check_position"]
-
-
-# ------------------------------------------------------------------ controllers
-
-
-def _bots() -> Dict[str, Callable]:
-    """The controllers of the general engine by name, imported when first asked for."""
-    from .players.heuristic import HeuristicBot
-    from .players.search import SearchBot
-    return {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
-
-
-def controller_factory(name: str) -> Callable:
-    """The factory ``(seed, side) -> controller`` for a name: a bot of the general engine
-    (random, heuristic, search), or one made known with ``controllers.register``.  A name may
-    carry a setting after a colon (``search:40``, ``search:500ms``: the class's ``configured``
-    reads it).  ``UnknownController`` (a ``ValueError``) says what is known."""
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    if name == "random":  # every simulation's bot: found without importing the bots that look ahead
-        return RandomBot
-    registry = dict(_bots(), **_REGISTERED)
-    if name in registry:
-        return registry[name]
-    base, _, setting = name.partition(":")
-    factory = registry.get(base)
-    if factory is not None and setting and hasattr(factory, "configured"):
-        return factory.configured(setting)
-    if factory is not None:
-        raise UnknownController(f"'{base}' takes no setting after ':'", "no_setting", name=base)
-    known = ", ".join(sorted(registry))
-    raise UnknownController(f"no controller named '{name}' (known: {known})", "unknown", name=name, known=known)
 
 
 # ------------------------------------------------------------------ jobs
@@ -103,37 +71,26 @@ class Job:
             raise KeyError(str(error)) from None
         object.__setattr__(self, "factories", factories)
 
-    def play(self, seeds: Iterable[int]) -> Iterator[GameRecord]:
+    def play(self, seeds: Iterable[int], notes: bool = True) -> Iterator[GameRecord]:
+        """The games of ``seeds``, one record each; without ``notes``, records whose notes are
+        left empty where leaving them costs less (what a summary reads is all there)."""
         content = self.content
         program = content.program
         reading = reading_of(program)
         direct = not self.check and all(f is RandomBot for f in self.factories)
         for seed in seeds:
             if direct:
-                yield _random_game(program, reading, self.options, seed)
+                yield _random_game(program, reading, self.options, seed, notes)
             else:
                 yield _game(content, reading, self.options, self.factories, seed, self.check)
 
 
-def _random_game(program, reading: Reading, options: Options, seed: int) -> GameRecord:
+def _random_game(program, reading: Reading, options: Options, seed: int, notes: bool = True) -> GameRecord:
     """Random players in the direct form: what ``Game`` with ``RandomBot`` controllers plays
     (the same draws from the same generators, so the same game), without frames or history."""
-    bits = [RandomBot(seed, side).rng.getrandbits for side in range(len(reading.sides))]
-    taken = [0]
-
-    def choose(decision):
-        # RandomBot's draw (rng.randrange(n)) written in, counting the decisions
-        taken[0] += 1
-        actions = decision.actions
-        n = len(actions)
-        getrandbits = bits[decision.player]
-        k = n.bit_length()
-        pick = getrandbits(k)
-        while pick >= n:
-            pick = getrandbits(k)
-        return actions[pick]
-    position, _ = play_game(program, seed, choose, options.flags, options.solo, options.difficulty)
-    return reading.record(position, seed, taken[0])
+    players = RandomPlayers([RandomBot(seed, side).rng for side in range(len(reading.sides))])
+    position, _ = play_game(program, seed, players, options.flags, options.solo, options.difficulty, notes=notes)
+    return reading.record(position, seed, players.decisions)
 
 
 def _game(content, reading: Reading, options: Options, factories, seed: int, check: bool) -> GameRecord:
@@ -186,17 +143,22 @@ class Summary:
         if record.winner >= 0:
             _add(self.wins, record.winner)
         sums, finals = self.sums, self.finals
+        get = sums.get
         for counter, values in enumerate(record.counters):
             for side, value in enumerate(values):
-                _add(sums, (counter, side), value)
+                key = (counter, side)
+                sums[key] = get(key, 0) + value
             if len(values) == 1:
-                _add(finals, (counter, values[0]))
+                key = (counter, values[0])
+                finals[key] = finals.get(key, 0) + 1
         if record.tie_break >= 0:
             _add(self.tie_breaks, record.tie_break)
         self.actions += record.actions
         plays = self.card_plays
+        get = plays.get
         for _, card, use in record.plays:
-            _add(plays, (card, use))
+            key = (card, use)
+            plays[key] = get(key, 0) + 1
         if record.problems:
             self.broken += 1
             room = MAX_PROBLEMS_KEPT - len(self.problems)
@@ -268,7 +230,7 @@ def play_chunk(job: Job, first: int, games: int, records: bool) -> Chunk:
     reading = reading_of(job.content.program)
     summary = Summary()
     lines: Optional[List[str]] = [] if records else None
-    for record in job.play(range(first, first + games)):
+    for record in job.play(range(first, first + games), notes=records):
         summary.add(record)
         if lines is not None:
             lines.append(json.dumps(reading.json(record), ensure_ascii=False, separators=(",", ":")))

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence, Union
 
 import attrs
 
-from crisis.content.model import Content
+from crisis.content.solo import EarlierContent, earlier
 from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
 
 from . import flow
@@ -64,9 +64,10 @@ class IllegalAction(UserError):
 
 
 class Game:
-    def __init__(self, content: Content, seed: int = 0, options: Optional[Options] = None,
+    def __init__(self, content, seed: int = 0, options: Optional[Options] = None,
                  state: Optional[GameState] = None, log: bool = True):
-        self.content = content
+        self.content: EarlierContent = earlier(content)  # (loaded content, or its earlier model)
+        content = self.content
         self.tables: Tables = tables_for(content)
         self.seed = seed
         options = options or Options()
@@ -209,7 +210,7 @@ class Game:
         return self.content.procedures.tie_breaks
 
 
-def replay(content: Content, seed: int, options: Optional[Options], actions: Sequence[str],
+def replay(content, seed: int, options: Optional[Options], actions: Sequence[str],
            log: bool = True) -> Game:
     """Rebuild a game from its seed, options and action texts."""
     game = Game(content, seed, options, log=log)

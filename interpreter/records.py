@@ -85,7 +85,8 @@ class Reading:
             plays=tuple(position.plays),
             entered=tuple(tuple(side for side in values[offset:offset + sides] if side != NOBODY)
                           for offset in self.entry_offsets),
-            notes=tuple(position.notes), actions=actions, problems=tuple(problems))
+            notes=tuple(position.notes) if position.notes is not None else (), actions=actions,
+            problems=tuple(problems))
 
     def card_id(self, kind: int, card: int) -> str:
         return self.program.cards[kind].ids[card]

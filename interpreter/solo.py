@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from crisis.content.model import SoloContent
+from crisis.content.solo import SoloContent
 from crisis.ruleset import ast as A
 
 from .actions import DONE, Action, Decision

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from crisis.content.model import Content
+from crisis.content.solo import EarlierContent, earlier
 from crisis.ruleset import ast as A
 
 from .actions import Action, ActionTable, Locations
 
 
 class Tables:
-    def __init__(self, content: Content, compiler=None):
-        """``compiler``: a Compiler class to use instead of the plain one (coverage instruments the rules)."""
+    def __init__(self, content, compiler=None):
+        """``compiler``: a Compiler class to use instead of the plain one (coverage instruments the rules).
+        ``content``: loaded content, or its earlier model (content/solo.py)."""
         from .compile import Compiler, Ctx  # compile needs the tables' indices
 
+        content: EarlierContent = earlier(content)
         board = content.board
         self.content = content
         self.board = board
@@ -122,8 +124,9 @@ _CACHE: Dict[int, Tables] = {}
 _KEEP = 4  # contents whose tables are kept: a process that loads content after content must not grow
 
 
-def tables_for(content: Content) -> Tables:
+def tables_for(content) -> Tables:
     """Compile a content once; later calls reuse the compiled tables (of the last few contents)."""
+    content = earlier(content)
     key = id(content)
     tables = _CACHE.get(key)
     if tables is None or tables.content is not content:

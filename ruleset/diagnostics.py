@@ -196,8 +196,24 @@ def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> O
     by_lower = {c.lower(): c for c in candidates}
     if word.lower() in by_lower and by_lower[word.lower()] != word:
         return by_lower[word.lower()]
-    matches = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
-    return by_lower[matches[0]] if matches else None
+    matches = difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=cutoff)
+    if not matches:
+        return None
+    # as close by difflib's measure: the fewest letters to change ('plase': 'place', not 'plays')
+    best = difflib.SequenceMatcher(None, word.lower(), matches[0]).ratio()
+    tied = [m for m in matches if difflib.SequenceMatcher(None, word.lower(), m).ratio() == best]
+    return by_lower[min(tied, key=lambda m: _edits(word.lower(), m))]
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance (short words only: called on a few close matches)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
 
 
 def one_of(names: Sequence[str], limit: int = 8) -> str:

@@ -44,29 +44,13 @@ MAX_MESSAGE_DEPTH = 8           # placeholders nested in plural or choice forms 
 MAX_CONTRACTIONS = 100          # a language's contractions, each a pass over every text (Fort Sumter: 2)
 MAX_CONTRACTION_GROWTH = 4      # times longer a language's contractions together can make a text (Fort Sumter: 1)
 
-# ------------------------------------------------------------------ game.yaml
-GAME_NUMBERS = {                # Fort Sumter's own numbers in docs/limits.md
-    "tokens_per_side": 1000,
-    "max_tokens_per_space": 100,
-    "rounds": 50,
-    "strategy_cards_dealt": 30,
-    "cards_played_per_round": 30,
-    "objective_cards_dealt": 10,
-    "final_crisis_hand": 10,
-}
-MAX_TRACK_TOP = 999             # highest space of the crisis track
-MAX_SPACES = 100                # map spaces, all dimensions together
-MAX_DIMENSIONS = 20
-MAX_ZONES = 20
-MAX_MARKERS = 20
-MAX_BOX = 100                   # bonus tokens in one zone's box
-MAX_STRATEGY_CARDS = 1000
-MAX_OBJECTIVE_CARDS = 200
-MAX_CARD_VALUE = 99
-MAX_NAME_CHARS = 60             # a name in game.yaml, a card id, the game's name
-
 # ------------------------------------------------------------------ state.yaml
 MAX_SIDES = 8                   # sides of one game (Fort Sumter: 2)
+MAX_PLACES = 100                # places of the map (Fort Sumter's spaces: 12)
+MAX_GROUPS = 20                 # groups of places (Fort Sumter's dimensions: 4)
+MAX_ZONES = 20                  # zones of one track (Fort Sumter's crisis track: 4)
+MAX_MARKERS = 20                # markers (Fort Sumter: 1)
+MAX_NAME_CHARS = 60             # a name in state.yaml, a card id, the game's name
 MAX_COUNTER = 1_000_000         # a counter's lowest and highest value, either way (Fort Sumter's VP: 99)
 MAX_TOKENS = 1000               # tokens of a side, in one place, holder or box (Fort Sumter: 25)
 MAX_TRACK_SPACES = 1000         # spaces of one track (Fort Sumter's crisis track: 16)

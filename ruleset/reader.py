@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import List, Optional
 
-from lark import Lark
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from . import limits
 from .builder import build
 from .diagnostics import RulesError, Source, diagnostic_at, did_you_mean, one_of
 from .indent import IndentationProblem
@@ -64,6 +66,9 @@ def parse(text: str, lexicon, start: str = "block", source: Optional[Source] = N
     source = source or Source(text=text)
     if not text.strip():
         raise RulesError([diagnostic_at(source, 1, 1, "the rule is empty", expected="a rule")])
+    brackets = _bracket_depth(body)
+    if brackets:
+        raise RulesError([_too_deep(source, *brackets)])
     token = LEXICON.set(lexicon)
     try:
         tree = _lark().parse(body, start=start)
@@ -76,12 +81,62 @@ def parse(text: str, lexicon, start: str = "block", source: Optional[Source] = N
         raise RulesError([_syntax_diagnostic(error, source, body, lexicon)]) from None
     finally:
         LEXICON.reset(token)
+    problems = _bounds(tree, source)
+    if problems:
+        raise RulesError(problems)
     return build(tree)
+
+
+def _too_deep(source: Source, line: int, column: int):
+    return diagnostic_at(source, line, column,
+                         f"this rule is nested too deeply (more than {limits.MAX_RULE_DEPTH} levels)",
+                         hint="brackets, 'and'/'or' chains, 'not' and if/either/for each blocks each add a "
+                              "level; split the rule")
+
+
+def _bracket_depth(text: str):
+    """The position of the first bracket nested deeper than the limit, if any (comments skipped):
+    found before the parser recurses over them."""
+    depth, line, start = 0, 1, 0
+    for match in re.finditer(r"[()\n]|#[^\n]*", text):
+        char = match.group()
+        if char == "\n":
+            line, start = line + 1, match.end()
+        elif char == "(":
+            depth += 1
+            if depth > limits.MAX_RULE_DEPTH:
+                return line, match.start() - start + 1
+        elif char == ")":
+            depth -= 1
+    return None
+
+
+def _bounds(tree, source: Source):
+    """Depth and numbers' lengths, checked without recursion before anything recurses over the tree
+    (a number is converted only when it has at most MAX_NUMBER_DIGITS digits)."""
+    problems = []
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.MAX_RULE_DEPTH:
+            while isinstance(node, Tree) and node.children:  # down to its first token, without recursion
+                node = node.children[0]
+            return [_too_deep(source, getattr(node, "line", 1), getattr(node, "column", 1))]
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif isinstance(child, Token) and child.type == "NUMBER" and len(child) > limits.MAX_NUMBER_DIGITS:
+                problems.append(diagnostic_at(source, child.line, child.column,
+                                              f"this number has too many digits (at most {limits.MAX_NUMBER_DIGITS})",
+                                              width=min(len(child), limits.MAX_SHOWN_CHARS)))
+    return problems
 
 
 def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexicon):
     expected = set(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+    expected.discard("WORD")  # a word the game does not declare: never what a rule needs
     line, column, width, hint = error.line, error.column, 1, None
+    first = None
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
@@ -98,24 +153,59 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
             message = f"unknown word '{token}'"
             words = lexicon.words_of("NOUN") + lexicon.words_of("ADJ") + lexicon.words_of("RELATION") + \
                 lexicon.words_of("VERB") if lexicon is not None else []
-            guess = did_you_mean(str(token), words + _keywords())
-            hint = f"did you mean '{guess}'?" if guess else None
+            if str(token).lower() in _NUMBER_WORDS and "NUMBER" in expected:
+                hint = f"write numbers as digits: did you mean '{_NUMBER_WORDS.index(str(token).lower())}'?"
+            else:
+                # the words that may stand here first, then every word of the language and the game
+                here = _expected_words(expected, lexicon)
+                guess = did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
+                hint = f"did you mean '{guess}'?" if guess else None
+                if guess in here:
+                    first = f"'{guess}'"  # the word meant, first among what may stand here
         else:
             width = len(token)
             message = f"unexpected word '{token}'" if token.type != "NAME" else f"unexpected name '{token}'"
+            if token.type == "NAME" and str(token).lower() in _keywords():
+                hint = f"keywords are written in lowercase: did you mean '{str(token).lower()}'?"
     elif isinstance(error, UnexpectedCharacters):
         message = f"unexpected character '{error.char}'"
     else:
         message = "the rule ends too early"
-    shown = sorted({_describe(name) for name in expected if not name.startswith("__")})
+    shown = sorted({_describe(name) for name in expected if not name.startswith("__")},
+                   key=lambda text: (text != first, text not in _COMMON, _COMMON.index(text) if text in _COMMON else 0,
+                                     text))
+    if first is not None and first not in shown:
+        shown.insert(0, first)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+# what a rule most often says, shown first where a statement may start (the language's own words)
+_COMMON = ("'place'", "'remove'", "'move'", "'gain'", "'lose'", "'if'", "'either'", "'for'", "'draw'", "'play'",
+           "'carry'")
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _expected_words(expected, lexicon) -> List[str]:
+    """The words the parser would have taken where it stopped: its keywords there, and the game's
+    words of the kinds it expected (nouns, adjectives...)."""
+    words = []
+    for name in expected:
+        if name in ("NOUN", "ADJ", "RELATION", "VERB") and lexicon is not None:
+            words.extend(lexicon.words_of(name))
+            continue
+        pattern = next((t.pattern for t in _lark().terminals if t.name == name), None)
+        if pattern is not None and pattern.type == "str" and pattern.value.isalpha():
+            words.append(pattern.value)
+    return words
 
 
 _KINDS = {"NOUN": "a word for a thing", "ADJ": "an adjective", "RELATION": "a relation such as 'control'",
           "VERB": "a verb of the game", "NAME": "a name", "NUMBER": "a number", "_NL": "the end of the line",
           "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the rule",
-          "_OR_PLACE": "'or'", "AT_PLACE": "'at' and a place"}
+          "_OR_PLACE": "'or'", "AT_PLACE": "'at' and a place", "_LIMIT_COMMA": "','"}
 
 
 def _describe(name: str) -> str:

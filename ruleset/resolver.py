@@ -246,11 +246,16 @@ class _Run(EntityPhrases):
         # a word may name several things: the one that fits what is wanted first
         order = sorted(meanings, key=lambda m: (_category(m) not in want, meanings.index(m)))
         problems = len(self.diagnostics)
+        first = None  # what the meaning that fits best says, when none fits: its problems are the ones meant
         for refers_to in order:
             del self.diagnostics[problems:]
             result = self.head(p, head, refers_to, words[:-1], want)
             if result is not None and (result[0] in want or refers_to == order[-1]):
                 return result
+            if first is None:
+                first = self.diagnostics[problems:]
+        if result is None and first:
+            self.diagnostics[problems:] = first
         return result
 
     def name_phrase(self, p: N.Phrase, head: N.Word, want):

@@ -5,9 +5,9 @@ import pytest
 
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
-from crisis.interpreter.heuristic import judge_for
-from crisis.interpreter.search import settings_for
-from crisis.interpreter.tables import tables_for
+from crisis.interpreter.engine.game import Game
+from crisis.interpreter.players.heuristic import judge_for
+from crisis.interpreter.players.search import settings_for
 
 from helpers import copy_content, replace_in
 
@@ -51,11 +51,12 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
 
 def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     folder = copy_content(tmp_path)
-    replace_in(folder / "bots" / "heuristic.yaml", "  pool: 0.1", "  pool: 0.75")
+    replace_in(folder / "bots" / "evaluation.yaml", "  your pool: 0.1", "  your pool: 0.75")
     replace_in(folder / "bots" / "search.yaml", "iterations: 20", "milliseconds: 250")
     changed = load_content(folder)
-    assert judge_for(tables_for(changed)).evaluator.w.pool == 0.75
-    assert str(settings_for(tables_for(changed)).budget) == "250ms"
+    weights = [term.weight for term in judge_for(changed.program).evaluator.terms]
+    assert 0.75 in weights and 0.75 not in [term.weight for term in judge_for(content.program).evaluator.terms]
+    assert str(settings_for(Game.of(changed, 1, log=False)).budget) == "250ms"
     assert changed.digest == content.digest  # saved games still resume
 
 

@@ -111,15 +111,19 @@ def test_play_check_plays_a_whole_game(capsys):
 
 
 def break_the_rules_at(monkeypatch, n):
-    """An engine bug from action n on: VP change without a rule that logs it."""
-    real_apply = Game.apply
+    """An engine bug from action n on: VP change without a rule that logs it (in the engine the
+    play session runs)."""
+    from crisis.interpreter.engine.game import Game as EngineGame
+    real_apply = EngineGame.apply
 
     def apply(game, action):
         chosen = real_apply(game, action)
         if len(game.history) >= n:
-            game.state.vp[0] += 1
+            program = game.program
+            vp = next(i for i, counter in enumerate(program.schema.counters) if counter.name == "VP")
+            game.position.values[program.layout.counter[vp]] += 1  # the first side's VP
         return chosen
-    monkeypatch.setattr(Game, "apply", apply)
+    monkeypatch.setattr(EngineGame, "apply", apply)
 
 
 def test_play_check_stops_at_the_first_broken_rule(monkeypatch, capsys):

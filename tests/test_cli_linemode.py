@@ -15,13 +15,22 @@ from clirun import Session, last_line, run_crisis, run_main
 from crisis.cli.text import Presenter
 from crisis.cli import saves
 from crisis.cli.session import GameSession
-from crisis.interpreter.game import Game, Options, replay
+from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
 
 NEW = " • "
 
 
 def saved(path):
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def options_of(content, data) -> Options:
+    return Options.from_dict(data["options"], option_names(content.program))
+
+
+def replay(content, data) -> Game:
+    """The game a save holds, played again on the engine."""
+    return replay_actions(content.program, data["seed"], options_of(content, data), data["actions"], content=content)
 
 
 def screens(output: str):
@@ -45,7 +54,7 @@ def wide_bot_game(tmp_path_factory):
 
 def test_the_feed_holds_everything_since_your_last_turn_and_nothing_twice(wide_bot_game, content):
     out, data = wide_bot_game
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     every = Presenter(content, content.catalog("en")).log_lines(game.log)
     fed = []
     for screen in screens(out):
@@ -63,7 +72,7 @@ def test_the_feed_holds_everything_since_your_last_turn_and_nothing_twice(wide_b
 
 def test_the_end_of_each_round_gets_its_own_summary_with_vp_before_and_after(wide_bot_game, content):
     out, data = wide_bot_game
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     for round_number in (1, 2, 3):
         if f"Round {round_number}: all cards are played" not in "\n".join(
                 Presenter(content, content.catalog("en")).log_lines(game.log)):
@@ -78,10 +87,11 @@ def test_the_end_of_each_round_gets_its_own_summary_with_vp_before_and_after(wid
 
 def test_the_final_result_names_the_winner_and_his_vp_first(wide_bot_game, content):
     out, data = wide_bot_game
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     sides = ("Unionist", "Secessionist")
     w = game.result.winner
-    headline = f"{sides[w]} wins, {game.state.vp[w]} VP to {game.state.vp[1 - w]}."
+    vp = [game.view.counter("VP", side) for side in (0, 1)]
+    headline = f"{sides[w]} wins, {vp[w]} VP to {vp[1 - w]}."
     block = out[out.rindex("Final score"):]
     assert block.splitlines()[1] == headline
     assert block.index(f"{sides[w]}: ") < block.index(f"{sides[1 - w]}: ")
@@ -91,30 +101,32 @@ def round_ends_expected(content, data, catalog):
     """round: (the lines of its end, from the last card play to the next round or the Final
     Crisis, each side's VP before it and after it), from the saved game played again (a side's VP
     counted from what it starts with: the Solo Opponent's level)."""
-    game = Game(content, data["seed"], Options.from_dict(data["options"]))
-    vp = list(game.state.vp)
+    game = Game.of(content, data["seed"], options_of(content, data))
+    vp = [game.view.counter("VP", side) for side in (0, 1)]
     for action in data["actions"]:
         game.apply(action)
-    show, sides = Presenter(content, catalog), content.board.sides
+    show, sides = Presenter(content, catalog), content.program.schema.sides
+    automa = game.automa.side if game.automa is not None else None
+    ends = ("pivotal", "scoring", "round end")  # the steps of a round after its card play
     out, current = {}, None
     for entry in game.log:
-        if current and entry.key in ("log.round", "log.final_crisis", "log.game_over"):
-            number, before, lines = current
-            out[number] = (lines, before, tuple(vp))
+        if current and (entry.key == "log.game_over" or (entry.key == "log.step" and entry.params["step"] not in ends)):
+            number, before, entries = current
+            out[number] = ([show.log_line(e) for e in show.shown(entries, automa)], before, tuple(vp))
             current = None
-        if entry.key == "log.card_play_over":
-            current = (entry.params["round"], tuple(vp), [])
+        if entry.key == "log.step" and entry.params["step"] == "pivotal":
+            current = (entry.params["counters"]["round"], tuple(vp), [])
         elif current:
-            current[2].append(show.log_line(entry))
-        if entry.key in ("log.vp_gain", "log.vp_loss"):
-            vp[sides.index(entry.params["side"])] += entry.params["n"] * (1 if entry.key == "log.vp_gain" else -1)
+            current[2].append(entry)
+        if entry.key == "log.counter" and entry.params["counter"] == "VP":
+            vp[sides.index(entry.params["side"])] += entry.params["n"]
     return out
 
 
 def check_round_ends(out: str, content, data, catalog) -> int:
     """Each round's end is shown once, after its scoring: every line of it, and the true VP."""
     shown = 0
-    sides = [Presenter(content, catalog).side(side) for side in content.board.sides]
+    sides = [Presenter(content, catalog).side(side) for side in content.program.schema.sides]
     for number, (lines, before, after) in round_ends_expected(content, data, catalog).items():
         title = catalog.text("cli.round_end.title", round=number)
         assert out.count(title + "\n") == 1, title
@@ -153,7 +165,7 @@ def test_after_resume_or_branch_the_feed_starts_at_the_players_last_turn(tmp_pat
     assert first.returncode == 3  # the input ended: saved
     left = feed_of(first.stdout)  # what was new at the decision the game was left at
     data = saved(tmp_path / "g.json")
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     assert left and len(left) < len(game.log)
     resumed = run_main("resume", "--plain", "g.json", input="quit\n", cwd=tmp_path, env={"COLUMNS": "160"})
     assert feed_of(resumed.stdout) == left
@@ -171,7 +183,7 @@ def test_a_consequence_is_a_clause_without_a_full_stop_inside_the_line(tmp_path,
         decision = session.decision
         for action in decision.actions:
             said = "; ".join(session.consequences(decision, action, short=True))
-            if said and content.catalog(lang).raw("cli.consequence.breach").split("{")[0] in said:
+            if said and content.catalog(lang).raw("cli.consequence.zone_entered").split("{")[0] in said:
                 entered += 1
                 assert not re.search(r"\.\W*(;|$)", said), said
         session.game.apply(decision.actions[0])
@@ -207,7 +219,7 @@ def test_an_event_says_what_it_would_cost_before_it_is_played_and_a_script_is_no
     session, event = costly_event(content, lang, tmp_path)
     said = session.warnings(session.decision, event)
     zones = tuple(session.c.text(key, zone="", side="", you="yes", effect="").split("  ")[0]
-                  for key in ("cli.consequence.breach", "cli.consequence.breach_maybe"))
+                  for key in ("cli.consequence.zone_entered", "cli.consequence.zone_entered_maybe"))
     assert any(line.startswith(zones) for line in said)  # a zone of the player's track is entered
     played = len(session.game.history)
     result = run_main("resume", "--plain", "--lang", lang, "e.json", input=event.text + "\nquit\n", cwd=tmp_path,

@@ -4,13 +4,13 @@ the canonical notation (saves, scenarios) is accepted in every language."""
 from hypothesis import given, strategies as st
 
 from crisis.cli.text import Presenter, fold
-from crisis.interpreter.game import Game, Options
+from crisis.interpreter.engine.game import Game, Options
 
 
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_spanish_notation_is_unique_and_types_back(content, seed, data):
     show = Presenter(content, content.catalog("es"))
-    game = Game(content, seed, Options(event_discard=True))
+    game = Game.of(content, seed, Options(frozenset({"event_discard"})))
     for _ in range(150):
         if game.over:
             break
@@ -26,7 +26,7 @@ def test_spanish_notation_is_unique_and_types_back(content, seed, data):
 
 def test_english_notation_is_the_canonical_one(content):
     show = Presenter(content, content.catalog("en"))
-    game = Game(content, 5)
+    game = Game.of(content, 5)
     for _ in range(40):
         decision = game.decision
         assert [show.notation(game, a) for a in decision.actions] == [a.text for a in decision.actions]
@@ -35,7 +35,7 @@ def test_english_notation_is_the_canonical_one(content):
 
 def test_spanish_notation_reads_spanish(content):
     show = Presenter(content, content.catalog("es"))
-    game = Game(content, 4)
+    game = Game.of(content, 4)
     keep = [show.notation(game, a) for a in game.decision.actions]
     assert all(text.startswith("conservar ") for text in keep)
     assert fold("Colocar  Estados FRONTERIZOS") == "colocar estados fronterizos"

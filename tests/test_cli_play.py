@@ -8,8 +8,7 @@ import pytest
 
 from clirun import (MOVE_DESTINATIONS, PASS_PROMPT, DECISION_PROMPT, Session, answer_all, board_of, decision_kind, last_line,
                     run_crisis, run_main)
-from crisis.interpreter.game import Game, Options, replay
-from crisis.interpreter.state import NOBODY
+from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
 
 SIDES = ("Unionist", "Secessionist")
 # prompts as they appear in a transcript, followed by the echoed answer
@@ -20,6 +19,29 @@ ERROR = "✗ "
 
 def saved(path):
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def options_of(content, data) -> Options:
+    return Options.from_dict(data["options"], option_names(content.program))
+
+
+def replay(content, data) -> Game:
+    """The game a save holds, played again on the engine."""
+    return replay_actions(content.program, data["seed"], options_of(content, data), data["actions"], content=content)
+
+
+def started(content, data) -> Game:
+    return Game.of(content, data["seed"], options_of(content, data))
+
+
+def cards(game, pile: str, side: int):
+    """The ids of the cards in one of a side's piles."""
+    kind = "objective cards" if pile.startswith("objective") else "strategy cards"
+    return [game.view.card_id(kind, card) for card in game.view.pile(pile, side)]
+
+
+def vp(game, side: int) -> int:
+    return game.view.counter("VP", side)
 
 
 def final_block(output: str) -> str:
@@ -57,11 +79,11 @@ def test_a_whole_hot_seat_game_ends_with_the_score_broken_down_and_the_winner(ho
         assert block.count(label) == 2, label
     # what is printed is what the engine says about the saved game
     data = saved(hot_seat_game["file"])
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     assert game.over
     assert winner_line(output) == SIDES[game.result.winner]
     for side, name in enumerate(SIDES):
-        assert f"{name}: {game.state.vp[side]} VP" in block
+        assert f"{name}: {vp(game, side)} VP" in block
     assert len(data["actions"]) == len(hot_seat_game["answered"])
     assert data["controllers"] == {"Unionist": "human", "Secessionist": "human"}
     # every kind of decision that always happens was asked at the terminal
@@ -105,21 +127,19 @@ def test_the_terminal_is_passed_and_cleared_whenever_the_other_player_must_choos
 
 def test_only_the_acting_player_sees_his_hand_and_objective(hot_seat_game, content):
     data = saved(hot_seat_game["file"])
-    game = Game(content, data["seed"], Options.from_dict(data["options"]))
-    t = game.tables
+    game = started(content, data)
     for (kind, screen), action in zip(hot_seat_game["answered"], data["actions"]):
         me = game.decision.player
         other = 1 - me
-        st = game.state
-        assert f"Your hand ({SIDES[me]}" in screen or not st.hands[me]
+        assert f"Your hand ({SIDES[me]}" in screen or not cards(game, "hand", me)
         assert f"Your hand ({SIDES[other]}" not in screen
-        for card in st.hands[other] + st.set_aside[other] + st.final_crisis_order[other]:
-            assert f"[{t.strategy_cards[card].id}]" not in screen, "the other player's card is shown"
-        for card in st.objective_offer[other] + ([st.objectives[other]] if st.objectives[other] != NOBODY else []):
-            title = content.catalog("en").text(f"objectives.{t.objective_cards[card].id}.title")
+        for card in cards(game, "hand", other) + cards(game, "set aside", other) + cards(game, "final crisis order", other):
+            assert f"[{card}]" not in screen, "the other player's card is shown"
+        for card in cards(game, "objective offer", other) + cards(game, "objective", other):
+            title = content.catalog("en").text(f"objectives.{card}.title")
             assert f"{title}: space" not in screen, "the other player's objective is shown"
-        for card in st.hands[me]:
-            assert f"[{t.strategy_cards[card].id}]" in screen, "the player's own card is missing"
+        for card in cards(game, "hand", me):
+            assert f"[{card}]" in screen, "the player's own card is missing"
         game.apply(action)
 
 
@@ -141,7 +161,7 @@ def test_a_whole_game_against_the_bot(bot_game, content):
     assert "Pass the terminal" not in out
     data = saved(bot_game["file"])
     assert data["controllers"] == {"Unionist": "random", "Secessionist": "human"}
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     assert game.over and winner_line(out) == SIDES[game.result.winner]
     # the bot's moves are in the saved actions but were never asked at the terminal
     assert len(data["actions"]) > len(prompts)
@@ -150,23 +170,23 @@ def test_a_whole_game_against_the_bot(bot_game, content):
 def test_the_bots_hand_is_never_printed(bot_game, content):
     out = bot_game["result"].stdout
     data = saved(bot_game["file"])
-    game = Game(content, data["seed"], Options.from_dict(data["options"]))
-    t, catalog = game.tables, content.catalog("en")
+    game = started(content, data)
+    catalog, schema = content.catalog("en"), content.program.schema
     bot_cards, set_aside = set(), set()
     for action in data["actions"] + [None]:
-        st = game.state
-        bot_cards.update(st.hands[0] + st.set_aside[0] + st.final_crisis_order[0])
-        set_aside.update(st.set_aside[0])
+        bot_cards.update(cards(game, "hand", 0) + cards(game, "set aside", 0) + cards(game, "final crisis order", 0))
+        set_aside.update(cards(game, "set aside", 0))
         if action is not None:
             game.apply(action)
     assert bot_cards
     for card in bot_cards:
-        assert f"[{t.strategy_cards[card].id}]" not in out
+        assert f"[{card}]" not in out
     # cards the bot kept for the Final Crisis are named only once they are revealed there
     before_final_crisis = out.split("The Final Crisis begins.")[0]
-    names = set(catalog.name("markers", m.name) for m in t.markers) | set(catalog.name("spaces", s) for s in t.spaces)
+    names = set(catalog.name("markers", m.name) for m in schema.markers) | set(
+        catalog.name("spaces", s) for s in schema.map.places)
     for card in set_aside:
-        title = catalog.text(f"cards.{t.strategy_cards[card].id}.title")
+        title = catalog.text(f"cards.{card}.title")
         if title not in names:
             assert title not in before_final_crisis
 
@@ -176,10 +196,10 @@ def winner_texts(content, game, lang: str):
     last line and a line of its own."""
     from crisis.cli.text import Presenter
     show = Presenter(content, content.catalog(lang))
-    w, vp = game.result.winner, game.state.vp
-    name = show.side(content.board.sides[w])
-    other = show.side(content.board.sides[1 - w])
-    headline = show.catalog.text("cli.result.headline", winner=name, vp=vp[w], other=other, other_vp=vp[1 - w])
+    w, score = game.result.winner, [vp(game, side) for side in (0, 1)]
+    name = show.side(content.program.schema.sides[w])
+    other = show.side(content.program.schema.sides[1 - w])
+    headline = show.catalog.text("cli.result.headline", winner=name, vp=score[w], other=other, other_vp=score[1 - w])
     return headline, show.log_line(game.log[-1]), show.catalog.text("result.winner", side=name)
 
 
@@ -191,14 +211,14 @@ def check_winner_named_once(out: str, content, game, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_winner_is_named_once_at_the_end_of_a_game(bot_game, content, lang, tmp_path):
-    from crisis.interpreter.controllers import RandomBot
-    game = Game(content, 5)  # crisis play --bots: two random bots, each from the seed
+    from crisis.interpreter.players.registry import RandomBot
+    game = Game.of(content, 5)  # crisis play --bots: two random bots, each from the seed
     bots = [RandomBot(5, 0), RandomBot(5, 1)]
     while not game.over:
         game.apply(bots[game.decision.player].choose(game, game.decision))
     check_winner_named_once(run_main("play", "--bots", "--seed", "5", "--lang", lang).stdout, content, game, lang)
     data = saved(bot_game["file"])  # a game played at the terminal, and watched again
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     if lang == "en":
         check_winner_named_once(bot_game["result"].stdout.split("Since your last turn:")[-1], content, game, lang)
     watched = run_main("replay", bot_game["file"], "--lang", lang, env={"COLUMNS": "200"})
@@ -338,11 +358,12 @@ def test_a_choice_may_be_typed_in_the_notation(tmp_path):
 def first_hand_with_a_big_card(content):
     """A seed whose first Unionist hand holds a card of value 2 or more (to place two tokens)."""
     for seed in range(1, 200):
-        game = Game(content, seed)
-        values = [content.strategy_cards[c].value for c in game.state.hands[0]]
+        game = Game.of(content, seed)
+        hand = game.view.pile("hand", 0)
+        values = [game.view.field("strategy cards", c, "value") for c in hand]
         if max(values) >= 2:
-            card = next(c for c in game.state.hands[0] if content.strategy_cards[c].value >= 2)
-            return seed, content.strategy_cards[card].id
+            card = next(c for c in hand if game.view.field("strategy cards", c, "value") >= 2)
+            return seed, game.view.card_id("strategy cards", card)
     raise AssertionError("no seed found")
 
 

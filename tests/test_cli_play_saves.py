@@ -247,10 +247,11 @@ def test_replay_step_shows_the_board_before_each_action_and_stops_on_q(finished)
 
 def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finished, tmp_path, content):
     """Older saves hold each whole Final Crisis order as one action, `order a b c`."""
-    from crisis.interpreter.game import replay
+    from crisis.interpreter.engine.game import replay
     actions = finished["data"]["actions"]
-    game = replay(content, 13, None, actions)
-    orders = [[content.strategy_cards[c].id for c in order] for order in game.state.final_crisis_order]
+    game = replay(content.program, 13, None, actions, content=content)
+    orders = [[game.view.card_id("strategy cards", c) for c in game.view.pile("final crisis order", side)]
+              for side in (0, 1)]
     old, folded = [], set()
     for text in actions:
         if text.startswith("order "):
@@ -273,11 +274,11 @@ def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finish
 
 def test_replay_step_goes_back_to_an_action_and_to_a_round(finished, content):
     data = finished["data"]
-    from crisis.interpreter.game import Game, Options
-    game = Game(content, data["seed"], Options.from_dict(data["options"]), log=False)
+    from crisis.interpreter.engine.game import Game, Options, option_names
+    game = Game.of(content, data["seed"], Options.from_dict(data["options"], option_names(content.program)), log=False)
     round_two = None
     for index, action in enumerate(data["actions"]):
-        if game.state.round == 2 and round_two is None:
+        if game.view.counter("round") == 2 and round_two is None:
             round_two = index
         game.apply(action)
     result = run_crisis("replay", finished["file"].name, "--step", input="\n\nback\n7\nround 2\n-\nround 9\nq\n",

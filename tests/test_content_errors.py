@@ -25,9 +25,9 @@ CARD = designer_card("|\n      place 2 in Fort Sumter\n      {line}")
 
 
 def test_shipped_content_loads(content):
-    assert len(content.board.spaces) == 12
-    assert len(content.strategy_cards) == 40
-    assert {d.name for d in content.board.dimensions} == {"Political", "Secession", "Armaments", "Public Opinion"}
+    assert len(content.places) == 12
+    assert len(content.cards("strategy cards").ids) == 40
+    assert {g.name for g in content.schema.map.groups} == {"Political", "Secession", "Armaments", "Public Opinion"}
     assert "en" in content.catalogs
 
 
@@ -70,14 +70,28 @@ strategy_cards:
     final_crisis: Politcal
     provenance: authored
     event: gain 1 vp
+  - id: third-card
+    value: 1
+    event_for: both
+    provenance: known
 """)
     found = [(d.line, d.message) for d in problems(root)]
     assert (6, "unknown key 'provenanse' in a strategy card") in found
-    assert (2, "a strategy card has no 'provenance'") in found
+    assert (14, "a strategy card has no 'final_crisis'") in found
     assert (4, "unknown side 'Unionst'") in found
-    assert (9, "a card's value is at least 1") in found
+    assert (9, "a strategy card's value is at least 1") in found
     assert (11, "unknown dimension 'Politcal'") in found
     assert (13, "unknown word 'vp'") in found
+
+
+def test_card_ids_are_checked(tmp_path):
+    root = copy_content(tmp_path)
+    add_card_file(root, CARD.format(line="gain 1 VP").replace("id: designer-card", "id: lincoln")
+                  + CARD.format(line="gain 1 VP").replace("strategy_cards:\n", "").replace("designer-card", "Bad_Id"))
+    found = [(d.line, d.message, d.hint) for d in problems(root)]
+    assert (2, "strategy card 'lincoln' is defined twice",
+            f"the other one is at {root / 'cards' / 'strategy-unionist.yaml'}:11") in found
+    assert (10, "'Bad_Id' cannot be a card id", None) in found
 
 
 def test_a_duplicate_key_is_an_error_not_silently_overwritten(tmp_path):
@@ -113,39 +127,51 @@ def test_a_broken_message_placeholder_is_reported(tmp_path):
 
 def test_board_numbers_must_add_up(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "tokens_per_side: 25", "tokens_per_side: 24")
+    replace_in(root / "state.yaml", "each side: 25", "each side: 24")
     (d,) = problems(root)
-    assert d.message == "24 tokens per side, but the track and bonus boxes hold 25"
+    assert (d.path.endswith("state.yaml"), d.line) == (True, 57)
+    assert d.message == "each side has 24 tokens, but 25 are somewhere at the start (holders 0, tracks 16, boxes 9)"
 
 
-def test_a_rule_in_rules_yaml_is_checked_like_a_card(tmp_path):
+def test_a_rule_of_the_sequence_of_play_is_checked_like_a_card(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "rules.yaml", "  - you control Fort Sumter", "  - you control Fort Sumtre")
+    replace_in(root / "sequence.yaml", "      - you control Fort Sumter", "      - you control Fort Sumtre")
     (d,) = problems(root)
-    assert d.path.endswith("rules.yaml")
+    assert d.path.endswith("sequence.yaml")
     assert d.message == "unknown space or dimension 'Fort Sumtre'"
     assert d.hint == "did you mean 'Fort Sumter'?"
 
 
 def test_not_a_content_directory(tmp_path):
     (d,) = problems(tmp_path)
-    assert d.message == "this is not a content directory: it has no game.yaml"
+    assert d.message == "this is not a content directory: it has no state.yaml"
 
 
 def test_the_digest_follows_the_rules_not_the_texts(tmp_path, content):
     root = copy_content(tmp_path)
     assert load_content(root).digest == content.digest
     replace_in(root / "locale" / "en" / "messages.yaml", '"The Final Crisis begins."', '"The Final Crisis starts."')
+    replace_in(root / "layout.yaml", "\n", "\n# how the board is drawn is no rule\n")
     assert load_content(root).digest == content.digest
-    replace_in(root / "rules.yaml", "tie_breaks:\n  - you control Fort Sumter\n",
-               "tie_breaks:\n  - you control Fort Pickens\n  - you control Fort Sumter\n")
+    replace_in(root / "sequence.yaml", "    conditions:\n      - you control Fort Sumter\n",
+               "    conditions:\n      - you control Fort Pickens\n      - you control Fort Sumter\n")
     assert load_content(root).digest != content.digest
 
 
+def test_the_content_names_the_digests_of_earlier_versions_it_plays_as(tmp_path, content):
+    """Saved games name their content by digest: the files that define the game moved (game.yaml
+    and rules.yaml went), and the content says its games of the version before play the same."""
+    assert content.plays(content.digest) and content.plays("533f399177e6e74e")
+    assert not content.plays("0123456789abcdef")
+    root = copy_content(tmp_path)
+    replace_in(root / "state.yaml", "  - 533f399177e6e74e", "  - 533f399177e6e74g")
+    (d,) = problems(root)
+    assert (d.line, d.message) == (12, "'533f399177e6e74g' is not a content digest")
+
+
 # ---------------------------------------------------------------------------------------------
-# Both rules front ends (issue 17, item 13): what `crisis check` says of a designer's card (the
-# commands' front end, then the general engine's), and what the general engine's front end says
-# of it alone (its definition read by itself, as read_game does).
+# What `crisis check` says of a designer's card, and what the rules front end says of the
+# definition read by itself (as read_game does): the same, at the same place.
 
 def designer_copy(tmp_path, event):
     root = copy_content(tmp_path)
@@ -159,20 +185,20 @@ def general_problems(root):
     return caught.value.diagnostics
 
 
-def test_a_bonus_box_is_never_a_destination_in_either_front_end(tmp_path):
+def test_a_bonus_box_is_never_a_destination(tmp_path):
     root = designer_copy(tmp_path, '"move 2 from your pool to your Escalation box"')
     result = run_main("check", "--content", root)
     assert result.returncode == 1
-    assert ("zz-designer.yaml:7:38: error: the Escalation box is never a destination: tokens only ever leave it"
+    assert ("zz-designer.yaml:7:38: error: 'your Escalation box' is never a destination: pieces only ever leave it"
             in result.stderr)
-    assert "expected: a destination: map spaces, a pool or a crisis track" in result.stderr
+    assert "expected: a destination: places, a holder or a whole track" in result.stderr
     (d,) = general_problems(root)
     assert (d.line, d.column, d.width) == (7, 38, len("your Escalation box"))
     assert d.message == "'your Escalation box' is never a destination: pieces only ever leave it"
     assert d.expected == "a destination: places, a holder or a whole track"
 
 
-def test_a_box_stays_a_source_in_either_front_end(tmp_path):
+def test_a_box_stays_a_source(tmp_path):
     root = designer_copy(tmp_path, '"move 2 from your Escalation box to your pool"')
     assert run_main("check", "--content", root).returncode == 0
     assert read_game(root) is not None
@@ -183,7 +209,7 @@ def test_a_box_stays_a_source_in_either_front_end(tmp_path):
     ('"placed 1 in Texas"', 13, "placed", "did you mean 'place'?"),
     ('"gain 1 VP for each spaced you control"', 32, "spaced", "did you mean 'space'?"),
 ])
-def test_keywords_are_whole_words_in_either_front_end(tmp_path, event, column, word, hint):
+def test_keywords_are_whole_words(tmp_path, event, column, word, hint):
     root = designer_copy(tmp_path, event)
     result = run_main("check", "--content", root)
     assert result.returncode == 1

@@ -25,13 +25,13 @@ TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 
 # Fort Sumter's own engine and the commands not yet moved onto the general one (issue 19)
 NOT_YET_MOVED = frozenset("""
-cli/aid.py cli/info.py cli/linemode.py cli/lsp.py cli/main.py cli/saves.py
-cli/session.py cli/text.py cli/tui/app.py cli/words.py
+cli/aid.py cli/info.py cli/main.py cli/saves.py
+cli/tui/app.py cli/words.py
 interpreter/compile.py interpreter/evaluation.py interpreter/flow.py
 interpreter/game.py interpreter/heuristic.py interpreter/invariants.py interpreter/lookahead.py
-interpreter/notation.py interpreter/preview.py interpreter/solo.py interpreter/state.py
+interpreter/notation.py interpreter/solo.py interpreter/state.py
 interpreter/tables.py
-ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/limits.py ruleset/parser.py
+ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/parser.py
 ruleset/transform.py ruleset/treecache.py ruleset/work.py ruleset/grammar.lark
 """.split())
 

@@ -15,9 +15,10 @@ import yaml
 from crisis.cli import saves
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
+from crisis.ruleset.builder import build
 from crisis.ruleset.diagnostics import RulesError
-from crisis.ruleset.parser import _lark, parse_block
-from crisis.ruleset.transform import ToAst
+from crisis.ruleset.reader import _lark, parse
+from crisis.ruleset.words import LEXICON
 
 from helpers import copy_content, designer_card
 
@@ -32,8 +33,22 @@ def raw_yaml(text):
     return lambda: yaml.safe_load(text)
 
 
+def lexicon():
+    return load_content().definition.lexicon
+
+
+def parse_block(text):
+    return parse(text, lexicon())
+
+
 def raw_rule(text):
-    return lambda: ToAst().transform(_lark().parse(text + "\n", start="block"))
+    def run():
+        token = LEXICON.set(lexicon())
+        try:
+            return build(_lark().parse(text + "\n", start="block"))
+        finally:
+            LEXICON.reset(token)
+    return run
 
 
 def raw_json(text):
@@ -116,31 +131,31 @@ def test_an_indentation_error_is_a_clean_error():
 def test_every_file_failure_is_a_clean_error(tmp_path):
     root = copy_content(tmp_path)
     (root / "cards" / "zz-binary.yaml").write_bytes(b"strategy_cards: [\xff]\n")  # UnicodeDecodeError
-    (root / "rules.yaml").unlink()
-    os.mkdir(root / "rules.yaml")  # IsADirectoryError
+    (root / "sequence.yaml").unlink()
+    os.mkdir(root / "sequence.yaml")  # IsADirectoryError
     (root / "cards" / "zz-loop.yaml").symlink_to(root / "cards" / "zz-loop.yaml")  # ELOOP
     os.mkfifo(root / "cards" / "zz-fifo.yaml")  # a FIFO: would block
     with pytest.raises(ContentError) as caught:
         load_content(root)
     found = {os.path.basename(d.path): d.message for d in caught.value.diagnostics}
     assert found["zz-binary.yaml"].startswith("this file is not UTF-8 text")
-    assert found["rules.yaml"] == "cannot read this file: Is a directory"
+    assert found["sequence.yaml"] == "cannot read this file: Is a directory"
     assert "loop of symbolic links" in found["zz-loop.yaml"]
     assert "not a regular file" in found["zz-fifo.yaml"]
 
 
 def test_a_missing_file_is_a_clean_error(tmp_path):
     root = copy_content(tmp_path)
-    (root / "rules.yaml").unlink()  # FileNotFoundError
+    (root / "sequence.yaml").unlink()  # FileNotFoundError
     with pytest.raises(ContentError) as caught:
         load_content(root)
-    assert caught.value.diagnostics[0].path.endswith("rules.yaml")
+    assert caught.value.diagnostics[0].path.endswith("sequence.yaml")
 
 
 def test_an_unreadable_file_is_a_clean_error(tmp_path, monkeypatch):
     root = copy_content(tmp_path)
     real_open = os.open
-    target = os.path.realpath(root / "rules.yaml")
+    target = os.path.realpath(root / "sequence.yaml")
 
     def denied(path, *args, **kwargs):
         if os.fspath(path) == target:

@@ -63,8 +63,8 @@ def test_damaged_saves_load_or_are_refused_cleanly(content, rng, actions):
     bots = [RandomBot(3, 0), RandomBot(3, 1)]
     for _ in range(actions):
         game.apply(bots[game.decision.player].choose(game, game.decision))
-    data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3, options={"event_discard": False},
-                           controllers={side: "human" for side in content.board.sides},
+    data = saves.SavedGame(game=content.game, digest=content.digest, seed=3, options={"event_discard": False},
+                           controllers={side: "human" for side in content.sides},
                            actions=list(game.history)).to_json()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.json"
@@ -74,8 +74,8 @@ def test_damaged_saves_load_or_are_refused_cleanly(content, rng, actions):
 
 
 def test_an_undamaged_save_is_valid(content, tmp_path):
-    data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3, options={},
-                           controllers={side: "human" for side in content.board.sides}).to_json()
+    data = saves.SavedGame(game=content.game, digest=content.digest, seed=3, options={},
+                           controllers={side: "human" for side in content.sides}).to_json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data))
     assert save_outcome(path, content) == "valid"

@@ -21,7 +21,7 @@ from crisis.cli import saves
 from crisis.cli.main import main
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
-from crisis.ruleset import limits, parser
+from crisis.ruleset import limits, reader
 
 from clirun import run_crisis
 from helpers import copy_content, designer_card, replace_in
@@ -85,9 +85,9 @@ def test_a_control_character_is_a_located_error_not_a_traceback(tmp_path):
 
 def test_a_number_of_5000_digits_in_yaml_is_refused_before_conversion(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "rounds: 3 ", "rounds: " + "9" * 5000 + " ")
+    replace_in(root / "state.yaml", "    to: 3\n", "    to: " + "9" * 5000 + "\n")
     d = one(problems(root), "too many digits")
-    assert (d.line, d.column) == (10, 9)
+    assert (d.line, d.column) == (24, 9)
     assert len(d.format()) < 1000
 
 
@@ -205,7 +205,7 @@ def test_a_symlink_inside_the_folder_is_followed(tmp_path):
     root = copy_content(tmp_path)
     (root / "cards" / "objectives.yaml").rename(root / "objective-cards.txt")
     (root / "cards" / "objectives.yaml").symlink_to(root / "objective-cards.txt")
-    assert len(load_content(root).objective_cards) == 12
+    assert len(load_content(root).cards("objective cards").ids) == 12
 
 
 def test_a_cards_folder_linked_outside_is_not_followed(tmp_path):
@@ -232,23 +232,33 @@ def test_the_content_as_a_whole_has_a_size_limit(tmp_path):
         one(problems(root), "add up to more than")
 
 
-# ------------------------------------------------------------ game.yaml numbers
+# ------------------------------------------------------------ the game's numbers
 
 
-@pytest.mark.parametrize("old, new, words", [
-    ("top: 15", "top: 1000000000", "too many digits"),
-    ("top: 15", "top: 100000000", "'top' in crisis_track must be at most 999"),
-    ("strategy_cards_dealt: 4 ", "strategy_cards_dealt: 1000000000 ", "too many digits"),
-    ("strategy_cards_dealt: 4 ", "strategy_cards_dealt: 100000000 ", "'strategy_cards_dealt' in game.yaml must be at most"),
-    ("final_crisis_hand: 3 ", "final_crisis_hand: 12 ", "'final_crisis_hand' in game.yaml must be at most"),
-    ("rounds: 3 ", "rounds: 100000 ", "'rounds' in game.yaml must be at most"),
-    ("tokens_per_side: 25 ", "tokens_per_side: 100000000 ", "'tokens_per_side' in game.yaml must be at most"),
+@pytest.mark.parametrize("file, old, new, words, where", [
+    ("state.yaml", "    spaces: 16", "    spaces: 1000000000", "too many digits", "state.yaml"),
+    ("state.yaml", "    spaces: 16", "    spaces: 100000000", "'spaces' should be a whole number from 1 to 1000",
+     "state.yaml"),
+    ("state.yaml", "  each side: 25", "  each side: 100000000", "'each side' should be a whole number from 0 to 1000",
+     "state.yaml"),
+    ("state.yaml", "  at most per place: 4", "  at most per place: 100000000",
+     "'at most per place' should be a whole number from 1 to 1000", "state.yaml"),
+    ("sequence.yaml", "each player draws 4 cards", "each player draws 1000000000 cards", "too many digits",
+     "sequence.yaml"),
+    ("sequence.yaml", "each player draws 4 cards", "each player draws 100000000 cards", "steps of work in one run",
+     "sequence.yaml"),
+    # the rounds and the plays of a round: the whole game is bounded, at the loop (ruleset/bound.py)
+    ("state.yaml", "    to: 3\n", "    to: 100000\n", "steps of work in one game", "sequence.yaml"),
+    ("sequence.yaml", "until each has 3 played cards", "until each has 100000000 played cards",
+     "steps of work in one game", "sequence.yaml"),
 ])
-def test_game_numbers_have_limits_checked_before_play(tmp_path, old, new, words):
+def test_game_numbers_have_limits_checked_before_play(tmp_path, file, old, new, words, where):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", old, new)
+    replace_in(root / file, old, new)
     d = one(problems(root), words)
-    assert d.source_line.strip().startswith(new.strip()[:8])
+    assert d.path.endswith(where)
+    if where == "state.yaml":
+        assert d.source_line.strip().startswith(new.strip()[:8])
 
 
 def test_nested_for_each_player_is_bounded_by_the_work_of_one_effect(tmp_path):
@@ -262,26 +272,27 @@ def test_nested_for_each_player_is_bounded_by_the_work_of_one_effect(tmp_path):
 # ------------------------------------------------------------ messages
 
 
-def test_positions_after_a_yaml_error_in_game_yaml_do_not_claim_it_is_empty(tmp_path):
+def test_positions_after_a_yaml_error_in_state_yaml_do_not_claim_it_is_empty(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "rounds: 3 ", "rounds: [3 ")
+    replace_in(root / "state.yaml", "    to: 3\n", "    to: [3\n")
     found = problems(root)
     assert not any("empty" in d.message for d in found)
     assert any("not valid YAML" in d.message for d in found)
 
 
-def test_an_empty_rules_yaml_names_its_path_and_reason(tmp_path):
+@pytest.mark.parametrize("name", ["sequence.yaml", "state.yaml"])
+def test_an_empty_definition_file_names_its_path_and_reason(tmp_path, name):
     root = copy_content(tmp_path)
-    (root / "rules.yaml").write_text("# nothing yet\n")
+    (root / name).write_text("# nothing yet\n")
     d = one(problems(root), "empty")
-    assert d.path.endswith("rules.yaml")
+    assert d.path.endswith(name) and d.message == f"{name} is empty"
 
 
-def test_name_errors_in_game_yaml_have_a_line(tmp_path):
+def test_name_errors_in_state_yaml_have_a_line(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "sides: [Unionist, Secessionist]", "sides: [unionist, Secessionist]")
-    d = one(problems(root), "cannot be a side name")
-    assert (d.line, d.column) == (6, 9)
+    replace_in(root / "state.yaml", "sides: [Unionist, Secessionist]", "sides: [unionist, Secessionist]")
+    d = one(problems(root), "is not a name for a side")
+    assert (d.line, d.column) == (14, 9)
 
 
 def test_an_unreadable_locale_folder_is_an_error_not_an_empty_catalog(tmp_path, monkeypatch):
@@ -300,7 +311,7 @@ def test_an_unreadable_locale_folder_is_an_error_not_an_empty_catalog(tmp_path, 
 
 def test_a_megabyte_name_is_not_echoed_in_full(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "sides: [Unionist, Secessionist]", "sides: [U" + "x" * 1_000_000 + ", Secessionist]")
+    replace_in(root / "state.yaml", "sides: [Unionist, Secessionist]", "sides: [U" + "x" * 1_000_000 + ", Secessionist]")
     text = report(root)
     assert len(text) < 2000 and "…" in text
 
@@ -370,9 +381,9 @@ def test_positions_are_right_after_unicode_line_separators(tmp_path, separator):
 
 @pytest.fixture
 def save_data(content):
-    return saves.SavedGame(game=content.board.game, digest=content.digest, seed=1,
+    return saves.SavedGame(game=content.game, digest=content.digest, seed=1,
                            options={"event_discard": False},
-                           controllers={side: "human" for side in content.board.sides}).to_json()
+                           controllers={side: "human" for side in content.sides}).to_json()
 
 
 def read_save(path, content):
@@ -401,25 +412,18 @@ def test_save_options_and_version_are_validated(tmp_path, content, save_data, ch
     assert problem.key == "cli.save.damaged" and problem.params["field"] == field
 
 
-def test_options_added_later_are_validated_from_their_declared_types(monkeypatch):
-    import typing
-
-    import attrs
-
-    from crisis.interpreter import game
-
-    @attrs.frozen
-    class Options:  # as other issues will extend it: a solo side, a difficulty
-        event_discard: bool = False
-        solo_side: typing.Optional[str] = None
-        difficulty: typing.Literal["easy", "hard"] = "easy"
-        bots: int = attrs.field(default=1, validator=attrs.validators.in_([1, 2]))
-    monkeypatch.setattr(game, "Options", Options)
-    assert saves.bad_option({"event_discard": True, "solo_side": "Unionist", "difficulty": "hard", "bots": 2}) is None
-    assert saves.bad_option({"solo_side": None}) is None
-    for bad in ({"solo_side": 1}, {"difficulty": "medium"}, {"difficulty": True}, {"bots": 3}, {"bots": 1.0},
-                {"event_discard": 0}):
-        assert saves.bad_option(bad) is not None, bad
+def test_options_are_validated_from_the_contents_optional_rules(content):
+    """A save's options are the content's optional rules (on or off) and the solo game's side and
+    level: a new optional rule in content is validated with no change to the save reader."""
+    from crisis.interpreter.engine.game import option_names
+    names = option_names(content.program)
+    assert names == ("event_discard",)
+    assert saves.bad_option({"event_discard": True, "solo": "Unionist", "difficulty": "hard"}, names) is None
+    assert saves.bad_option({"solo": None}, names) is None
+    assert saves.bad_option({"house_rule": True}, names + ("house_rule",)) is None
+    for bad in ({"solo": 1}, {"difficulty": True}, {"event_discard": 0}, {"event_discard": "yes"},
+                {"house_rule": True}):
+        assert saves.bad_option(bad, names) is not None, bad
 
 
 def test_an_old_save_without_newer_options_still_loads(tmp_path, content, save_data):
@@ -473,7 +477,7 @@ def test_the_default_save_name_is_a_safe_slug_of_the_game_name(tmp_path):
 
 def test_a_content_game_name_cannot_place_a_save_elsewhere(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "game: fort-sumter", 'game: "../../escaped"')
+    replace_in(root / "state.yaml", "game: fort-sumter", 'game: "../../escaped"')
     play = tmp_path / "a" / "b"
     play.mkdir(parents=True)
     result = run_crisis("play", "--content", root, "--seed", "3", input="", cwd=play, timeout=60)
@@ -512,9 +516,13 @@ def cache(tmp_path, monkeypatch):
     """An empty cache folder for this test; the parser forgets the tables it had."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("CRISIS_NO_CACHE", raising=False)
-    parser._lark.cache_clear()
+    reader._lark.cache_clear()
     yield tmp_path / "cache" / "crisis"
-    parser._lark.cache_clear()
+    reader._lark.cache_clear()
+
+
+def parse_block(text):
+    return reader.parse(text, None)
 
 
 def test_a_planted_grammar_cache_cannot_run_code(tmp_path, cache):
@@ -523,34 +531,34 @@ def test_a_planted_grammar_cache_cannot_run_code(tmp_path, cache):
     payload = pickle.dumps(_Planted(str(marker)))
     for name in ("grammar.lark-cache", "grammar-cache.json"):
         (cache / name).write_bytes(b"0" * 64 + b"\n" + payload)
-    assert parser.parse_block("place 1 in Texas")
+    assert parse_block("place 1 in Texas")
     assert not marker.exists()
     assert not (cache / "grammar.lark-cache").exists()  # the old pickle is removed, never read
 
 
 def test_the_grammar_cache_is_private_checked_and_used(cache, monkeypatch):
-    parser.parse_block("place 1 in Texas")
+    parse_block("place 1 in Texas")
     (written,) = cache.iterdir()
     assert cache.stat().st_mode & 0o777 == 0o700
     assert written.stat().st_mode & 0o777 == 0o600
     head, _, body = written.read_bytes().partition(b"\n")
     json.loads(body)  # data, not code
     # the tables come from the file: building them again is not needed
-    parser._lark.cache_clear()
+    reader._lark.cache_clear()
     with monkeypatch.context() as patched:
-        patched.setattr(parser, "Lark", _NoBuilding)
-        assert parser.parse_block("place 1 in Texas")
+        patched.setattr(reader, "Lark", _NoBuilding)
+        assert parse_block("place 1 in Texas")
     # a damaged file (its digest no longer matches) is built again, never decoded
     damaged = head + b"\n" + body.replace(b'"', b"'", 1)
     written.write_bytes(damaged)
-    parser._lark.cache_clear()
-    assert parser.parse_block("place 1 in Texas")
+    reader._lark.cache_clear()
+    assert parse_block("place 1 in Texas")
     rebuilt = written.read_bytes()
     assert rebuilt != damaged
     json.loads(rebuilt.partition(b"\n")[2])
 
 
-class _NoBuilding(parser.Lark):
+class _NoBuilding(reader.Lark):
     def __init__(self, *args, **kwargs):
         raise AssertionError("the grammar was built again instead of loaded from the cache")
 
@@ -558,7 +566,7 @@ class _NoBuilding(parser.Lark):
 def test_a_cache_folder_others_can_write_is_not_used(cache):
     cache.mkdir(parents=True)
     os.chmod(cache, 0o777)
-    assert parser.parse_block("place 1 in Texas")
+    assert parse_block("place 1 in Texas")
     assert not list(cache.iterdir())
 
 

@@ -194,8 +194,7 @@ def add_text(root, lang, card_id, text):
 
 
 def test_a_hand_written_text_that_agrees_with_its_rule_is_used(spanish_copy, content):
-    card = content.strategy_card("major-anderson")
-    assert card.event.text.strip() == "place 3 in Fort Sumter"
+    assert content.card_rule_text("major-anderson").strip() == "place 3 in Fort Sumter"
     add_text(spanish_copy, "en", "major-anderson", "Anderson moves his garrison: put 3 tokens in Fort Sumter.")
     loaded = load_content(spanish_copy)
     assert loaded.catalog("en").raw("cards.major-anderson.text").startswith("Anderson moves")
@@ -246,7 +245,7 @@ def test_spanish_previews_name_sides_and_spaces_with_their_articles(content):
     names as shown; they read as the log does."""
     catalog = content.catalog("es")
     article = {"m": "el ", "f": "la ", "mpl": "los ", "fpl": "las ", "": ""}
-    for space in content.board.spaces:
+    for space in content.places:
         name = catalog.name("spaces", space)
         the = article[catalog.form("spaces", space, "gender")]
         assert catalog.text("cli.consequence.space", space=name, side="Secesionista", was="", gain="yes",
@@ -264,7 +263,7 @@ def test_a_breach_preview_quotes_the_effect_it_will_have(content):
     """The effect is a rule's text with its capital ("Mueve 2 fichas ..."): quoted, not run on after
     a colon."""
     catalog = content.catalog("es")
-    text = catalog.text("cli.consequence.breach", zone="Escalada", side="Unionista", you="yes",
+    text = catalog.text("cli.consequence.zone_entered", zone="Escalada", side="Unionista", you="yes",
                         effect="Mueve 2 fichas de tu casilla de Escalada a tu reserva.")
     assert text.endswith("al terminar la jugada: «Mueve 2 fichas de tu casilla de Escalada a tu reserva.»")
 
@@ -379,12 +378,11 @@ def test_spanish_text_of_conditions(content, rule, text):
 
 def test_every_card_renders_in_spanish_without_english_or_missing_phrases(content):
     catalog = content.catalog("es")
-    for card in content.strategy_cards + content.objective_cards:
-        if card.event:
-            text = card_text(content, catalog, card.id)
-            assert "<" not in text, (card.id, text)
-            for english in (" tokens", " token ", " spaces", " place ", "Place ", " VP"):
-                assert english not in text, (card.id, text)
+    for _kind, card_id, _field, _rule in content.rule_texts():
+        text = card_text(content, catalog, card_id)
+        assert "<" not in text, (card_id, text)
+        for english in (" tokens", " token ", " spaces", " place ", "Place ", " VP"):
+            assert english not in text, (card_id, text)
 
 
 # ---------------------------------------------------------------- a third language
@@ -397,7 +395,7 @@ def test_a_third_language_needs_only_new_files(tmp_path):
     (french / "board.yaml").write_text(
         "sides:\n  Unionist: Unioniste\n  Secessionist: Sécessionniste\n", encoding="utf-8")
     (french / "messages.yaml").write_text(
-        'log:\n  final_crisis: "La Crise Finale commence."\nresult:\n  line: "{side} : {vp} PV"\n',
+        'log:\n  step:\n    final crisis: "La Crise Finale commence."\nresult:\n  line: "{side} : {vp} PV"\n',
         encoding="utf-8")
     loaded = load_content(root)
     assert "fr" in loaded.catalogs
@@ -434,19 +432,17 @@ SPANISH_CARDS = [
 
 @pytest.mark.parametrize("card_id,text", SPANISH_CARDS, ids=[c[0] for c in SPANISH_CARDS])
 def test_spanish_card_texts_read_naturally(content, card_id, text):
-    card = content.strategy_card(card_id)
-    assert card_text(content, content.catalog("es"), card.id, inline=True) == text
+    assert card_text(content, content.catalog("es"), card_id, inline=True) == text
 
 
 def test_no_capital_after_a_colon_in_spanish_card_texts(content):
     import re
     catalog = content.catalog("es")
-    for card in content.strategy_cards + content.objective_cards:
-        if card.event:
-            text = card_text(content, catalog, card.id, inline=True)
-            # names (Fort Sumter, Casillas Cruciales) may follow a colon; a verb never starts with a capital there
-            assert not re.search(r": (Coloca|Retira|Mueve|Gana|Pierde|Elige|Si) ", text), (card.id, text)
-            assert " 0 fichas" not in text, (card.id, text)
+    for _kind, card_id, _field, _rule in content.rule_texts():
+        text = card_text(content, catalog, card_id, inline=True)
+        # names (Fort Sumter, Casillas Cruciales) may follow a colon; a verb never starts with a capital there
+        assert not re.search(r": (Coloca|Retira|Mueve|Gana|Pierde|Elige|Si) ", text), (card_id, text)
+        assert " 0 fichas" not in text, (card_id, text)
 
 
 def test_major_anderson_is_comandante_in_spanish(content):

@@ -1,15 +1,33 @@
-"""What a designer sees when a rule is wrong: position, line, caret, expected, suggestion."""
+"""What a designer sees when a rule is wrong: position, line, caret, expected, suggestion.
+
+The rules are read as a strategy card's event of Fort Sumter is (its words, and what a card's
+rule may refer to: content/definition.py's card_slot)."""
 
 import pytest
 
-from crisis.ruleset.checker import Checker, Slot, STRATEGY_EVENT
+from crisis.content.definition import card_slot
 from crisis.ruleset.diagnostics import RulesError, Source
-from crisis.ruleset.parser import parse_block, parse_condition
+from crisis.ruleset.reader import parse
+from crisis.ruleset.resolver import Resolver, Slot
 
 
-def syntax_error(text):
+@pytest.fixture(scope="module")
+def definition(content):
+    return content.definition
+
+
+@pytest.fixture(scope="module")
+def lexicon(definition):
+    return definition.lexicon
+
+
+def parse_block(text, lexicon, source=None):
+    return parse(text, lexicon, "block", source)
+
+
+def syntax_error(text, lexicon):
     with pytest.raises(RulesError) as caught:
-        parse_block(text, Source(text=text, path="card.yaml"))
+        parse_block(text, lexicon, Source(text=text, path="card.yaml"))
     (diagnostic,) = caught.value.diagnostics
     return diagnostic
 
@@ -22,13 +40,13 @@ SYNTAX = [
     ("place three in Fort Sumter", 1, 7, "unknown word 'three'", "a number", "write numbers as digits: did you mean '3'?"),
     ("gain 1 vp", 1, 8, "unknown word 'vp'", "'VP'", "did you mean 'VP'?"),
     ("if you control Fort Sumter\n  gain 1 VP", 1, 27, "unexpected end of line", "':'", None),
-    ("place 2 in Washington;", 1, 22, "unexpected character ';'", "'or'", None),
+    ("place 2 in Washington;", 1, 22, "unexpected character ';'", "the end of the line", None),
     ("gain 1 VP\n  lose 1 VP", 2, 3, "unexpected indentation", None, None),
     ("either:\n  gain 1 VP\n or:\n  lose 1 VP", 3, 2, "this line's indentation matches no enclosing block",
      "the indentation of an earlier line", None),
     ("place up to", 1, 12, "unexpected end of line", "a number", None),
     # keywords are whole words: a longer word is unknown, read whole (issue 17, item 13)
-    ("place 1 in Texas\nreveals the top card of the strategy deck", 2, 1, "unknown word 'reveals'", "'reveal'",
+    ("place 1 in Texas\nreveale the top card of the strategy deck", 2, 1, "unknown word 'reveale'", "'reveal'",
      "did you mean 'reveal'?"),
     ("placed 1 in Texas", 1, 1, "unknown word 'placed'", "'place'", "did you mean 'place'?"),
     ("gain 1 VP for each spaced you control", 1, 20, "unknown word 'spaced'", "'space'", "did you mean 'space'?"),
@@ -37,16 +55,16 @@ SYNTAX = [
 
 
 @pytest.mark.parametrize("text,line,column,message,expected,hint", SYNTAX, ids=[s[0] for s in SYNTAX])
-def test_syntax_error_points_at_the_problem(text, line, column, message, expected, hint):
-    d = syntax_error(text)
+def test_syntax_error_points_at_the_problem(lexicon, text, line, column, message, expected, hint):
+    d = syntax_error(text, lexicon)
     assert (d.path, d.line, d.column, d.message) == ("card.yaml", line, column, message)
     if expected:
         assert expected in d.expected
     assert d.hint == hint
 
 
-def test_syntax_error_format_quotes_the_line_with_a_caret():
-    report = syntax_error("place 3 in Fort Sumter\nplase 1 in Texas").format()
+def test_syntax_error_format_quotes_the_line_with_a_caret(lexicon):
+    report = syntax_error("place 3 in Fort Sumter\nplase 1 in Texas", lexicon).format()
     assert report.splitlines() == [
         "card.yaml:2:1: error: unknown word 'plase'",
         "    2 | plase 1 in Texas",
@@ -57,24 +75,31 @@ def test_syntax_error_format_quotes_the_line_with_a_caret():
     assert report.splitlines()[3].startswith("  expected: ")
 
 
-def test_positions_are_translated_into_the_yaml_file():
+def test_positions_are_translated_into_the_yaml_file(lexicon):
     # rule text taken from a block scalar that starts on file line 8, indented 6
     file_lines = tuple(["x"] * 7 + ["    event: |", "      place 3 in Fort Sumter", "      plase 1"])
     source = Source(text="place 3 in Fort Sumter\nplase 1", path="cards/x.yaml", file_lines=file_lines,
                     line_offset=8, column_offsets=(6,))
     with pytest.raises(RulesError) as caught:
-        parse_block(source.text, source)
+        parse_block(source.text, lexicon, source)
     d = caught.value.diagnostics[0]
     assert (d.line, d.column, d.source_line) == (10, 7, "      plase 1")
 
 
 @pytest.fixture(scope="module")
-def checker(content):
-    return Checker(content.vocabulary)
+def checker(definition):
+    return Resolver(definition.schema, definition.declarations, definition.lexicon)
 
 
-def check(checker, text, slot=STRATEGY_EVENT):
-    return checker.check_block(parse_block(text), slot, Source(text=text, path="card.yaml"))
+@pytest.fixture(scope="module")
+def event(definition):
+    """Where a strategy card's event is read."""
+    return card_slot(definition.schema, definition.schema.card_kind("strategy cards"), "event")
+
+
+def check(checker, text, slot=None):
+    slot = slot or card_slot(checker.schema, checker.schema.card_kind("strategy cards"), "event")
+    return checker.block(parse_block(text, checker.lexicon), slot, Source(text=text, path="card.yaml"))[1]
 
 
 CHECKS = [
@@ -87,28 +112,28 @@ CHECKS = [
     ("place 2 Unionst tokens in Texas", 1, 9, "unknown side 'Unionst'", "did you mean 'Unionist'?"),
     ("place the Peace Comissioner in any space", 1, 11, "unknown marker 'Peace Comissioner'",
      "did you mean 'Peace Commissioner'?"),
-    ("move 2 from your Starting box to your pool", 1, 18, "the Starting zone has no bonus box", None),
+    ("move 2 from your Starting box to your pool", 1, 18, "the Starting zone has no box", None),
     ("if your Tenson zone is breached: gain 1 VP", 1, 9, "unknown zone 'Tenson'", "did you mean 'Tension'?"),
     ("place 1 in this dimension", 1, 12, "'this dimension' means nothing in a strategy card event",
-     "it is only known in the pivotal bonus and the Final Crisis procedures"),
+     "it is known where a rule runs for a group ('for each' over places, a rule carried out for a card)"),
     ("place 1 in it", 1, 12, "'it' and 'there' refer to the space tested in a 'where' clause",
      "name the space instead"),
     ("place 0 in Texas", 1, 7, "a count of 0 does nothing", None),
     ("place 30 in Texas", 1, 7, "no side has 30 tokens", None),
     ("place up to 2 in each Texas", 1, 7, "'each' needs an exact count per space", None),
-    ("place 2 in your pool", 1, 12, "tokens are placed on map spaces here, not in a pool, track or box",
-     "to take tokens from or to a pool, track or box, use 'move'"),
+    ("place 2 in your pool", 1, 12, "tokens are placed on map spaces here, not in 'your pool'",
+     "to take tokens from or to a holder, use 'move'"),
     ("move 2 of your tokens from the opponent's pool to Texas", 1, 28, "your tokens can only be in your holders",
-     "a pool, track or box always belongs to the owner of the tokens in it"),
+     "a pool, crisis track or box always belongs to the owner of the tokens in it"),
     ("move 2 from your pool to your Escalation box", 1, 26,
-     "the Escalation box is never a destination: tokens only ever leave it",
-     "bonus tokens go from their box to the pool when the zone is breached; nothing puts them back"),
+     "'your Escalation box' is never a destination: pieces only ever leave it",
+     "its pieces go to their owner's holder when its zone is entered; nothing puts them back"),
     ("move 1 from Texas to Washington or your crisis track above your Tension zone", 1, 36,
-     "a crisis track above the Tension zone is never a destination: tokens only ever leave it",
-     "to put tokens back on a track, write 'your crisis track': they fill its lowest empty spaces"),
+     "'your crisis track above your Tension zone' is never a destination: pieces only ever leave it",
+     "to put pieces back on a track, name the whole crisis track: they fill its lowest empty spaces"),
     ("gain 1 VP for each revealed objective space you control", 1, 20,
-     "no objectives are revealed during a strategy card event",
-     "revealed objective spaces are known only in objective scoring"),
+     "no objective cards are revealed during a strategy card event",
+     "revealed objective cards are known only while they are face up"),
 ]
 
 
@@ -130,17 +155,18 @@ def test_checker_reports_every_problem_not_just_the_first(checker):
 
 
 def test_context_words_are_fine_where_the_slot_binds_them(checker):
-    bonus = Slot("the pivotal bonus", this_dimension=True, this_space=True)
+    bonus = Slot("the pivotal bonus", this_group=True, this_space=True)
     assert check(checker, "move up to 2 tokens of either side within this dimension", bonus) == []
-    assert check(checker, "place 1 in this space", Slot("an objective event", this_space=True)) == []
+    objective = card_slot(checker.schema, checker.schema.card_kind("objective cards"), "event")
+    assert check(checker, "place 1 in this space", objective) == []
 
 
 def test_where_may_say_it(checker):
     assert check(checker, "place 1 in spaces where nobody controls it and you have no tokens there") == []
 
 
-def test_conditions_are_checked_too(checker):
-    diagnostics = checker.check_condition(parse_condition("you control Fort Sumtr"), STRATEGY_EVENT)
+def test_conditions_are_checked_too(checker, event):
+    _, diagnostics = checker.condition(parse("you control Fort Sumtr", checker.lexicon, "condition_rule"), event)
     assert [d.message for d in diagnostics] == ["unknown space or dimension 'Fort Sumtr'"]
 
 
@@ -150,8 +176,8 @@ def test_expected_lists_the_known_names(checker):
     assert d.hint is None
 
 
-def test_an_unknown_word_is_read_whole_not_as_a_keyword_it_starts_with():
-    d = syntax_error("attach 1 in Texas")
+def test_an_unknown_word_is_read_whole_not_as_a_keyword_it_starts_with(lexicon):
+    d = syntax_error("attach 1 in Texas", lexicon)
     assert (d.line, d.column, d.width, d.message) == (1, 1, 6, "unknown word 'attach'")
     assert "'place'" in d.expected
 

@@ -217,32 +217,33 @@ def test_the_solo_rules_may_not_look_at_the_players_objective(tmp_path):
     replace_in(root / "solo" / "aid-unionist.yaml", "  - row: your objective space",
                "  - row: the opponent's objective space")
     (problem,) = solo_problems(root)
-    assert problem.message == "the opponent's objective card is hidden: no rule may look at it"
+    assert problem.message == "the opponent's objective is hidden: no rule may look at it"
 
 
 @pytest.mark.parametrize("old, new, message", [
     ("  - can be carried out fully", "  - can be done fully", "unknown criterion 'can be done fully'"),
-    ("  hard: 1", "  hard: -1", "difficulty 'hard' should be the solo opponent's starting VP"),
+    ("  hard: {VP: 1}", "  hard: {VP: -1}", "difficulty 'hard' starts VP at -1, and it goes from 0 to 99"),
     ("placement: [Room]", "placement: [Roomy]", "unknown space term 'Roomy'"),
-    ("  pivotal_bonus_order: player", "  pivotal_bonus_order: anyone", "unknown role 'anyone'"),
+    ("  turn:\n    solo opponent: |", "  turn:\n    anyone: |", "unknown role 'anyone'"),
+    ("  event discard: true", "  event discards: true", "unknown game option 'event discards'"),
 ])
 def test_the_solo_settings_are_checked(tmp_path, old, new, message):
     root = copy_content(tmp_path)
-    replace_in(root / "solo" / "solo.yaml", old, new)
+    replace_in(root / "solo" / "overlay.yaml", old, new)
     assert message in [p.message for p in solo_problems(root)]
 
 
 def test_an_aid_is_needed_for_each_side(tmp_path):
     root = copy_content(tmp_path)
     (root / "solo" / "aid-unionist.yaml").unlink()
-    assert "no Solo Opponent Aid for the Unionist side" in [p.message for p in solo_problems(root)]
+    assert "no aid for the Unionist side" in [p.message for p in solo_problems(root)]
 
 
 def test_content_without_a_solo_folder_loads_without_a_solo_game(tmp_path):
     import shutil
     root = copy_content(tmp_path)
     shutil.rmtree(root / "solo")
-    assert load_content(root).solo is None
+    assert load_content(root).overlay is None
 
 
 # ------------------------------------------------------- definitions in a circle (issue 18, item 3)
@@ -252,7 +253,7 @@ FRIENDLY = "  Friendly:\n    card: the card is for you only\n"
 
 def with_definitions(tmp_path, definitions):
     root = copy_content(tmp_path)
-    replace_in(root / "solo" / "solo.yaml", FRIENDLY, definitions)
+    replace_in(root / "solo" / "overlay.yaml", FRIENDLY, definitions)
     return root
 
 
@@ -263,7 +264,7 @@ def test_a_definition_that_uses_itself_is_refused_at_the_word(tmp_path, capsys):
     assert "Traceback" not in err and "RecursionError" not in err
     (problem,) = solo_problems(root)
     assert problem.message == "the definition of Friendly uses Friendly itself"
-    lines = (root / "solo" / "solo.yaml").read_text(encoding="utf-8").splitlines()
+    lines = (root / "solo" / "overlay.yaml").read_text(encoding="utf-8").splitlines()
     assert lines[problem.line - 1][problem.column - 1:] == "Friendly"
     assert lines[problem.line - 1].strip() == "card: the card is Friendly"
 
@@ -274,7 +275,7 @@ def test_definitions_in_a_circle_are_refused_naming_the_circle(tmp_path):
                                       "  Loyal:\n    card: the card is for you or the card is Friendly\n")
     (problem,) = solo_problems(root)
     assert problem.message == "definitions use each other in a circle: Friendly -> Hostile -> Loyal -> Friendly"
-    line = (root / "solo" / "solo.yaml").read_text(encoding="utf-8").splitlines()[problem.line - 1]
+    line = (root / "solo" / "overlay.yaml").read_text(encoding="utf-8").splitlines()[problem.line - 1]
     assert line[problem.column - 1:] == "Hostile" and "Friendly:" not in line
 
 

@@ -3,11 +3,12 @@ is, and "fewer VP than" -- checked, run and rendered."""
 
 import pytest
 
+from crisis.content.definition import card_slot
 from crisis.content.loader import load_content
 from crisis.interpreter.designer.scenario import run_file as run_scenario_file
 from crisis.interpreter.engine.program import program_of
-from crisis.ruleset.checker import STRATEGY_EVENT, Checker
-from crisis.ruleset.parser import parse_block
+from crisis.ruleset.reader import parse
+from crisis.ruleset.resolver import Resolver
 from helpers import add_designer_card, copy_content, replace_in
 
 
@@ -18,8 +19,11 @@ def run_file(content, path):
 
 @pytest.fixture(scope="module")
 def check(content):
-    checker = Checker(content.vocabulary)
-    return lambda text: [d.message for d in checker.check_block(parse_block(text), STRATEGY_EVENT)]
+    """What the rules front end says of a text as a strategy card's event."""
+    definition = content.definition
+    resolver = Resolver(definition.schema, definition.declarations, definition.lexicon)
+    event = card_slot(definition.schema, definition.schema.card_kind("strategy cards"), "event")
+    return lambda text: [d.message for d in resolver.block(parse(text, definition.lexicon), event)[1]]
 
 
 def test_that_space_needs_an_earlier_choice_in_the_same_effect(check):
@@ -35,12 +39,12 @@ def test_marker_conditions_are_checked(check):
     assert check("if the Peace Comissioner is on the map: gain 1 VP") == ["unknown marker 'Peace Comissioner'"]
     assert check("if the Unionist is in Texas: gain 1 VP") == ["'Unionist' is a side, not a marker"]
     assert check("if the Peace Commissioner is in your pool: gain 1 VP") == [
-        "a marker is only ever on a map space, never in a pool, track or box"]
+        "a marker is only ever on a map space, never in a pool, crisis track or box"]
     assert check("if the Peace Commissioner is in Washington or Texas: gain 1 VP") == []
     assert check("if the Peace Commissioner is in Texas, Border States or Texsa: gain 1 VP") == [
         "unknown space 'Texsa'"]
     assert check("if the Peace Commissioner is in Texas or your pool: gain 1 VP") == [
-        "a marker is only ever on a map space, never in a pool, track or box"]
+        "a marker is only ever on a map space, never in a pool, crisis track or box"]
 
 
 @pytest.mark.parametrize("rule, english, spanish", [

@@ -17,13 +17,11 @@ KNOWN_CIRCLES = {
     frozenset({"crisis.ruleset.parser", "crisis.ruleset.treecache"}),
     frozenset({"crisis.interpreter.compile", "crisis.interpreter.flow", "crisis.interpreter.predict"}),
     frozenset({"crisis.interpreter.controllers", "crisis.interpreter.heuristic", "crisis.interpreter.search"}),
-    frozenset({"crisis.content.i18n", "crisis.content.loader", "crisis.content.solo"}),
     frozenset({"crisis.cli.linemode", "crisis.cli.play"}),
     frozenset({"crisis.cli.main", "crisis.cli.sim"}),
 }
 KNOWN_UPWARD = {
     ("crisis.content.model", "crisis.interpreter.engine.program"),  # Content.program, while commands move
-    ("crisis.content.solo", "crisis.interpreter.game"),
 }
 
 

@@ -15,7 +15,7 @@ from crisis.content.loader import load_content
 from crisis.content.yamlfile import Budget, ContentError, YamlFile, list_folder, read_text
 from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import Diagnostic, RulesError, shown
-from crisis.ruleset.parser import parse_block
+from crisis.ruleset.reader import parse
 
 from helpers import copy_content, replace_in
 
@@ -36,9 +36,13 @@ def yaml_problem(text):
     return None
 
 
+def lexicon():
+    return load_content().definition.lexicon  # Fort Sumter's words
+
+
 def rule_problem(text):
     try:
-        parse_block(text)
+        parse(text, lexicon())
     except RulesError as error:
         return error.diagnostics[0].message
     return None
@@ -189,28 +193,26 @@ def test_file_bytes_limit(tmp_path):
         read_text(tmp_path / "a.yaml", tmp_path)
 
 
-GAME_KEYS = {key: f"{key}: " for key in limits.GAME_NUMBERS}
-
-
-def set_game_numbers(root, shift):
-    """Every number of game.yaml with a limit, set to its limit plus ``shift``."""
-    game = root / "game.yaml"
-    text = game.read_text(encoding="utf-8")
-    lines = []
-    for line in text.splitlines():
-        key = line.split(":")[0].strip()
-        if key in limits.GAME_NUMBERS and not line.startswith(" "):
-            line = f"{key}: {limits.GAME_NUMBERS[key] + shift}"
-        lines.append(line)
-    text = "\n".join(lines) + "\n"
-    text = text.replace("game: fort-sumter", "game: " + "g" * (limits.MAX_NAME_CHARS + shift), 1)
-    text = text.replace("box: 2}", f"box: {limits.MAX_BOX + shift}}}", 1)
-    game.write_text(text, encoding="utf-8")
+def set_state_numbers(root, shift):
+    """Every number of state.yaml with a limit, set to its limit plus ``shift``."""
+    state = root / "state.yaml"
+    text = state.read_text(encoding="utf-8")
+    most = limits.MAX_TOKENS + shift
+    for old, new in (("  each side: 25", f"  each side: {most}"), ("  at most per place: 4", f"  at most per place: {most}"),
+                     # at the limit the tokens add up (the pool holds those the track and boxes do not)
+                     ("    pool: {words: [pool]}", f"    pool: {{words: [pool], start: {most - 25 if not shift else most}}}"),
+                     ("      Escalation: {from: 10, to: 8, box: 2}", f"      Escalation: {{from: 10, to: 8, box: 2}}"),
+                     ("    to: 99\n", f"    to: {limits.MAX_COUNTER + shift}\n"),
+                     ("game: fort-sumter", "game: " + "g" * (limits.MAX_NAME_CHARS + shift))):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    state.write_text(text, encoding="utf-8")
 
 
 def limit_messages(messages):
-    words = ("at most", "the limit", "1 to", "nests placeholders", "cannot be a card id")
-    return [m for m in messages if any(w in m for w in words)]
+    """Messages about a limit of this file (those of the work of a rule are tests/test_rule_bound.py's)."""
+    words = ("at most", "the limit", "1 to", "0 to", "nests placeholders", "cannot be a card id", "should be a whole")
+    return [m for m in messages if any(w in m for w in words) and " in one run" not in m and " in one game" not in m]
 
 
 def over_the_limits(tmp_path, build):
@@ -224,20 +226,20 @@ def over_the_limits(tmp_path, build):
     return messages_of(over)
 
 
-def test_game_numbers_limits(tmp_path):
-    found = over_the_limits(tmp_path, set_game_numbers)
-    for key, most in limits.GAME_NUMBERS.items():
-        assert f"'{key}' in game.yaml must be at most {most:,}" in found
-    assert f"'box' in a zone must be at most {limits.MAX_BOX}" in found
+def test_state_numbers_limits(tmp_path):
+    found = over_the_limits(tmp_path, set_state_numbers)
+    tokens = f"{limits.MAX_TOKENS:,}".replace(",", "")
+    assert f"'each side' should be a whole number from 0 to {tokens}" in found
+    assert f"'at most per place' should be a whole number from 1 to {tokens}" in found
+    assert f"'start' should be a whole number from 0 to {tokens}" in found
+    assert f"'to' should be a whole number from -{limits.MAX_COUNTER} to {limits.MAX_COUNTER}" in found
     assert f"the game's name must have 1 to {limits.MAX_NAME_CHARS} characters" in found
 
 
-def test_crisis_track_length_limit(tmp_path):
+def test_track_length_limit(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "game.yaml", "top: 15", f"top: {limits.MAX_TRACK_TOP}")
-    assert limit_messages(messages_of(root)) == []
-    replace_in(root / "game.yaml", f"top: {limits.MAX_TRACK_TOP}", f"top: {limits.MAX_TRACK_TOP + 1}")
-    assert f"'top' in crisis_track must be at most {limits.MAX_TRACK_TOP}" in messages_of(root)
+    replace_in(root / "state.yaml", "    spaces: 16", f"    spaces: {limits.MAX_TRACK_SPACES + 1}")
+    assert f"'spaces' should be a whole number from 1 to {limits.MAX_TRACK_SPACES}" in messages_of(root)
 
 
 def word(n):
@@ -251,36 +253,42 @@ def word(n):
 
 
 def add_board_parts(root, shift):
-    """Dimensions, spaces, zones and markers up to their limits plus ``shift``."""
-    extra_dimensions = limits.MAX_DIMENSIONS + shift - 4
-    # the first extra dimension holds the extra spaces, so the spaces are counted even past the dimensions' limit
-    spaces = limits.MAX_SPACES + shift - 12 - min(extra_dimensions - 1, limits.MAX_DIMENSIONS - 5)
-    rows = [f"  - name: Extra\n    spaces: [{', '.join(f'Plain {word(i).title()}' for i in range(spaces))}]"]
-    rows += [f"  - name: Extra {word(d).title()}\n    spaces: [Lone {word(d).title()}]" for d in range(1, extra_dimensions)]
-    replace_in(root / "game.yaml", "\ncrisis_track:", "\n" + "\n".join(rows) + "\n\ncrisis_track:")
-    zones = "".join(f"    - {{name: Zone {word(z).title()}, from: 0, to: 0}}\n" for z in range(limits.MAX_ZONES + shift - 4))
-    replace_in(root / "game.yaml", "    - {name: Final Crisis, from: 5, to: 0, box: 4}\n",
-               "    - {name: Final Crisis, from: 5, to: 0, box: 4}\n" + zones)
+    """Groups, places, zones and markers up to their limits plus ``shift``."""
+    state = root / "state.yaml"
+    extra_groups = limits.MAX_GROUPS + shift - 4
+    # the first extra group holds the extra places, so the places are counted even past the groups' limit
+    places = limits.MAX_PLACES + shift - 12 - min(extra_groups - 1, limits.MAX_GROUPS - 5)
+    rows = [f"    Extra: [{', '.join(f'Plain {word(i).title()}' for i in range(places))}]"]
+    rows += [f"    Extra {word(g).title()}: [Lone {word(g).title()}]" for g in range(1, extra_groups)]
+    replace_in(state, "    Public Opinion: [Newspapers, Abolitionists, Fire-Eaters]\n",
+               "    Public Opinion: [Newspapers, Abolitionists, Fire-Eaters]\n" + "\n".join(rows) + "\n")
+    # zones of one space each above Starting, the track and the tokens growing with them
+    extra_zones = limits.MAX_ZONES + shift - 4
+    zones = "".join(f"      Zone {word(z).title()}: {{from: {12 + z}, to: {12 + z}}}\n" for z in range(extra_zones))
+    replace_in(state, "      Starting: {from: 15, to: 11}\n", "      Starting: {from: 11, to: 11}\n" + zones)
+    replace_in(state, "    spaces: 16", f"    spaces: {12 + extra_zones}")
+    replace_in(state, "  each side: 25", f"  each side: {12 + extra_zones + 9}")
     markers = "".join(f"  Marker {word(m).title()}:\n    blocks: [placement]\n" for m in range(limits.MAX_MARKERS + shift - 1))
-    replace_in(root / "game.yaml", "\nmarkers:\n", "\nmarkers:\n" + markers)
+    replace_in(state, "\nmarkers:\n", "\nmarkers:\n" + markers)
 
 
 def test_board_size_limits(tmp_path):
     found = over_the_limits(tmp_path, add_board_parts)
-    assert f"'dimensions' has {limits.MAX_DIMENSIONS + 1} entries; at most {limits.MAX_DIMENSIONS} are allowed" in found
-    assert any(m.startswith("the map has") and m.endswith(f"the limit is {limits.MAX_SPACES}") for m in found)
-    assert f"'zones' has {limits.MAX_ZONES + 1} entries; at most {limits.MAX_ZONES} are allowed" in found
+    assert f"'groups' has {limits.MAX_GROUPS + 1} entries; at most {limits.MAX_GROUPS} are allowed" in found
+    assert any(m.startswith("the map has") and m.endswith(f"the limit is {limits.MAX_PLACES}") for m in found)
+    assert (f"'zones' of 'crisis track' has {limits.MAX_ZONES + 1} entries; at most {limits.MAX_ZONES} are allowed"
+            in found)
     assert f"'markers' has {limits.MAX_MARKERS + 1} entries; at most {limits.MAX_MARKERS} are allowed" in found
 
 
 def add_cards(root, shift):
     """Cards and their parts up to their limits plus ``shift`` (ids, values, catalog nesting)."""
     strategy = "".join(f"  - {{id: extra-{n}, value: 1, event_for: both, final_crisis: Armaments, "
-                       f"provenance: authored}}\n" for n in range(limits.MAX_STRATEGY_CARDS + shift - 41))
+                       f"provenance: authored}}\n" for n in range(limits.MAX_CARDS + shift - 41))
     objectives = "".join(f"  - {{id: extra-{n}, space: Texas, provenance: authored}}\n"
-                         for n in range(limits.MAX_OBJECTIVE_CARDS + shift - 12))
+                         for n in range(limits.MAX_CARDS + shift - 12))
     (root / "cards" / "zz-many.yaml").write_text(
-        f"strategy_cards:\n  - {{id: {'a' * (limits.MAX_NAME_CHARS + shift)}, value: {limits.MAX_CARD_VALUE + shift}, "
+        f"strategy_cards:\n  - {{id: {'a' * (limits.MAX_NAME_CHARS + shift)}, value: {99 + shift}, "
         f"event_for: both, final_crisis: Armaments, provenance: authored}}\n{strategy}"
         f"objective_cards:\n{objectives}", encoding="utf-8")
     depth = limits.MAX_MESSAGE_DEPTH + shift
@@ -290,10 +298,10 @@ def add_cards(root, shift):
 
 def test_card_and_catalog_limits(tmp_path):
     found = over_the_limits(tmp_path, add_cards)
-    assert f"more than {limits.MAX_STRATEGY_CARDS} strategy cards: the limit" in found
-    assert f"more than {limits.MAX_OBJECTIVE_CARDS} objective cards: the limit" in found
+    assert f"more than {limits.MAX_CARDS:,} strategy cards: the limit" in found
+    assert f"more than {limits.MAX_CARDS:,} objective cards: the limit" in found
     assert f"'{shown('a' * (limits.MAX_NAME_CHARS + 1))}' cannot be a card id" in found
-    assert f"a card's value is at most {limits.MAX_CARD_VALUE}" in found
+    assert "a strategy card's value is at most 99" in found  # state.yaml: value: {type: number, from: 1, to: 99}
     assert f"message 'zz_deep' nests placeholders {limits.MAX_MESSAGE_DEPTH + 1} deep; " \
            f"at most {limits.MAX_MESSAGE_DEPTH}" in found
 
@@ -398,20 +406,22 @@ def rule_of_cost(steps):
 
 
 def test_rule_work_limit(tmp_path, content):
-    from crisis.ruleset.cost import Cost
+    # a procedure nothing carries out: the rule by itself (ruleset/bound.py)
     at = rule_of_cost(limits.MAX_RULE_WORK)
-    assert Cost(content.vocabulary).block(parse_block(at)) == limits.MAX_RULE_WORK
     for name, text, refused in (("at", at, False), ("past", at + "\ngain 1 VP", True)):
         root = copy_content(tmp_path / name)
-        replace_in(root / "rules.yaml", "dimension_scoring: gain 1 VP for each dimension you control",
-                   "dimension_scoring: |\n" + "".join("  " + line + "\n" for line in text.splitlines()))
+        replace_in(root / "sequence.yaml", "  dimension scoring: gain 1 VP for each dimension you control\n",
+                   "  dimension scoring: gain 1 VP for each dimension you control\n  designer check: |\n"
+                   + "".join("    " + line + "\n" for line in text.splitlines()))
         found = messages_of(root)
         assert found == ([f"this rule can take up to {limits.MAX_RULE_WORK + 1:,} steps of work in one run; "
                           f"the limit is {limits.MAX_RULE_WORK:,}"] if refused else [])
 
 
 def test_work_between_decisions_limit(content, monkeypatch):
+    # the earlier engine's budget (the general engine's: tests/test_work_budget.py)
     from crisis.interpreter.compile import Compiler, Ctx, Executor, RuleWorkError, decisions
+    from crisis.ruleset.parser import parse_block
     from crisis.interpreter.game import Game
     from crisis.interpreter.tables import tables_for
     tables = tables_for(content)
@@ -440,6 +450,6 @@ def test_a_card_event_too_heavy_for_the_solo_opponent_to_try_is_named(tmp_path):
     with pytest.raises(ContentError) as caught:
         load_content(root)
     (problem,) = caught.value.diagnostics
-    assert problem.path.endswith("solo.yaml") and "steps of work in one run" in problem.message
+    assert problem.path.endswith("overlay.yaml") and "steps of work in one run" in problem.message
     assert problem.hint.startswith(f"this rule tries and carries out card events, and the heaviest, "
                                    f"designer-card's, can take up to {limits.MAX_RULE_WORK // 4:,} steps")

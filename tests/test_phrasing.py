@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from crisis.content.solo import earlier
 from crisis.content.loader import load_content
 from crisis.content.phrases import every_rule, meaning_of, phrase
 from crisis.ruleset import meaning as M
@@ -51,14 +52,16 @@ def pairs(content):
     definition = content.definition
     schema = definition.schema
     found = []
-    for kind, cards in (("strategy cards", content.strategy_cards), ("objective cards", content.objective_cards)):
+    earlier_model = earlier(content)  # the earlier engine's rules, which it hands over
+    for kind, cards in (("strategy cards", earlier_model.strategy_cards),
+                        ("objective cards", earlier_model.objective_cards)):
         new = definition.cards[kind]
         field = rule_fields(definition, kind)[0]
         for card in cards:
             if card.event is not None:
                 found.append((f"{card.id} event", "block", card.event.tree,
                               new.fields[field][new.ids.index(card.id)], "you"))
-    old = content.procedures
+    old = earlier_model.procedures
     for index, (a, b) in both(old.first_player, definition.first_player):
         found.append((f"first player {index + 1}", "condition", a.tree, b, "you"))
     zones = {z.name: (t, i) for t, track in enumerate(schema.tracks) for i, z in enumerate(track.zones)}
@@ -82,7 +85,7 @@ def pairs(content):
 
 
 def solo_pairs(content):
-    solo, definition = content.solo, content.definition
+    solo, definition = earlier(content).solo, content.definition
     overlay, schema = definition.overlay, definition.schema
     game_role = overlay.roles[0]  # the side the game plays: "you" in its rules
     found = []
@@ -118,8 +121,9 @@ def solo_pairs(content):
 def test_the_pairs_cover_every_rule_text_the_old_content_holds(content):
     """Every rule of the old front end that the old engine can hand over is in the pairs, once."""
     found = pairs(content)
-    old, solo = content.procedures, content.solo
-    events = sum(c.event is not None for c in content.strategy_cards + content.objective_cards)
+    earlier_model = earlier(content)
+    old, solo = earlier_model.procedures, earlier_model.solo
+    events = sum(c.event is not None for c in earlier_model.strategy_cards + earlier_model.objective_cards)
     expected = (events + len(old.first_player) + 2 * len(old.breach_effects) + 7 + len(old.final_scoring)
                 + len(old.tie_breaks) + len(solo.opponent) + len(solo.rules["first_player"]) + 1
                 + len(solo.rules["tie_breaks"]) + len(solo.terms)
@@ -440,7 +444,7 @@ def test_the_rules_command_shows_the_sequence_of_play(content, lang, solo, wante
     from crisis.cli.text import Presenter
     from crisis.interpreter.game import Game, Options
 
-    options = Options(solo=content.board.sides[1], event_discard=True) if solo else None
+    options = Options(solo=content.sides[1], event_discard=True) if solo else None
     screen = Screen(Game(content, 0, options, log=False), Presenter(content, content.catalog(lang)), Style(False), 100)
     listed, _ = rules_query(screen, "")
     assert any(line.strip().startswith(("steps:", "pasos:")) for line in listed)

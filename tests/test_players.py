@@ -8,7 +8,7 @@ import pytest
 
 from crisis.content.yamlfile import ContentError
 from crisis.content.loader import load_content
-from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.players.registry import RandomBot
 from crisis.interpreter.engine.game import Game
 from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
 from crisis.interpreter.players.sample import deal_again, hidden_places

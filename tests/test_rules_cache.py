@@ -1,7 +1,8 @@
-"""The parsed-rules cache (ruleset/treecache.py): a second load of the same content
+"""The parsed-rules cache (ruleset/rulecache.py): a second load of the same content
 takes its syntax trees from the cache, equal to a fresh parse with the same
-positions; a damaged, forged or foreign file is never trusted; a changed text is
-parsed again; errors still point at file:line:column."""
+positions; a damaged, forged or foreign file is never trusted; a changed text, or
+the same text in a game of other words, is parsed again; errors still point at
+file:line:column; a load whose texts are all cached never imports Lark."""
 
 import hashlib
 import json
@@ -9,9 +10,9 @@ import json
 import attrs
 import pytest
 
-from crisis.content.loader import load_content
+from crisis.content.loader import load_content, read_game
 from crisis.content.yamlfile import ContentError
-from crisis.ruleset import parser, treecache
+from crisis.ruleset import reader, rulecache
 from crisis.content.phrases import card_text
 
 from helpers import copy_content
@@ -21,20 +22,20 @@ from helpers import copy_content
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("CRISIS_NO_CACHE", raising=False)
-    return tmp_path / "cache" / "crisis" / "rules-cache.json"
+    return tmp_path / "cache" / "crisis" / "rule-trees.json"
 
 
 @pytest.fixture
 def parsed(monkeypatch):
     """The texts the parser really parses (not those the cache answers), in order."""
     texts = []
-    afresh = parser._parse_afresh
+    afresh = reader.parse
 
-    def counting(body, source, start):
-        texts.append(body)
-        return afresh(body, source, start)
+    def counting(text, lexicon, start="block", source=None):
+        texts.append(text)
+        return afresh(text, lexicon, start, source)
 
-    monkeypatch.setattr(parser, "_parse_afresh", counting)
+    monkeypatch.setattr(reader, "parse", counting)
     return texts
 
 
@@ -42,29 +43,29 @@ def parsed(monkeypatch):
 def answered(monkeypatch):
     """Every (start, text, tree) a content load's parsing gave, from the cache or not."""
     seen = []
-    inner = treecache._parse
+    inner = rulecache.parse
 
-    def recording(start, text, source):
-        tree = inner(start, text, source)
-        seen.append((start, text, tree))
+    def recording(text, lexicon, start="block", source=None):
+        tree = inner(text, lexicon, start, source)
+        seen.append((start, text, lexicon, tree))
         return tree
 
-    monkeypatch.setattr(treecache, "_parse", recording)
+    import crisis.content.definition as definition
+    monkeypatch.setattr(definition, "parse", recording)
     return seen
 
 
 def _game(content):
-    """The content as played: its fields but the catalogs (a content compares by identity)."""
-    return tuple(getattr(content, field.name) for field in attrs.fields(type(content))
-                 if field.eq and field.name != "catalogs")
+    """The content as played: its definition (state, cards, sequence of play, overlay: equal when
+    their meanings are) and its digest."""
+    definition = content.definition
+    return (definition.schema, definition.cards, definition.setup, definition.play, definition.first_player,
+            definition.uses, definition.entering, definition.procedures, definition.terms, definition.overlay,
+            content.digest)
 
 
 def _positions(tree):
     return [(type(node).__name__, node.pos) for node in tree.walk()]
-
-
-_FRESH = {"block": parser.parse_block, "condition_rule": parser.parse_condition,
-          "locations_rule": parser.parse_locations}
 
 
 def test_a_cached_load_gives_the_trees_of_a_fresh_parse(cache, parsed, answered):
@@ -75,16 +76,38 @@ def test_a_cached_load_gives_the_trees_of_a_fresh_parse(cache, parsed, answered)
     second = load_content()
     assert len(parsed) == count, "the second load parsed again"
     assert len(answered) > 100  # every rule text of the shipped game, two-player and solo
-    for start, text, tree in answered:
-        fresh = _FRESH[start](text)  # outside a load: no cache
+    for start, text, lexicon, tree in answered:
+        fresh = reader.parse(text, lexicon, start)  # outside a load: no cache
         assert tree == fresh, text
         assert _positions(tree) == _positions(fresh), text  # positions are not part of equality
     assert _game(second) == _game(first)
     # the card texts people read, in both languages, come out the same
     for lang in ("en", "es"):
-        for a, b in zip(first.strategy_cards, second.strategy_cards):
-            if a.event is not None:
-                assert card_text(second, second.catalogs[lang], b.id) == card_text(first, first.catalogs[lang], a.id)
+        for _kind, card_id, _field, _rule in first.rule_texts():
+            assert card_text(second, second.catalogs[lang], card_id) == card_text(first, first.catalogs[lang], card_id)
+
+
+def test_the_language_s_own_words_are_known_without_building_the_parser():
+    assert rulecache.keywords() == reader.keywords()
+
+
+def test_a_warm_load_never_imports_lark(cache):
+    import subprocess
+    import sys
+    load_content()  # warms the cache
+    script = ("import sys; from crisis.content.loader import load_content; load_content(); "
+              "print(sorted(name for name in sys.modules if name == 'lark' or name.startswith('lark.')))")
+    env = dict(__import__("os").environ, XDG_CACHE_HOME=str(cache.parent.parent))
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert found.stdout.strip() == "[]", found.stdout
+
+
+def test_the_same_text_in_a_game_of_other_words_is_parsed_again(cache, parsed):
+    """A text's tree depends on the game's words (a noun in one game is an unknown word in another)."""
+    load_content()
+    parsed.clear()
+    read_game(__import__("pathlib").Path(__file__).parent / "data" / "three-crowns")
+    assert "gain 1 VP" in [text.strip() for text in parsed]  # Fort Sumter's too, but in another game
 
 
 def _rewrite(path, body: bytes, digest: bool) -> None:
@@ -111,7 +134,7 @@ def test_a_damaged_or_forged_cache_is_not_trusted(cache, parsed, damage):
         _rewrite(cache, json.dumps(entries).encode(), digest=True)
     elif damage == "too deep":
         deep = ["Not", 0, None]
-        for _ in range(200):
+        for _ in range(400):
             deep = ["Not", 0, deep]
         entries[digest] = deep
         _rewrite(cache, json.dumps(entries).encode(), digest=True)
@@ -119,7 +142,7 @@ def test_a_damaged_or_forged_cache_is_not_trusted(cache, parsed, damage):
         cache.write_bytes(cache.read_bytes()[: len(body) // 2])
     elif damage == "foreign":  # another version's file
         data = cache.read_bytes()
-        cache.write_bytes(data.replace(b"crisis-rules-cache/1", b"crisis-rules-cache/0", 1))
+        cache.write_bytes(data.replace(b"crisis-rule-trees/1", b"crisis-rule-trees/0", 1))
     else:
         _rewrite(cache, b"{not json", digest=True)
     parsed.clear()

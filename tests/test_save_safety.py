@@ -69,8 +69,8 @@ def test_a_save_with_a_negative_seed_is_refused_naming_the_seed(tmp_path, conten
 @pytest.fixture
 def base(content):
     """A two-player save of the shipped game, as a dict to edit."""
-    return saves.SavedGame(game=content.board.game, digest=content.digest, seed=1, options={"event_discard": False},
-                           controllers={side: "human" for side in content.board.sides}).to_json()
+    return saves.SavedGame(game=content.game, digest=content.digest, seed=1, options={"event_discard": False},
+                           controllers={side: "human" for side in content.sides}).to_json()
 
 
 def refusal(path, content):
@@ -106,7 +106,7 @@ def test_controllers_and_options_that_disagree_are_refused(tmp_path, content, ba
 
 
 def test_a_solo_save_that_agrees_with_itself_is_read(tmp_path, content, base):
-    level = content.solo.difficulty[0][0]
+    level = content.overlay.difficulty[0][0]
     options = {"event_discard": True, "solo": "Secessionist", "difficulty": level}
     path = write(tmp_path / "g.json", dict(base, options=options,
                                            controllers={"Unionist": "human", "Secessionist": "solo"}))

@@ -211,7 +211,7 @@ def test_controllers_are_chosen_by_name(content):
 
 
 def test_a_registered_controller_plays_in_batches(content, monkeypatch):
-    from crisis.interpreter import controllers
+    from crisis.interpreter.players import registry
 
     class FirstChoice:
         """Always the first legal action (not a Controller subclass: it is found only as registered)."""
@@ -223,7 +223,7 @@ def test_a_registered_controller_plays_in_batches(content, monkeypatch):
 
         def choose(self, game, decision):
             return decision.actions[0]
-    monkeypatch.setitem(controllers._REGISTERED, "first-choice", FirstChoice)
+    monkeypatch.setitem(registry._REGISTERED, "first-choice", FirstChoice)
     records = list(batch.Job(content, controllers=("first-choice", "random")).play(range(3)))
     assert all(r.winner in (0, 1) for r in records)
     assert records == list(batch.Job(content, controllers=("first-choice", "random")).play(range(3)))

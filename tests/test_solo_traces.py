@@ -12,8 +12,8 @@ import pytest
 
 from crisis.cli.main import main
 from crisis.cli.text import Presenter
-from crisis.interpreter.controllers import RandomBot
-from crisis.interpreter.game import Game, Options
+from crisis.interpreter.engine.game import Game, Options
+from crisis.interpreter.players.registry import RandomBot
 
 from helpers import copy_content, replace_in
 
@@ -26,8 +26,8 @@ def crisis(capsys, *args):
 
 
 def solo_game(content, seed, opponent="Secessionist"):
-    game = Game(content, seed, Options(event_discard=True, solo=opponent))
-    bot = RandomBot(seed, 1 - game.solo.side)
+    game = Game.of(content, seed, Options(frozenset({"event_discard"}), solo=opponent))
+    bot = RandomBot(seed, 1 - game.automa.side)
     while not game.over:
         game.apply(bot.choose(game, game.decision))
     return game
@@ -36,7 +36,7 @@ def solo_game(content, seed, opponent="Secessionist"):
 def feed(content, game, lang="en"):
     """The game's log as the feed and `crisis play --bots` show it, one entry a line (unwrapped)."""
     show = Presenter(content, content.catalog(lang))
-    return [(entry, show.log_line(entry)) for entry in game.log]
+    return [(entry, show.log_line(entry)) for entry in show.shown(game.log, game.automa.side)]
 
 
 # ------------------------------------------------------------------ the printed aid
@@ -110,18 +110,20 @@ def test_a_test_of_several_parts_says_which_part_decided(content):
     game = solo_game(content, 1)
     friendly = "the revealed card is Friendly"
     pieces = "the revealed card would place or remove pieces"
-    solo_side = content.board.sides[game.solo.side]
-    cards = {card.id: card for card in content.strategy_cards}
+    solo_side = game.automa.side
+    view = game.view
     revealed, seen = None, set()
     for entry, text in feed(content, game):
-        if entry.key == "log.solo.reveal":
-            revealed = cards[entry.params["card"]]
+        if entry.key == "log.draw" and entry.params["into"] == "revealed card":
+            revealed = entry.params["cards"][0]
         if entry.key == "log.solo.if" and f"asks: {friendly} and {pieces}?" in text:
             if text.endswith("Yes."):
                 continue
             part = re.search(r'\? No: "(.+)" does not hold\.$', text).group(1)
             assert part in (friendly, pieces), text
-            assert (part == friendly) == (revealed.event_for != (solo_side,)), (revealed.id, text)
+            card = game.program.cards[game.program.kind_index["strategy cards"]].index[revealed]
+            assert (part == friendly) == (tuple(view.field("strategy cards", card, "event for")) != (solo_side,)), \
+                (revealed, text)
             seen.add(part)
     assert seen == {friendly, pieces}
 
@@ -184,7 +186,7 @@ def test_the_pivotal_bonus_lines_are_lettered_as_in_the_solo_rulebook(capsys):
 def test_every_line_of_the_pivotal_bonus_has_its_rulebook_letter(content, lang):
     """The letters are the catalog's: if the content's list changes, this says so."""
     show = Presenter(content, content.catalog(lang))
-    options = content.solo.opponent["pivotal_bonus"].tree.statements[0].options
+    options = content.definition.overlay.procedures["pivotal bonus"]["solo opponent"].statements[0].options
     label = show.line_labels("pivotal_bonus")
     letters = [re.match(r"\(([a-e])", label(n)).group(1) for n in range(1, len(options) + 1)]
     assert letters == ["a", "a", "b", "c", "d"]

@@ -72,20 +72,20 @@ def spanish_play(content):
     from crisis.cli.main import solo_game
     from crisis.cli.terminal import Style
     from crisis.cli.text import Presenter
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game, Options
+    from crisis.interpreter.engine.game import Game, Options
+    from crisis.interpreter.players.registry import RandomBot
 
     show = Presenter(content, content.catalog("es"))
     lines = []
-    for seed, options in ((1, Options(event_discard=True)), (3, solo_game(content, show, 0, None))):
-        game = Game(content, seed, options)
+    for seed, options in ((1, Options(frozenset({"event_discard"}))), (3, solo_game(content, show, 0, None))):
+        game = Game.of(content, seed, options)
         bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
         while not game.over:
             decision = game.decision
             lines.append(show.prompt(game, decision))
             lines.extend(show.action(game, decision, action) for action in decision.actions)
             game.apply(bots[decision.player].choose(game, decision))
-        lines.extend(show.log_lines(game.log))
+        lines.extend(show.log_lines(game.log, game.automa.side if game.automa is not None else None))
         lines.extend(Screen(game, show, Style(False)).result())
     return lines
 

@@ -18,8 +18,19 @@ from crisis.cli.session import GameSession, KnownBots, Replay, session_for
 from crisis.cli.terminal import Style
 from crisis.cli.text import Presenter
 from crisis.cli.tui.app import ConfirmScreen, CrisisApp, InfoScreen, PassScreen, farewell
-from crisis.interpreter.controllers import Controller
-from crisis.interpreter.game import Options, replay
+from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
+from crisis.interpreter.players.registry import Controller
+
+
+def replay(content, data) -> Game:
+    """The game a save holds, played again on the engine."""
+    options = Options.from_dict(data["options"], option_names(content.program))
+    return replay_actions(content.program, data["seed"], options, data["actions"], content=content)
+
+
+def value_of(session, action) -> int:
+    """The value of the card an action plays."""
+    return session.game.view.field("strategy cards", action.a, "value")
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SIDES = ("Unionist", "Secessionist")
@@ -124,15 +135,16 @@ def hot_seat(content, tmp_path_factory):
 
 def test_a_whole_hot_seat_game_in_80x24(hot_seat, content):
     data = hot_seat["data"]
-    game = replay(content, data["seed"], Options.from_dict(data["options"]), data["actions"])
+    game = replay(content, data)
     assert game.over and hot_seat["session"].over
     decisions = [s for s in hot_seat["seen"] if s[0] == "decision"]
     # a move chosen as "from" then "to" is two menus for one action
     assert len(decisions) >= len(data["actions"])
     final = hot_seat["final"]["question"]
     w = game.result.winner
-    assert f"{SIDES[w]} wins, {game.state.vp[w]} VP to {game.state.vp[1 - w]}." in final
-    assert final.index(f"{SIDES[w]}: {game.state.vp[w]} VP") < final.index(f"{SIDES[1 - w]}: ")
+    vp = [game.view.counter("VP", side) for side in (0, 1)]
+    assert f"{SIDES[w]} wins, {vp[w]} VP to {vp[1 - w]}." in final
+    assert final.index(f"{SIDES[w]}: {vp[w]} VP") < final.index(f"{SIDES[1 - w]}: ")
     assert "The game's seed was 21." in final  # kept for the end in hot seat
     # the winner named once: not by the log's last line in the feed above the score, nor under it
     over = Presenter(content, content.catalog("en")).log_line(game.log[-1])
@@ -174,7 +186,7 @@ def check_round_windows(seen, content, data, catalog, players: int) -> None:
     every line of it, and the VP each side had before it and has after its scoring."""
     from test_cli_linemode import round_ends_expected
     bodies = [body for kind, body, _ in seen if kind == "info"]
-    sides = [Presenter(content, catalog).side(side) for side in content.board.sides]
+    sides = [Presenter(content, catalog).side(side) for side in content.program.schema.sides]
     expected = round_ends_expected(content, data, catalog)
     assert len(expected) == 3
     for number, (lines, before, after) in expected.items():
@@ -247,7 +259,7 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
             await pilot.press("down", "enter")  # keep an objective
             await bot_moved(app, pilot)
             card = next(c for c in app.menu if c.action is not None and c.action.kind == "value"
-                        and content.strategy_cards[c.action.a].value >= 2)
+                        and value_of(session, c.action) >= 2)
             await pilot.press(*("value " + card.notation.split()[1][:5]), "enter")  # typed by its start
             assert session.game.history[-1] == card.notation
             before = panes(app)["board"]
@@ -420,7 +432,8 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path, lang)
     'why' shows the last one, and the game ends; no hand-over screens."""
     revealed, why_title, table = SOLO_SHOWN[lang]
     show = Presenter(content, content.catalog(lang))
-    session = GameSession(content, show, 5, Options(event_discard=True, solo="Secessionist", difficulty="normal"),
+    session = GameSession(content, show, 5, Options(frozenset({"event_discard"}), solo="Secessionist",
+                                                    difficulty="normal"),
                           [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
     app = CrisisApp(session=session)
     result = {}
@@ -600,7 +613,8 @@ def check_one_screen(app, session, viewer):
     """The map, both tracks, the viewer's cards and the choices, on the screen, words whole."""
     for name in ("#board", "#tracks"):
         assert fully_shown(app, app.query_one(name)), name
-    titles = [session.show.card(session.tables.strategy_cards[card].id) for card in session.game.state.hands[viewer]]
+    view = session.game.view
+    titles = [session.show.card(view.card_id("strategy cards", card)) for card in view.pile("hand", viewer)]
     assert titles
     panes = [pane for pane in app.query("Static") if (pane.id or "").startswith("hand")]
     shown = [pane for pane in panes if pane.display and pane.parent.display and app._shown.get(pane.id)]
@@ -636,13 +650,13 @@ def test_one_screen_holds_the_map_the_tracks_your_cards_and_whole_choices(conten
             check_one_screen(app, session, 0)  # playing a card
             event = next(number for number, choice in enumerate(app.menu, 1) if choice.action.kind == "event")
             await pilot.press(*["down"] * event)
-            card = session.tables.strategy_cards[app.menu[event - 1].action.a]
+            card = session.game.view.card_id("strategy cards", app.menu[event - 1].action.a)
             preview = app.query_one("#preview")
             assert all_drawn(app, preview)  # the card's event in full, under the choices
             wanted = " ".join(session.show.card_rule_text("cards", card, inline=True).split())
             assert wanted in " ".join(" ".join(rendered(preview)).split())
             value = next(choice for choice in app.menu if choice.action.kind == "value"
-                         and session.tables.strategy_cards[choice.action.a].value >= 2)
+                         and value_of(session, choice.action) >= 2)
             await pilot.press(*str(app.menu.index(value) + 1), "enter")
             await pilot.pause()
             assert session.decision.kind == "place"
@@ -717,7 +731,7 @@ def test_a_pop_up_is_broken_once_at_its_width_and_again_when_the_terminal_is_res
                 await bot_moved(app, pilot)
             await pilot.press("f2")  # the log: an entry a paragraph
             assert isinstance(app.screen, InfoScreen)
-            entries = [session.show.log_line(entry) for entry in session.game.log]
+            entries = [session.show.log_line(entry) for entry in session.shown_log()]
             broken_once(app.screen.query_one("#info-text"), entries)
             await pilot.resize_terminal(120, 40)
             await pilot.pause()
@@ -736,7 +750,7 @@ def test_the_feed_and_a_long_message_are_broken_between_words_not_cut(content, t
             await bot_moved(app, pilot)
             await pilot.pause()
             feed = app.query_one("#feed")
-            broken_once(feed, [session.show.log_line(entry) for entry in session.game.log[-2:]])
+            broken_once(feed, [session.show.log_line(entry) for entry in session.shown_log()[-2:]])
             refusal = session.read("play", session.decision, app.menu).problem
             await pilot.press(*"play", "enter")  # words of several choices: a long refusal, shown whole
             message = app.query_one("#message")
@@ -768,7 +782,7 @@ def test_why_with_nothing_to_explain_is_a_line_and_the_log_opens_at_its_newest_e
             await pilot.pause()
             scroll = app.screen.query_one("#info-scroll")
             assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
-            last = session.show.log_line(session.game.log[-1])
+            last = session.show.log_line(session.shown_log()[-1])
             assert " ".join(last.split()[-3:]) in " ".join(strip.text for strip in app.screen._compositor.render_strips())
 
     run(main())
@@ -778,7 +792,7 @@ def test_what_is_printed_after_the_full_screen_keeps_a_command_on_one_line(conte
     monkeypatch.chdir(tmp_path)  # a game saved where it is played, under its default name
     show = Presenter(content, content.catalog("en"))
     session = GameSession(content, show, 4, Options(), [saves.HUMAN, "random"],
-                          saves.default_path(Path("."), content.board.game, 4))
+                          saves.default_path(Path("."), saves.game_name(content), 4))
 
     async def main():
         app = CrisisApp(session=session)
@@ -853,8 +867,8 @@ def test_after_resume_the_feed_starts_at_the_players_last_turn(content, tmp_path
             session.view(session.decision.player)
             session.apply(session.decision.actions[0])
     start, _ = session.view(0)  # what is new at the decision the game is left at
-    left = [session.show.log_line(entry) for entry in session.game.log[start:]]
-    assert left and len(left) < len(session.game.log)
+    left = [session.show.log_line(entry) for entry in session.shown_log()[start:]]
+    assert left and len(left) < len(session.shown_log())
     resumed = session_for(content, session.show, session.path, saves.read(session.path, content, KnownBots()))
 
     async def main():

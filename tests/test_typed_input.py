@@ -14,7 +14,7 @@ from crisis.cli.session import GameSession, Replay
 from crisis.cli.terminal import Terminal
 from crisis.cli.text import Presenter
 from crisis.cli.typed import PAST_EVERY_CHOICE, typed_number
-from crisis.interpreter.game import Options
+from crisis.interpreter.engine.game import Options
 from crisis.ruleset import limits
 
 from clirun import run_main
@@ -108,9 +108,8 @@ def test_replay_step_refuses_strange_numbers_in_one_line_each(finished):
 
 
 def test_a_scenario_action_with_a_strange_option_number_is_a_notation_error(content):
-    from crisis.interpreter.notation import ActionReader, NotationError
-    from crisis.interpreter.tables import tables_for
-    reader = ActionReader(tables_for(content))
+    from crisis.interpreter.designer.notation import ActionReader, NotationError
+    reader = ActionReader(content.program)
     assert reader.parse("option 12").kind == "option"
     for text in ("option ²", "option ٣", "option " + HUGE, "option 0"):
         with pytest.raises(NotationError):

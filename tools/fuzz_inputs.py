@@ -131,9 +131,9 @@ def _worker(conn, memory_mb: int) -> None:
                     shutil.copytree(pristine, target, ignore=shutil.ignore_patterns("scenarios"))
                     what = (mutate_rules if rng.random() < rules_share else mutate_content)(rng, target)
                 else:
-                    data = saves.SavedGame(game=content.board.game, digest=content.digest, seed=3,
+                    data = saves.SavedGame(game=content.game, digest=content.digest, seed=3,
                                            options={"event_discard": False},
-                                           controllers={side: "human" for side in content.board.sides},
+                                           controllers={side: "human" for side in content.sides},
                                            actions=whole[:rng.randrange(len(whole) + 1)]).to_json()
                     target = Path(folder) / "game.json"
                     what = mutate_save(rng, data, target)

@@ -314,9 +314,9 @@ class CrisisApp(App):
         s = self.session
         self.menu = []
         self.query_one("#choices", OptionList).clear_options()
-        viewer = next((i for i in (0, 1) if s.humans[i]), None)
+        viewer = next((i for i in range(len(s.sides)) if s.humans[i]), None)
         if viewer is not None:  # (a bot against a bot has no one to show cards to)
-            self.draw_game(viewer, s.seen[viewer], s.changed_spaces(viewer))
+            self.draw_game(viewer, s.shown_count(s.seen[viewer]), s.changed_spaces(viewer))
         self.put("question", [self.style.bold(self.thinking_text())])
         self.put("preview", [])
 
@@ -363,7 +363,7 @@ class CrisisApp(App):
             self.info(self.screen_blocks(POPUP).round_end(summary))
 
     def side(self, index: int) -> str:
-        return self.style.side(index, self.show.side(self.game.tables.sides[index]))
+        return self.style.side(index, self.show.side(self.game.sides[index]))
 
     def hide(self) -> None:
         """Nothing private stays on screen while the terminal changes hands."""
@@ -394,11 +394,11 @@ class CrisisApp(App):
         self.draw_game(viewer, *self.session.view(viewer))
 
     def draw_game(self, viewer: int, start: int, changed) -> None:
-        """The board, the tracks, ``viewer``'s cards and the feed from log entry ``start``."""
+        """The board, the tracks, ``viewer``'s cards and the feed from its line ``start``."""
         scr = self.screen_blocks()
         self.put("header", scr.header(compact=True))
         used = self.put_map(scr, changed)
-        feed = [self.c.text("cli.panel.recent")] + scr.feed(self.game.log or [], start)
+        feed = [self.c.text("cli.panel.recent")] + scr.feed(self.session.shown_log(), start)
         self.place(scr, viewer, self.size.height - CHROME - used, feed)
 
     def place(self, scr: Screen, viewer: Optional[int], room: int, feed: List[str], private=None) -> None:
@@ -661,7 +661,8 @@ class CrisisApp(App):
 
     def action_log(self) -> None:
         lines = [self.style.bold(self.c.text("cli.log.title"))]
-        lines += ["  " + line for line in self.show.log_lines(self.game.log or [])]
+        log = self.session.shown_log() if self.session is not None else self.replay.shown_log()
+        lines += ["  " + self.show.log_line(entry) for entry in log]
         self.info(lines, at_end=True)  # the newest entries in view
 
     def action_rules(self) -> None:
@@ -795,7 +796,7 @@ class CrisisApp(App):
     def final(self) -> None:
         s = self.session
         scr = self.screen_blocks()
-        humans = [i for i in (0, 1) if s.humans[i]] or [0]
+        humans = [i for i in range(len(s.sides)) if s.humans[i]] or [0]
         viewer = min(humans, key=lambda i: s.seen[i])
         summaries = s.round_ends_since(viewer)
         self.menu = []
@@ -826,16 +827,16 @@ class CrisisApp(App):
         used = self.put_map(scr, ())
         private = []
         if r.private_shown():
-            for side in (0, 1):
+            for side in range(len(r.game.sides)):
                 private += scr.private(side, detailed=False)
-        log = before_result(r.game.log) if r.game.over else r.game.log or []  # (the score names the winner)
+        log = before_result(r.shown_log()) if r.game.over else r.shown_log()  # (the score names the winner)
         self.place(scr, None, self.size.height - CHROME - 1 - used, scr.feed(log, self._log_before()),
                    private=private)
         found = r.next_action()
         lines = []
         if found is not None:
             decision, action = found
-            names = [self.side(i) for i in (0, 1)]
+            names = [self.side(i) for i in range(len(r.game.sides))]
             if decision.hidden and not r.private_shown():
                 lines.append(self.c.text("cli.replay.action_hidden", n=r.position + 1, side=names[decision.player]))
             else:
@@ -856,7 +857,7 @@ class CrisisApp(App):
             return 0
         here = r.position
         r.go(here - 1)
-        size = len(r.game.log or [])
+        size = len(r.shown_log())
         r.go(here)
         return size
 
@@ -898,7 +899,7 @@ class CrisisApp(App):
             self.branch()
             return
         elif command == "round":
-            start = (r.final_crisis_start() if command_of(self.c, rest.strip(), REPLAY_COMMANDS) == "final"
+            start = (r.after_rounds_start() if command_of(self.c, rest.strip(), REPLAY_COMMANDS) == "final"
                      else r.round_start(typed_number(rest.strip())) if typed_number(rest.strip()) is not None
                      else None)
             if start is None:

@@ -202,7 +202,9 @@ class ActionReader:
             self._name(words, self.played, self._card_word(self.played_name))
         elif keyword == "option":
             number = words.take_word()
-            if number is None or not number.isdigit() or not number.isascii() or int(number) < 1:
+            # ASCII digits only ('²' passes isdigit(), not int()), never converted past nine of them
+            if (number is None or not number.isdigit() or not number.isascii() or len(number) > 9
+                    or int(number) < 1):
                 raise NotationError("'option' takes the number of the option, from 1", expected="'option 1'")
         elif keyword in self.place_words:
             self._name(words, self.places, self.place)

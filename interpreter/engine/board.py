@@ -100,7 +100,7 @@ class Board:
     __slots__ = ("program", "layout", "position", "values", "piles", "log", "locations", "max_per_place",
                  "_block_place", "_block_remove", "markers_seen", "no_place", "no_remove", "solo", "shortfall",
                  "_first_key", "_first", "sides", "tokens_base", "n", "options", "offsets", "supply_offsets",
-                 "marker_base", "marker_count", "probe", "meter")
+                 "marker_base", "marker_count", "probe", "meter", "ask")
 
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
@@ -116,6 +116,9 @@ class Board:
         self.shortfall = 0  # steps an effect could not take ("can be carried out fully")
         # the work left until the next decision (ops.spend); a look-ahead's board shares its own
         self.meter = [limits.MAX_WORK_BETWEEN_DECISIONS]
+        # generated code asks its players through this (native.py): ask(player, kind, actions, ...)
+        # answers what choose(Decision(player, kind, actions, ...)) does
+        self.ask = None
         self._first_key = None
         self._first = 0
         self.options = options  # the game options in force ("event discard")

@@ -42,13 +42,13 @@ from crisis.ruleset import meaning as M
 from .layout import NOBODY
 from .ops import (ActingOp, BlockOp, CounterOp, Ctx, EachPlayerOp, EitherOp, IfOp, Op, PlaceMarkerOp, RegisterOp,
                   RemoveMarkerOp, choose_place, overspent)
-from .position import note
+from .position import note, shuffle
 from .transfer import TransferOp
 from crisis.ruleset import limits
 
 from .sequence import (AlternateOp, CardRuleOp, DrawOp, ForEachCounterOp, ForEachPlaceOp, ForgetOp,
-                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, StepOp,
-                       StopOp)
+                       KeepOp, OrderOp, PlayOp, ProcedureOp, PutOp, RepeatOp, ResolveOp, RevealOp, ScoreOp, ShuffleOp,
+                       StepOp, StopOp)
 from .codegen_transfers import TransferWriter
 from .codegen_values import (DEFAULTS, FIELDS, MAX_INTEGER, GenerationError, Scope, Unsupported, ValueWriter,  # noqa: F401
                              _is_int)
@@ -194,6 +194,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line("V = board.values")
         self.blocks = 0
         self._meter = out.slot()  # "W = board.meter", where the function counts work (spend)
+        self._ask = out.slot()  # "A = board.ask", where the function asks a player (ask)
         if root:
             scope = Scope(self, "ctx", self.integer(ROOT_CTX.me), dict(DEFAULTS))
         else:
@@ -232,6 +233,18 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"W[0] -= {steps}")
         out.line("if W[0] < 0:")
         out.line(f"    {self.const(overspent)}(board, {self.const(op.node)})")
+
+    def ask(self, fields: str) -> str:
+        """A player asked: ``A(player, kind, actions, ...)`` answers what ``choose`` would of a
+        Decision of those fields (``Board.ask``, bound once per function), without making the
+        Decision where the player needs none (random players in batch play)."""
+        self._ask[1] = "A = board.ask"
+        return f"A({fields})"
+
+    def note(self, arguments: str) -> None:
+        """A note for the game's records (position.note), where the game keeps them."""
+        self.out.line("if board.position.notes is not None:")
+        self.out.line(f"    {self.const(note)}(board, {arguments})")
 
     def looped(self, op: Op, scope: Scope, depth: int, blocks: int = 1) -> None:
         """Write ``op`` inside ``blocks`` loops or try blocks just opened."""
@@ -343,7 +356,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         leader = self.integer(program.layout.register[op.first])
         slots = [f"V[{self.integer(counts + s)}]" for s in range(sides)]
         side, turn, k, taken = self.name("s"), self.name("t"), self.name("k"), self.name("p")
-        out.line(f"{self.const(note)}(board, {self.integer(op.id)}, V[{leader}] if V[{leader}] >= 0 else 0)")
+        self.note(f"{self.integer(op.id)}, V[{leader}] if V[{leader}] >= 0 else 0")
         most = self.integer(max(op.n, 1) * sides)
         self.spend(op, most)  # as many turns as it may take (AlternateOp)
         out.line(f"{taken} = 0")
@@ -399,7 +412,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         side = self.name("s")
         self.out.line(f"{side} = {who}")
         if op.first:
-            self.out.line(f"{self.const(note)}(board, {self.integer(op.id)}, {side})")
+            self.note(f"{self.integer(op.id)}, {side}")
         self.statement(op.body, self.enter(scope.as_side(side)), depth + 1)
 
     def actor(self, op: ActingOp, scope: Scope) -> Optional[str]:
@@ -445,8 +458,9 @@ class CodeGenerator(TransferWriter, ValueWriter):
         each = self.name("i")
         options = f"[{self.const(tuple(op.actions))}[{each}] for {each} in {possible}]"
         out.line(f"{index} = {possible}[0] if len({possible}) == 1 else "
-                 f"choose(Decision({scope.me}, {self.const('option')}, {options}, False, 0, False, "
-                 f"{self.const(op.node)}, -1, -1, {self.const('')}, ({self.const(op)}, {scope.ctx()}))).a")
+                 + self.ask(f"{scope.me}, {self.const('option')}, {options}, False, 0, False, "
+                            f"{self.const(op.node)}, -1, -1, {self.const('')}, ({self.const(op)}, {scope.ctx()})")
+                 + ".a")
         for i, option in enumerate(op.options):
             out.line(f"{'if' if i == 0 else 'elif'} {index} == {self.integer(i)}:")
             out.indent()
@@ -500,7 +514,9 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"if {card} < 0 or {table}[{card}] is None:")
         out.line("    board.shortfall += 1")
         out.line("else:")
-        out.line(f"    {self.const(note)}(board, {self.integer(op.id)}, {scope.me}, {card})")
+        out.indent()
+        self.note(f"{self.integer(op.id)}, {scope.me}, {card}")
+        out.dedent()
         out.line(f"    {table}[{card}](board, {self.card_contexts(op.kind)}[{scope.me}][{card}], choose)")
 
     def op_PlayOp(self, op: PlayOp, scope: Scope, depth: int) -> None:
@@ -532,7 +548,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"if {actions}:")
         out.indent()
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
-                 f"choose(Decision({scope.me}, {self.const('play_card')}, {actions}, False, 0, True))")
+                 + self.ask(f"{scope.me}, {self.const('play_card')}, {actions}, False, 0, True"))
         out.line(f"{card} = {action}.a")
         out.line(f"{use} = {self.shared(('uses',), lambda: {u.name: u.index for u in uses})}[{action}.kind]")
         out.line(f"if {action}.b >= 0:")
@@ -575,7 +591,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"if {actions}:")
         out.indent()
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
-                 f"choose(Decision({scope.me}, {self.const('play_card')}, {actions}, False, 0, True))")
+                 + self.ask(f"{scope.me}, {self.const('play_card')}, {actions}, False, 0, True"))
         out.line(f"{frame} = [{self.integer(op.id)}, {ctx}, 0, -1, -1, -1]")
         out.line(f"{use} = {self.const(op)}.begin_play(board, {frame}, {action})")
         out.line(f"{uses}[{use}.index](board, {self.card_contexts(program.played_kind)}[{scope.me}][{action}.a], "
@@ -600,11 +616,11 @@ class CodeGenerator(TransferWriter, ValueWriter):
             chooser = scope.me if op.chooser is None else self.other(scope.me)
             on_behalf = "-1" if op.chooser is None else scope.me
             words = tuple(self.program.actions.place_word(op.word, p) for p in range(self.n))
-            decision = (f"Decision({chooser}, {self.const(op.word)}, [{self.const(words)}[{each}] for {each} in {left}], "
-                        f"False, 0, False, None, -1, {on_behalf})")
+            decision = self.ask(f"{chooser}, {self.const(op.word)}, [{self.const(words)}[{each}] for {each} in {left}], "
+                                f"False, 0, False, None, -1, {on_behalf}")
         else:
-            decision = f"{self.const(op)}.decision(board, {scope.ctx()}, {left})"
-        out.line(f"{place} = {left}[0] if len({left}) == 1 else choose({decision}).a")
+            decision = f"choose({self.const(op)}.decision(board, {scope.ctx()}, {left}))"
+        out.line(f"{place} = {left}[0] if len({left}) == 1 else {decision}.a")
         out.line(f"{done} += ({place},)")
         self.spend(op)
         self.looped(op.body, self.enter(scope.with_place(place)), depth)
@@ -736,8 +752,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line("else:")
         actions = tuple(self.program.actions.marker(op.marker, p) for p in range(self.n))
         out.line(f"    {place} = {places}[0] if len({places}) == 1 else "
-                 f"choose(Decision({scope.me}, {self.const('marker')}, [{self.const(actions)}[{each}] for {each} in {places}], "
-                 f"False, 0, False, {self.const(op.node)})).a")
+                 + self.ask(f"{scope.me}, {self.const('marker')}, [{self.const(actions)}[{each}] for {each} in {places}], "
+                            f"False, 0, False, {self.const(op.node)}") + ".a")
         out.line(f"    V[{self.integer(self.program.layout.marker + op.marker)}] = {place}")
         effect = scope.field("effect")
         if effect != "-1":  # "that space" reads it (ops.choose_place)
@@ -761,6 +777,23 @@ class CodeGenerator(TransferWriter, ValueWriter):
 
     def op_RemoveMarkerOp(self, op: RemoveMarkerOp, scope: Scope, depth: int) -> None:
         self.out.line(f"V[{self.integer(self.program.layout.marker + op.marker)}] = -1")
+
+    def op_ShuffleOp(self, op: ShuffleOp, scope: Scope, depth: int) -> None:
+        """A pile shuffled, after another's cards are put into it (ShuffleOp.run)."""
+        node = op.node
+        if not isinstance(node, M.Shuffle):
+            self.fallback(op, scope)
+            return
+        out = self.out
+        cards = self.name("p")
+        out.line(f"{cards} = board.piles[{self.pile(node.pile, scope)}]")
+        if node.into is not None:
+            target = self.name("p")
+            out.line(f"{target} = board.piles[{self.pile(node.into, scope)}]")
+            out.line(f"{target}.extend({cards})")
+            out.line(f"{cards}.clear()")
+            cards = target
+        out.line(f"{self.const(shuffle)}(board.position.rng, {cards})")
 
     def op_DrawOp(self, op: DrawOp, scope: Scope, depth: int) -> None:
         node = op.node
@@ -797,9 +830,10 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"{frame} = [{self.integer(op.id)}, {scope.ctx()}, 0, 0]")
         out.line(f"while {frame}[2] < {self.integer(op.n)} and {offer}:")
         out.indent()
-        out.line(f"{card} = {offer}[0] if len({offer}) == 1 else choose(Decision({scope.me}, "
-                 f"{self.const(f'{op.verb}_{op.noun}')}, [{self.const(actions)}[{each}] for {each} in {offer}], "
-                 f"False, 0, {'True' if op.verb == 'keep' else 'False'})).a")
+        out.line(f"{card} = {offer}[0] if len({offer}) == 1 else "
+                 + self.ask(f"{scope.me}, {self.const(f'{op.verb}_{op.noun}')}, "
+                            f"[{self.const(actions)}[{each}] for {each} in {offer}], "
+                            f"False, 0, {'True' if op.verb == 'keep' else 'False'}") + ".a")
         out.line(f"{self.const(op)}.keep(board, {frame}, {card})")
         out.dedent()
 
@@ -873,8 +907,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"{dest} = board.piles[{self.pile(node.dest, scope)}]")
         out.line(f"while len({hand}) > 1:")
         out.indent()
-        out.line(f"{card} = choose(Decision({scope.me}, {self.const('order')}, "
-                 f"{self.const(listed)}({hand}), False, len({hand}), True)).a")
+        out.line(f"{card} = " + self.ask(f"{scope.me}, {self.const('order')}, "
+                                         f"{self.const(listed)}({hand}), False, len({hand}), True") + ".a")
         out.line(f"{hand}.remove({card})")
         out.line(f"{dest}.append({card})")
         out.dedent()

@@ -71,9 +71,9 @@ class TransferWriter:
             out.line(f"    board.shortfall += {remaining if not op.each else f'{total} - {k}'}")
             out.line("    break")
         optional = op.optional and not (op.each or op.all_tokens)
-        decision = (f"choose(Decision({scope.me}, {self.const(op.verb)}, {legal}, "
-                    f"{'True' if optional else 'False'}, {remaining}, False, {self.const(op.node)}, "
-                    f"{first_owner}, -1, {self.const('')}, ({transfer}, {scope.ctx()})))")
+        decision = self.ask(f"{scope.me}, {self.const(op.verb)}, {legal}, "
+                            f"{'True' if optional else 'False'}, {remaining}, False, {self.const(op.node)}, "
+                            f"{first_owner}, -1, {self.const('')}, ({transfer}, {scope.ctx()})")
         if optional:
             out.line(f"{legal}.append(DONE)")
             out.line(f"{action} = {decision}")  # two steps at least: always a choice

@@ -58,8 +58,9 @@ class Options:
 
 
 def option_names(program) -> tuple:
-    """The optional rules a game declares, as options name them."""
-    return tuple(name.replace(" ", "_") for name in program.definition.options)
+    """The optional rules a game declares (its ways to play a card that an option turns on), as
+    options name them."""
+    return tuple(dict.fromkeys(use.option.replace(" ", "_") for use in program.definition.uses if use.option))
 
 
 def _automa(program, options: Options):
@@ -266,13 +267,31 @@ def random_chooser(rngs):
     return choose
 
 
+class RandomPlayers:
+    """Random players for ``play_game``, one generator per side: each decision draws what
+    ``rng.randrange(len(actions))`` would (``random_chooser``), and where the generated rules ask,
+    no Decision is made for them.  ``decisions``: how many they took in the game played."""
+
+    def __init__(self, rngs):
+        self.rngs = list(rngs)
+        self.decisions = 0
+
+
 def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo: Optional[str] = None,
-              difficulty: Optional[str] = None, log: bool = False):
+              difficulty: Optional[str] = None, log: bool = False, notes: bool = True):
     """A whole game in the direct form (batch play, bots): ``choose(decision)`` answers every
-    decision of a person's side; the automa answers its own.  The final position (and log)."""
+    decision of a person's side (or ``choose`` is ``RandomPlayers``); the automa answers its own.
+    The final position (and log); without ``notes``, its ``notes`` (what records read besides
+    the plays and the final position) are not kept: None."""
     from .board import Board
     from .ops import Won
+    players = choose if isinstance(choose, RandomPlayers) else None
+    if players is not None:
+        choose = random_chooser(players.rngs)
+        players.decisions = 0
     position = program.initial_position(seed)
+    if not notes:
+        position.notes = None
     automa = None
     if solo is not None:
         from .automa import Automa
@@ -284,6 +303,30 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
     board = Board(program, position, [] if log else None, automa, options)
     meter, budget = board.meter, limits.MAX_WORK_BETWEEN_DECISIONS
     person = choose
+    ask = None  # generated code's way to ask (native.py): by default, choose given a Decision
+    taken = 0  # the random players' decisions
+    if players is not None:
+        draw = choose
+
+        def person(decision):
+            nonlocal taken
+            taken += 1
+            return draw(decision)
+        if automa is None:
+            bits = [rng.getrandbits for rng in players.rngs]
+
+            def ask(player, kind, actions, *rest):
+                # random_chooser's draw and the meter's reset (below) written in, without a Decision
+                nonlocal taken
+                taken += 1
+                n = len(actions)
+                getrandbits = bits[player]
+                k = n.bit_length()
+                pick = getrandbits(k)
+                while pick >= n:
+                    pick = getrandbits(k)
+                meter[0] = budget
+                return actions[pick]
     if automa is not None:
         def choose(decision):
             action = automa.choose(board, decision) if decision.player == automa.side else person(decision)
@@ -297,8 +340,10 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
     from .native import native
     generated = native(program)
     try:
-        if generated is None or not generated.play(program.main, board, Ctx(0), choose):
+        if generated is None or not generated.play(program.main, board, Ctx(0), choose, ask):
             program.main.play(board, Ctx(0), choose)
     except Won:
         pass
+    if players is not None:
+        players.decisions = taken
     return position, board.log

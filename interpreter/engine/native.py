@@ -27,13 +27,24 @@ class Native:
     def __init__(self, source: str, constants: tuple, entry: Dict[int, Callable]):
         self.source, self.constants, self.entry = source, constants, entry
 
-    def play(self, op, board, ctx, choose) -> bool:
-        """Play ``op`` by its generated function; False when it has none (or cannot be used here)."""
+    def play(self, op, board, ctx, choose, ask=None) -> bool:
+        """Play ``op`` by its generated function; False when it has none (or cannot be used here).
+        ``ask(player, kind, actions, ...)``: what ``choose`` answers to a Decision of those fields,
+        for a player that needs no Decision (random players); by default one is made and given to
+        ``choose``."""
         function = self.entry.get(op.id)
         if function is None or board.log is not None or board.solo is not None or ctx != ROOT_CTX:
             return False
+        board.ask = ask if ask is not None else asking(choose)
         function(board, ctx, choose)
         return True
+
+
+def asking(choose) -> Callable:
+    """``ask`` for a player that is given Decisions."""
+    def ask(*fields):
+        return choose(Decision(*fields))
+    return ask
 
 
 def interpreting() -> bool:

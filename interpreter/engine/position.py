@@ -32,7 +32,7 @@ class Position:
         self.breakdown = breakdown if breakdown is not None else []  # (label, per-side change) of a final score
         self.view = view  # the side whose view this copy is (hidden cards taken out), else NOBODY
         self.log_marks = None
-        self.notes = notes if notes is not None else []  # what else records read (``note``)
+        self.notes = notes if notes is not None else []  # what else records read (``note``); None: not kept
 
     def copy(self, rng: Optional[random.Random] = None) -> "Position":
         """An independent copy; ``rng`` replaces the generator (a look-ahead that samples its own
@@ -41,8 +41,11 @@ class Position:
         if rng is None:
             source = _unused(self.rng)
             self.rng, rng = LazyCopy(source), LazyCopy(source)
-        return Position(list(self.values), [list(p) for p in self.piles], [list(f) for f in self.stack], rng,
-                        list(self.dice), list(self.plays), list(self.breakdown), self.view, list(self.notes))
+        copy = Position(list(self.values), [list(p) for p in self.piles], [list(f) for f in self.stack], rng,
+                        list(self.dice), list(self.plays), list(self.breakdown), self.view,
+                        list(self.notes) if self.notes is not None else None)
+        copy.notes = copy.notes if self.notes is not None else None
+        return copy
 
 
 class LazyCopy(random.Random):
@@ -100,8 +103,11 @@ def note(board, op: int, side: int, card: int = NOBODY) -> None:
     """Note for a game's records (interpreter/records.py) what its card plays do not say: a card
     kept, a card's rule carried out, the side that goes first when players alternate or the first
     player acting; ``op`` is the operation that did it.  With the game's counters (those not kept
-    per side) as they stood then."""
+    per side) as they stood then.  Nothing when the game keeps no notes (``Position.notes`` is
+    None: batch play without records)."""
     position = board.position
+    if position.notes is None:
+        return
     counters = board.layout.__dict__.get("_game_counters")
     if counters is None:
         counters = _game_counters(board.layout)
@@ -123,6 +129,39 @@ def _game_counters(layout: Layout):
             return ()
     layout.__dict__["_game_counters"] = getter
     return getter
+
+
+def _shuffle_fast(rng: random.Random, cards: list) -> None:
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        # rng.randrange(i + 1) written in
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _same_draws() -> bool:
+    """Whether the shuffle above draws as this Python's ``random`` does (it does in every version
+    this project supports; checked, not assumed)."""
+    ours, theirs = random.Random(8), random.Random(8)
+    for n in (1, 2, 12, 40, 60):
+        mine, reference = list(range(n)), list(range(n))
+        _shuffle_fast(ours, mine)
+        theirs.shuffle(reference)
+        if mine != reference:
+            return False
+    return ours.getrandbits(32) == theirs.getrandbits(32)
+
+
+def _shuffle_slow(rng: random.Random, cards: list) -> None:  # pragma: no cover - another Python's random
+    rng.shuffle(cards)
+
+
+# ``shuffle(rng, cards)``: ``rng.shuffle(cards)``, faster, with the same draws (so the same order)
+shuffle = _shuffle_fast if _same_draws() else _shuffle_slow
 
 
 def initial_position(layout: Layout, seed: int, registers: int = 0) -> Position:

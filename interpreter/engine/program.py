@@ -22,7 +22,7 @@ from .board import Locations
 from .compiler import Compiler
 from .layout import NOBODY, Layout
 from .ops import BlockOp, Ctx, Op
-from .position import initial_position
+from .position import initial_position, shuffle
 
 
 class Cards:
@@ -279,10 +279,7 @@ class GameProgram:
         self.ops.append(op)
         return op
 
-    @staticmethod
-    def shuffle(rng, cards: list) -> None:
-        from crisis.interpreter.state import shuffle
-        shuffle(rng, cards)
+    shuffle = staticmethod(shuffle)  # the one way rules shuffle a pile (position.shuffle)
 
     def initial_position(self, seed: int):
         return initial_position(self.layout, seed)

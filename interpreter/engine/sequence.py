@@ -119,7 +119,7 @@ class StepOp(Op):
         frame[2] = 1
         board = machine.board
         if board.log is not None:
-            board.emit("log.step", step=self.name)
+            board.emit("log.step", step=self.name, counters=game_counters(board))
         call(machine, self.body_for(board, frame[1].me), frame[1])
         return None
 
@@ -128,8 +128,26 @@ class StepOp(Op):
 
     def play(self, board, ctx, choose):
         if board.log is not None:
-            board.emit("log.step", step=self.name)
+            board.emit("log.step", step=self.name, counters=game_counters(board))
         play(self.body_for(board, ctx.me), board, ctx, choose)
+
+
+def game_counters(board) -> dict:
+    """The counters kept for the game (not per side), by name, as they stand: what a log entry
+    of a step carries (the round it is in)."""
+    schema, layout, values = board.program.schema, board.layout, board.values
+    return {counter.name: values[layout.counter[i]] for i, counter in enumerate(schema.counters)
+            if not counter.each_side}
+
+
+def seen_by_all(board, pile: int) -> bool:
+    return board.program.schema.piles[pile].seen_by == "everyone"
+
+
+def card_ids(board, pile: int, cards) -> list:
+    """The ids of cards of a pile (for the log)."""
+    program = board.program
+    return [program.card_id(program.kind_index[program.schema.piles[pile].kind], card) for card in cards]
 
 
 class ForEachCounterOp(Op):
@@ -320,6 +338,8 @@ class AlternateOp(Op):
         values = board.values
         if frame[2] != NOBODY:  # a turn is over
             values[counts + frame[2]] += 1
+            if board.log is not None:
+                self.counted(board, frame[2])
             frame[2] = NOBODY
         sides = board.sides
         played = sum(values[counts + s] for s in range(sides))
@@ -368,6 +388,13 @@ class AlternateOp(Op):
                 self.too_many(board)
             play(self.body, board, ctx.as_side(side), choose)
             values[counts + side] += 1
+            if board.log is not None:
+                self.counted(board, side)
+
+    def counted(self, board, side: int) -> None:
+        """The log's entry for a turn counted (a counter changes only as the log says)."""
+        schema = board.program.schema
+        board.emit("log.counter", counter=schema.counters[self.counter].name, side=schema.sides[side], n=1, reason="")
 
     def first_can_act(self, board, ctx) -> bool:
         """Whether a player can take a turn: the turn's first statement can be carried out."""
@@ -469,6 +496,7 @@ class DrawOp(Op):
 
     def __init__(self, source, source_pile: int, dest, n: int, until: int, node=None):
         self.source, self.source_pile, self.dest, self.n, self.until, self.node = source, source_pile, dest, n, until, node
+        self.dest_pile = node.dest.pile if node is not None else -1
 
     def carries_out(self, program):
         return ()
@@ -493,8 +521,12 @@ class DrawOp(Op):
                 dest.append(card)
                 drawn += 1
         if board.log is not None:
+            piles = board.program.schema.piles
+            into = self.dest_pile
+            # cards drawn into a pile everyone sees are named
+            cards = card_ids(board, into, dest[len(dest) - drawn:]) if into >= 0 and seen_by_all(board, into) else []
             board.emit("log.draw", side=board.program.schema.sides[ctx.me], n=drawn,
-                       pile=board.program.schema.piles[self.source_pile].name)
+                       pile=piles[self.source_pile].name, into=piles[into].name if into >= 0 else "", cards=cards)
 
     def draw_one(self, board, source_index: int) -> int:
         return board.draw_at(source_index, self.source_pile)
@@ -521,11 +553,16 @@ class ShuffleOp(Op):
         cards = board.piles[self.pile(board, ctx)]
         if self.into is not None:
             target = board.piles[self.into(board, ctx)]
+            if board.log is not None and self.node is not None:
+                piles = board.program.schema.piles
+                board.emit("log.shuffle", side=board.program.schema.sides[ctx.me], n=len(cards),
+                           pile=piles[self.node.pile.pile].name, into=piles[self.node.into.pile].name)
             target.extend(cards)
             cards.clear()
             cards = target
+        # (a shuffle shows nothing: a card drawn from the pile later does, and is the reveal an undo
+        # may not cross; a player may take back the card kept before the other was shuffled back)
         board.program.shuffle(board.position.rng, cards)
-        board.revealed_something()
 
     def can_act(self, board, ctx):
         return True
@@ -547,9 +584,20 @@ class PutOp(Op):
         for source, dest in zip(self.source(board, ctx), self.dest(board, ctx)):
             cards = board.piles[source]
             if cards:
+                if board.log is not None:
+                    self.note(board, ctx, source, dest, len(cards))
                 board.piles[dest].extend(cards)
                 cards.clear()
                 board.values[flags[dest]] = board.values[flags[source]] = 0  # cards put away are face down
+
+    def note(self, board, ctx, source: int, dest: int, n: int) -> None:
+        """The log's entry: whose pile went where (a pile each side has: that side's)."""
+        program, layout = board.program, board.layout
+        number = next(number for (number, _), index in layout.pile_index.items() if index == source)
+        into = next(number for (number, _), index in layout.pile_index.items() if index == dest)
+        side = _side_of(layout, number, source) if program.schema.piles[number].each_side else ctx.me
+        board.emit("log.put", side=program.schema.sides[side], n=n, pile=program.schema.piles[number].name,
+                   into=program.schema.piles[into].name)
 
     def can_act(self, board, ctx):
         return any(board.piles[p] for p in self.source(board, ctx))
@@ -569,6 +617,7 @@ class RevealOp(Op):
     def run(self, board, ctx):
         layout = board.layout
         shown = False
+        cards = []  # (side, pile, card ids shown) for the log
         for resolver, number in zip(self.piles, self.pile_numbers):
             for index in resolver(board, ctx):
                 if not board.piles[index]:
@@ -577,15 +626,22 @@ class RevealOp(Op):
                 side = _side_of(layout, number, index)
                 if not self.current:
                     board.values[layout.revealed[number] + side] = 1
+                    cards.append((side, number, board.piles[index], 0))
                 else:  # a pile with a position: its cards up to the current one are face up
                     declared = board.program.schema.piles[number]
                     counter = board.program.counter_index[declared.position]
                     at = layout.counter[counter] + (side if board.program.schema.counters[counter].each_side else 0)
                     board.values[layout.revealed[number] + side] = board.values[at] + 1
+                    cards.append((side, number, board.piles[index][board.values[at]:board.values[at] + 1],
+                                  board.values[at]))
         if shown:
             board.revealed_something()
             if board.log is not None:
-                board.emit("log.reveal", piles=[board.program.schema.piles[n].name for n in self.pile_numbers])
+                schema = board.program.schema
+                # (side, pile, the cards shown, the place in the pile of the first of them)
+                board.emit("log.reveal", piles=[schema.piles[n].name for n in self.pile_numbers],
+                           cards=[(schema.sides[side], schema.piles[number].name, card_ids(board, number, shown), at)
+                                  for side, number, shown, at in cards])
 
     def can_act(self, board, ctx):
         return True
@@ -696,7 +752,11 @@ class KeepOp(Op):
         frame[2] += 1
         note(board, self.id, ctx.me, card)
         if board.log is not None:
-            board.emit("log.keep", side=board.program.schema.sides[ctx.me], noun=self.noun)
+            source = self.node.source.pile if self.node is not None else -1
+            # a card kept from a pile everyone sees is named
+            shown = card_ids(board, source, [card]) if source >= 0 and seen_by_all(board, source) else []
+            board.emit("log.keep", side=board.program.schema.sides[ctx.me], noun=self.noun,
+                       card=shown[0] if shown else "")
 
     def can_act(self, board, ctx):
         return bool(board.piles[self.source(board, ctx)])
@@ -949,7 +1009,8 @@ class CardRuleOp(Op):
             board.shortfall += 1
             return None
         if board.log is not None:
-            board.emit("log.carry_out", side=board.program.schema.sides[ctx.me], card=ctx.reason)
+            board.emit("log.carry_out", side=board.program.schema.sides[ctx.me], card=ctx.reason,
+                       kind=board.program.schema.card_kinds[self.kind].name)
         note(board, self.id, ctx.me, ctx.card)
         call(machine, rule, ctx)
         return None
@@ -964,7 +1025,8 @@ class CardRuleOp(Op):
             board.shortfall += 1
             return
         if board.log is not None:
-            board.emit("log.carry_out", side=board.program.schema.sides[rule_ctx.me], card=rule_ctx.reason)
+            board.emit("log.carry_out", side=board.program.schema.sides[rule_ctx.me], card=rule_ctx.reason,
+                       kind=board.program.schema.card_kinds[self.kind].name)
         note(board, self.id, rule_ctx.me, rule_ctx.card)
         play(rule, board, rule_ctx, choose)
 

@@ -17,11 +17,12 @@ from .codegen import MAX_INTEGER
 # names the runtime gives a generated module (native.py builds its namespace from these)
 RUNTIME_NAMES = frozenset({"K", "Stopped", "Won", "Decision", "DONE", "range", "len", "True", "False", "None"})
 # names the generator makes: functions f<op id>, locals letter+number, and its fixed locals
-GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|V|W|board|ctx|choose|ENTRY|_)$")
+GENERATED = re.compile(r"^(f\d+|[acdeikprstuz]\d+|A|V|W|board|ctx|choose|ENTRY|_)$")
 ATTRIBUTES = frozenset({
     # the board and its position
-    "values", "piles", "options", "position", "plays", "breakdown", "shortfall", "first_player", "order", "others", "controls",
-    "controls_group", "groups_controlled", "can_take", "can_put", "take", "put", "draw_at", "meter",
+    "values", "piles", "options", "position", "plays", "notes", "rng", "breakdown", "shortfall", "first_player",
+    "order", "others", "controls", "controls_group", "groups_controlled", "can_take", "can_put", "take", "put",
+    "draw_at", "meter", "ask",
     # a rule's context (ops.Ctx) and an action's fields
     "me", "group", "place", "card", "reason", "effect", "as_side", "_replace", "a", "b", "side", "kind",
     # operations called through the constants table

@@ -462,6 +462,14 @@ class Evaluator:
         always_recomputed = frozenset(always)
         off_map_recomputed = always_recomputed | frozenset(off_map_terms)
         default_owner = owner
+        on_map_terms = set().union(*at_offset.values()) if at_offset else set()
+        if not always and not on_map_terms & set(off_map_terms):
+            # no term reads both the tokens in places and what a step changes off the map: the
+            # part of a step off the map (a token from the supply, say) is judged once for all
+            # the steps that share it, and the part on the map by its places alone
+            return self._separable_step_judge(values, saved, generic, off_map_terms, at_offset, place_worth,
+                                              place_before, group_worth, group_before, groups, any_place,
+                                              tokens, n, side, board, default_owner)
 
         def judge(action) -> float:
             if action.kind not in steps_kinds:
@@ -517,6 +525,80 @@ class Evaluator:
                 values[at + dest] = saved[at + dest]
             else:
                 values[:] = saved
+            return change
+        return judge
+
+    def _separable_step_judge(self, values, saved, generic, off_map_terms, at_offset, place_worth, place_before,
+                              group_worth, group_before, groups, any_place, tokens, n, side, board, default_owner):
+        """``step_judge`` where no term reads both tokens in places and holders or tracks."""
+        take, put = board.take, board.put
+        place_groups = self._place_groups
+        for index in set(off_map_terms).union(*at_offset.values()) if at_offset else off_map_terms:
+            term = generic[index]
+            if term[2] is None:
+                term[2] = term[1](board, side)
+        off_map = tuple((generic[index][0], generic[index][1], generic[index][2]) for index in off_map_terms)
+        off_changes = {}
+        steps_kinds = _STEPS
+
+        def off_change(owner, source, dest):
+            key = (owner, source, dest)
+            found = off_changes.get(key)
+            if found is None:
+                if source >= 0:
+                    take(owner, source)
+                if dest >= 0:
+                    put(owner, dest)
+                found = 0.0
+                for weight, difference, before in off_map:
+                    found += weight * (difference(board, side) - before)
+                values[:] = saved
+                off_changes[key] = found
+            return found
+
+        def judge(action) -> float:
+            if action.kind not in steps_kinds:
+                return 0.0  # a stop changes nothing
+            owner = action.side if action.side >= 0 else default_owner
+            source, dest = action.a, action.b
+            change = 0.0
+            if source >= n or dest >= n:
+                if off_map:
+                    change = off_change(owner, source if source >= n else -1, dest if dest >= n else -1)
+                if source >= n and dest >= n:
+                    return change
+            at = tokens + owner * n
+            recompute = None
+            if source < n:
+                values[at + source] -= 1
+            if dest < n:
+                values[at + dest] += 1
+            if source < n:
+                if any_place:
+                    change += place_worth(source) - place_before[source]
+                recompute = at_offset.get(at + source)
+            if dest < n and dest != source:
+                if any_place:
+                    change += place_worth(dest) - place_before[dest]
+                found = at_offset.get(at + dest)
+                if found is not None:
+                    recompute = found if recompute is None else recompute | found
+            if groups:
+                if source < n:
+                    for group in place_groups[source]:
+                        change += group_worth(group) - group_before[group]
+                if dest < n:
+                    for group in place_groups[dest]:
+                        if source >= n or group not in place_groups[source]:
+                            change += group_worth(group) - group_before[group]
+            if recompute is not None:
+                for index in recompute:
+                    term = generic[index]
+                    change += term[0] * (term[1](board, side) - term[2])
+            if source < n:
+                values[at + source] += 1
+            if dest < n:
+                values[at + dest] -= 1
             return change
         return judge
 

@@ -267,17 +267,20 @@ def _fields_read(node, M):
 
 # ------------------------------------------------------------------ the bot
 
-_JUDGES: Dict[int, Judge] = {}
+_JUDGES: Dict[tuple, Judge] = {}
 
 
-def judge_for(program) -> Judge:
-    """The judge of a game program, with its content's evaluation (built once)."""
-    judge = _JUDGES.get(id(program))
+def judge_for(program, evaluation=None) -> Judge:
+    """The judge of a game program, with its content's evaluation or ``evaluation`` (another
+    content's for the same rules: a retuned copy, say), built once."""
+    key = (id(program), id(evaluation) if evaluation is not None else None)
+    judge = _JUDGES.get(key)
     if judge is None or judge.program is not program:
-        evaluation = program.definition.evaluation
+        if evaluation is None:
+            evaluation = program.definition.evaluation
         if evaluation is None:
             raise ValueError("this content has no bots/evaluation.yaml: the bots cannot judge its positions")
-        judge = _JUDGES[id(program)] = Judge(program, evaluation)
+        judge = _JUDGES[key] = Judge(program, evaluation)
     return judge
 
 
@@ -299,13 +302,14 @@ class HeuristicBot:
     name = "heuristic"
     stateless = True
 
-    def __init__(self, seed: Optional[int] = None, side: int = 0):
+    def __init__(self, seed: Optional[int] = None, side: int = 0, evaluation=None):
         self.seed, self.side = seed, side
+        self.evaluation = evaluation  # None: the content's
 
     def choose(self, game, decision: Decision) -> Action:
         if len(decision.actions) == 1:
             return decision.actions[0]
         rng = decision_rng(self.name, self.seed, decision.player, game)
         root = sample(game, decision.player, rng)
-        chosen = judge_for(game.program).choose(root, rng)
+        chosen = judge_for(game.program, self.evaluation).choose(root, rng)
         return next(a for a in decision.actions if a.text == chosen.text)

@@ -305,8 +305,11 @@ class SearchBot:
     stateless = True
     budget: Optional[Budget] = None  # None: the content's (bots/search.yaml)
 
-    def __init__(self, seed: Optional[int] = None, side: int = 0, budget: Optional[Budget] = None):
+    def __init__(self, seed: Optional[int] = None, side: int = 0, budget: Optional[Budget] = None,
+                 settings: Optional[SearchSettings] = None, evaluation=None):
         self.seed, self.side = seed, side
+        self.settings = settings  # None: the content's (bots/search.yaml)
+        self.evaluation = evaluation  # None: the content's (bots/evaluation.yaml)
         if budget is not None:
             self.budget = budget
         self.last: Optional[Search] = None  # the latest search (for tests and tools)
@@ -320,10 +323,10 @@ class SearchBot:
     def choose(self, game, decision: Decision) -> Action:
         if len(decision.actions) == 1:
             return decision.actions[0]
-        settings = settings_for(game)
+        settings = self.settings if self.settings is not None else settings_for(game)
         if self.budget is not None:
             settings = attrs.evolve(settings, budget=self.budget)
-        judge = judge_for(game.program)
+        judge = judge_for(game.program, self.evaluation)
         rng = decision_rng(self.name, self.seed, decision.player, game)
         if decision.kind not in settings.decisions:
             chosen = judge.choose(sample(game, decision.player, rng), rng)
