@@ -16,10 +16,6 @@ from .bots import BotSettings
 from .locale import Catalog
 
 
-_EARLIER_NAMES = frozenset(("board", "procedures", "strategy_cards", "objective_cards", "solo", "vocabulary",
-                            "strategy_card", "objective_card"))
-
-
 @attrs.frozen(eq=False)
 class Content:
     """Everything a game needs, loaded and checked; never half-loaded."""
@@ -36,7 +32,8 @@ class Content:
     warnings: Tuple = attrs.field(default=(), repr=False)
     # the bots' settings (bots/*.yaml); not rules, so not in the digest
     bots: BotSettings = attrs.field(factory=BotSettings, repr=False)
-    # the earlier engine's model of the same game, once that engine has read it (content/solo.py)
+    # the earlier engine's model of the same game, once content/solo.py's earlier() has read it
+    # (only that engine's own modules ask for it; it goes with them)
     earlier_model: Optional[object] = attrs.field(default=None, repr=False)
 
     @property
@@ -101,15 +98,6 @@ class Content:
 
     def catalog(self, lang: str) -> Catalog:
         return self.catalogs[lang]
-
-    def __getattr__(self, name: str):
-        """The earlier engine's model (``board``, ``procedures``, ``solo``...), read on first use
-        (content/solo.py), for the modules not yet moved onto the general engine (issue 19); they
-        and this go with that engine."""
-        if name in _EARLIER_NAMES:
-            from .solo import earlier
-            return getattr(earlier(self), name)
-        raise AttributeError(f"'Content' object has no attribute '{name}'")
 
     def kind_of(self, card_id: str) -> Optional[str]:
         """The kind of cards a card id belongs to (the first kind that has it)."""

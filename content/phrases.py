@@ -2,12 +2,8 @@
 (ruleset/phrasing.py): every rule of a definition, what ``crisis i18n check`` learns from
 them (the templates they need), and the text of any rule a command has in hand.
 
-While the old engine still runs play sessions, its log entries and decisions carry rules of
-the old front end (ruleset/ast.py).  ``meaning_of`` finds the general front end's rule that
-matches one: the content's rules are paired as the two front ends read them (a card's rule by
-the card's id, a procedure by its name, a zone's rule by the zone, the overlay's by name and
-role), and within a pair statement by statement and condition by condition.  A rule of the
-general engine (its meaning, or the syntax node it was read from) is its own match.
+A command hands over a rule of the general front end: its meaning, or the syntax node it was
+read from (``meaning_of`` finds the meaning read from a node).
 """
 
 from __future__ import annotations
@@ -175,21 +171,13 @@ def card_rule(definition, card_id: str):
 
 
 class Matches:
-    """The general front end's rule for each rule node of the old front end, and for each syntax
-    node the general front end read (see the module's docstring)."""
+    """The meaning read from each syntax node of the general front end's rules of a content."""
 
     def __init__(self, content):
         self.content = content  # kept: the matches are by identity of its nodes
         self.found: Dict[int, object] = {}
-        definition = content.definition
-        for rule, _source in definition.sources:
+        for rule, _source in content.definition.sources:
             self.index(rule)
-        earlier_model = self.earlier = _earlier(content)
-        if earlier_model is not None:
-            self.cards(earlier_model, definition)
-            self.procedures(earlier_model.procedures, definition)
-            if earlier_model.solo is not None and definition.overlay is not None:
-                self.overlay(earlier_model.solo, definition)
 
     def index(self, meaning) -> None:
         """Each syntax node of a rule of the general front end -> its meaning."""
@@ -203,114 +191,9 @@ class Matches:
                     self.found.setdefault(id(node.node), node)
                 stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "node")
 
-    def pair(self, old, new) -> None:
-        """An old node and its match, then their parts where both have them alike."""
-        if old is None or new is None:
-            return
-        self.found[id(old)] = new
-        if isinstance(new, M.Block):
-            self.pairs(getattr(old, "statements", ()), new.statements)
-        elif isinstance(new, M.If) and hasattr(old, "condition"):
-            self.pair(old.condition, new.condition)
-            self.pair(getattr(old, "then", None), new.then)
-            self.pair(getattr(old, "otherwise", None), new.otherwise)
-        elif isinstance(new, (M.Either, M.FirstOf)):
-            self.pairs(getattr(old, "options", ()), new.options)
-        elif isinstance(new, M.ForEachPlayer):
-            self.pair(getattr(old, "body", None), new.body)
-        elif isinstance(new, M.Acting):
-            self.pair(getattr(old, "statement", None), new.statement)
-        elif isinstance(new, M.Goal):
-            self.pair(getattr(old, "body", None), M.Block(new.steps))
-        elif isinstance(new, (M.AnyOf, M.AllOf)):
-            self.pairs(getattr(old, "items", ()), new.items)
-        elif isinstance(new, M.Not):
-            self.pair(getattr(old, "item", None), new.item)
-
-    def pairs(self, old, new) -> None:
-        if len(old) == len(new):
-            for a, b in zip(old, new):
-                self.pair(a, b)
-
-    def rule(self, old, new) -> None:
-        """A rule of the old content (it has the tree read from its text) and its match."""
-        self.pair(getattr(old, "tree", None), new)
-
-    def cards(self, content, definition) -> None:
-        for field in attrs.fields(type(content)):
-            value = getattr(content, field.name)
-            if isinstance(value, tuple) and value and hasattr(value[0], "event") and hasattr(value[0], "id"):
-                for card in value:
-                    if card.event is not None:
-                        self.rule(card.event, card_rule(definition, card.id))
-
-    def procedures(self, old, definition) -> None:
-        new = {key(name): value for name, value in definition.procedures.items()}
-        zones = {zone.name: (t, z) for t, track in enumerate(definition.schema.tracks)
-                 for z, zone in enumerate(track.zones)}
-        for field in attrs.fields(type(old)):
-            value = getattr(old, field.name)
-            if key(field.name) in new:
-                self.procedure(value, new[key(field.name)][1])
-            elif isinstance(getattr(definition, field.name, None), tuple):  # the first-player rules
-                self.procedure(value, getattr(definition, field.name))
-            elif isinstance(value, dict) and all(zone in zones for zone in value):  # what entering a zone does
-                for zone, rules in value.items():
-                    for a, b in zip(rules, definition.entering.get(zones[zone], ())):
-                        self.rule(a, b)
-
-    def procedure(self, old, new) -> None:
-        """A procedure: one rule, a list of conditions, or labelled lines."""
-        if isinstance(old, (list, tuple)) and isinstance(new, tuple):
-            if old and isinstance(old[0], tuple):  # labelled lines
-                lines = dict(new)
-                for label, rule in old:
-                    self.rule(rule, lines.get(label))
-            elif len(old) == len(new):
-                for a, b in zip(old, new):
-                    self.rule(a, b)
-        elif old is not None:
-            self.rule(old, new)
-
-    def overlay(self, solo, definition) -> None:
-        overlay, schema = definition.overlay, definition.schema
-        role = overlay.roles[0] if overlay.roles else ""
-        steps = {key(name): variants for name, variants in overlay.steps.items()}
-        procedures = {key(name): variants for name, variants in overlay.procedures.items()}
-        for name, rule in (getattr(solo, "opponent", None) or {}).items():
-            variants = procedures.get(key(name)) or steps.get(key(name)) or {}
-            self.rule(rule, variants.get(role))
-        for name, rules in (getattr(solo, "rules", None) or {}).items():
-            if key(name) in procedures:
-                self.procedure(rules, procedures[key(name)].get(""))
-            elif isinstance(getattr(overlay, key(name), None), tuple):  # its first-player rules
-                self.procedure(rules, getattr(overlay, key(name)))
-        for name, (_, rule) in (getattr(solo, "terms", None) or {}).items():
-            self.rule(rule, definition.terms.get(name, (None, None))[1])
-        for case, (when, holders) in zip(getattr(solo, "available", ()) or (), overlay.available):
-            self.rule(case.tokens, holders)
-            self.rule(case.when, when)
-        markers = [marker.name for marker in schema.markers]
-        for marker, rows in (getattr(solo, "markers", None) or {}).items():
-            if marker in markers:
-                for a, b in zip(rows, overlay.markers.get(markers.index(marker), ())):
-                    self.rule(a.rule, b.places)
-        for side, aid in (getattr(solo, "aids", None) or {}).items():
-            tables = overlay.aids.get(schema.sides.index(side), {}) if side in schema.sides else {}
-            for table, rows in aid.tables.items():
-                for a, b in zip(rows, tables.get(table, ())):
-                    self.rule(a.rule, b.places)
-
-
-def _earlier(content):
-    """The earlier engine's model of the content, whose rules that engine hands over (None while
-    that engine has not read it: then it has handed over none)."""
-    model = getattr(content, "earlier_model", content)  # (an earlier model has none: it is one)
-    return model
-
 
 def key(name: str) -> str:
-    """The old and the new content name their procedures differently ("tie_breaks", "tie-breaks")."""
+    """A procedure's name as rules and catalogs may spell it ("tie_breaks", "tie-breaks") made one."""
     return re.sub(r"[ \-]", "_", str(name)).lower()
 
 
@@ -319,7 +202,7 @@ _MATCHES: Dict[int, Matches] = {}
 
 def matches(content) -> Matches:
     found = _MATCHES.get(id(content))
-    if found is None or found.content is not content or found.earlier is not _earlier(content):
+    if found is None or found.content is not content:
         if len(_MATCHES) >= 4:  # a few contents at most in one run (tests load several)
             _MATCHES.clear()
         found = _MATCHES[id(content)] = Matches(content)
@@ -327,15 +210,13 @@ def matches(content) -> Matches:
 
 
 def meaning_of(content, rule):
-    """The general front end's rule matching ``rule``: itself if it is one, the meaning read
-    from it if it is a syntax node of the general front end, or the match of an old rule (a node
-    of its tree, or the rule itself).  KeyError when nothing matches."""
+    """The general front end's rule ``rule`` stands for: itself if it is one, else the meaning
+    read from it (a syntax node of the content's rules).  KeyError when it is neither."""
     if isinstance(rule, M.Meaning):
         return rule
-    node = getattr(rule, "tree", rule)
-    found = matches(content).found.get(id(node))
+    found = matches(content).found.get(id(rule))
     if found is None:
-        raise KeyError(f"no rule of the general front end matches {type(node).__name__}")
+        raise KeyError(f"no rule of the general front end was read from {type(rule).__name__}")
     return found
 
 

@@ -255,8 +255,8 @@ def test_the_changed_cards_come_first_with_their_old_and_new_texts(content, edit
         assert {rows[0][0], rows[1][0]} == {after.card(RIGGED), after.card(EDITED_VALUE)}
         assert all(row[1] == "" for row in rows[2:])  # the unchanged cards, after them, say nothing changed
         event = next(row[1] for row in rows[:2] if row[0] == after.card(RIGGED))
-        was = before.card_rule_text("cards", content.strategy_card(RIGGED))
-        now = after.card_rule_text("cards", edited.strategy_card(RIGGED))
+        was = before.card_rule_text("cards", RIGGED)
+        now = after.card_rule_text("cards", RIGGED)
         assert was != now and was in event and now in event  # as players read it, in the report's language
         assert event.index(was) < event.index(now)
         assert "remove up to 2 opponent tokens" in event and "remove up to 3 opponent tokens" in event  # as written
