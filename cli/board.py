@@ -11,17 +11,15 @@ no game logic: control is asked of the engine, never worked out here.  Both fron
 these blocks: the line mode prints them, the full-screen interface puts them in its panes.
 
 ``Screen(game, show, style, width)`` takes a game of the general engine (its ``view``, its
-``program``, ``first_player()``, ``result``, ``automa``) or, while the commands move onto it, a
-game of the earlier engine, whose position it finds by playing the same actions on the general
-engine (``engine_game``).  What a viewer may see is what the schema says (piles ``seen by``):
-``private(viewer)`` shows the viewer's own piles, ``public_cards(sides)`` what everyone may know
-of the others'.
+``program``, ``first_player()``, ``result``, ``automa``).  What a viewer may see is what the
+schema says (piles ``seen by``): ``private(viewer)`` shows the viewer's own piles,
+``public_cards(sides)`` what everyone may know of the others'.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
-import weakref
 from typing import Dict, Iterable, List, Optional, Sequence
 
 from crisis.content.boardlayout import INLINE, LIST, NONE, default_layout
@@ -39,35 +37,6 @@ def short_names(names: Sequence[str], least: int = 3) -> List[str]:
 
 
 # ------------------------------------------------------------------ the position
-
-
-_ENGINE_GAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def engine_game(game):
-    """The general engine's game at the same position as ``game``: ``game`` itself when it is
-    one; for a game of the earlier engine, its seed, options and actions played on the general
-    engine (the two play the same games: tests/test_engine_differential.py), kept and played on
-    from as the game goes on."""
-    if hasattr(game, "view"):
-        return game
-    from crisis.interpreter.engine.game import Game, Options
-    history = list(game.history)
-    found = _ENGINE_GAMES.get(game)
-    if found is None or found.history != history[:len(found.history)]:
-        options = game.options.to_dict()
-        flags = frozenset(name for name, on in options.items() if on is True)
-        found = Game(game.content.program, game.seed, Options(flags, options.get("solo"), options.get("difficulty")),
-                     log=False, content=game.content)
-        _ENGINE_GAMES[game] = found
-    for text in history[len(found.history):]:
-        found.apply(text)
-    return found
-
-
-def program_of(game):
-    program = getattr(game, "program", None)
-    return program if program is not None else game.content.program
 
 
 def current_step(game) -> Optional[str]:
@@ -100,7 +69,7 @@ class Screen:
         self.c = show.catalog
         self.style = style
         self.width = width
-        self.program = program_of(game)
+        self.program = game.program
         self.schema = self.program.schema
         self.definition = self.program.definition
         self.layout = getattr(self.definition, "board", None) or default_layout(self.schema)
@@ -112,25 +81,12 @@ class Screen:
     # ------------------------------------------------------------ the game
     @property
     def engine(self):
-        """The general engine's game at this position (played there once, for a game of the earlier
-        engine)."""
-        found = self.__dict__.get("_engine")
-        if found is None:
-            found = self.__dict__["_engine"] = engine_game(self.game)
-        return found
+        """The game drawn (the general engine's)."""
+        return self.game
 
     @property
     def view(self):
-        return self.engine.view
-
-    @property
-    def t(self):
-        """The earlier engine's tables of the game (for commands that still read them)."""
-        tables = getattr(self.game, "tables", None)
-        if tables is None:
-            from crisis.interpreter.tables import tables_for
-            tables = tables_for(self.game.content)
-        return tables
+        return self.game.view
 
     # ---------------------------------------------------------------- names
     def side(self, index: int) -> str:
@@ -306,6 +262,48 @@ class Screen:
         if not self.has_rule(kind, card):
             return [head]
         return [head] + self.rule_text(kind, card, inline=True).split("\n")
+
+    def kind_word(self, kind: int) -> str:
+        """The word a catalog's keys use for a kind of cards: its name without its last word
+        ("strategy" for "strategy cards"), or its name when it has one word."""
+        name = self.schema.card_kinds[kind].name
+        return snake(name.rsplit(" ", 1)[0])
+
+    def kind_heading(self, kind: int, n: int) -> str:
+        """The heading of a whole kind of cards (``cli.cards.<word>_heading``, see ``kind_word``)."""
+        found = f"cli.cards.{self.kind_word(kind)}_heading"
+        if self.has(found):
+            return self.text(found, n=n)
+        return f"{capital(self.schema.card_kinds[kind].name)} ({n})"
+
+    def card_text(self, kind: int, card: int) -> List[str]:
+        """A card in full, as a player reads it (``crisis cards``): its line (``cli.card.<word>``,
+        else the board's line for its kind), its rule under its label (``cli.card.<word>_event_label``,
+        else ``cli.card.event_label``), and the meaning of the map's names the language keeps."""
+        word = self.kind_word(kind)
+        name = self.schema.card_kinds[kind].name
+        head = self.named("cli.board.card_line", [f"cli.card.{word}", f"cli.board.card.{name}"],
+                          fields=self.card_fields(kind, card), **self.card_params(kind, card))
+        lines, text = [head], ""
+        if self.has_rule(kind, card):
+            lines.append("   " + self.named("cli.card.event_label", [f"cli.card.{word}_event_label"]))
+            text = self.rule_text(kind, card)
+            lines.extend(self.wrap(text, 5))
+        lines.extend("     " + gloss for gloss in self.glosses(head + "\n" + text))
+        return lines
+
+    def glosses(self, text: str) -> List[str]:
+        """Where a language keeps the map's printed names (the catalog's ``glosses.<places>.<name>``),
+        the meaning of each one ``text`` uses."""
+        words = self.schema.map.place_words
+        section = words[-1] if words else "places"
+        out = []
+        for place, name in enumerate(self.schema.map.places):
+            meaning = self.c.raw(f"glosses.{section}.{name}")
+            shown = self.place_name(place)
+            if meaning and re.search(rf"(?<!\w){re.escape(shown)}(?!\w)", text):
+                out.append(self.text("cli.card.gloss", name=shown, meaning=meaning))
+        return out
 
     # --------------------------------------------------------------- header
     def counter_text(self, name: str, side: int = NOBODY, compact: bool = False, short: bool = False) -> str:

@@ -40,9 +40,16 @@ def catalog_keys(catalog) -> Iterator[str]:
 # ------------------------------------------------------------------ cards
 
 
+def _tables(screen: Screen):
+    """The earlier engine's tables of the game's content, which these card and rules texts still
+    read (cli/board.py's Screen has card_text, kind_heading and glosses on the general engine)."""
+    from crisis.interpreter.tables import tables_for
+    return tables_for(screen.game.content)
+
+
 def card_names(screen: Screen) -> List[Tuple[str, int, List[str]]]:
     """(kind, index, the names a player may type) for every card of the content."""
-    t, show = screen.t, screen.show
+    t, show = _tables(screen), screen.show
     out = []
     for i, card in enumerate(t.strategy_cards):
         out.append((STRATEGY, i, [card.id, show.card(card.id), show.card_slug("cards", card.id)]))
@@ -66,7 +73,7 @@ def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optio
 def card_text(screen: Screen, kind: str, index: int) -> List[str]:
     """The full text of a card, as a player reads it, with the meaning of the map's names the
     language keeps untranslated."""
-    t, c, style = screen.t, screen.c, screen.style
+    t, c, style = _tables(screen), screen.c, screen.style
     if kind == STRATEGY:
         card = t.strategy_cards[index]
         lines = screen.card_line(index, detailed=False)
@@ -122,7 +129,7 @@ def topic_title(catalog, topic: str) -> str:
 
 def rules_params(screen: Screen) -> dict:
     """Numbers of the content that rules summaries may quote."""
-    board = screen.t.board
+    board = _tables(screen).board
     return {"rounds": board.rounds, "dealt": board.strategy_cards_dealt, "played": board.cards_played_per_round,
             "objectives": board.objective_cards_dealt, "max": board.max_tokens_per_space,
             "tokens": board.tokens_per_side, "track": board.track_size, "hand": board.final_crisis_hand}
@@ -163,7 +170,7 @@ def cause(log) -> Optional[object]:
 def card_query(screen: Screen, query: str, decision: Optional[Decision], word: str = "card"):
     """(cards, problem): the cards ``card QUERY`` asks for (a name, an id, the start of one, or a
     choice number), or what to tell the player instead."""
-    c, t, show = screen.c, screen.t, screen.show
+    c, t, show = screen.c, _tables(screen), screen.show
     if not query:
         return [], c.text("cli.card.usage", card=word)
     number = typed_number(query)
@@ -306,7 +313,7 @@ def glosses(screen: Screen, text: str) -> List[str]:
     Newspapers ...), the meaning of each one the text uses: ``glosses.spaces.<name>`` entries."""
     c, show = screen.c, screen.show
     out = []
-    for space in screen.t.spaces:
+    for space in _tables(screen).spaces:
         meaning = c.raw(f"glosses.spaces.{space}")
         name = show.space(space)
         if meaning and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from . import words
+from . import games, words
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -313,24 +313,20 @@ def cmd_replay(args) -> int:
 
 
 def cmd_cards(args) -> int:
-    """Every card as a player reads it, so a localizer can review a whole deck."""
+    """Every card as a player reads it, kind by kind, so a localizer can review a whole deck."""
     import shutil
-    from crisis.interpreter.game import Game
+    from crisis.interpreter.engine.game import Game
     from .board import Screen, fit_all
-    from .info import OBJECTIVE, STRATEGY, card_text
     from .terminal import Style
     content = load(args)
     show = presenter(args, content)
-    c = show.catalog
     width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
-    screen = Screen(Game(content, 0, log=False), show, Style(False), width)
-    strategy, objectives = len(screen.t.strategy_cards), len(screen.t.objective_cards)  # (cli/info.py's cards)
-    lines = [c.text("cli.cards.strategy_heading", n=strategy)]
-    for index in range(strategy):
-        lines += [""] + card_text(screen, STRATEGY, index)
-    lines += ["", c.text("cli.cards.objective_heading", n=objectives)]
-    for index in range(objectives):
-        lines += [""] + card_text(screen, OBJECTIVE, index)
+    screen = Screen(Game.of(content, 0, log=False), show, Style(False), width)
+    lines: list = []
+    for kind, cards in enumerate(screen.program.cards):
+        lines += ([""] if lines else []) + [screen.kind_heading(kind, len(cards.ids))]
+        for card in range(len(cards.ids)):
+            lines += [""] + screen.card_text(kind, card)
     for line in fit_all(lines, width):
         print(line)
     return EXIT_OK
@@ -539,6 +535,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=say(f"{name}.help"), description=say(f"{name}.help"))
         sub.add_argument("--content", metavar=metavar("dir"), help=say("content", game=words.embedded_locale_dir().parent.name))
         sub.add_argument("--lang", metavar=metavar("lang"), help=say("lang"))
+        games.add_game_option(sub, catalog, say("game", game=words.embedded_locale_dir().parent.name), metavar("name"))
         return sub
 
     def no_color(sub, plain: bool = True) -> None:
@@ -627,6 +624,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     i18n_check = i18n_commands.add_parser("check", help=say("i18n.check"), description=say("i18n.check"))
     i18n_check.add_argument("--content", metavar=metavar("dir"), help=say("content", game=words.embedded_locale_dir().parent.name))
     i18n_check.add_argument("--lang", metavar=metavar("lang"), help=say("i18n.lang"))
+    games.add_game_option(i18n_check, catalog, say("game", game=words.embedded_locale_dir().parent.name), metavar("name"))
     i18n_check.add_argument("--all", action="store_true", help=say("i18n.all"))
     i18n_check.set_defaults(run=cmd_i18n)
 
@@ -635,6 +633,10 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     test.add_argument("--verbose", "-v", action="store_true", help=say("test.verbose"))
     test.add_argument("--quiet", "-q", action="store_true", help=say("test.quiet"))
     test.add_argument("--coverage", action="store_true", help=say("test.coverage"))
+
+    listing = commands.add_parser("games", help=say("games.help"), description=say("games.help"))
+    listing.add_argument("--lang", metavar=metavar("lang"), help=say("lang"))
+    listing.set_defaults(run=games.cmd_games)
 
     lsp = commands.add_parser("lsp", help=say("lsp.help"), description=say("lsp.help"))
     lsp.set_defaults(run=cmd_lsp)

@@ -66,17 +66,6 @@ def test_fort_sumters_board_reads_as_before_the_move(content, position):
             assert drawn[part] == lines, f"{name}, {part}"
 
 
-def test_the_board_of_an_earlier_engines_game_is_its_position_on_the_general_engine(content):
-    from crisis.interpreter.game import Game as EarlierGame
-    earlier = EarlierGame(content, 3)
-    rng = random.Random(3)
-    for _ in range(56):
-        earlier.apply(rng.choice(earlier.decision.actions))
-    show = Presenter(content, content.catalog("en"))
-    general = played(content.program, 3, Options(), 56, content)
-    assert blocks(Screen(earlier, show, Style(False), 80)) == blocks(Screen(general, show, Style(False), 80))
-
-
 # ------------------------------------------------------------------ games without a layout
 
 
