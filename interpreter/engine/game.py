@@ -187,7 +187,7 @@ class Game:
             return None
         by_id = {a.text.split(" ", 1)[1].lower(): a for a in decision.actions}
         found = [by_id.get(word) for word in words[1:]]
-        if None in found or len(found) != len(decision.actions):
+        if None in found or len(found) != len(decision.actions) or len(set(found)) != len(found):  # each card once
             return None
         return found[:-1]
 
