@@ -3,8 +3,11 @@ the same game (docs/rulings.md, R19), whatever is done to the engine's speed.
 
 The expected games in ``data/pinned-games.json`` were recorded from Fort
 Sumter's own engine once the Final Crisis order became card by card, before any
-speed work; the general engine plays them (docs/engine.md).  Re-record them
-only for an intended change of the rules or of the random bot:
+speed work; the general engine plays them (docs/engine.md).  The solo games in
+``data/pinned-solo-games.json`` (a random player against the Solo Opponent) were
+recorded from that engine too, the last time both engines played side by side.
+Re-record them only for an intended change of the rules, of the Solo Opponent
+or of the random bot:
 
     python tests/test_pinned_games.py --record
 """
@@ -16,11 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from crisis.interpreter.controllers import RandomBot, play_out
+from crisis.interpreter.players.registry import RandomBot, play_out
 from crisis.interpreter.engine.game import Game, Options
 
 PINNED = Path(__file__).parent / "data" / "pinned-games.json"
 SEEDS = (1, 2, 3, 7, 42, 1000, 65537, 2**31 + 5)
+PINNED_SOLO = Path(__file__).parent / "data" / "pinned-solo-games.json"
+SOLO = [(seed, side, "hard") for side in ("Unionist", "Secessionist") for seed in (1, 6, 12)]
 
 
 def options(event_discard: bool) -> Options:
@@ -66,6 +71,24 @@ def all_games(content) -> list:
     return [played(content, seed, event_discard) for event_discard in (False, True) for seed in SEEDS]
 
 
+def played_solo(content, seed: int, side: str, difficulty: str) -> dict:
+    """A random player's whole game against the Solo Opponent: the player's actions, the final
+    position, the score."""
+    game = Game.of(content, seed, Options(solo=side, difficulty=difficulty), log=False)
+    play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
+    program, position = game.program, game.position
+    layout, values = program.layout, position.values
+    return {
+        "seed": seed, "solo": side, "difficulty": difficulty,
+        "actions": len(game.history),
+        "actions_sha256": hashlib.sha256("\n".join(game.history).encode()).hexdigest(),
+        "winner": game.sides[game.result.winner],
+        "vp": values[layout.counter[program.counter_index["VP"]]:][:2],
+        "tokens": [values[layout.tokens_of(s):layout.tokens_of(s) + layout.places] for s in range(2)],
+        "discard": position.piles[layout.pile(program.pile_number["discard pile"])],
+    }
+
+
 def plain(value):
     """JSON's view of a value (tuples become lists)."""
     return json.loads(json.dumps(value))
@@ -78,16 +101,28 @@ def test_a_seed_plays_the_game_it_always_played(content, index):
     assert plain(game) == expected
 
 
+@pytest.mark.parametrize("index", range(len(SOLO)))
+def test_a_seed_plays_the_solo_game_it_always_played(content, index):
+    expected = json.loads(PINNED_SOLO.read_text(encoding="utf-8"))[index]
+    assert plain(played_solo(content, expected["seed"], expected["solo"], expected["difficulty"])) == expected
+
+
 def test_the_pinned_games_cover_both_winners_and_the_option():
     pinned = json.loads(PINNED.read_text(encoding="utf-8"))
     assert {g["winner"] for g in pinned} == {"Unionist", "Secessionist"}
     assert {g["event_discard"] for g in pinned} == {False, True}
+    solo = json.loads(PINNED_SOLO.read_text(encoding="utf-8"))
+    assert [(g["seed"], g["solo"], g["difficulty"]) for g in solo] == SOLO
+    assert {g["winner"] for g in solo} == {"Unionist", "Secessionist"}
 
 
 if __name__ == "__main__" and "--record" in sys.argv:
     from crisis.content.loader import load_content
-    PINNED.write_text(json.dumps(plain(all_games(load_content())), indent=1) + "\n", encoding="utf-8")
-    print(f"recorded {PINNED}")
+    loaded = load_content()
+    PINNED.write_text(json.dumps(plain(all_games(loaded)), indent=1) + "\n", encoding="utf-8")
+    PINNED_SOLO.write_text("[\n" + ",\n".join(" " + json.dumps(plain(played_solo(loaded, *game))) for game in SOLO)
+                           + "\n]\n", encoding="utf-8")
+    print(f"recorded {PINNED} and {PINNED_SOLO}")
 
 
 def test_batch_play_gives_the_pinned_games(content):
