@@ -1,7 +1,7 @@
 """Seed + options + actions reproduce a game exactly (docs/rulings.md, R19), on the general
 engine every batch run plays on."""
 
-from crisis.interpreter.controllers import RandomBot, play_out
+from crisis.interpreter.players.registry import RandomBot, play_out
 from crisis.interpreter.engine.game import Game, Options, replay
 
 

@@ -6,14 +6,12 @@ import pytest
 import yaml
 
 from crisis.content.loader import load_content
-from crisis.interpreter.compile import Compiler, Ctx, Executor, decisions
-from crisis.interpreter.controllers import RandomBot, controller_factory, play_out
-from crisis.interpreter.game import Game, Options
-from crisis.interpreter.predict import predict
-from crisis.interpreter.tables import tables_for
-from crisis.ruleset.parser import parse_block
+from crisis.interpreter.engine.game import Game, Options
+from crisis.interpreter.engine.machine import Machine, predict
+from crisis.interpreter.engine.ops import Ctx
+from crisis.interpreter.players.registry import RandomBot, controller_factory, play_out
 
-from helpers import copy_content, replace_in
+from helpers import copy_content, replace_in, resolved
 
 FIRST_OF = "event: |\n      first of:\n        gain 1 VP\n      or:\n        place 1 in any space"
 VP_OPTIONS = "event: |\n      either:\n        gain 1 VP\n      or:\n        lose 1 VP"
@@ -29,27 +27,32 @@ def content_with_events(tmp_path, events):
     return load_content(root)
 
 
+def vp(game, position=None):
+    program = game.program
+    offset = program.layout.counter[program.counter_index["VP"]]
+    return (position or game.position).values[offset:offset + 2]
+
+
 @pytest.mark.parametrize("rule", ["gain 1 VP", "either:\n  gain 1 VP\nor:\n  lose 1 VP",
                                   "for each player:\n  gain 1 VP"])
 def test_what_a_rule_that_asks_nothing_would_do_is_predicted(content, rule):
-    tables = tables_for(content)
-    op = Compiler(tables).block(parse_block(rule))
-    game = Game(content, 1, log=False)
-    outcome = predict(Executor(tables, game.state, None), op, Ctx(0))
+    program = content.program
+    op = program.compiler.block(resolved(content.definition, rule))
+    game = Game.of(content, 1, log=False)
+    outcome = predict(game.machine.board, op, Ctx(0))
     assert outcome.acted and not outcome.pieces
-    assert game.state.vp == [0, 0]  # on a copy
+    assert vp(game) == [0, 0]  # on a copy
 
 
-def test_decisions_drive_any_rule_with_next_and_send(content):
-    tables = tables_for(content)
-    game = Game(content, 1, log=False)
-    ex = Executor(tables, game.state.copy(), None)
-    steps = decisions(Compiler(tables).block(parse_block("gain 2 VP")), ex, Ctx(0))
-    with pytest.raises(StopIteration):
-        next(steps)
-    assert ex.state.vp[0] == 2
-    steps = decisions(Compiler(tables).block(parse_block("place 1 in any space")), ex, Ctx(0))
-    assert next(steps).kind == "place"
+def test_a_rule_that_asks_nothing_runs_to_its_end_and_one_that_asks_stops_at_its_choice(content):
+    program = content.program
+    game = Game.of(content, 1, log=False)
+    position = game.position.copy()
+    machine = Machine(program, position, base=len(position.stack))
+    assert machine.start(program.compiler.block(resolved(content.definition, "gain 2 VP")), Ctx(0)) is None
+    assert vp(game, position) == [2, 0]
+    decision = machine.start(program.compiler.block(resolved(content.definition, "place 1 in any space")), Ctx(0))
+    assert decision.kind == "place" and decision.player == 0
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +70,7 @@ def first_of_content(tmp_path_factory):
 
 @pytest.mark.parametrize("bot", ["heuristic", "search:10"])
 def test_bots_that_look_ahead_play_events_whose_first_line_asks_nothing(first_of_content, bot):
-    game = Game(first_of_content, 3, log=False)
+    game = Game.of(first_of_content, 3, log=False)
     factory = controller_factory(bot)
     play_out(game, [factory(3, 0), factory(3, 1)])
     assert game.over
@@ -77,7 +80,7 @@ def test_major_anderson_as_a_first_of_line_plays_with_the_heuristic_bot(tmp_path
     content = content_with_events(tmp_path, {"event: place 3 in Fort Sumter": FIRST_OF})
     factory = controller_factory("heuristic")
     for seed in range(4):
-        game = Game(content, seed, log=False)
+        game = Game.of(content, seed, log=False)
         play_out(game, [factory(seed, 0), factory(seed, 1)])
         assert game.over
 
@@ -87,8 +90,8 @@ def test_the_solo_opponent_weighs_events_and_options_that_only_change_vp(tmp_pat
         "event: place 2 in Secession spaces, at most 1 per space": "event: gain 1 VP",  # florida-secedes
         "event: place 3 in Fort Sumter": VP_OPTIONS})  # major-anderson
     for seed in range(6):
-        for opponent in content.board.sides:
-            game = Game(content, seed, Options(solo=opponent), log=False)
-            player = RandomBot(seed, 1 - game.solo.side)
+        for opponent in content.program.schema.sides:
+            game = Game.of(content, seed, Options(solo=opponent), log=False)
+            player = RandomBot(seed, 1 - game.automa.side)
             play_out(game, [player, player])
             assert game.over
