@@ -13,14 +13,12 @@ import yaml
 from crisis.cli.main import main
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
-from crisis.interpreter.controllers import RandomBot
-from crisis.interpreter.game import Game
-from crisis.ruleset import ast as A
+from crisis.interpreter.engine.game import Game
+from crisis.interpreter.players.registry import RandomBot
 from crisis.ruleset import limits
-from crisis.ruleset.parser import parse_block
-from crisis.ruleset.work import Work, game_decisions
+from crisis.ruleset.bound import RuleBound
 
-from helpers import copy_content
+from helpers import copy_content, resolved
 
 
 def nested_for_each(levels, statement):
@@ -35,17 +33,32 @@ HEAVY = [
 ]
 
 
-@pytest.mark.parametrize("node", A.STATEMENT_TYPES, ids=lambda n: n.__name__)
-def test_every_statement_has_a_work_bound(node):
-    assert hasattr(Work, "st_" + node.__name__)
+def bound_of(content) -> RuleBound:
+    """The content's work bounds (ruleset/bound.py), every rule costed as the loader costs it."""
+    bound = RuleBound(content.definition, {})
+    edges = bound.graph()
+    for unit in bound.topological(edges):
+        bound.done[unit] = bound.cost_unit(unit)
+    return bound
 
 
-def test_the_work_of_an_effect_doubles_with_each_for_each_player(content):
-    work = Work(content.vocabulary)
-    assert work.block(parse_block(nested_for_each(1, "place 1 in any space"))) == 2
-    assert work.block(parse_block(HEAVY[0])) == 768
-    assert work.block(parse_block(nested_for_each(9, "place 2 in any space"))) == 1024 > limits.MAX_EFFECT_DECISIONS
-    assert work.block(parse_block(HEAVY[2])) == 1 + max(4 * 12, 2 * 25)
+def decisions_asked(content, text: str) -> int:
+    """At most how many decisions one run of a rule asks for."""
+    return bound_of(content).asks(resolved(content.definition, text))
+
+
+def game_decisions(content) -> int:
+    """At most how many decisions a whole game asks for: its set-up and its sequence of play, every
+    loop at its most passes."""
+    bound, definition = bound_of(content), content.definition
+    return bound.asks(definition.setup) + bound.asks(definition.play)
+
+
+def test_the_decisions_of_an_effect_double_with_each_for_each_player(content):
+    assert decisions_asked(content, nested_for_each(1, "place 1 in any space")) == 2
+    assert decisions_asked(content, HEAVY[0]) == 768
+    assert decisions_asked(content, nested_for_each(9, "place 2 in any space")) == 1024 > limits.MAX_EFFECT_DECISIONS
+    assert decisions_asked(content, HEAVY[2]) == 1 + max(4 * 12, 2 * 25)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +79,7 @@ def heavy_content(tmp_path_factory):
 def test_a_game_on_the_heaviest_accepted_rules_ends_within_its_bound(heavy_content, seed):
     bound = game_decisions(heavy_content)
     assert bound < 1_000_000
-    game = Game(heavy_content, seed, log=False)
+    game = Game.of(heavy_content, seed, log=False)
     bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
     decisions = 0
     while not game.over and decisions <= bound:
@@ -79,7 +92,7 @@ def test_a_game_on_the_heaviest_accepted_rules_ends_within_its_bound(heavy_conte
 def test_the_shipped_game_stays_well_within_its_bound(content):
     bound = game_decisions(content)
     for seed in range(20):
-        game = Game(content, seed, log=False)
+        game = Game.of(content, seed, log=False)
         bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
         decisions = 0
         while not game.over:
@@ -155,7 +168,17 @@ def test_interactive_play_check_plays_through(monkeypatch, capsys, tmp_path):
 
 
 def test_loading_content_after_content_does_not_grow_the_process(content):
-    from crisis.interpreter import tables
-    for _ in range(10):
-        Game(load_content(), 1, log=False)
-    assert len(tables._CACHE) <= tables._KEEP
+    """Each content's compiled program (and its generated code) goes with the content."""
+    import gc
+    import weakref
+
+    from crisis.interpreter.engine.game import play_game, random_chooser
+    programs = []
+    for seed in range(6):
+        loaded = load_content()
+        Game.of(loaded, seed, log=False)
+        play_game(loaded.program, seed, random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng]))
+        programs.append(weakref.ref(loaded.program))
+        del loaded
+    gc.collect()
+    assert sum(program() is not None for program in programs) <= 1

@@ -419,25 +419,34 @@ def test_rule_work_limit(tmp_path, content):
 
 
 def test_work_between_decisions_limit(content, monkeypatch):
-    # the earlier engine's budget (the general engine's: tests/test_work_budget.py)
-    from crisis.interpreter.compile import Compiler, Ctx, Executor, RuleWorkError, decisions
-    from crisis.ruleset.parser import parse_block
-    from crisis.interpreter.game import Game
-    from crisis.interpreter.tables import tables_for
-    tables = tables_for(content)
-    depth = 10
-    op = Compiler(tables).block(parse_block(rule_of_cost(2 ** (depth + 1) - 1)))
-    counted = 2 * (2 ** depth - 1)  # each 'for each player' run counts its two sides
-    for budget, stops in ((counted, False), (counted - 1, True)):
-        monkeypatch.setattr(limits, "MAX_WORK_BETWEEN_DECISIONS", budget)
-        ex = Executor(tables, Game(content, 1, log=False).state.copy(), None)
-        if stops:
-            with pytest.raises(RuleWorkError) as caught:
-                list(decisions(op, ex, Ctx(0, reason="a test")))
-            assert f"more than {budget:,} steps of work" in caught.value.diagnostics[0].message
-        else:
-            list(decisions(op, ex, Ctx(0, reason="a test")))
-            assert ex.work == budget
+    """At run time the engine counts a rule's work until the next decision: a rule within
+    MAX_WORK_BETWEEN_DECISIONS runs, one step more stops it with an error naming the limit; and what
+    it counts never exceeds the bound the check worked out (the stops in whole games, at the
+    statement in its file: tests/test_work_budget.py)."""
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.engine.machine import Machine
+    from crisis.interpreter.engine.ops import Ctx, RuleWorkError
+    from crisis.ruleset.bound import RuleBound
+    from helpers import resolved
+    program = content.program
+    rule = resolved(content.definition, rule_of_cost(2 ** 11 - 1))  # 'for each player' 10 deep
+    op = program.compiler.block(rule)
+    start = Game.of(content, 1, log=False).position
+
+    def run(budget):
+        position = start.copy()
+        machine = Machine(program, position, base=len(position.stack))
+        machine.board.meter[0] = budget
+        assert machine.start(op, Ctx(0, reason="a test")) is None
+        return budget - machine.board.meter[0]
+    counted = run(10 ** 9)
+    # its 1,024 gains counted (at least one step for each two), within the bound the check worked out
+    assert 2 ** 9 < counted <= RuleBound(content.definition, {}).run(rule) == 2 ** 11 - 1
+    monkeypatch.setattr(limits, "MAX_WORK_BETWEEN_DECISIONS", counted)
+    assert run(counted) == counted
+    with pytest.raises(RuleWorkError) as caught:
+        run(counted - 1)
+    assert f"more than {counted:,} steps of work" in caught.value.diagnostics[0].message
 
 
 def test_a_card_event_too_heavy_for_the_solo_opponent_to_try_is_named(tmp_path):

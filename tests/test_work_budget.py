@@ -14,7 +14,7 @@ import pytest
 
 from crisis.cli.main import main
 from crisis.content.loader import load_content
-from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.players.registry import RandomBot
 from crisis.interpreter.engine.game import Game, Options, play_game, random_chooser
 from crisis.interpreter.engine.machine import Machine
 from crisis.interpreter.engine.ops import Ctx, RuleWorkError
