@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from crisis.content.loader import read_game
-from crisis.interpreter.controllers import RandomBot
+from crisis.interpreter.players.registry import RandomBot
 from crisis.interpreter.engine.board import Board
 from crisis.interpreter.engine.game import play_game
 from crisis.interpreter.engine.native import generate, native

@@ -1,157 +1,189 @@
 """The words the solo game added to the rules language (docs/language.md): how they parse, what
-`crisis check` says when they are misused (file:line:column), how they read in English and
-Spanish, and what the solo content loader refuses."""
+`crisis check` says when they are misused (file:line:column), what they do in the general engine,
+how they read in English and Spanish, and what the solo content loader refuses."""
 
 import pytest
 
-from crisis.content.loader import load_content
 from crisis.cli.main import main
+from crisis.content.definition import card_slot
+from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
-from crisis.interpreter.controllers import RandomBot, play_out
-from crisis.interpreter.game import Game, Options
-from crisis.interpreter.compile import Compiler, Ctx, Executor
-from crisis.interpreter.state import initial_state
-from crisis.interpreter.tables import tables_for
-from crisis.ruleset import ast as A
-from crisis.ruleset.checker import Checker, Slot, STRATEGY_EVENT
+from crisis.interpreter.engine.board import Board
+from crisis.interpreter.engine.compiler import Compiler
+from crisis.interpreter.engine.game import Game, Options
+from crisis.interpreter.engine.ops import Ctx, play
+from crisis.interpreter.engine.program import program_of
+from crisis.interpreter.players.registry import RandomBot, play_out
+from crisis.ruleset import nodes as N
 from crisis.ruleset.diagnostics import Source
-from crisis.ruleset.parser import parse_block, parse_condition, parse_locations
+from crisis.ruleset.reader import parse
+from crisis.ruleset.resolver import Resolver
 
-from helpers import copy_content, replace_in
+from helpers import copy_content, replace_in, resolved
 
-SOLO_TURN = Slot("the solo opponent's turn", cards=True)
-ROW = Slot("a Solo Opponent Aid row")
+
+@pytest.fixture(scope="module")
+def lexicon(content):
+    return content.definition.lexicon
+
+
+def P(determiner, *words, **fields):
+    return N.Phrase(determiner, tuple(N.Word(w, "NAME" if w[:1].isupper() else "NOUN") for w in words), **fields)
+
+
+YOU, OPPONENT = N.Player("you"), N.Player("opponent")
+IT = N.Phrase(None, (), it=True)
+REVEALED = P("the", "revealed card")
+
+
+def value_of(phrase):
+    return P("the", "value", of=(phrase,))
 
 
 # ------------------------------------------------------------------ parsing
 
 @pytest.mark.parametrize("text, node", [
-    ("first of:\n  place 1 in Texas\nor:\n  gain 1 VP", A.FirstOf),
-    ("so that you gain control of this dimension:\n  remove 2 opponent tokens from this dimension", A.Goal),
-    ("reveal the top card of the strategy deck", A.Reveal),
-    ("carry out the event of the revealed card", A.UseEvent),
-    ("discard the revealed card", A.DiscardCard),
-    ("resolve breached zones", A.ResolveBreaches),
+    ("first of:\n  place 1 in Texas\nor:\n  gain 1 VP", N.FirstOf),
+    ("so that you gain control of this dimension:\n  remove 2 opponent tokens from this dimension", N.Goal),
+    ("reveal the top card of the strategy deck", N.Reveal),
+    ("carry out the event of the revealed card", N.CarryOut),
+    ("discard the revealed card", N.Discard),
+    ("resolve breached zones", N.Resolve),
 ])
-def test_the_new_statements_parse(text, node):
-    assert isinstance(parse_block(text).statements[0], node)
+def test_the_new_statements_parse(lexicon, text, node):
+    assert isinstance(parse(text, lexicon).statements[0], node)
 
 
-def test_amounts_modifiers_and_filters_parse_into_their_fields():
-    place = parse_block("place up to the value of the revealed card in spaces with Room").statements[0]
-    assert place.amount == A.Amount("up_to", card=A.CardRef("revealed"))
-    assert place.dest.items[0].filter == A.WithTerm(A.Name("Room"))
-    remove = parse_block("remove 2 of your tokens from any spaces at random").statements[0]
-    assert remove.random and remove.chooser is None
-    move = parse_block("move 1 token from spaces into Texas, the opponent choosing the tokens").statements[0]
-    assert move.chooser == "tokens"
-    most = parse_locations("spaces with the most opponent tokens").items[0].filter
-    assert most == A.Most("most", A.Owner("opponent"))
-    assert parse_locations("your crisis track above your Final Crisis zone").items[0] == \
-        A.CrisisTrack("own", A.Name("Final Crisis"))
+def test_amounts_modifiers_and_filters_parse_into_their_fields(lexicon):
+    (place,) = parse("place up to the value of the revealed card in spaces with Room", lexicon).statements
+    assert place.quantity == N.Quantity("up_to_number", phrase=value_of(REVEALED))
+    assert place.dest.items[0].filter == N.WithTerm("Room")
+    (remove,) = parse("remove 2 of your tokens from any spaces at random", lexicon).statements
+    assert remove.selection == N.Selection("random")
+    (move,) = parse("move 1 token from spaces into Texas, the opponent choosing the tokens", lexicon).statements
+    assert move.selection == N.Selection("opponent", pieces_only=True)
+    (most,) = parse("spaces with the most opponent tokens", lexicon, "places_rule").items
+    assert most.filter == N.Most("most", N.Pieces("opponent", "tokens"))
+    assert parse("your crisis track above your Final Crisis zone", lexicon, "places_rule").items[0] == \
+        P("own", "crisis track", above=P("own", "Final Crisis", "zone"))
 
 
 @pytest.mark.parametrize("text, expected", [
     ("placing a token there would give you control of its dimension",
-     A.Would("place", A.Owner("own"), A.Change("gain", A.Player("you"), A.ItsDimension()))),
+     N.Would("place", N.Pieces(noun="token"), False, N.Change(YOU, True, "control", P("its", "dimension")))),
     ("removing an opponent token there would not cost you control of it",
-     A.Would("remove", A.Owner("opponent"), A.Change("lose", A.Player("you"), A.It()), negated=True)),
+     N.Would("remove", N.Pieces("opponent", "token"), True, N.Change(YOU, False, "control", IT))),
     ("you have no more tokens than the opponent there",
-     A.HasMoreTokens(A.Player("you"), A.Player("opponent"), A.It(), A.Comparison("<=", 0))),
+     N.HasMore(YOU, N.Pieces(noun="tokens"), OPPONENT, lead=N.Comparison("<=", 0), there=True)),
     ("you have at most 1 more token than the opponent there",
-     A.HasMoreTokens(A.Player("you"), A.Player("opponent"), A.It(), A.Comparison("<=", 1))),
+     N.HasMore(YOU, N.Pieces(noun="token"), OPPONENT, lead=N.Comparison("<=", 1), there=True)),
     ("you control 2 spaces of its dimension",
-     A.ControlsCount(A.Player("you"), A.Comparison("==", 2), A.ItsDimension())),
-    ("you are not the solo opponent", A.IsSoloOpponent(A.Player("you"), negated=True)),
-    ("the revealed card is Friendly", A.CardIs(A.CardRef("revealed"), A.Name("Friendly"))),
-    ("the card is for you only", A.CardFor(A.CardRef("this"), A.Player("you"), only=True)),
+     N.Relates(YOU, "control", P(None, "spaces", of=(P("its", "dimension"),)), comparison=N.Comparison("==", 2))),
+    ("you are not the solo opponent", N.IsState(YOU, "role", negated=True, word="solo opponent")),
+    ("the revealed card is Friendly", N.IsState(REVEALED, "named", word="Friendly")),
+    ("the card is for you only", N.IsState(P("the", "card"), "for", player=YOU, only=True)),
     ("the value of the top card of the discard pile is at most the value of the revealed card",
-     A.CardValue(A.CardRef("discard_top"), op="<=", other=A.CardRef("revealed"))),
-    ("the revealed card would place or remove pieces", A.CardWould(A.CardRef("revealed"))),
-    ("you control your objective space", A.Controls(A.Player("you"), A.ObjectiveSpace("own"))),
+     N.Compares(value_of(P("top", "card", of=(P("the", "discard pile"),))), op="<=", other=value_of(REVEALED))),
+    ("the revealed card would place or remove pieces", N.CardWould(REVEALED)),
+    ("you control your objective space", N.Relates(YOU, "control", P("own", "objective", "space"))),
 ])
-def test_the_new_conditions_parse(text, expected):
-    assert parse_condition(text) == expected
+def test_the_new_conditions_parse(lexicon, text, expected):
+    assert parse(text, lexicon, "condition_rule") == expected
 
 
 # ------------------------------------------------------------- checking
 
 
-def check(content, text, slot=STRATEGY_EVENT):
+def check(content, text):
+    """What the general front end says of a text as a strategy card's event."""
+    definition = content.definition
     source = Source(text=text, path="rule.yaml")
-    return Checker(content.vocabulary).check_block(parse_block(text, source), slot, source)
+    event = card_slot(definition.schema, definition.schema.card_kind("strategy cards"), "event")
+    resolver = Resolver(definition.schema, definition.declarations, definition.lexicon)
+    return resolver.block(parse(text, definition.lexicon, "block", source), event, source)[1]
 
 
-@pytest.mark.parametrize("text, slot, line, column, message", [
-    ("place 1 in the opponent's objective space", STRATEGY_EVENT, 1, 12,
-     "the opponent's objective card is hidden: no rule may look at it"),
-    ("carry out the event of the revealed card", STRATEGY_EVENT, 1, 24,
-     "no card is being played by the rule in a strategy card event"),
-    ("place 1 in spaces with Rooom", STRATEGY_EVENT, 1, 24, "unknown space term 'Rooom'"),
-    ("so that you gain control of Texas:\n  gain 1 VP", STRATEGY_EVENT, 2, 3,
-     "a 'so that' block holds only token statements with a number of tokens"),
-    ("if you control its dimension: gain 1 VP", STRATEGY_EVENT, 1, 16,
-     "'its dimension' is the dimension of the space tested in a 'where' clause"),
-    ("place 1 in each Texas space, at random", STRATEGY_EVENT, 1, 1,
-     "with 'each' the spaces are fixed: there is nothing to choose at random or for the opponent to choose"),
-    ("if the card is Friendly: gain 1 VP", SOLO_TURN, 1, 4, "'the card' means nothing in the solo opponent's turn"),
+@pytest.mark.parametrize("text, line, column, message", [
+    ("place 1 in the opponent's objective space", 1, 12,
+     "the opponent's objective is hidden: no rule may look at it"),
+    ("so that you gain control of Texas:\n  gain 1 VP", 2, 3, "a goal's steps place, remove or move tokens"),
+    ("if you control its dimension: gain 1 VP", 1, 16,
+     "'its dimension' is the dimension of the place tested in a 'where' clause"),
 ])
-def test_misused_words_are_reported_at_their_place(content, text, slot, line, column, message):
-    found = check(content, text, slot)
+def test_misused_words_are_reported_at_their_place(content, text, line, column, message):
+    found = check(content, text)
     assert found, f"'{text}' should be refused"
     assert (found[0].line, found[0].column, found[0].message) == (line, column, message)
 
 
-def test_a_hypothetical_step_needs_a_space_to_test(content):
-    (problem,) = check(content, "if placing a token there would give you control of Texas: gain 1 VP")
-    assert problem.message == "'there' refers to the space tested in a 'where' clause"
+def test_an_unknown_term_is_refused(content):
+    (problem,) = check(content, "place 1 in spaces with Rooom")
+    assert (problem.line, problem.message) == (1, "unknown term 'Rooom'")
 
 
-def test_a_row_names_spaces_not_holders(content):
-    text = "your pool"
-    source = Source(text=text, path="aid.yaml")
-    (problem,) = Checker(content.vocabulary).check_locations(parse_locations(text, source), ROW, source)
-    assert problem.message == "a row names map spaces, not a pool, track or box"
+def test_a_row_names_spaces_not_holders(tmp_path):
+    root = copy_content(tmp_path)
+    aid = root / "solo" / "aid-unionist.yaml"
+    replace_in(aid, "  - row: Fort Sumter\n", "  - row: your pool\n")
+    (problem,) = solo_problems(root)
+    line = aid.read_text(encoding="utf-8").splitlines().index("  - row: your pool") + 1
+    assert (problem.path.endswith("aid-unionist.yaml"), problem.line, problem.column) == (True, line, 10)
+    assert problem.message == "tokens are taken on map spaces here, not in 'your pool'"
 
 
 # ---------------------------------------------------------------- running
 
 
-def test_a_hypothetical_step_changes_nothing_and_answers_for_each_space(content):
-    tables = tables_for(content)
-    state = initial_state(tables, 1)
-    texas, deep_south = tables.space_index["Texas"], tables.space_index["Deep South"]
-    state.tokens[1][texas] = 1  # the Secessionist (side 1) has Texas; Deep South is empty
-    row = Compiler(tables).row(parse_locations("spaces where placing a token there would give you control of it"))
-    ex = Executor(tables, state)
-    before = [list(t) for t in state.tokens]
-    assert row(ex, Ctx(1), [texas, deep_south]) == [deep_south]
-    assert state.tokens == before
+@pytest.fixture
+def board(content):
+    """The general engine's board on a fresh position, and a way to set a side's tokens in a place."""
+    program = program_of(content)
+    position = program.initial_position(1)
+
+    def tokens(side, place, n):
+        position.values[program.layout.tokens_of(side) + program.place_index[place]] = n
+    return program, Board(program, position), tokens
 
 
-def test_a_superlative_row_compares_the_spaces_left_only(content):
-    tables = tables_for(content)
-    state = initial_state(tables, 1)
-    names = ("Texas", "Deep South", "Washington")
-    texas, deep_south, washington = (tables.space_index[n] for n in names)
-    state.tokens[0][washington], state.tokens[0][texas], state.tokens[0][deep_south] = 4, 2, 1
-    row = Compiler(tables).row(parse_locations("spaces with the most opponent tokens"))
-    assert row(Executor(tables, state), Ctx(1), [texas, deep_south]) == [texas]
+def test_a_hypothetical_step_changes_nothing_and_answers_for_each_space(content, board):
+    program, board, tokens = board
+    tokens(1, "Texas", 1)  # the Secessionist (side 1) has Texas; Deep South is empty
+    tokens(0, "Washington", 1)  # one more would only tie
+    index = program.place_index
+    row = Compiler(program).row(resolved(content.definition,
+                                         "spaces where placing a token there would give you control of it", "places"))
+    before = list(board.values)
+    assert row(board, Ctx(1), [index["Texas"], index["Deep South"], index["Washington"]]) == [index["Deep South"]]
+    assert board.values == before
 
 
-def test_a_goal_offers_only_the_steps_that_can_still_reach_it(content):
-    tables = tables_for(content)
-    state = initial_state(tables, 1)
-    index = tables.space_index
-    state.tokens[1][index["Washington"]] = 3
-    state.tokens[0][index["Montgomery"]] = 1
-    state.tokens[1][index["Springfield"]] = 1
-    op = Compiler(tables).block(parse_block(
-        "so that you gain control of Political:\n  move 2 tokens of either side within Political spaces"))
-    ex = Executor(tables, state)
-    decision = next(op.run(ex, Ctx(1)))
-    assert {a.text for a in decision.actions} == {"move Secessionist Washington to Montgomery",
-                                                  "move Unionist Montgomery to Washington"}
+def test_a_superlative_row_compares_the_spaces_left_only(content, board):
+    program, board, tokens = board
+    tokens(0, "Washington", 4)
+    tokens(0, "Texas", 2)
+    tokens(0, "Deep South", 1)
+    index = program.place_index
+    row = Compiler(program).row(resolved(content.definition, "spaces with the most opponent tokens", "places"))
+    assert row(board, Ctx(1), [index["Texas"], index["Deep South"]]) == [index["Texas"]]
+
+
+def test_a_goal_offers_only_the_steps_that_can_still_reach_it(content, board):
+    program, board, tokens = board
+    tokens(1, "Washington", 3)
+    tokens(0, "Montgomery", 1)
+    tokens(1, "Springfield", 1)
+    op = Compiler(program).block(resolved(content.definition, "so that you gain control of Political:\n"
+                                                              "  move 2 tokens of either side within Political spaces"))
+
+    class Asked(Exception):
+        pass
+
+    def choose(decision):
+        raise Asked(decision)
+    with pytest.raises(Asked) as asked:
+        play(op, board, Ctx(1), choose)
+    assert {a.text for a in asked.value.args[0].actions} == {"move Secessionist Washington to Montgomery",
+                                                             "move Unionist Montgomery to Washington"}
 
 
 # -------------------------------------------------------------- rendering
@@ -283,6 +315,6 @@ def test_a_definition_may_use_another_that_does_not_lead_back(tmp_path):
     root = with_definitions(tmp_path, "  Friendly:\n    card: the card is Loyal\n"
                                       "  Loyal:\n    card: the card is for you only\n")
     content = load_content(root)
-    game = Game(content, 2, Options(solo="Secessionist"), log=False)
+    game = Game.of(content, 2, Options(solo="Secessionist"), log=False)
     play_out(game, [RandomBot(2, 0), RandomBot(2, 1)])
     assert game.over

@@ -1,12 +1,8 @@
 """Rule texts rendered from the general front end's rules (ruleset/phrasing.py): every rule of
 a game's definition (cards, sequence of play, procedures, the solo overlay; the toy game too)
-in every language it ships, the sequence of play as an outline, and the rules the old engine
-still hands over (its log and decisions) found in the general front end's.
-
-The commands used to render the old front end's rules (ruleset/render.py, gone): every rule
-text the shipped content holds read the same from both, word for word, in English and Spanish
-when they switched; the texts players read are kept by the literal expectations of
-test_render.py, test_i18n.py, test_cli_commands.py (crisis aid) and test_spanish_game.py.
+in every language it ships, and the sequence of play as an outline.  The texts players read are
+also kept by the literal expectations of test_render.py, test_i18n.py, test_cli_commands.py
+(crisis aid) and test_spanish_game.py.
 """
 
 import re
@@ -15,7 +11,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from crisis.content.solo import earlier
 from crisis.content.loader import load_content
 from crisis.content.phrases import every_rule, meaning_of, phrase
 from crisis.ruleset import meaning as M
@@ -29,154 +24,23 @@ def content():
     return load_content()
 
 
-def key(name: str) -> str:
-    """Old and new content name their procedures differently ("tie_breaks", "tie-breaks")."""
-    return re.sub(r"[ \-]", "_", str(name)).lower()
-
-
-def both(old, new):
-    """The old and the new content's rules, side by side: as many of each."""
-    old, new = tuple(old), tuple(new)
-    assert len(old) == len(new), (old, new)
-    return enumerate(zip(old, new))
-
-
 def rule_fields(definition, kind: str):
     fields = next(k for k in definition.schema.card_kinds if k.name == kind).fields
     return [index for index, (_, type_name) in enumerate(fields) if type_name == "rule"]
 
 
-def pairs(content):
-    """(label, how, old rule, new rule, actor) for every rule text of the shipped content;
-    ``how`` is block, condition or places."""
-    definition = content.definition
-    schema = definition.schema
-    found = []
-    earlier_model = earlier(content)  # the earlier engine's rules, which it hands over
-    for kind, cards in (("strategy cards", earlier_model.strategy_cards),
-                        ("objective cards", earlier_model.objective_cards)):
-        new = definition.cards[kind]
-        field = rule_fields(definition, kind)[0]
-        for card in cards:
-            if card.event is not None:
-                found.append((f"{card.id} event", "block", card.event.tree,
-                              new.fields[field][new.ids.index(card.id)], "you"))
-    old = earlier_model.procedures
-    for index, (a, b) in both(old.first_player, definition.first_player):
-        found.append((f"first player {index + 1}", "condition", a.tree, b, "you"))
-    zones = {z.name: (t, i) for t, track in enumerate(schema.tracks) for i, z in enumerate(track.zones)}
-    for zone, (first, second) in old.breach_effects.items():
-        new_first, new_second = definition.entering[zones[zone]]
-        found.append((f"entering {zone}, first", "block", first.tree, new_first, "you"))
-        found.append((f"entering {zone}, second", "block", second.tree, new_second, "you"))
-    procedures = {key(name): value for name, value in definition.procedures.items()}
-    for name in ("pivotal_bonus", "dimension_scoring", "objective_scoring", "final_crisis_start",
-                 "final_crisis_matching", "final_crisis_not_matching"):
-        found.append((name, "block", getattr(old, name).tree, procedures[name][1], "you"))
-    found.append(("final_crisis_trigger", "condition", old.final_crisis_trigger.tree,
-                  procedures["final_crisis_trigger"][1], "you"))
-    lines = dict(procedures["final_scoring"][1])
-    for label, rule in old.final_scoring:
-        found.append((f"final scoring, {label}", "block", rule.tree, lines[label], "you"))
-    for index, (a, b) in both(old.tie_breaks, procedures["tie_breaks"][1]):
-        found.append((f"tie-break {index + 1}", "condition", a.tree, b, "you"))
-    found.extend(solo_pairs(content))
-    return found
-
-
-def solo_pairs(content):
-    solo, definition = earlier(content).solo, content.definition
-    overlay, schema = definition.overlay, definition.schema
-    game_role = overlay.roles[0]  # the side the game plays: "you" in its rules
-    found = []
-    steps = {key(name): variants for name, variants in overlay.steps.items()}
-    procedures = {key(name): variants for name, variants in overlay.procedures.items()}
-    for name, rule in solo.opponent.items():
-        new = procedures.get(key(name)) or steps[key(name)]
-        found.append((f"solo {name}", "block", rule.tree, new[game_role], "solo"))
-    for index, (a, b) in both(solo.rules["first_player"], overlay.first_player):
-        found.append((f"solo first player {index + 1}", "condition", a.tree, b, "you"))
-    found.append(("solo objective scoring", "block", solo.rules["objective_scoring"].tree,
-                  procedures["objective_scoring"][""], "you"))
-    for index, (a, b) in both(solo.rules["tie_breaks"], procedures["tie_breaks"][""]):
-        found.append((f"solo tie-break {index + 1}", "condition", a.tree, b, "you"))
-    for name, (_, rule) in solo.terms.items():
-        found.append((f"definition of {name}", "condition", rule.tree, definition.terms[name][1], "solo"))
-    for index, (case, (when, holders)) in both(solo.available, overlay.available):
-        found.append((f"available, case {index + 1}", "places", case.tokens.tree, holders, "solo"))
-        if case.when is not None:
-            found.append((f"available, case {index + 1}, when", "condition", case.when.tree, when, "solo"))
-    markers = [m.name for m in schema.markers]
-    for marker, rows in solo.markers.items():
-        for index, (a, b) in both(rows, overlay.markers[markers.index(marker)]):
-            found.append((f"{marker} priority {index + 1}", "places", a.rule.tree, b.places, "solo"))
-    for side, aid in solo.aids.items():
-        new = overlay.aids[schema.sides.index(side)]
-        for table, rows in aid.tables.items():
-            for index, (a, b) in both(rows, new[table]):
-                found.append((f"{side} aid, {table} row {index + 1}", "places", a.rule.tree, b.places, "solo"))
-    return found
-
-
-def test_the_pairs_cover_every_rule_text_the_old_content_holds(content):
-    """Every rule of the old front end that the old engine can hand over is in the pairs, once."""
-    found = pairs(content)
-    earlier_model = earlier(content)
-    old, solo = earlier_model.procedures, earlier_model.solo
-    events = sum(c.event is not None for c in earlier_model.strategy_cards + earlier_model.objective_cards)
-    expected = (events + len(old.first_player) + 2 * len(old.breach_effects) + 7 + len(old.final_scoring)
-                + len(old.tie_breaks) + len(solo.opponent) + len(solo.rules["first_player"]) + 1
-                + len(solo.rules["tie_breaks"]) + len(solo.terms)
-                + sum(1 + (case.when is not None) for case in solo.available)
-                + sum(len(rows) for rows in solo.markers.values())
-                + sum(len(rows) for aid in solo.aids.values() for rows in aid.tables.values()))
-    assert len(found) == expected == 130
-    assert len({label for label, *_ in found}) == len(found)
-    assert events == 52
-    assert set(content.catalogs) == set(LANGS)  # every language the content ships
-
-
-def old_parts(tree):
-    """The parts of an old rule the old engine hands over on their own: the conditions of an
-    "if" (and their parts), the options of an "either" or a "first of", its statements."""
-    import attrs
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-            continue
-        if not attrs.has(type(node)):
-            continue
-        name = type(node).__name__
-        if name == "If":
-            yield node.condition
-            yield from getattr(node.condition, "items", ())
-        elif name in ("Either", "FirstOf"):
-            yield node
-            yield from node.options
-        elif name in ("Place", "Remove", "Move", "PlaceMarker", "Goal"):
-            yield node
-        stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "pos")
-
-
-def test_a_rule_the_old_engine_hands_over_finds_its_match(content):
-    """The old engine's log and decisions carry the old front end's rules: the commands find the
-    general front end's rule that matches each (content/phrases.py), the whole rule by the card,
-    procedure, zone or row it belongs to, and its parts within it -- and the general engine's
-    own rules (their meanings, or the syntax they were read from) are their own match."""
-    parts = 0
-    for label, how, old, new, actor in pairs(content):
-        assert meaning_of(content, old) is new, label
-        for part in old_parts(old):
-            match = meaning_of(content, part)
-            assert isinstance(match, M.Meaning), (label, part)
-            parts += 1
-    assert parts > 150
+def test_a_rule_of_the_general_front_end_is_its_own_match(content):
+    """The commands phrase what the engine hands over (its log, its decisions: content/phrases.py):
+    a rule's meaning is its own match, and so is the syntax it was read from, down to its parts."""
     rule = content.definition.play
     assert meaning_of(content, rule) is rule
     step = rule.statements[0].body.statements[0]
     assert meaning_of(content, step.node) is step
+    turn = content.definition.overlay.steps["turn"][content.definition.overlay.roles[0]]
+    condition = turn.statements[1].condition
+    assert meaning_of(content, condition.node) is condition
+    with pytest.raises(KeyError):
+        meaning_of(content, object())
 
 
 def lettered(n) -> str:
@@ -442,10 +306,11 @@ def test_the_rules_command_shows_the_sequence_of_play(content, lang, solo, wante
     from crisis.cli.info import rules_query
     from crisis.cli.terminal import Style
     from crisis.cli.text import Presenter
-    from crisis.interpreter.game import Game, Options
+    from crisis.interpreter.engine.game import Game, Options
 
-    options = Options(solo=content.sides[1], event_discard=True) if solo else None
-    screen = Screen(Game(content, 0, options, log=False), Presenter(content, content.catalog(lang)), Style(False), 100)
+    options = Options(frozenset({"event_discard"}), solo=content.definition.schema.sides[1]) if solo else None
+    screen = Screen(Game.of(content, 0, options, log=False), Presenter(content, content.catalog(lang)), Style(False),
+                    100)
     listed, _ = rules_query(screen, "")
     assert any(line.strip().startswith(("steps:", "pasos:")) for line in listed)
     lines, problem = rules_query(screen, {"en": "steps", "es": "pasos"}[lang])
