@@ -1,7 +1,7 @@
 """The command line's own words, read without loading the game.
 
 ``crisis --help`` must answer at once, so the argument parser's texts come
-from the embedded content's ``cli.yaml`` catalogs alone (the language's, with
+from the tool's own ``cli.yaml`` catalogs alone (the language's, with
 English behind it): no rules are parsed and the engine is not imported.
 Python's argparse asks gettext for its own words ("usage:", "options" ...);
 they are looked up in the catalog (``cli.argparse.*``) too.
@@ -42,6 +42,12 @@ _LANGUAGE = re.compile(r"[A-Za-z]{2,8}")
 def embedded_locale_dir() -> Path:
     import crisis.content
     return Path(crisis.content.__file__).parent / "fort-sumter" / "locale"
+
+
+def interface_locale_dir() -> Path:
+    """The tool's own catalogs (shared by every game), where the command line's words are."""
+    import crisis.content
+    return Path(crisis.content.__file__).parent / "interface"
 
 
 def requested_language(argv: Sequence[str]) -> Optional[str]:
@@ -132,7 +138,7 @@ def _read_yaml(path: Path) -> Dict[str, str]:
 def cli_catalog(argv: Sequence[str]):
     """The command-line catalog for the language the command line or the environment asks for."""
     from crisis.content.locale import Catalog
-    folder = embedded_locale_dir()
+    folder = interface_locale_dir()
     reference = Catalog(REFERENCE, _read(folder / REFERENCE / "cli.yaml"))
     wanted = requested_language(argv)
     for lang in ([wanted] if wanted else environment_languages()):

@@ -56,7 +56,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
             problems.append(Diagnostic(
                 message=f"'{key}' is missing in the '{REFERENCE_LANG}' catalog: players would see <{key}>",
                 path=neighbour, expected=f"a '{key.split('.')[-1]}:' entry under '{section}:'",
-                hint="; ".join(filter(None, (asked, _close_key(key, reference)))) or None))
+                hint="; ".join(filter(None, (asked, _close_key(key, reference), _looked_in(content)))) or None))
             continue
         if passed is None:
             continue
@@ -95,6 +95,12 @@ def _merged(registry, rules) -> Dict[str, Optional[frozenset]]:
     for key, (params, _) in rules.items():
         merged[key] = params if merged.get(key) is None else merged[key] | params
     return merged
+
+
+def _looked_in(content: Content) -> str:
+    """Where a text is looked for: the tool's catalog, then the game's (content/loader.py)."""
+    from .locale import looked_in
+    return looked_in(content.root, REFERENCE_LANG)
 
 
 def _close_key(key: str, catalog: Catalog) -> Optional[str]:

@@ -37,7 +37,8 @@ from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, one_of, shown
 
 from . import bots as B
 from .bots import BotSettings
-from .locale import REFERENCE_LANG, Catalog, MessageError, flatten, format_message, placeholders
+from .locale import (REFERENCE_LANG, Catalog, MessageError, flatten, format_message, interface_dir, looked_in,
+                     placeholders)
 from .model import Content
 from .reading import Reader, _is, _width
 from .yamlfile import ContentError, Map, YamlFile, display_path, list_folder, real_inside, size_text
@@ -159,52 +160,18 @@ class _Loader(Reader):
         files_of: Dict[str, List[YamlFile]] = {}
         for lang_dir in langs:
             lang = lang_dir.name
-            messages: Dict[str, str] = {}
-            positions: Dict[str, Tuple[str, int, int]] = {}
-            files_of[lang] = []
+            # the tool's words first (shared by every game), then the game's, key by key: a game's text wins
+            shared, problems = interface_catalog(lang)
+            self.problems.extend(problems)
+            messages, positions = dict(shared.messages), dict(shared.positions)
             contractions = _Contractions()
-            for path in self.listing(lang_dir, ".yaml") or ():
-                file, data = self.read(path)
-                if file is None or data is None:
-                    continue
-                files_of[lang].append(file)
-                if not isinstance(data, Map):
-                    self.problems.add(file.diagnostic((1, 1), "a catalog file is a mapping of keys to texts"))
-                    continue
-                for key, value, parent, leaf in flatten(data):
-                    position = parent.value_positions[leaf]
-                    if key in messages:
-                        first = positions[key]
-                        self.problems.add(file.diagnostic(parent.key_positions[leaf], f"message '{shown(key)}' is given twice",
-                                                          hint=f"also at {first[0]}:{first[1]}"))
-                        continue
-                    if not isinstance(value, str):
-                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
-                                                          hint="quote it if it looks like a number or yes/no"))
-                        continue
-                    # a text without braces has no placeholders to check (most texts: every load reads them all)
-                    braces = "{" in value or "}" in value
-                    depth = _brace_depth(value) if braces else 0
-                    if depth > limits.MAX_MESSAGE_DEPTH:  # formatting recurses once per level
-                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}' nests placeholders "
-                                                                    f"{depth} deep; at most {limits.MAX_MESSAGE_DEPTH}"))
-                        continue
-                    try:
-                        if braces:
-                            format_message(value, _sample_params(value))
-                    except MessageError as error:
-                        self.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
-                        continue
-                    if key.startswith(CONTRACTIONS):
-                        problem = contractions.add(key[len(CONTRACTIONS):], str(value))
-                        if problem:
-                            self.problems.add(file.diagnostic(
-                                parent.key_positions[leaf], problem,
-                                hint="a contraction joins words ('de el' -> 'del'): it seldom lengthens a text, "
-                                     "and never many times over (docs/limits.md)"))
-                            continue
-                    messages[key] = str(value)
-                    positions[key] = (file.path, position[0], position[1])
+            for key, value in shared.messages.items():
+                if key.startswith(CONTRACTIONS):
+                    contractions.add(key[len(CONTRACTIONS):], value)
+            files_of[lang] = []
+            own = read_catalog(self, lang_dir, files_of[lang], contractions)
+            messages.update(own.messages)
+            positions.update(own.positions)
             catalogs[lang] = Catalog(lang, messages, positions)
         if REFERENCE_LANG not in catalogs:
             self.problems.add(Diagnostic(message=f"no '{REFERENCE_LANG}' catalog",
@@ -231,7 +198,9 @@ class _Loader(Reader):
                                             path=file.path if file else display_path(self.root / "locale" / lang),
                                             expected=f"a '{key.split('.')[-1]}:' entry"
                                                      + (f" under '{key.rsplit('.', 1)[0]}:'" if "." in key else ""),
-                                            hint=f"did you mean '{guess}'? (keys must match exactly)" if guess else None)
+                                            hint="; ".join(filter(None, (
+                                                f"did you mean '{guess}'? (keys must match exactly)" if guess else None,
+                                                looked_in(self.root, lang)))))
                     self.problems.add(diagnostic)
         reference = catalogs[REFERENCE_LANG]
         for catalog in catalogs.values():
@@ -313,6 +282,77 @@ class _Loader(Reader):
         if disagreements:
             raise ContentError(disagreements)
         return content
+
+
+def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contractions: "_Contractions") -> Catalog:
+    """The messages of one folder of catalog files (``locale/<lang>/``), each checked: a key given
+    twice in the folder, a text that is no text, broken or too deep placeholders, contractions
+    beyond their bound are reported through ``reader``.  ``files``: the files read, appended."""
+    messages: Dict[str, str] = {}
+    positions: Dict[str, Tuple[str, int, int]] = {}
+    for path in reader.listing(lang_dir, ".yaml") or ():
+        file, data = reader.read(path)
+        if file is None or data is None:
+            continue
+        files.append(file)
+        if not isinstance(data, Map):
+            reader.problems.add(file.diagnostic((1, 1), "a catalog file is a mapping of keys to texts"))
+            continue
+        for key, value, parent, leaf in flatten(data):
+            position = parent.value_positions[leaf]
+            if key in messages:
+                first = positions[key]
+                reader.problems.add(file.diagnostic(parent.key_positions[leaf], f"message '{shown(key)}' is given twice",
+                                                    hint=f"also at {first[0]}:{first[1]}"))
+                continue
+            if not isinstance(value, str):
+                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
+                                                    hint="quote it if it looks like a number or yes/no"))
+                continue
+            # a text without braces has no placeholders to check (most texts: every load reads them all)
+            braces = "{" in value or "}" in value
+            depth = _brace_depth(value) if braces else 0
+            if depth > limits.MAX_MESSAGE_DEPTH:  # formatting recurses once per level
+                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}' nests placeholders "
+                                                              f"{depth} deep; at most {limits.MAX_MESSAGE_DEPTH}"))
+                continue
+            try:
+                if braces:
+                    format_message(value, _sample_params(value))
+            except MessageError as error:
+                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
+                continue
+            if key.startswith(CONTRACTIONS):
+                problem = contractions.add(key[len(CONTRACTIONS):], str(value))
+                if problem:
+                    reader.problems.add(file.diagnostic(
+                        parent.key_positions[leaf], problem,
+                        hint="a contraction joins words ('de el' -> 'del'): it seldom lengthens a text, "
+                             "and never many times over (docs/limits.md)"))
+                    continue
+            messages[key] = str(value)
+            positions[key] = (file.path, position[0], position[1])
+    return Catalog(lang_dir.name, messages, positions)
+
+
+_INTERFACE: Dict[Tuple[str, str], Tuple[Catalog, List[Diagnostic]]] = {}
+
+
+def interface_catalog(lang: str) -> Tuple[Catalog, List[Diagnostic]]:
+    """The tool's catalog of ``lang`` (empty for a language the tool does not speak) and the
+    problems found reading it; read once per process (and working folder: the files are named
+    relative to it)."""
+    if not re.fullmatch(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})?", lang):
+        return Catalog(lang, {}, {}), []
+    cache_key = (lang, os.getcwd())
+    found = _INTERFACE.get(cache_key)
+    if found is None:
+        folder = interface_dir()
+        reader = Reader(folder)
+        catalog = read_catalog(reader, folder / lang, [], _Contractions()) if (folder / lang).is_dir() \
+            else Catalog(lang, {}, {})
+        found = _INTERFACE[cache_key] = (catalog, list(reader.problems.items))
+    return found
 
 
 def names_to_translate(definition) -> Iterable[str]:

@@ -163,6 +163,24 @@ def format_message(message: str, params: Mapping[str, object]) -> str:
     return "".join(out)
 
 
+INTERFACE_DIR = "interface"  # the tool's own words: content/interface/<lang>/*.yaml, shared by every game
+
+
+def interface_dir():
+    """The folder of the tool's catalogs, one folder per language (a game's catalogs come after)."""
+    from importlib import resources
+    from pathlib import Path
+    return Path(str(resources.files("crisis.content") / INTERFACE_DIR))
+
+
+def looked_in(root, lang: str) -> str:
+    """Where a text of ``lang`` is looked for: the tool's catalog, then the game's at ``root``."""
+    from pathlib import Path
+    from .yamlfile import display_path
+    return (f"looked in {display_path(interface_dir() / lang)}/ and then "
+            f"{display_path(Path(root) / 'locale' / lang)}/")
+
+
 class Catalog:
     """The messages of one language; ``fallback`` is used for a missing key.
 

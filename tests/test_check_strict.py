@@ -103,44 +103,42 @@ def test_the_shipped_content_is_clean_even_under_strict():
 
 def test_a_placeholder_typo_in_the_english_catalog_is_blamed_on_the_english_file(tmp_path):
     root = copy_content(tmp_path)
-    en = root / "locale" / "en" / "messages.yaml"
-    text = en.read_text(encoding="utf-8")
-    line = next(l for l in text.splitlines() if "game_over:" in l)
-    assert "{winner}" in line, line
-    replace_in(en, line, line.replace("{winner}", "{wniner}"))
+    # the game's own English text of a key of the tool's catalog (content/interface/en/)
+    (root / "locale" / "en" / "zz-mine.yaml").write_text(
+        'log:\n  game_over: "The game is over: {wniner} wins, {vp0} VP to {vp1} VP."\n', encoding="utf-8")
     result = run_crisis("check", "--content", root)
     assert result.returncode == 1
     (error,) = [l for l in result.stderr.splitlines() if ": error:" in l]
-    assert "locale/en/messages.yaml:" in error
+    assert "locale/en/zz-mine.yaml:" in error
     assert "'log.game_over' uses the placeholder {wniner}, which the game never fills" in error
     assert "did you mean {winner}?" in result.stderr
     # i18n check says the same, and does not blame the (correct) Spanish text
     i18n = run_main("i18n", "check", "--content", root)
-    assert "locale/es/" not in i18n.stdout and "locale/en/messages.yaml" in i18n.stdout
+    assert "locale/es/" not in i18n.stdout and "locale/en/zz-mine.yaml" in i18n.stdout
 
 
 def test_a_deleted_english_section_is_an_error_in_check(tmp_path):
     import yaml
     root = copy_content(tmp_path)
-    en = root / "locale" / "en" / "messages.yaml"
+    en = root / "locale" / "en" / "board.yaml"
     data = yaml.safe_load(en.read_text(encoding="utf-8"))
-    assert "result" in data
-    del data["result"]
+    assert "scoring" in data
+    del data["scoring"]  # the game's own words: the tool's catalog has none of them
     en.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     result = run_main("check", "--content", root)
     assert result.returncode == 1
-    assert "'result.title' is missing in the 'en' catalog: players would see <result.title>" in result.stderr
+    assert "locale 'en' has no text for 'scoring.dimensions'" in result.stderr
 
 
 def test_an_untranslated_text_is_only_a_warning_in_check(tmp_path):
     root = copy_content(tmp_path)
     es = root / "locale" / "es" / "messages.yaml"
     text = es.read_text(encoding="utf-8")
-    line = next(l for l in text.splitlines() if l.strip().startswith("game_over:"))
+    line = next(l for l in text.splitlines() if l.strip().startswith("final crisis:"))
     replace_in(es, line + "\n", "")
     result = run_main("check", "--content", root)
     assert result.returncode == 0, result.stderr
-    assert "warning: 'log.game_over' is missing in the 'es' catalog" in result.stderr
+    assert "warning: 'log.step.final crisis' is missing in the 'es' catalog" in result.stderr
 
 
 def test_content_warnings_do_not_stop_a_game(tmp_path):

@@ -50,9 +50,9 @@ def messages_of(root):
 
 def test_a_missing_key_is_reported_with_the_english_text(spanish_copy):
     replace_in(spanish_copy / "locale" / "es" / "messages.yaml",
-               '  final_crisis: "Comienza la Crisis Final."\n', "")
+               '    final crisis: "Comienza la Crisis Final."\n', "")
     (d,) = messages_of(spanish_copy)
-    assert d.message == "'log.final_crisis' is missing in the 'es' catalog"
+    assert d.message == "'log.step.final crisis' is missing in the 'es' catalog"
     assert d.path.endswith("locale/es/messages.yaml")
     assert "locale/en/messages.yaml" in d.hint and "The Final Crisis begins." in d.hint
 
@@ -64,23 +64,24 @@ def test_an_extra_key_is_reported_at_its_line(spanish_copy):
 
 
 def test_placeholders_must_match_the_english_ones(spanish_copy):
-    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", "juega «{card}» por su valor ({n})",
-               "juega «{carta}» por su valor ({n})")
+    # a game's own text of a key of the tool's catalog (content/interface/es/), checked the same way
+    (spanish_copy / "locale" / "es" / "zz-mine.yaml").write_text(
+        'log:\n  play_value: "{side} juega «{carta}» por su valor ({n})."\n', encoding="utf-8")
     (d,) = messages_of(spanish_copy)
-    assert d.message == ("'log.play_value' uses placeholders {carta, n, side, side_g} but the en text uses "
+    assert d.message == ("'log.play_value' uses placeholders {carta, n, side} but the en text uses "
                          "{card, n, side}")
-    assert d.path.endswith("es/messages.yaml") and d.line is not None
+    assert d.path.endswith("es/zz-mine.yaml") and d.line is not None
 
 
 def test_a_glossary_term_translated_another_way_is_reported(spanish_copy):
     replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la Crisis Final."',
                '"Comienza la crisis decisiva."')
     (d,) = messages_of(spanish_copy)
-    assert d.message == "'log.final_crisis' translates 'Final Crisis' without the glossary term 'Crisis Final'"
+    assert d.message == "'log.step.final crisis' translates 'Final Crisis' without the glossary term 'Crisis Final'"
 
 
 def test_a_form_the_glossary_avoids_is_reported(spanish_copy):
-    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '  own: "una ficha"', '  own: "un token"')
+    (spanish_copy / "locale" / "es" / "zz-mine.yaml").write_text('token:\n  own: "un token"\n', encoding="utf-8")
     found = {d.message for d in messages_of(spanish_copy)}
     assert "'token.own' says 'token', which the glossary avoids" in found
 
@@ -166,16 +167,18 @@ def test_a_language_with_no_catalog_is_refused_in_one_line_naming_those_there_ar
 
 
 def test_an_english_command_word_in_a_spanish_text_is_reported(spanish_copy):
-    replace_in(spanish_copy / "locale" / "es" / "cli.yaml", "escribe registro para verlo todo",
-               "escribe log para verlo todo")
+    (spanish_copy / "locale" / "es" / "zz-cli.yaml").write_text(
+        'cli:\n  panel:\n    earlier: "({n|1 línea anterior|{n} líneas anteriores}: escribe log para verlo todo)"\n',
+        encoding="utf-8")
     (d,) = messages_of(spanish_copy)
     assert d.message == "'cli.panel.earlier' tells the player to type 'log', the en word for log"
-    assert "'registro'" in d.hint and d.path.endswith("es/cli.yaml") and d.line is not None
+    assert "'registro'" in d.hint and d.path.endswith("es/zz-cli.yaml") and d.line is not None
 
 
 def test_a_quoted_english_command_word_is_a_mention_not_an_instruction(spanish_copy):
-    replace_in(spanish_copy / "locale" / "es" / "cli.yaml", "escribe registro para verlo todo",
-               "escribe registro (o «log») para verlo todo")
+    (spanish_copy / "locale" / "es" / "zz-cli.yaml").write_text(
+        'cli:\n  panel:\n    earlier: "({n|1 línea anterior|{n} líneas anteriores}: escribe registro (o «log») para verlo todo)"\n',
+        encoding="utf-8")
     assert messages_of(spanish_copy) == []
 
 

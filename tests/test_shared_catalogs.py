@@ -1,0 +1,127 @@
+"""The tool's own words are shared by every game (content/interface/<lang>/), a game's catalogs may
+give any key its own text, and a game is picked by name (``crisis games``, ``--game``)."""
+
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clirun import run_crisis, run_main
+from crisis.content.loader import load_content
+
+ROOT = Path(__file__).resolve().parents[1]
+CIVIL_WAR = ROOT / "content" / "civil-war-card-game"
+RAW_KEY = re.compile(r"<[a-z_]+(\.[A-Za-z0-9_ ]+)+>")
+
+
+def test_fort_sumter_reads_every_text_as_before_in_both_languages():
+    """Each message of Fort Sumter's catalogs, in English and Spanish, is the text it was before its
+    interface's words moved to the tool's catalog (a digest per key, taken before the move); the
+    tool adds only keys Fort Sumter never had.  Regenerate the digests only for a change of wording
+    meant for Fort Sumter."""
+    before = json.loads((ROOT / "tests" / "data" / "fort-sumter-messages.json").read_text(encoding="utf-8"))
+    content = load_content()
+    for lang in ("en", "es"):
+        messages = content.catalogs[lang].messages
+        changed = [key for key, digest in before[lang].items()
+                   if hashlib.sha256(messages.get(key, "\0missing").encode()).hexdigest()[:12] != digest]
+        assert changed == [], f"{lang}: {changed[:10]}"
+        # every text still formats as it did: the same texts, the same grammar of names
+        for key in before[lang]:
+            assert not RAW_KEY.fullmatch(content.catalogs[lang].text(key, **_sample(messages[key]))) or "{" not in messages[key]
+
+
+def _sample(message):
+    from crisis.content.locale import placeholders
+    return {name: 1 for name in placeholders(message)}
+
+
+def test_the_tools_words_come_from_its_own_catalog_and_a_game_needs_none_of_them():
+    content = load_content(CIVIL_WAR)
+    catalog = content.catalog("en")
+    assert catalog.text("result.title") == "Final score"
+    assert "content/interface/en/" in catalog.positions["result.title"][0]
+    assert "content/fort-sumter" not in catalog.positions["result.title"][0]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_civil_war_game_played_by_bots_shows_no_raw_key(lang):
+    result = run_main("play", "--bots", "--game", "civil-war-card-game", "--seed", "3", "--lang", lang)
+    assert result.returncode == 0, result.stderr
+    assert not RAW_KEY.search(result.stdout), RAW_KEY.search(result.stdout).group()
+    lines = result.stdout.splitlines()
+    assert len(lines) > 10  # the game's log is said, not only the score
+    if lang == "es":
+        english = re.compile(r"\b(wins|draws|plays|begins|Final score|before the)\b")
+        assert not [line for line in lines if english.search(line)]
+        assert "Puntuación final" in result.stdout
+
+
+def test_a_civil_war_game_in_line_mode_on_a_pipe_shows_no_raw_key(tmp_path):
+    for lang in ("en", "es"):
+        result = run_crisis("play", "--vs", "random", "--game", "civil-war-card-game", "--no-color", "--seed", "2",
+                            "--lang", lang, "--save", str(tmp_path / f"game-{lang}.json"), input="1\n" * 400,
+                            timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert not RAW_KEY.search(result.stdout), RAW_KEY.search(result.stdout).group()
+        assert "Fort Sumter" not in result.stdout
+
+
+def test_a_games_own_text_wins_over_the_tools(tmp_path):
+    root = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, root)
+    shared = run_main("play", "--bots", "--content", str(root), "--seed", "3")
+    assert "Final score" in shared.stdout  # the tool's words
+    (root / "locale" / "en" / "zz-mine.yaml").write_text('result:\n  title: "Tally of the war"\n', encoding="utf-8")
+    result = run_main("play", "--bots", "--content", str(root), "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    assert "Tally of the war" in result.stdout and "Final score" not in result.stdout
+
+
+def test_a_key_missing_in_both_catalogs_is_reported_with_where_it_was_looked_for(tmp_path):
+    root = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, root)
+    path = root / "locale" / "en" / "render.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("sides: {North: North, South: South}", "sides: {North: North}"), encoding="utf-8")
+    result = run_main("check", "--content", str(root))
+    assert result.returncode == 1
+    assert "locale 'en' has no text for 'sides.South'" in result.stderr
+    assert "looked in content/interface/en/ and then" in result.stderr and "cw/locale/en/" in result.stderr
+
+
+def test_a_placeholder_mismatch_names_the_file_the_key_came_from(tmp_path):
+    root = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, root)
+    (root / "locale" / "es" / "zz-mine.yaml").write_text('result:\n  line: "{sid}: {vp} PV"\n', encoding="utf-8")
+    result = run_main("i18n", "check", "--content", str(root), "--lang", "es")
+    assert "locale/es/zz-mine.yaml:2" in result.stdout and "'result.line' uses placeholders" in result.stdout
+
+
+def test_crisis_games_lists_the_shipped_games_in_the_players_language():
+    english = run_main("games")
+    assert english.returncode == 0, english.stderr
+    lines = english.stdout.splitlines()
+    assert any(line.startswith("civil-war-card-game") and "The Civil War Card Game" in line and "2 players" in line
+               and "solo" not in line for line in lines)
+    assert any(line.startswith("fort-sumter") and "solo" in line and "default" in line for line in lines)
+    spanish = run_main("games", "--lang", "es")
+    assert "2 jugadores" in spanish.stdout and "por defecto" in spanish.stdout
+
+
+def test_game_picks_a_shipped_game_and_the_default_stays():
+    picked = run_main("cards", "--game", "civil-war-card-game")
+    assert picked.returncode == 0, picked.stderr
+    assert "Abraham Lincoln" in picked.stdout
+    default = run_main("cards")
+    assert "Abraham Lincoln" not in default.stdout and default.returncode == 0
+
+
+def test_an_unknown_game_is_refused_on_one_line_with_the_closest_name():
+    result = run_main("play", "--bots", "--game", "civil-war")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "did you mean 'civil-war-card-game'?" in result.stderr and "fort-sumter" in result.stderr
