@@ -313,24 +313,20 @@ def cmd_replay(args) -> int:
 
 
 def cmd_cards(args) -> int:
-    """Every card as a player reads it, so a localizer can review a whole deck."""
+    """Every card as a player reads it, kind by kind, so a localizer can review a whole deck."""
     import shutil
-    from crisis.interpreter.game import Game
+    from crisis.interpreter.engine.game import Game
     from .board import Screen, fit_all
-    from .info import OBJECTIVE, STRATEGY, card_text
     from .terminal import Style
     content = load(args)
     show = presenter(args, content)
-    c = show.catalog
     width = max(40, min(shutil.get_terminal_size((100, 40)).columns, 160))
-    screen = Screen(Game(content, 0, log=False), show, Style(False), width)
-    strategy, objectives = len(screen.t.strategy_cards), len(screen.t.objective_cards)  # (cli/info.py's cards)
-    lines = [c.text("cli.cards.strategy_heading", n=strategy)]
-    for index in range(strategy):
-        lines += [""] + card_text(screen, STRATEGY, index)
-    lines += ["", c.text("cli.cards.objective_heading", n=objectives)]
-    for index in range(objectives):
-        lines += [""] + card_text(screen, OBJECTIVE, index)
+    screen = Screen(Game.of(content, 0, log=False), show, Style(False), width)
+    lines: list = []
+    for kind, cards in enumerate(screen.program.cards):
+        lines += ([""] if lines else []) + [screen.kind_heading(kind, len(cards.ids))]
+        for card in range(len(cards.ids)):
+            lines += [""] + screen.card_text(kind, card)
     for line in fit_all(lines, width):
         print(line)
     return EXIT_OK

@@ -145,8 +145,6 @@ MESSAGES = {
     "cli.card.unknown": frozenset({"name"}),
     "cli.card.unknown_guess": frozenset({"guess", "name"}),
     "cli.card.usage": frozenset({"card"}),
-    "cli.cards.objective_heading": frozenset({"n"}),
-    "cli.cards.strategy_heading": frozenset({"n"}),
     "cli.check.ok": None,
     "cli.consequence.blocked": frozenset({"blocks", "marker", "space"}),
     "cli.consequence.confirm": frozenset({"action"}),
