@@ -38,11 +38,25 @@ INSERTS = ["\x00", "\x07", "\x1b[2J", "\x85", "\u2028", "\u2029", "\ufeff", "\uf
            "...\n", "? ", "\n  ", "\n\n"]
 
 
+# the earlier engine's files, which the shipped folder still holds while that engine goes: no
+# command reads them any more (content/loader.py), so the fuzzer's copies leave them out
+EARLIER_FILES = ("game.yaml", "rules.yaml", "solo.yaml")
+
+
+def copy_content(source: Path, target: Path) -> Path:
+    """A copy of the content folder ``source`` at ``target``: the files a game is read from."""
+    import shutil
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("scenarios", *EARLIER_FILES))
+    return target
+
+
 def _files(root: Path) -> List[Path]:
-    files = [root / "game.yaml", root / "rules.yaml"]
+    """The files load_content reads (docs/state.md, docs/sequence.md, docs/solo.md)."""
+    files = [root / "state.yaml", root / "sequence.yaml", root / "layout.yaml"]
     files += sorted((root / "cards").glob("*.yaml"))
-    files += sorted((root / "locale").glob("*/*.yaml"))
-    files += sorted((root / "solo").glob("*.yaml"))
+    files += sorted((root / "locale").glob("*/*.yaml")) + [root / "locale" / "glossary.yaml"]
+    files += [root / "solo" / "overlay.yaml"] + sorted((root / "solo").glob("aid-*.yaml"))
+    files += sorted((root / "bots").glob("*.yaml"))
     return [f for f in files if f.is_file() and not f.is_symlink()]
 
 
@@ -92,7 +106,9 @@ def scalar_swap(rng: random.Random, path: Path) -> str:
 
 def rule_damage(rng: random.Random, path: Path) -> str:
     text = _text(path)
-    spots = [m.end() for m in re.finditer(r"(event|first|second|pivotal_bonus|dimension_scoring|matching): ?\|?\n?", text)]
+    # where a rule's text starts: after a card's event or a zone's effects, or a block of text (the
+    # sequence of play, procedures, the overlay's steps)
+    spots = [m.end() for m in re.finditer(r"\b(event|first|second|then): ?|: [|>]-?\n", text)]
     if not spots:
         return byte_damage(rng, path)
     at = rng.choice(spots) + rng.randint(0, 40)
@@ -137,19 +153,27 @@ def nesting(rng: random.Random, path: Path) -> str:
 
 
 def game_numbers(rng: random.Random, root: Path) -> str:
-    path = root / "game.yaml"
+    """A number of the game changed: one of state.yaml's (counters' ranges, tokens, track and
+    zones, piles' sizes) or one written in sequence.yaml's rules (cards dealt, rounds)."""
+    name = rng.choice(["state.yaml", "state.yaml", "sequence.yaml"])
+    path = root / name
+    if not path.is_file() or path.is_symlink():
+        return f"{name} is not there to change"
     text = _text(path)
-    keys = re.findall(r"^\s*(\w+): \d+", text, re.M)
-    if not keys:
-        return "game.yaml has no numbers left to change"
-    key = rng.choice(keys)
+    # a number after a key (state.yaml: "to: 99", "each side: 25", "{from: 15, to: 11}"), or in a rule's words
+    pattern = r"(?<=[\w ]: )\d+" if name == "state.yaml" else r"(?<=[a-z] )\d+(?= [a-z])"
+    spots = [m for m in re.finditer(pattern, text) if "#" not in text[text.rfind("\n", 0, m.start()) + 1:m.start()]]
+    if not spots:
+        return f"{name} has no numbers left to change"
+    spot = rng.choice(spots)
     value = rng.choice([0, 1, 2, 9, 12, 30, 31, 99, 100, 999, 1000, 10**6, 10**9 - 1, 10**9, 10**12, -5])
-    path.write_text(re.sub(rf"^(\s*{key}): \d+", rf"\g<1>: {value}", text, count=1, flags=re.M), encoding="utf-8")
-    return f"game.yaml {key}: {value}"
+    path.write_text(text[:spot.start()] + str(value) + text[spot.end():], encoding="utf-8")
+    line = text.count("\n", 0, spot.start()) + 1
+    return f"{name}:{line} {spot.group()} -> {value}"
 
 
 def filesystem(rng: random.Random, root: Path) -> str:
-    target = rng.choice(_files(root) + [root / "cards", root / "locale" / "es"])
+    target = rng.choice(_files(root) + [root / "cards", root / "locale" / "es", root / "solo", root / "bots"])
     how = rng.choice(["link-outside", "link-loop", "link-zero", "fifo", "folder", "remove", "empty", "link-inside"])
     if target.is_dir() and not target.is_symlink():
         os.rename(target, target.with_name(target.name + ".moved"))
@@ -168,7 +192,7 @@ def filesystem(rng: random.Random, root: Path) -> str:
     elif how == "empty":
         target.write_bytes(b"")
     elif how == "link-inside":
-        target.symlink_to(root / "game.yaml")
+        target.symlink_to(root / "state.yaml")
     return f"{how}: {target.relative_to(root)}"
 
 
@@ -195,12 +219,16 @@ def new_file(rng: random.Random, root: Path) -> str:
 
 
 def _names(root: Path) -> dict:
-    """The board's names, read from the copy (its game.yaml may be damaged: then none)."""
+    """The board's names, read from the copy's state.yaml: the map's groups of places (dimensions)
+    and its markers (a damaged file: none)."""
     import yaml
     try:
-        game = yaml.safe_load((root / "game.yaml").read_text(encoding="utf-8"))
-        dimensions = {d["name"]: list(d["spaces"]) for d in game["dimensions"]}
-        markers = list(game.get("markers") or {})
+        state = yaml.safe_load((root / "state.yaml").read_text(encoding="utf-8"))
+        groups = state["map"]["groups"]
+        dimensions = {name: list(places) for name, places in groups.items() if name != "words"}
+        if not dimensions or not all(dimensions.values()):
+            raise ValueError("no groups")
+        markers = list(state.get("markers") or {})
     except Exception:  # a damaged file: the rules will simply not check
         dimensions, markers = {"Nowhere": ["Nowhere"]}, []
     return {"dimensions": dimensions, "spaces": [s for spaces in dimensions.values() for s in spaces],
@@ -279,24 +307,9 @@ def _rewrite_yaml(path: Path, change) -> None:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
-def _mirror(path: Path, keys, value) -> None:
-    """The same change in the general front end's file: while a game's procedures are written both in
-    rules.yaml (solo/solo.yaml) and in sequence.yaml (solo/overlay.yaml), a designer's edit is made to
-    both, or the two engines would play different games and the fuzzer would find only that."""
-    if not path.is_file():
-        return
-
-    def change(data):
-        holder = data
-        for key in keys[:-1]:
-            holder = holder[key]
-        if keys[-1] in holder:
-            holder[keys[-1]] = value
-    _rewrite_yaml(path, change)
-
-
 def rule_structure(rng: random.Random, root: Path) -> str:
-    """Replace a card event, a procedure or a Solo Opponent procedure by a random well-formed rule."""
+    """Replace a card event, a procedure of sequence.yaml or a step or procedure of the game's side
+    in solo/overlay.yaml by a random well-formed rule."""
     names = _names(root)
     rule = random_rule(rng, names)
     where = rng.choice(["card", "card", "card", "rules", "solo"])
@@ -313,25 +326,28 @@ def rule_structure(rng: random.Random, root: Path) -> str:
                 picked.append(card["id"])
             _rewrite_yaml(path, change)
             return f"event of {picked[0]} -> {rule[:60]!r}"
-        if where == "solo" and (root / "solo" / "solo.yaml").is_file():
-            key = rng.choice(["turn", "pivotal_bonus"])
-            _rewrite_yaml(root / "solo" / "solo.yaml", lambda data: data["opponent"].__setitem__(key, rule))
-            _mirror(root / "solo" / "overlay.yaml", ("steps", "turn") if key == "turn" else ("procedures", "pivotal bonus"),
-                    {"solo opponent": rule})
+        overlay = root / "solo" / "overlay.yaml"
+        if where == "solo" and overlay.is_file():
+            # the role the game plays: the first of the overlay's roles
+            key = rng.choice(["turn", "pivotal bonus"])
+
+            def change(data):
+                role = next(iter(data["roles"]))
+                data["steps" if key == "turn" else "procedures"][key] = {role: rule}
+            _rewrite_yaml(overlay, change)
             return f"solo {key} -> {rule[:60]!r}"
-        key = rng.choice(["pivotal_bonus", "dimension_scoring", "objective_scoring"])
-        _rewrite_yaml(root / "rules.yaml", lambda data: data.__setitem__(key, rule))
-        _mirror(root / "sequence.yaml", ("procedures", key.replace("_", " ")), rule)
+        key = rng.choice(["pivotal bonus", "dimension scoring", "objective scoring"])
+        _rewrite_yaml(root / "sequence.yaml", lambda data: data["procedures"].__setitem__(key, rule))
         return f"{key} -> {rule[:60]!r}"
     except Exception:  # a file already damaged by another mutation: left as it is
         return "no rule to replace"
 
 
 def definitions(rng: random.Random, root: Path) -> str:
-    """A Solo Opponent definition that uses itself, another, or goes round a circle."""
-    path = root / "solo" / "solo.yaml"
+    """A definition of the solo game (solo/overlay.yaml) that uses itself, another, or goes round a circle."""
+    path = root / "solo" / "overlay.yaml"
     if not path.is_file():
-        return "no solo.yaml"
+        return "no overlay.yaml"
     text = rng.choice(["the card is Friendly", "the card is Loyal", "the card is for you only and the card is Loyal",
                        "the card would place or remove pieces", "the card is for you or the card is Friendly"])
     loyal = rng.choice(["the card is Friendly", "the card is for you only", "the value of the card is at least 2"])
@@ -340,8 +356,6 @@ def definitions(rng: random.Random, root: Path) -> str:
             data["definitions"]["Friendly"] = {"card": text}
             data["definitions"]["Loyal"] = {"card": loyal}
         _rewrite_yaml(path, change)
-        if (root / "solo" / "overlay.yaml").is_file():
-            _rewrite_yaml(root / "solo" / "overlay.yaml", change)
     except Exception:
         return "no definitions to change"
     return f"Friendly: {text}; Loyal: {loyal}"
@@ -374,7 +388,7 @@ def mutate_content(rng: random.Random, root: Path) -> str:
     done = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         if rng.random() < 0.25:
-            if not (root / "game.yaml").is_file():
+            if not (root / "state.yaml").is_file():
                 break
             done.append(rng.choice(ROOT_MUTATIONS)(rng, root))
         else:
@@ -495,52 +509,81 @@ def _clean(report: str) -> None:
         raise Unclean("a message line longer than 2,000 characters")
 
 
+def game_decisions(content) -> int:
+    """An upper bound on the decisions of a whole game on ``content``: the general front end's bound
+    (ruleset/bound.py) on what the sequence of play can ask, every loop at its most passes and every
+    step at its heavier rule, its own or the solo game's.  Each of its numbers is bounded by a limit
+    checked when the content is read, so a game on content ``crisis check`` accepts always ends."""
+    from crisis.ruleset.bound import RuleBound
+    definition = content.definition
+    bound = RuleBound(definition, {})
+    edges = bound.graph()
+    if bound.circles(edges):  # refused when read: no content that loads has one
+        raise AssertionError("accepted content whose rules carry each other out in a circle")
+    for unit in bound.topological(edges):
+        bound.done[unit] = bound.cost_unit(unit)
+    return bound.asks(definition.setup) + bound.asks(definition.play)
+
+
 def content_outcome(root: Path) -> str:
-    """'error' (a clean ContentError) or 'valid' (loaded, and a whole game played within its bound).
+    """'error' (a clean ContentError) or 'valid' (loaded, and a whole game played by random players
+    on the general engine within its bound).
 
     Anything else propagates: a traceback, as the fuzz run counts it.
     """
     from crisis.content.loader import load_content
     from crisis.content.yamlfile import ContentError
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game
-    from crisis.ruleset.work import game_decisions
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.engine.ops import RuleWorkError
+    from crisis.interpreter.players.registry import RandomBot
     try:
         content = load_content(root)
     except ContentError as error:
         _clean(error.report())
         return "error"
     bound = game_decisions(content)
-    game = Game(content, 7, log=False)
-    bots = [RandomBot(7, 0), RandomBot(7, 1)]
-    for _ in range(bound + 1):
-        if game.over:
-            return "valid"
-        decision = game.decision
-        game.apply(bots[decision.player].choose(game, decision))
+    try:
+        game = Game.of(content, 7, log=False)
+        players = [RandomBot(7, side) for side in range(len(content.sides))]
+        for _ in range(bound + 1):
+            if game.over:
+                return "valid"
+            decision = game.decision
+            game.apply(players[decision.player].choose(game, decision))
+    except RuleWorkError as error:
+        # a loop of the sequence of play that would go round more often than the check assumes
+        # ('repeat while' past MAX_REPEATS, a counter set back) stops the game, at the loop, as
+        # docs/limits.md says: a clean error.  Work past the limit is one the check should have
+        # refused: that propagates.
+        if any("steps of work" in d.message for d in error.diagnostics):
+            raise
+        _clean(error.report())
+        return "error"
     raise AssertionError(f"a game on accepted content took more than its bound of {bound} decisions")
 
 
 def save_outcome(path: Path, content) -> str:
-    """'error' (a clean refusal, printed as the command line prints it) or 'valid' (read and replayed)."""
+    """'error' (a clean refusal, printed as the command line prints it) or 'valid' (read and replayed
+    on the general engine, as ``crisis resume`` does)."""
     from crisis.cli import saves
-    from crisis.cli.session import bots
-    from crisis.interpreter.game import Game, IllegalAction, Options
+    from crisis.cli.session import KnownBots, options_of
+    from crisis.interpreter.engine.game import Game, IllegalAction
     from crisis.ruleset.diagnostics import printable, shown
     try:
-        saved = saves.read(path, content, bots())
+        saved = saves.read(path, content, KnownBots())
     except saves.SaveProblem as problem:
         message = content.catalog("en").text(problem.key, **{k: str(v) for k, v in problem.params.items()})
         _clean(printable(message, keep="\n\t"))
         return "error"
-    game = Game(content, saved.seed, Options.from_dict(saved.options), log=False)
+    game = Game.of(content, saved.seed, options_of(content, saved.options), log=False)
     for index, text in enumerate(saved.actions):
         if game.over:
             return "error"  # cli.save.too_many
         try:
             game.apply(text)
         except IllegalAction:
-            message = content.catalog("en").text("cli.save.bad_action", file=str(path), n=index + 1, text=shown(text))
+            message = content.catalog("en").text("cli.save.bad_action", file=str(path), n=index + 1, text=shown(text),
+                                                 version=saved.version)
             _clean(printable(message, keep="\n\t"))
             return "error"
     return "valid"
@@ -598,8 +641,8 @@ def play(root: Path, which: str, seed: int, content=None, search_budget: int = 2
 
     from crisis.cli.main import main
     from crisis.content import loader
-    from crisis.interpreter.controllers import controller_factory, play_out
-    from crisis.interpreter.game import Game
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.players.registry import controller_factory, play_out
     from crisis.ruleset.diagnostics import UserError
     content = content or loader.load_content(root)
     load_content = loader.load_content
@@ -612,10 +655,10 @@ def play(root: Path, which: str, seed: int, content=None, search_budget: int = 2
     try:
         if which in ("heuristic", "search"):
             factory = controller_factory("heuristic" if which == "heuristic" else f"search:{search_budget}")
-            game = Game(content, seed, log=False)
-            play_out(game, [factory(seed, 0), factory(seed, 1)])
+            game = Game.of(content, seed, log=False)
+            play_out(game, [factory(seed, side) for side in range(len(content.sides))])
         elif which in ("solo", "log", "cards", "aid"):
-            if which in ("solo", "aid") and content.solo is None:
+            if which in ("solo", "aid") and content.overlay is None:
                 return "ok"
             command = {"solo": ["play", "--bots", "--solo", "--seed", str(seed)],  # the whole log, with reasons
                        "log": ["play", "--bots", "--seed", str(seed)]}.get(which, [which])
@@ -659,16 +702,16 @@ def _leftovers(folder: Path) -> List[str]:
 
 def _held(path: Path, content) -> List[str]:
     from crisis.cli import saves
-    from crisis.cli.session import bots
+    from crisis.cli.session import KnownBots
     try:
-        return saves.read(path, content, bots()).actions
+        return saves.read(path, content, KnownBots()).actions
     except saves.SaveProblem as problem:
         raise BrokenPromise(f"the save does not read: {problem.key} {problem.params}") from None
 
 
 def _complete(actions: List[str], seed: int, content) -> bool:
-    from crisis.interpreter.game import Game
-    game = Game(content, seed, log=False)
+    from crisis.interpreter.engine.game import Game
+    game = Game.of(content, seed, log=False)
     for text in actions:
         game.apply(text)
     return game.over
@@ -960,13 +1003,14 @@ class LspServer:
 
 
 def lsp_folders(folder: Path) -> dict:
-    """Two copies of the shipped content: one as shipped, one whose cards folder holds a FIFO,
-    a link to /dev/zero, a link to itself and a link out of the folder."""
+    """Two copies of the shipped content (the files a game is read from): one as shipped, with its
+    scenarios, one whose cards folder holds a FIFO, a link to /dev/zero, a link to itself and a
+    link out of the folder."""
     import shutil
     from crisis.content.loader import default_content_dir
     clean, hostile = folder / "clean", folder / "hostile"
-    shutil.copytree(default_content_dir(), clean)
-    shutil.copytree(default_content_dir(), hostile, ignore=shutil.ignore_patterns("scenarios"))
+    shutil.copytree(default_content_dir(), clean, ignore=shutil.ignore_patterns(*EARLIER_FILES))
+    copy_content(default_content_dir(), hostile)
     cards = hostile / "cards"
     os.mkfifo(cards / "a-fifo.yaml")
     (cards / "a-zero.yaml").symlink_to("/dev/zero")

@@ -5,7 +5,6 @@ run is tools/fuzz_inputs.py (docs/limits.md gives its figures)."""
 
 import json
 import random
-import shutil
 import signal
 import tempfile
 from pathlib import Path
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from crisis.cli import saves
 from crisis.content.loader import default_content_dir
 
-from mutations import content_outcome, mutate_content, mutate_save, save_outcome
+from mutations import content_outcome, copy_content, mutate_content, mutate_save, save_outcome
 
 EXAMPLES = max(10, settings().max_examples // 2)
 
@@ -39,9 +38,8 @@ class _Alarm:
 
 
 def content_copy(folder: Path) -> Path:
-    root = folder / "content"
-    shutil.copytree(default_content_dir(), root, ignore=shutil.ignore_patterns("scenarios"))
-    return root
+    """The shipped content's files a game is read from (the general engine's), copied into ``folder``."""
+    return copy_content(default_content_dir(), folder / "content")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -57,13 +55,17 @@ def test_damaged_content_loads_or_is_refused_cleanly(rng):
 @settings(max_examples=2 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rng=st.randoms(use_true_random=False), actions=st.integers(0, 40))
 def test_damaged_saves_load_or_are_refused_cleanly(content, rng, actions):
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game
-    game = Game(content, 3, log=False)
-    bots = [RandomBot(3, 0), RandomBot(3, 1)]
+    from crisis.cli.session import saved_options
+    from crisis.interpreter.engine.game import Game, Options
+    from crisis.interpreter.players.registry import RandomBot
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(len(content.sides))]
     for _ in range(actions):
+        if game.over:
+            break
         game.apply(bots[game.decision.player].choose(game, game.decision))
-    data = saves.SavedGame(game=content.game, digest=content.digest, seed=3, options={"event_discard": False},
+    data = saves.SavedGame(game=content.game, digest=content.digest, seed=3,
+                           options=saved_options(content.program, Options()),
                            controllers={side: "human" for side in content.sides},
                            actions=list(game.history)).to_json()
     with tempfile.TemporaryDirectory() as folder:

@@ -53,7 +53,6 @@ import multiprocessing
 import os
 import random
 import resource
-import shutil
 import sys
 import tempfile
 import time
@@ -89,15 +88,16 @@ def _worker(conn, memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     from crisis.cli import saves
     from crisis.content.loader import default_content_dir, load_content
-    from crisis.interpreter.controllers import RandomBot
-    from crisis.interpreter.game import Game
-    from mutations import BrokenPromise, content_outcome, disk_case, mutate_content, mutate_rules, mutate_save, \
-        save_outcome
+    from crisis.cli.session import saved_options
+    from crisis.interpreter.engine.game import Game, Options
+    from crisis.interpreter.players.registry import RandomBot
+    from mutations import BrokenPromise, content_outcome, copy_content, disk_case, mutate_content, mutate_rules, \
+        mutate_save, save_outcome
 
     content = load_content()
     pristine = default_content_dir()
-    game = Game(content, 3, log=False)
-    bots = [RandomBot(3, 0), RandomBot(3, 1)]
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(len(content.sides))]
     while not game.over:
         game.apply(bots[game.decision.player].choose(game, game.decision))
     whole = list(game.history)
@@ -128,11 +128,11 @@ def _worker(conn, memory_mb: int) -> None:
             try:  # damage first: a failure here is the harness's, not crisis's
                 if kind == "content":
                     target = Path(folder) / "content"
-                    shutil.copytree(pristine, target, ignore=shutil.ignore_patterns("scenarios"))
+                    copy_content(pristine, target)
                     what = (mutate_rules if rng.random() < rules_share else mutate_content)(rng, target)
                 else:
                     data = saves.SavedGame(game=content.game, digest=content.digest, seed=3,
-                                           options={"event_discard": False},
+                                           options=saved_options(content.program, Options()),
                                            controllers={side: "human" for side in content.sides},
                                            actions=whole[:rng.randrange(len(whole) + 1)]).to_json()
                     target = Path(folder) / "game.json"
@@ -221,9 +221,9 @@ def main(argv=None) -> int:
         if not args.keep:
             parser.error("--case needs --keep DIR")
         from crisis.content.loader import default_content_dir
-        from mutations import mutate_content, mutate_rules
+        from mutations import copy_content, mutate_content, mutate_rules
         rng = random.Random(args.case)  # as the worker draws it
-        shutil.copytree(default_content_dir(), args.keep, ignore=shutil.ignore_patterns("scenarios"))
+        copy_content(default_content_dir(), Path(args.keep))
         print((mutate_rules if rng.random() < args.rules_share else mutate_content)(rng, Path(args.keep)))
         return 0
     plays = () if args.plays == "none" else tuple(p for p in args.plays.split(",") if p)
