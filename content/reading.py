@@ -76,7 +76,9 @@ class Reader:
         """Check a mapping's keys and value types.
 
         Returns the well-formed entries (so later checks can still run and
-        report their own problems) and whether everything was well-formed.
+        report their own problems) and whether everything was well-formed;
+        no entries (None) when a required key is missing or ill-formed, since
+        nothing can be read from a mapping without what it requires.
         """
         if not isinstance(value, Map):
             position = at if at else (getattr(value, "line", 1), getattr(value, "column", 1))
@@ -106,6 +108,8 @@ class Reader:
                 self.problems.add(file.diagnostic((value.line, value.column), f"{what} has no '{key}'",
                                                   expected=f"a '{key}' entry"))
                 ok = False
+        if any(key not in good for key in required):
+            return None, False
         return good, ok
 
     def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str) -> bool:

@@ -119,10 +119,11 @@ def test_a_missing_locale_text_is_reported(tmp_path):
 
 def test_a_broken_message_placeholder_is_reported(tmp_path):
     root = copy_content(tmp_path)
-    replace_in(root / "locale" / "en" / "messages.yaml", 'round: "Round {round} begins',
-               'round: "Round {round begins')
+    replace_in(root / "locale" / "en" / "messages.yaml", 'vp_gain: "{side} gains {n} VP',
+               'vp_gain: "{side} gains {n VP')
     (d,) = problems(root)
-    assert "message 'log.round'" in d.message and "never closed" in d.message
+    assert "message 'log.vp_gain'" in d.message and "never closed" in d.message
+    assert d.path.endswith("locale/en/messages.yaml")
 
 
 def test_board_numbers_must_add_up(tmp_path):
@@ -249,3 +250,17 @@ def test_or_between_two_whole_conditions_is_checked_and_played(tmp_path):
     assert [(o.name, o.problems, [d.message for d in o.diagnostics]) for o in outcomes] == [
         (o.name, [], []) for o in outcomes]
     assert len(outcomes) == 3 and all(o.passed for o in outcomes)
+
+
+@pytest.mark.parametrize("file, old, new, where, message", [
+    ("state.yaml", "cards: objective cards", "cards: 0", (119, 12), "'cards' in pile 'objective deck' should be text"),
+    ("state.yaml", "holds: tokens", "holds: 1", (76, 12), "'holds' in track 'crisis track' should be text"),
+    ("sequence.yaml", "\nsetup: |", "\nsetupx: |", (8, 1), "unknown key 'setupx' in sequence.yaml"),
+])
+def test_a_required_entry_of_the_wrong_kind_or_missing_is_an_error_not_a_crash(tmp_path, file, old, new, where,
+                                                                               message):
+    """Found by the fuzzer: a required entry written as a number, or misspelt, crashed the loader."""
+    root = copy_content(tmp_path)
+    replace_in(root / file, old, new)
+    found = problems(root)
+    assert any((d.line, d.column) == where and d.message == message for d in found), [str(d) for d in found]
