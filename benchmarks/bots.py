@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crisis.balance.stats import wilson  # noqa: E402
 from crisis.content.loader import load_content  # noqa: E402
-from crisis.interpreter import batch, controllers  # noqa: E402
-from crisis.interpreter.game import Options  # noqa: E402
+from crisis.interpreter import batch  # noqa: E402
+from crisis.interpreter.engine.game import Options, option_names  # noqa: E402
+from crisis.interpreter.players import registry as controllers  # noqa: E402
 
 
 # (bot name, decision kind) -> [(wall seconds, CPU seconds)] of each decision, in this process
@@ -58,7 +59,7 @@ def timed(name: str) -> str:
 
 def play(args) -> dict:
     content = load_content(args.content)
-    options = Options(event_discard=args.event_discard)
+    options = Options(frozenset(option_names(content.program)) if args.event_discard else frozenset())
     jobs = args.jobs or batch.default_jobs()
     names = (args.bot, args.against)
     if jobs == 1:  # played here: the choices can be timed
@@ -118,7 +119,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000, help="games on each side")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--content")
-    parser.add_argument("--event-discard", action="store_true")
+    parser.add_argument("--event-discard", action="store_true", help="the content's optional rules on")
     parser.add_argument("--jobs", type=int, help="processes (default: every core)")
     parser.add_argument("--out", help="also write the counts as JSON")
     args = parser.parse_args()

@@ -10,7 +10,8 @@ runs made side by side, alternating (A B, B A, A B, ...), and each round's
 ratio is printed so the noise shows:
 
 1. per core: complete random games per CPU second, this tree / REF (default:
-   the last commit before the speed work of issue 8).  REF is exported with
+   HEAD, the last commit: what the working tree's changes do; any commit
+   whose crisis sim plays on the general engine).  REF is exported with
    ``git archive`` to a temporary folder; each tree runs in its own worker
    process (benchmarks/playout_worker.py) importing only that tree, playing
    the same seeds; content loading is outside the timing.  The workers also
@@ -41,8 +42,8 @@ from typing import List
 
 TREE = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "playout_worker.py"
-# the last commit before the speed work (the games it plays are pinned by tests/test_pinned_games.py)
-BASELINE = "115dee4"
+# the last commit (the worker plays trees whose crisis sim is on the general engine: from 2ab9387 on)
+BASELINE = "HEAD"
 REFERENCE = TREE.parent / "shared" / "benchmarks" / "reference_playout.py"
 PACKAGES = {"ruleset": "ruleset", "interpreter": "interpreter", "content": "content", "cli": "cli"}
 
@@ -70,11 +71,13 @@ class Worker:
         self.process = subprocess.Popen([sys.executable, str(WORKER), str(path)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True,
                                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-        hello = json.loads(self.process.stdout.readline())
+        hello = json.loads(self.process.stdout.readline() or "{}")
+        if not hello.get("ready"):
+            raise SystemExit(hello.get("error", f"the worker of {label} did not start"))
         self.batch = hello["batch"]
 
-    def play(self, games: int, first: int, event_discard: bool) -> dict:
-        self.process.stdin.write(f"{games} {first} {int(event_discard)}\n")
+    def play(self, games: int, first: int, optional_rules: bool) -> dict:
+        self.process.stdin.write(f"{games} {first} {int(optional_rules)}\n")
         self.process.stdin.flush()
         return json.loads(self.process.stdout.readline())
 
@@ -97,9 +100,9 @@ def per_core(args, scratch: Path) -> None:
     try:
         for round_ in range(args.rounds):
             first = 1 + round_ * args.games
-            event_discard = bool(round_ % 2)  # half the rounds with the optional rule
+            optional = bool(round_ % 2)  # half the rounds with the content's optional rules
             pair = (current, ref) if round_ % 2 == 0 else (ref, current)
-            results = {worker.label: worker.play(args.games, first, event_discard) for worker in pair}
+            results = {worker.label: worker.play(args.games, first, optional) for worker in pair}
             a, b = results[current.label], results[ref.label]
             same &= (a["wins"], a["vp"]) == (b["wins"], b["vp"])
             ratios.append(b["cpu"] / a["cpu"])
@@ -107,15 +110,14 @@ def per_core(args, scratch: Path) -> None:
                 best[label] = max(best[label], args.games / result["cpu"])
             print(f"  round {round_ + 1}: this tree {args.games / a['cpu']:.0f} games/s, "
                   f"{args.ref} {args.games / b['cpu']:.0f} games/s -> {ratios[-1]:.2f}x"
-                  f"{'  (Event Discard)' if event_discard else ''}")
+                  f"{'  (optional rules)' if optional else ''}")
     finally:
         current.close()
         ref.close()
     print(f"per-core ratio (games per CPU second, this tree / {args.ref}): {spread(ratios)}")
     print(f"best rounds: this tree {best[current.label]:.0f} games/s, {args.ref} {best[ref.label]:.0f} games/s "
           f"-> {best[current.label] / best[ref.label]:.2f}x (the least disturbed runs of each)")
-    print(f"same games in both trees: {'yes' if same else 'NO (the ref plays other games)'}; "
-          f"this tree {'uses its batch API' if current.batch else 'plays Game + play_out'}")
+    print(f"same games in both trees: {'yes' if same else 'NO (the ref plays other games)'}")
 
 
 def child_cpu(command: List[str], env=None) -> float:

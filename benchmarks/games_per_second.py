@@ -14,18 +14,15 @@ import statistics
 import time
 
 from crisis.content.loader import load_content
-from crisis.interpreter.controllers import RandomBot, play_out
-from crisis.interpreter.game import Game
-from crisis.interpreter.tables import tables_for
+from crisis.interpreter.batch import Job
 
 
 def run(content, games: int, first_seed: int):
+    """The games of ``crisis sim`` (two random players, the batch API): seconds, decisions."""
     decisions = 0
     started = time.perf_counter()
-    for seed in range(first_seed, first_seed + games):
-        game = Game(content, seed, log=False)
-        play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
-        decisions += len(game.history)
+    for record in Job(content).play(range(first_seed, first_seed + games)):
+        decisions += record.actions
     return time.perf_counter() - started, decisions
 
 
@@ -38,7 +35,7 @@ def main() -> None:
 
     started = time.perf_counter()
     content = load_content(args.content)
-    tables_for(content)
+    content.program  # compiled before the timing
     load_time = time.perf_counter() - started
     run(content, 50, 10**6)  # warm up
 

@@ -114,7 +114,7 @@ def headless(games: int, folder: Path):
     from crisis.cli.text import Presenter
     from crisis.cli.tui.app import CrisisApp, InfoScreen
     from crisis.content.loader import load_content
-    from crisis.interpreter.game import Options
+    from crisis.interpreter.engine.game import Options
 
     content = load_content()
     show = Presenter(content, content.catalog("en"))

@@ -1,17 +1,13 @@
-"""The general engine's bots (interpreter/players/) against each other, or against the bots of
-Fort Sumter's own engine while both exist: win rates per side with 95% Wilson intervals, and
-CPU seconds per game.
+"""The general engine's bots (interpreter/players/) against each other, here or on the code of an
+earlier commit: win rates per side with 95% Wilson intervals, and CPU seconds per game.
 
     python benchmarks/players.py --bot heuristic --against random --games 200 [--jobs 2]
     python benchmarks/players.py --bot search --against heuristic --games 100 --baseline f1e6263
-    python benchmarks/players.py --bot heuristic --against old:heuristic --games 200
     python benchmarks/players.py --bot heuristic@/tmp/retuned --against heuristic --games 500 --jobs 2
 
 Seeds S .. S+N-1, the bot playing the first side, then the same seeds with it playing the
-second.  ``old:NAME`` is a bot of the old engine: both engines play the game in step (they play
-the same games: tests/test_engine_differential.py), each bot choosing on its own engine's game.
-``NAME@DIR`` plays a bot with the settings and evaluation of the content in DIR (a copy of the
-game with its bots/*.yaml changed), against the shipped ones, say.
+second.  ``NAME@DIR`` plays a bot with the settings and evaluation of the content in DIR (a
+copy of the game with its bots/*.yaml changed), against the shipped ones, say.
 
 ``--baseline REV`` plays every game a second time on the code of commit REV (``git archive``
 into a folder of its own, run in processes of its own), the two alternating game by game, so
@@ -74,19 +70,21 @@ def new_bot(name: str, seed: int, side: int):
         evaluation = settings = None
     try:
         from crisis.interpreter.players.registry import RandomBot
-    except ImportError:  # before the controllers moved
+    except ImportError:  # a --baseline tree from before the players' registry (its own module)
         from crisis.interpreter.controllers import RandomBot
     from crisis.interpreter.players.heuristic import HeuristicBot
     from crisis.interpreter.players.search import SearchBot
     from crisis.content.bots import Budget
     base, _, setting = name.partition(":")
+    # another content's bots only when asked (a --baseline tree's bots may not take them)
+    given = {"evaluation": evaluation} if folder else {}
     if base == "random":
         return RandomBot(seed, side)
     if base == "heuristic":
-        return HeuristicBot(seed, side, evaluation=evaluation)
+        return HeuristicBot(seed, side, **given)
     if base == "search":
-        return SearchBot(seed, side, Budget.parse(setting) if setting else None, settings=settings,
-                         evaluation=evaluation)
+        return SearchBot(seed, side, Budget.parse(setting) if setting else None,
+                         **(dict(given, settings=settings) if folder else {}))
     raise SystemExit(f"unknown bot {name}")
 
 
@@ -100,29 +98,13 @@ def play(task):
     game = Game.of(c, seed, log=False)
     names = [None, None]
     names[side], names[1 - side] = bot, against
-    old = None
-    if any(n.startswith("old:") for n in names):
-        from crisis.interpreter import controllers
-        from crisis.interpreter.game import Game as OldGame
-        old = OldGame(c, seed, log=False)
-    players = []
-    for s, name in enumerate(names):
-        if name.startswith("old:"):
-            players.append(("old", controllers.controller_factory(name[4:])(seed, s)))
-        else:
-            players.append(("new", new_bot(name, seed, s)))
+    players = [new_bot(name, seed, s) for s, name in enumerate(names)]
     taken = []
     while game.decision is not None:
         decision = game.decision
-        engine, player = players[decision.player]
-        if engine == "old":
-            text = player.choose(old, old.decision).text
-        else:
-            text = player.choose(game, decision).text
+        text = players[decision.player].choose(game, decision).text
         game.apply(text)
         taken.append(text)
-        if old is not None:
-            old.apply(text)
     digest = hashlib.sha1("\n".join(taken).encode()).hexdigest()[:12]
     return game.view.winner == side, time.process_time() - started, digest
 
@@ -147,8 +129,8 @@ def baseline_tree(rev: str, repo: Path = ROOT) -> Path:
         (folder / "crisis").mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "-C", str(repo), "archive", full], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(folder / "crisis")], input=archive, check=True)
-        # the baseline plays with this file's worker (its own may predate it)
-        (folder / "crisis" / "benchmarks" / "players_worker.py").write_text(Path(__file__).read_text())
+    # the baseline plays with this file's worker (its own may predate it), as this file is now
+    (folder / "crisis" / "benchmarks" / "players_worker.py").write_text(Path(__file__).read_text())
     return folder
 
 
@@ -288,6 +270,9 @@ def main() -> None:
         thread.join()
     if out is not None:
         out.close()
+    for label in labels:
+        if any(result is None for result in results[label]):
+            raise SystemExit(f"the code of {label} did not play every game (its worker's error is above)")
     sides = content().program.schema.sides
     records = {label: [{"seed": t[0], "side": t[1], "bot": t[2], "against": t[3], "won": r[0], "cpu": r[1],
                         "actions": r[2]} for t, r in zip(tasks, results[label])] for label in labels}

@@ -4,11 +4,11 @@
                                        [--event-discard] [--ref COMMIT]
 
 Profiles the games ``crisis sim`` plays (seed S+i, two random bots, no log),
-the way that tree's ``crisis sim`` plays them: through its batch API when it
-has one, else ``Game`` + ``play_out``.  Content is loaded and compiled before
-profiling starts.  ``--ref COMMIT`` profiles another commit instead (exported
-with ``git archive``, as benchmarks/compare.py does), e.g. the commit before
-the speed work, for a before/after pair.
+the way that tree's ``crisis sim`` plays them: through its batch API on the
+general engine.  Content is loaded and compiled before profiling starts.
+``--ref COMMIT`` profiles another commit instead (exported with ``git
+archive``, as benchmarks/compare.py does), e.g. the last commit, for a
+before/after pair.
 """
 
 from __future__ import annotations
@@ -25,28 +25,20 @@ from pathlib import Path
 
 
 def play(content, games: int, options) -> None:
-    try:
-        from crisis.interpreter import batch
-    except ImportError:  # a tree from before the batch API
-        batch = None
-    if batch is not None:
-        for _ in batch.Job(content, options).play(range(1, games + 1)):
-            pass
-        return
-    from crisis.interpreter.controllers import RandomBot, play_out
-    from crisis.interpreter.game import Game
-    for seed in range(1, games + 1):
-        game = Game(content, seed, options, log=False)
-        play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
+    from crisis.interpreter import batch
+    for _ in batch.Job(content, options).play(range(1, games + 1)):
+        pass
 
 
 def profile(args) -> None:
     from crisis.content.loader import load_content
-    from crisis.interpreter.game import Game, Options
-    options = Options(event_discard=args.event_discard)
+    from crisis.interpreter import batch
+    from crisis.interpreter.engine.game import Options
+    from crisis.interpreter.records import reading_of
     content = load_content()
-    Game(content, 0, options, log=False)  # rules compiled before profiling
-    print(f"profiling {args.games} games of {Path(sys.modules[Game.__module__].__file__).resolve().parent.parent}")
+    options = Options(frozenset(reading_of(content.program).options) if args.event_discard else frozenset())
+    play(content, 1, options)  # rules compiled before profiling
+    print(f"profiling {args.games} games of {Path(batch.__file__).resolve().parent.parent}")
     cprofile = cProfile.Profile()
     cprofile.runcall(play, content, args.games, options)
     pstats.Stats(cprofile).strip_dirs().sort_stats(args.sort).print_stats(args.top)
@@ -57,8 +49,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sort", default="tottime")
-    parser.add_argument("--event-discard", action="store_true")
-    parser.add_argument("--ref", help="profile this commit instead of this tree")
+    parser.add_argument("--event-discard", action="store_true", help="the content's optional rules on")
+    parser.add_argument("--ref", help="profile this commit instead of this tree (one whose crisis sim plays on "
+                                      "the general engine: from 2ab9387 on)")
     args = parser.parse_args()
     if args.ref is None:
         profile(args)

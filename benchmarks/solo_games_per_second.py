@@ -17,8 +17,15 @@ import time
 
 from crisis.content.loader import load_content
 from crisis.interpreter.batch import Job
-from crisis.interpreter.game import Options
-from crisis.interpreter.tables import tables_for
+from crisis.interpreter.engine.game import Options
+
+
+def solo_options(content, side: str) -> Options:
+    """The content's solo game with the automa on ``side``, as ``crisis sim --solo`` sets it up
+    (the options its overlay turns on, its first difficulty)."""
+    automa = content.program.automa_rules
+    return Options(frozenset(name for name, on in automa.options.items() if on), solo=side,
+                   difficulty=next(iter(automa.difficulty), None))
 
 
 def rate(content, options, seeds) -> float:
@@ -34,14 +41,15 @@ def main() -> None:
     parser.add_argument("--content", default=None)
     args = parser.parse_args()
     content = load_content(args.content)
-    tables_for(content)
+    if content.program.automa_rules is None:
+        parser.error(f"{content.root} has no solo game")
     sides = content.sides
     solo, baseline = [], []
     for repeat in range(args.repeats):
         first = 1 + repeat * args.games
         seeds = range(first, first + args.games)
         baseline.append(rate(content, Options(), seeds))
-        per_side = [rate(content, Options(solo=side), seeds) for side in sides]
+        per_side = [rate(content, solo_options(content, side), seeds) for side in sides]
         solo.append(len(sides) / sum(1 / r for r in per_side))  # games per second over both sides
     print(f"{args.games} games per side x {args.repeats} repeats")
     print(f"solo games per second: median {statistics.median(solo):.0f} (min {min(solo):.0f}, max {max(solo):.0f})")
