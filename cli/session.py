@@ -333,6 +333,7 @@ class GameSession:
         self.path = path
         self.created = created or saves.now_stamp()
         self.save_failed = False
+        self.failure = None  # why the last write failed (a saves.SystemReason)
         self.on_disk: Optional[int] = None  # actions the save file holds, as far as this session knows
         n = len(self.sides)
         self.seen = [0] * n  # log entries each side had been shown at its last turn
@@ -451,9 +452,9 @@ class GameSession:
             saves.write_atomic(self.path, self.saved_game().to_json())
         except OSError as error:
             self.save_failed = True
-            reason = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
+            self.failure = saves.SystemReason.of(error.errno or 0, error.strerror or str(error))
             return self.c.text("cli.save.write_failed", file=shown_path(self.path),
-                               error=self.show.system_reason(reason))
+                               error=self.show.system_reason(self.failure))
         self.on_disk = len(self.game.history)
         if self.save_failed:
             self.save_failed = False
@@ -909,9 +910,10 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
     path = new_save_path(args, content, show, seed)
     session = GameSession(content, show, seed, options, controllers, path)
     session.check = getattr(args, "check", False)
-    problem = session.save()
-    if session.save_failed:
-        raise CliError(problem)
+    if session.save() is not None and session.save_failed:
+        # nothing is played yet: no later action would try again, so the game does not start
+        raise CliError(c.text("cli.save.cannot_start", file=shown_path(path),
+                              error=session.show.system_reason(session.failure)))
     return session
 
 

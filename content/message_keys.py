@@ -265,6 +265,7 @@ MESSAGES = {
     "cli.rules_sequence.procedures": frozenset(),
     "cli.rules_sequence.setup": frozenset(),
     "cli.save.bad_action": frozenset({"file", "n", "text", "version"}),
+    "cli.save.cannot_start": frozenset({"error", "file"}),
     "cli.save.cannot_write": frozenset({"error", "file"}),
     "cli.save.damaged": frozenset({"field", "file"}),
     "cli.save.duplicate_key": frozenset({"entry", "file", "line"}),

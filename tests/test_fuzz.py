@@ -171,3 +171,28 @@ def test_a_disk_too_full_for_the_locks_process_id_is_said_in_one_line_and_leaves
         sys.dont_write_bytecode = written
     assert result.returncode in (1, 2) and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == []
+
+
+def test_a_first_save_that_cannot_be_written_stops_the_game_before_it_starts_in_one_line(tmp_path):
+    # found by the --disk phase: the lock could be written but not the first save; crisis said the
+    # save would be tried again after the next action, and then ended (exit 2) before any action
+    import resource
+    import signal
+    import sys
+    from clirun import run_main
+    run_main("play", "--help")  # every module imported before the limit
+    previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    written, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100, previous[1]))  # the lock fits, a save does not
+    try:
+        result = run_main("play", "--vs", "random", "--seed", "3", "--plain", "--save", "g.json", cwd=tmp_path,
+                          input="1\n" * 5, env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+        signal.signal(signal.SIGXFSZ, handler)
+        sys.dont_write_bytecode = written
+    assert result.returncode in (1, 2)
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "tried again" not in result.stderr and "g.json" in result.stderr and "too large" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == []
