@@ -78,6 +78,14 @@ class Overlay:
     aids: Mapping[int, Mapping[str, Tuple[Row, ...]]]  # side -> "place"/"remove" -> rows
 
 
+# where rules stand, and so what their context words name (docs/language.md, Context words): the
+# sequence of play runs for nothing ("this space" only inside a 'for each' over places); a card's
+# rules, its uses, definitions and procedures: card_slot, uses(), overlay(), procedure_slots()
+SEQUENCE = Slot("the sequence of play", revealed=True)
+FIRST_PLAYER = Slot("a first-player rule", revealed=True)
+# what a procedure may know, by the Slot's flag: what every rule that carries it out knows there
+_KNOWN = ("this_space", "this_group", "the_card", "revealed")
+
 CRITERIA = {"can be carried out fully": "fully", "would place or remove pieces": "pieces"}
 TIES = ("die", "place", "remove")  # a die roll, or a table of the aid, chooses among the places a line leaves
 WHOSE = ("own", "opponent")  # a line used only for the automa's own tokens, or the opponent's
@@ -110,6 +118,8 @@ class DefinitionReader:
         self.loader = loader
         self.problems = loader.problems
         self.sources: Dict[int, Tuple[object, object]] = {}  # id of a rule read -> (rule, its text's place)
+        # (rule, its slot, its text's place) of every rule read but the procedures: where they are carried out
+        self.calls: List[Tuple[object, Slot, object]] = []
 
     def rule(self, file: YamlFile, value: Any, position, kind: str, resolver: Resolver, lexicon,
              slot: Slot = ANYWHERE, label: str = "a rule"):
@@ -147,6 +157,8 @@ class DefinitionReader:
         errors = [d for d in found if d.severity == "error"]
         self.problems.extend(errors)
         self.loader.warnings.extend(d for d in found if d.severity != "error")
+        if result is not None:
+            self.calls.append((result, slot, source))
         if not errors:
             self.sources[id(result)] = (result, source)  # for the work bound (ruleset/bound.py)
         return None if errors else result
@@ -209,41 +221,49 @@ class DefinitionReader:
             kind = term_kinds.get(name)
             text = value[kind] if kind else None
             at = terms_spec.value_positions[name]
+            slot = Slot(f"the term '{name}'", revealed=True)  # used anywhere: it knows nothing of where
             if kind == "card":
-                terms[name] = (kind, self.rule(file, text, at, "card", resolver, lexicon, label=f"the term '{name}'"))
+                terms[name] = (kind, self.rule(file, text, at, "card", resolver, lexicon, slot=slot,
+                                               label=f"the term '{name}'"))
             else:
-                terms[name] = (kind, self.rule(file, text, at, "place_condition", resolver, lexicon,
+                terms[name] = (kind, self.rule(file, text, at, "place_condition", resolver, lexicon, slot=slot,
                                                label=f"the term '{name}'"))
         cards = self.cards(root, schema, resolver, lexicon)
         setup = self.rule(file, spec["setup"], spec.value_positions["setup"], "block", resolver, lexicon,
-                          label="the setup")
+                          slot=Slot("the setup", revealed=True), label="the setup")
         play = self.rule(file, spec["play"], spec.value_positions["play"], "block", resolver, lexicon,
-                         label="the sequence of play")
+                         slot=SEQUENCE, label="the sequence of play")
         first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
-                                label="a first-player rule") for text in spec["first player"])
+                                slot=FIRST_PLAYER, label="a first-player rule") for text in spec["first player"])
         played_to, uses = self.uses(file, spec["playing a card"], schema, resolver, lexicon)
         entering = self.entering(file, spec.get("zones entered") or Map(), schema, resolver, lexicon)
+        overlay = None
+        if overlay_spec is not None:
+            options = tuple(dict.fromkeys(use.option for use in uses if use.option))
+            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds, options)
+        # a procedure knows what every rule that carries it out knows ("this space" in the pivotal bonus,
+        # carried out in a 'for each' over places; "the card" in a procedure carried out for a card)
+        slots = self.procedure_slots(file, procedures, kinds, resolver, lexicon, schema, terms)
         meanings: Dict[str, Tuple[str, object]] = {}
         for name, value in procedures.items():
             at = procedures.value_positions[name]
             kind = kinds[name]
             label = f"the procedure '{name}'"
+            slot = slots[name]
             if kind == "block":
-                meanings[name] = (kind, self.rule(file, value, at, "block", resolver, lexicon, label=label))
+                meanings[name] = (kind, self.rule(file, value, at, "block", resolver, lexicon, slot=slot, label=label))
             elif kind == "condition":
                 meanings[name] = (kind, self.rule(file, value["condition"], at, "condition", resolver, lexicon,
-                                                  label=label))
+                                                  slot=slot, label=label))
             elif kind == "conditions":
-                meanings[name] = (kind, tuple(self.rule(file, text, at, "condition", resolver, lexicon, label=label)
-                                              for text in value["conditions"]))
+                meanings[name] = (kind, tuple(self.rule(file, text, at, "condition", resolver, lexicon, slot=slot,
+                                                        label=label) for text in value["conditions"]))
             elif kind == "lines":
                 meanings[name] = (kind, tuple((str(label_), self.rule(file, text, at, "block", resolver, lexicon,
-                                                                       label=f"the line '{label_}'"))
+                                                                       slot=slot, label=f"the line '{label_}'"))
                                               for label_, text in value["lines"].items()))
-        overlay = None
-        if overlay_spec is not None:
-            options = tuple(dict.fromkeys(use.option for use in uses if use.option))
-            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds, options)
+        if overlay is not None:
+            overlay = attrs.evolve(overlay, procedures=self.overlay_procedures(kinds, resolver, lexicon, slots))
         evaluation = None
         if (root / "bots" / "evaluation.yaml").exists() and not self.problems.items:
             from .evaluation import EvaluationReader
@@ -261,6 +281,73 @@ class DefinitionReader:
         # what every rule can cost, and rules carrying each other out in a circle (docs/limits.md)
         self.problems.extend(definition_problems(definition, self.sources))
         return None if self.problems.items else definition
+
+    def procedure_slots(self, file, procedures: Map, kinds, resolver, lexicon, schema, terms) -> Dict[str, Slot]:
+        """What each procedure knows: what every rule that carries it out knows there (in a 'for
+        each' over places: "this space" and "this group"; carried out for a card: "the card", and
+        its place and group where the card has such fields).  A procedure carried out where one
+        is not known is refused the word, with the hint of where that is."""
+        names = list(kinds)
+        callers = list(self.calls)
+        for name, value in procedures.items():  # what the procedures carry out, the overlay's too
+            for text, kind in _procedure_texts(value, kinds[name]):
+                callers.append((self.quiet(text, kind, resolver, lexicon), ("procedure", name), None))
+        overlay = getattr(self, "overlay_spec", None)
+        for name, value in ((overlay[1].get("procedures") or Map()).items() if overlay else ()):
+            if name in kinds:
+                for text, kind in _overlay_texts(value, kinds[name]):
+                    callers.append((self.quiet(text, kind, resolver, lexicon), ("procedure", name), None))
+        sites: List[Tuple[str, object, frozenset, str]] = []  # (procedure, caller, known there, where)
+        for rule, caller, source in callers:
+            if rule is None:
+                continue
+            known = caller if isinstance(caller, tuple) else frozenset(f for f in _KNOWN if getattr(caller, f))
+            label = f"the procedure '{caller[1]}'" if isinstance(caller, tuple) else \
+                (source.label if source is not None and source.label else caller.description)
+            for procedure, added, node in _carried_out(rule, schema, terms, declarations_terms=resolver.declarations):
+                if 0 <= procedure < len(names):
+                    sites.append((names[procedure], known, added, _where(label, source, node)))
+        everything = frozenset(_KNOWN)
+        known_in = {name: everything for name in names}
+        for _ in range(len(names) + 1):  # each round settles at least one more procedure
+            changed = False
+            for name in names:
+                found = everything
+                for callee, caller, added, _where_ in sites:
+                    if callee == name:
+                        found &= (known_in[caller[1]] if isinstance(caller, tuple) else caller) | added
+                if not any(site[0] == name for site in sites):
+                    found = everything  # carried out by no rule: never run, nothing to hold its words to
+                if found != known_in[name]:
+                    known_in[name], changed = found, True
+            if not changed:
+                break
+        place, group = (schema.map.place_words[0] if schema.map.place_words else "place",
+                        schema.map.group_words[0] if schema.map.group_words else "group")
+        what = {"this_space": f"no {place}", "this_group": f"no {group}", "the_card": "no card",
+                "revealed": "no revealed cards"}
+        slots = {}
+        for name in names:
+            why = []
+            for flag in _KNOWN:
+                if flag in known_in[name]:
+                    continue
+                lacking = next((w for callee, caller, added, w in sites if callee == name and flag not in (
+                    (known_in[caller[1]] if isinstance(caller, tuple) else caller) | added)), None)
+                why.append((flag, f"{lacking} carries it out, and {what[flag]} is known there"))
+            slots[name] = Slot(f"the procedure '{name}'", **{f: f in known_in[name] for f in _KNOWN}, why=tuple(why))
+        return slots
+
+    def quiet(self, text, kind: str, resolver, lexicon):
+        """A rule read for what it carries out only: its problems are reported when it is read."""
+        start = {"block": "block", "condition": "condition_rule"}[kind]
+        try:
+            tree = parse(str(text), lexicon, start, None)
+        except RulesError:
+            return None
+        if kind == "block":
+            return resolver.block(tree, ANYWHERE)[0]
+        return resolver.condition(tree, ANYWHERE)[0]
 
     def files_alone(self, root: Path, *names: str) -> None:
         """Read the rules' other files for what is wrong with them as files (unreadable, not YAML),
@@ -295,10 +382,11 @@ class DefinitionReader:
                         self.problems.add(file.diagnostic(value.positions[index], f"only the last case of {name} may "
                                                                                   "go without 'when'",
                                                           expected="'when: <condition>'"))
+                    slot = Slot(f"the definition of {name}", revealed=True)
                     when = (self.rule(file, case["when"], case.value_positions["when"], "condition", resolver, lexicon,
-                                      label=f"{name}, when") if "when" in case else None)
+                                      slot=slot, label=f"{name}, when") if "when" in case else None)
                     tokens = self.rule(file, case["tokens"], case.value_positions["tokens"], "holders", resolver,
-                                       lexicon, label=f"{name}, tokens")
+                                       lexicon, slot=slot, label=f"{name}, tokens")
                     cases.append((when, tokens))
                 available = tuple(cases)
                 terms[str(name)] = ("holders", None)
@@ -310,12 +398,15 @@ class DefinitionReader:
                 continue
             kind = next(iter(value))
             text = value[kind]
-            if kind == "card":
+            if kind == "card":  # "the card" is the card tested, and no other card is
+                slot = Slot(f"the definition of {name}", the_card=True, revealed=True, pile_cards=False)
                 terms[str(name)] = ("card_term", self.rule(file, text, value.value_positions[kind], "condition",
-                                                           resolver, lexicon, label=f"the definition of {name}"))
-            else:
+                                                           resolver, lexicon, slot=slot,
+                                                           label=f"the definition of {name}"))
+            else:  # "it", "there": the place tested
+                slot = Slot(f"the definition of {name}", revealed=True)
                 terms[str(name)] = ("place", self.rule(file, text, value.value_positions[kind], "place_condition",
-                                                       resolver, lexicon, label=f"the definition of {name}"))
+                                                       resolver, lexicon, slot=slot, label=f"the definition of {name}"))
         options = {}
         for key, value in (spec.get("options") or Map()).items():
             name = str(key).replace(" ", "_")
@@ -360,18 +451,30 @@ class DefinitionReader:
         names = [m.name for m in schema.markers]
         for marker, lines in (spec.get("markers") or Map()).items():
             if loader.name(file, marker, spec["markers"].key_positions[marker], names, "marker"):
-                markers[names.index(marker)] = self.rows(file, lines, resolver, lexicon, "spaces")
+                markers[names.index(marker)] = self.rows(file, lines, resolver, lexicon, "spaces",
+                                                         slot=Slot(f"a line for the {marker}", revealed=True))
         steps: Dict[str, Dict[str, M.Block]] = {}
         for name, value in (spec.get("steps") or Map()).items():
             at = spec["steps"].value_positions[name]
             variants = self.variants(file, value, at, roles)
             steps[str(name)] = {role: self.rule(file, text, where, "block", resolver, lexicon,
+                                                slot=Slot(f"the solo step '{name}'", revealed=True),
                                                 label=f"the solo step '{name}'") for role, (text, where) in
                                 variants.items()}
         first = None
         if "first player" in spec:
             first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
-                                    label="a first-player rule") for text in spec["first player"])
+                                    slot=FIRST_PLAYER, label="a first-player rule") for text in spec["first player"])
+        self.overlay_spec = (file, spec, roles)  # its procedures are read once it is known what they know
+        aids = self.aids(root, schema, resolver, lexicon)
+        return Overlay(roles=roles, options=options, difficulty=tuple(difficulty), available=available,
+                       placement=tuple(placement), criteria=tuple(criteria), markers=markers, steps=steps,
+                       first_player=first, procedures={}, aids=aids)
+
+    def overlay_procedures(self, kinds, resolver, lexicon, slots) -> Dict[str, Dict[str, object]]:
+        """The procedures the overlay replaces, each read in the slot of the one it replaces."""
+        file, spec, roles = self.overlay_spec
+        loader = self.loader
         procedures: Dict[str, Dict[str, object]] = {}
         for name, value in (spec.get("procedures") or Map()).items():
             at = spec["procedures"].value_positions[name]
@@ -392,15 +495,13 @@ class DefinitionReader:
                         self.problems.add(file.diagnostic(where, f"{label} is a list of conditions",
                                                           expected="conditions: [...]"))
                         continue
-                    found[role] = tuple(self.rule(file, t, where, "condition", resolver, lexicon, label=label)
-                                        for t in listed)
+                    found[role] = tuple(self.rule(file, t, where, "condition", resolver, lexicon, slot=slots[name],
+                                                  label=label) for t in listed)
                 else:
-                    found[role] = self.rule(file, text, where, "block", resolver, lexicon, label=label)
+                    found[role] = self.rule(file, text, where, "block", resolver, lexicon, slot=slots[name],
+                                            label=label)
             procedures[str(name)] = found
-        aids = self.aids(root, schema, resolver, lexicon)
-        return Overlay(roles=roles, options=options, difficulty=tuple(difficulty), available=available,
-                       placement=tuple(placement), criteria=tuple(criteria), markers=markers, steps=steps,
-                       first_player=first, procedures=procedures, aids=aids)
+        return procedures
 
     def variants(self, file, value, at, roles) -> Dict[str, Tuple[object, object]]:
         """A rule for every side (a text), or one for each of some roles (role: text): role ("" for
@@ -439,7 +540,8 @@ class DefinitionReader:
             if not self.loader.name(aid_file, spec["provenance"], spec.value_positions["provenance"], PROVENANCE,
                                     "provenance"):
                 continue
-            aids[side] = {table: self.rows(aid_file, spec[table], resolver, lexicon, "row", spec["provenance"])
+            aids[side] = {table: self.rows(aid_file, spec[table], resolver, lexicon, "row", spec["provenance"],
+                                           slot=Slot(f"a row of the aid's {table} table", revealed=True))
                           for table in ("place", "remove")}
         if paths and len(self.problems.items) == before:
             for side, name in enumerate(schema.sides):
@@ -448,7 +550,8 @@ class DefinitionReader:
                                                  expected=f"a file aid-{name.lower()}.yaml with 'side: {name}'"))
         return aids
 
-    def rows(self, file, lines, resolver, lexicon, key: str, provenance: str = "authored") -> Tuple[Row, ...]:
+    def rows(self, file, lines, resolver, lexicon, key: str, provenance: str = "authored",
+             slot: Slot = ANYWHERE) -> Tuple[Row, ...]:
         """A table of an aid, or a priority list: lines of places, each with how it is used."""
         rows = []
         if not isinstance(lines, Seq):
@@ -465,7 +568,7 @@ class DefinitionReader:
                 if field in line:
                     self.loader.name(file, line[field], line.value_positions[field], list(choices), field)
             places = self.rule(file, line[key], line.value_positions[key], "places", resolver, lexicon,
-                               label=f"row {index + 1}")
+                               slot=slot, label=f"row {index + 1}")
             rows.append(Row(places, str(line[key]), str(line.get("provenance", provenance)), line.get("note"),
                             line.get("ties"), line.get("tokens")))
         return tuple(rows)
@@ -482,20 +585,26 @@ class DefinitionReader:
             else:
                 played_to = [p.name for p in schema.piles].index(name)
         uses = []
+        played_kind = schema.card_kind(schema.piles[played_to].kind) if schema.piles else None
         for name, value in (spec.get("uses") or Map()).items():
             at = spec["uses"].value_positions[name]
             body, _ = self.loader.fields(file, value, f"the use '{name}'", {"then": str},
                                          {"if": str, "card": str, "discarding": str, "option": str}, at=at)
             if body is None:
                 continue
+            # "the card": the card played (or claimed); "this space": its place, for cards with one
+            slot = attrs.evolve(card_slot(schema, played_kind, ""), description=f"the use '{name}'", revealed=True,
+                                pile_cards=True) if played_kind is not None else ANYWHERE
+            target_slot = attrs.evolve(slot, the_card=False, this_space=False)  # which card: none is known yet
             rule = self.rule(file, body["then"], body.value_positions["then"], "block", resolver, lexicon,
-                             label=f"the use '{name}'")
+                             slot=slot, label=f"the use '{name}'")
             condition = (self.rule(file, body["if"], body.value_positions["if"], "condition", resolver, lexicon,
-                                   label=f"the use '{name}'") if "if" in body else None)
+                                   slot=slot, label=f"the use '{name}'") if "if" in body else None)
             target = (self.rule(file, body["card"], body.value_positions["card"], "card", resolver, lexicon,
-                                label=f"the use '{name}'") if "card" in body else None)
+                                slot=target_slot, label=f"the use '{name}'") if "card" in body else None)
             payment = (self.rule(file, body["discarding"], body.value_positions["discarding"], "card_filter",
-                                 resolver, lexicon, label=f"the use '{name}'") if "discarding" in body else None)
+                                 resolver, lexicon, slot=slot, label=f"the use '{name}'") if "discarding" in body
+                       else None)
             uses.append(UseDefinition(str(name), rule, condition, target, payment,
                                       str(body["option"]).replace(" ", "_") if "option" in body else None,
                                       "discard" if "discarding" in body else ""))
@@ -519,13 +628,14 @@ class DefinitionReader:
                                                       hint=f"did you mean '{guess}'?" if guess else None))
                     continue
                 label = f"what entering {zone_name} does"
+                slot = Slot(label, revealed=True)
                 if isinstance(value, dict):
                     first = self.rule(file, value.get("first"), value.value_positions.get("first", at), "block",
-                                      resolver, lexicon, label=label)
+                                      resolver, lexicon, slot=slot, label=label)
                     second = self.rule(file, value.get("second"), value.value_positions.get("second", at), "block",
-                                       resolver, lexicon, label=label)
+                                       resolver, lexicon, slot=slot, label=label)
                 else:
-                    first = second = self.rule(file, value, at, "block", resolver, lexicon, label=label)
+                    first = second = self.rule(file, value, at, "block", resolver, lexicon, slot=slot, label=label)
                 out[(track, names.index(zone_name))] = (first, second)
         return out
 
@@ -706,7 +816,86 @@ def card_slot(schema, kind, field: str) -> Slot:
     if kind is None:
         return ANYWHERE
     has_place = any(type_name == "place" for _, type_name in kind.fields)
-    return Slot(_a(f"{_singular(kind.name)} {field}"), this_space=has_place, the_card=True)
+    return Slot(_a(f"{_singular(kind.name)} {field}"), this_space=has_place, the_card=True, pile_cards=False)
+
+
+def _procedure_texts(value, kind: str):
+    """(text, "block" | "condition") of each rule of a procedure of sequence.yaml, as written."""
+    if kind == "block" and isinstance(value, str):
+        yield value, "block"
+    elif isinstance(value, Map) and kind == "condition" and isinstance(value.get("condition"), str):
+        yield value["condition"], "condition"
+    elif isinstance(value, Map) and kind == "conditions" and isinstance(value.get("conditions"), list):
+        yield from ((t, "condition") for t in value["conditions"] if isinstance(t, str))
+    elif isinstance(value, Map) and kind == "lines" and isinstance(value.get("lines"), Map):
+        yield from ((t, "block") for t in value["lines"].values() if isinstance(t, str))
+
+
+def _overlay_texts(value, kind: str):
+    """The same of a procedure the overlay replaces: for every side, or one for each role."""
+    if isinstance(value, Map) and kind in value:
+        yield from _procedure_texts(value, kind)
+    elif isinstance(value, Map):
+        for text in value.values():
+            yield from (_procedure_texts(text, kind) if isinstance(text, Map) else
+                        [(text, "block")] if isinstance(text, str) and kind == "block" else [])
+    elif isinstance(value, str) and kind == "block":
+        yield value, "block"
+
+
+def _card_kind_of(ref, schema, terms, declarations, depth: int = 0):
+    """The kind of cards a card reference names (None where it is not known)."""
+    if ref is None or depth > 8:
+        return None
+    if ref.kind == "term":
+        name = list(declarations.terms)[ref.pile.pile] if 0 <= ref.pile.pile < len(declarations.terms) else None
+        found = terms.get(name) if name is not None else None
+        return _card_kind_of(found[1], schema, terms, declarations, depth + 1) if found and found[0] == "card" else None
+    if ref.pile is not None and 0 <= ref.pile.pile < len(schema.piles):
+        return schema.card_kind(schema.piles[ref.pile.pile].kind)
+    return None
+
+
+def _carried_out(rule, schema, terms, declarations_terms):
+    """(procedure, what the context adds there, node) of each procedure a rule carries out, tests
+    or scores: a 'for each' over places adds its place and group; 'for' a card adds the card, and
+    its place and group where its kind has such fields (interpreter: program.bound_ctx)."""
+    stack = [(rule, frozenset())]
+    while stack:
+        node, added = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend((item, added) for item in node)
+            continue
+        if not isinstance(node, M.Meaning):
+            continue
+        if isinstance(node, M.ForEachPlace):
+            stack.append((node.places, added))
+            stack.append((node.body, added | {"this_space", "this_group"}))
+            continue
+        if isinstance(node, M.CarryOut) and node.procedure >= 0:
+            bound = added
+            if node.bind is not None:
+                kind = _card_kind_of(node.bind, schema, terms, declarations_terms)
+                fields = {t for _, t in kind.fields} if kind is not None else {"place", "group"}
+                bound = added | {"the_card"} | ({"this_space"} if "place" in fields else set()) | \
+                    ({"this_group"} if "group" in fields else set())
+            yield node.procedure, bound, node
+        elif isinstance(node, (M.Score, M.Named)):
+            yield node.procedure, added, node
+        elif isinstance(node, M.Win) and node.ties >= 0:
+            yield node.ties, added, node
+        for field in attrs.fields(type(node)):
+            if field.name != "node":
+                stack.append((getattr(node, field.name), added))
+
+
+def _where(label: str, source, node) -> str:
+    """A rule that carries a procedure out, for a hint: "card 'x', event (cards/a.yaml:12)"."""
+    pos = getattr(getattr(node, "node", None), "pos", None)
+    if source is None or pos is None or not getattr(source, "path", None):
+        return label
+    line, _column = source.locate(pos.line, pos.column)
+    return f"{label} ({source.path}:{line})"
 
 
 def _singular(name: str) -> str:

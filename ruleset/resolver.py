@@ -13,6 +13,7 @@ It never stops at the first problem: every diagnostic of a rule is collected.
 
 from __future__ import annotations
 
+import re
 from typing import List, Mapping, Optional, Sequence, Tuple
 
 import attrs
@@ -37,7 +38,12 @@ class Declarations:
 
 @attrs.frozen
 class Slot:
-    """Where a rule sits, and so what its context words may refer to."""
+    """Where a rule sits, and so what its context words may refer to (docs/language.md, Context
+    words): "this space" and "this group" (a rule run for a place, or for a card with a place or a
+    group field), "the card" (a card's own rules and uses, a definition about a card, a procedure
+    carried out for a card), revealed cards of a kind, and one card of a pile ("the top card of
+    the discard pile"), which only rules that play cards name: not a card's own rules, nor a
+    definition about a card (they name their card as "the card")."""
 
     description: str
     this_space: bool = False
@@ -45,6 +51,13 @@ class Slot:
     the_card: bool = False
     revealed: bool = False  # revealed cards are known (objective scoring)
     sequence: bool = False  # statements of the sequence of play are allowed
+    pile_cards: bool = True  # one card of a pile may be named ("the revealed card")
+    # why a context word is unknown here, by the flag it needs ("the_card" -> "card 'x', event
+    # carries it out, and no card is known there"): said as the hint of the error
+    why: Tuple[Tuple[str, str], ...] = ()
+
+    def reason(self, flag: str, default: Optional[str] = None) -> Optional[str]:
+        return dict(self.why).get(flag, default)
 
 
 ANYWHERE = Slot("a rule", True, True, True, True, True)
@@ -175,6 +188,36 @@ class _Run(EntityPhrases):
 
     def warning(self, node, message: str, **kwargs) -> None:
         self.error(node, message, severity="warning", **kwargs)
+
+    def word_in(self, node, word: str):
+        """Where the rule writes ``word`` inside ``node`` (so that an error points at that word, not at
+        the whole phrase or condition); the node itself where the text is not at hand."""
+        pos = getattr(node, "pos", None)
+        lines = self.source.text.split("\n") if self.source is not None and self.source.text else []
+        if pos is None or not lines:
+            return node
+        pattern = re.compile(r"(?<![\w'-])" + re.escape(word) + r"(?![\w'-])")
+        for line in range(pos.line, min(pos.end_line, len(lines)) + 1):
+            text = lines[line - 1]
+            start = pos.column - 1 if line == pos.line else 0
+            end = pos.end_column - 1 if line == pos.end_line else len(text)
+            found = pattern.search(text, start, end)
+            if found is not None:
+                return N.Node(pos=N.Pos(line, found.start() + 1, line, found.end() + 1))
+        return node
+
+    def not_known(self, node, words: str, flag: str, default_hint: str, expected: Optional[str] = None) -> None:
+        """A context word where the rule's slot does not know what it names."""
+        self.error(node, f"'{words}' means nothing in {self.slot.description}", expected=expected,
+                   hint=self.slot.reason(flag, default_hint))
+
+    def there_outside_where(self, node) -> None:
+        """'there' (the place a 'where' clause tests) in a condition that is not inside one."""
+        place, places = self.place_word(), self.places_word()
+        self.error(self.word_in(node, "there"), f"'there' refers to the {place} tested in a 'where' clause, and "
+                                                 "this condition is not inside one",
+                   expected=f"a {place} named instead of 'there', or the condition inside '{places} where ...'",
+                   hint=f"as in '{places} where placing a token there would give you control of it'")
 
     # ============================================================ phrases
     def meanings(self, word: N.Word) -> List[str]:
@@ -313,6 +356,9 @@ class _Run(EntityPhrases):
         """What the schema calls one place ("space"), and one group of places ("dimension")."""
         return self.schema.map.place_words[0] if self.schema.map.place_words else "place"
 
+    def places_word(self) -> str:
+        return self.schema.map.place_words[-1] if self.schema.map.place_words else "places"
+
     def group_word(self) -> str:
         return self.schema.map.group_words[0] if self.schema.map.group_words else "group"
 
@@ -353,7 +399,7 @@ class _Run(EntityPhrases):
             return ("places", M.Within(steps, node=p)) if steps is not None else None
         if det == "this" and not modifiers and not p.of:
             if not self.slot.this_space:
-                self.error(p, f"'this {head.text}' means nothing in {self.slot.description}")
+                self.not_known(p, f"this {head.text}", "this_space", self.context_hint(head.text))
             return "places", M.ContextPlace("this", node=p)
         if det == "that" and not modifiers and not p.of:
             if not self.chosen:
@@ -388,7 +434,7 @@ class _Run(EntityPhrases):
                 continue
             elif word.kind == "OWNS" and "group" in self.meanings(word) and det == "this":
                 if not self.slot.this_group:
-                    self.error(p, f"'this {word.text}' means nothing in {self.slot.description}")
+                    self.not_known(p, f"this {word.text}", "this_group", self.context_hint(word.text, group=True))
                 places = M.ContextGroupPlaces("this", node=p)
             elif word.kind == "ADJACENT":
                 if not self.schema.map.adjacent and self.schema.map.line is None:
@@ -484,9 +530,7 @@ class _Run(EntityPhrases):
             return None
         if det == "this":
             if not self.slot.this_group:
-                self.error(p, f"'this {head.text}' means nothing in {self.slot.description}",
-                           hint="it is known where a rule runs for a group ('for each' over places, a rule carried out "
-                                "for a card)")
+                self.not_known(p, f"this {head.text}", "this_group", self.context_hint(head.text, group=True))
             group = M.GroupRef("this", node=p)
         elif det == "its":
             if not self.in_where:
@@ -617,8 +661,10 @@ class _Run(EntityPhrases):
             return "card", M.CardRef("current" if det == "next" else det, pile, node=p)
         if det == "the" and not p.of and not modifiers:
             if not self.slot.the_card:
-                self.error(p, f"'the {head.text}' means nothing in {self.slot.description}",
-                           hint="it is known in a card's uses and in definitions about a card")
+                self.not_known(p, f"the {head.text}", "the_card",
+                               "'the card' is known in a card's own rules and uses, in a definition about a card, "
+                               "and in a procedure carried out for a card ('carry out ... for CARD')",
+                               expected=self.pile_card_examples(kind))
             return "card", M.CardRef("this", node=p)
         revealed = any(w.text == "revealed" for w in modifiers)
         piles = []
@@ -675,13 +721,40 @@ class _Run(EntityPhrases):
             return None
         kind, value = found
         if kind == "card":
-            return value
-        if kind == "pile":
-            return M.CardRef("pile", value, node=p)
-        if kind == "term" and self.r.declarations.terms.get(_term_name(self.r, value)) == "card":
-            return M.CardRef("term", M.PileRef(value, self.side_of(p.determiner)), node=p)
-        self.error(p, f"{_describe(p)} is not a card")
-        return None
+            card = value
+        elif kind == "pile":
+            card = M.CardRef("pile", value, node=p)
+        elif kind == "term" and self.r.declarations.terms.get(_term_name(self.r, value)) == "card":
+            card = M.CardRef("term", M.PileRef(value, self.side_of(p.determiner)), node=p)
+        else:
+            self.error(p, f"{_describe(p)} is not a card")
+            return None
+        if card.kind != "this" and not self.slot.pile_cards:
+            self.error(p, f"{self.written(p)} is a card of a pile, and in {self.slot.description} a card is named only "
+                          "as 'the card'", expected="'the card'",
+                       hint="a card's own rules, and a definition about a card, are about that card; the sequence of "
+                            "play and its procedures name cards of piles")
+            return None
+        return card
+
+    def pile_card_examples(self, kind: int) -> str:
+        """Cards of piles of a kind, as a rule names them: "'the revealed card', 'the top card of the
+        discard pile'"."""
+        examples = []
+        for pile in sorted(self.schema.piles, key=lambda pile: pile.at_most != 1):  # a pile of one card first
+            if self.r.kind_index.get(pile.kind) != kind or pile.each_side or not pile.words or \
+                    pile.seen_by != "everyone":
+                continue
+            examples.append(f"'the {pile.words[0]}'" if pile.at_most == 1 else f"'the top card of the {pile.words[0]}'")
+        return "a card of a pile" + (f", such as {' or '.join(examples[:2])}" if examples else "")
+
+    def context_hint(self, word: str, group: bool = False) -> str:
+        place, places = self.place_word(), self.places_word()
+        if group:
+            return (f"'this {word}' is known in the body of a 'for each' over {places} (the {word} of the {place}), "
+                    f"and in a procedure carried out for a card that has a {word} field ('carry out ... for CARD')")
+        return (f"'this {word}' is known in the body of a 'for each' over {places}, in the rules of a card that has "
+                f"a {word} field, and in a procedure carried out for such a card ('carry out ... for CARD')")
 
     def head_procedure(self, p, head, name, modifiers, want):
         return "procedure", self.r.procedure_index[name]
@@ -748,6 +821,16 @@ class _Run(EntityPhrases):
         each = _each(node.source if verb == "remove" else node.dest)
         if limit is not None and limit.kind == "per" and limit.n < 1:
             self.error(limit, "a limit of 0 per space allows nothing", expected="at least 1 per space")
+        if each and selection is not None:
+            # "place 1 in each Political space, at random": 'each' names every place already
+            what = "to choose at random" if selection.kind == "random" else "for the opponent to choose"
+            said = self.word_in(selection, "at random" if selection.kind == "random" else "the opponent choosing")
+            self.error(said, f"with 'each' the {self.places_word()} are fixed: there is nothing {what}",
+                       expected=f"'each' alone, or {self.places_word()} to choose among without 'each' (as in "
+                                f"'{verb} 1 in any {self.places_word()}, at random')")
+        if each and limit is not None and limit.kind == "one":
+            self.error(self.word_in(limit, "all"), f"'all in one {self.place_word()}' cannot be said with 'each'",
+                       expected=f"'each' alone, or 'all in one {self.place_word()}' without 'each'")
         if amount is None:
             return None
         self.holders_agree(owners, sources, dests)
@@ -910,7 +993,14 @@ class _Run(EntityPhrases):
         if isinstance(filt, N.WithTerm):
             if self.r.declarations.terms.get(filt.term) != "place":
                 names = [n for n, k in self.r.declarations.terms.items() if k == "place"]
-                self.error(filt, f"unknown term '{filt.term}'", expected=f"a term about a place: {one_of(names)}")
+                at = self.word_in(filt, filt.term)  # at the term's name, not at 'with'
+                kind = self.r.declarations.terms.get(filt.term)
+                guess = did_you_mean(filt.term, names) if kind is None else None
+                self.error(at, f"unknown term '{filt.term}'" if kind is None else
+                           f"'{filt.term}' is a term about {_a(kind)}, not about {_a(self.place_word())}",
+                           expected=f"a term about {_a(self.place_word())}: {one_of(names)}" if names else
+                           f"a term about {_a(self.place_word())} (this game defines none)",
+                           hint=f"did you mean '{guess}'?" if guess else None)
                 return base
             return M.WithTerm(base, self.r.term_index[filt.term], node=filt)
         self.error(filt, "this filter does not apply to places")
@@ -920,6 +1010,10 @@ class _Run(EntityPhrases):
         counter = self.counter_of(node.pieces, node)
         if counter is None:
             return None
+        if node.n < 1:
+            noun = node.pieces.noun if node.pieces is not None and node.pieces.noun else ""
+            self.error(node, f"{'losing' if node.lose else 'gaining'} 0 {noun} does nothing".replace("  ", " "),
+                       expected="a number of at least 1")
         per = None
         if node.per is not None:
             per = self.countable(node.per)
@@ -1259,7 +1353,12 @@ class _Run(EntityPhrases):
         steps = []
         for statement in node.body.statements:
             resolved = self.statement(statement)
-            if isinstance(resolved, M.Transfer):
+            if isinstance(resolved, M.Transfer) and (resolved.amount.kind == "all" or resolved.each or resolved.random):
+                # the engine looks for a way to carry the steps out that makes the change happen: a number to
+                # try, the places to try it in
+                self.error(statement, "a goal's steps place, remove or move a number of pieces",
+                           expected="'N' or 'up to N' pieces, without 'all', 'each' or 'at random'")
+            elif isinstance(resolved, M.Transfer):
                 steps.append(resolved)
             elif resolved is not None:
                 self.error(statement, "a goal's steps place, remove or move tokens")
@@ -1286,7 +1385,13 @@ class _Run(EntityPhrases):
         if kind == "places":
             order = node.order
             chooser = order.chooser if order is not None else "you"
-            return M.ForEachPlace(value, self.block(node.body), chooser, order.action if order else "", node=node)
+            # the body runs for each place: "this space" is it, "this dimension" its group
+            saved, self.slot = self.slot, attrs.evolve(self.slot, this_space=True, this_group=True)
+            try:
+                body = self.block(node.body)
+            finally:
+                self.slot = saved
+            return M.ForEachPlace(value, body, chooser, order.action if order else "", node=node)
         self.error(node.what, f"{_describe(node.what)} cannot be gone through one by one")
         return None
 
@@ -1432,7 +1537,7 @@ class _Run(EntityPhrases):
         where = holder
         if node.there:
             if not self.in_where:
-                self.error(node, "'there' refers to the place tested in a 'where' clause")
+                self.there_outside_where(node)
             where = M.ContextPlace("it")
         elif node.where is not None:
             where = self.token_place(node.where)
@@ -1479,9 +1584,16 @@ class _Run(EntityPhrases):
             return M.CounterMore(counter, side, other_side, node=node)
         where = holder
         if node.there:
+            if not self.in_where:
+                self.there_outside_where(node)
             where = M.ContextPlace("it")
         elif node.where is not None:
             where = self.token_place(node.where)
+        if holder is not None and other_holder is not None and where is holder and \
+                (holder.kind, holder.index, holder.zone, self.side_of(holder.possessive) or M.ME) == \
+                (other_holder.kind, other_holder.index, other_holder.zone, self.side_of(other_holder.possessive) or M.ME):
+            self.error(node, f"{self.written(node.subject)} cannot have more than itself",
+                       expected="the other side's: '... than the opponent's ...'")
         lead = M.Comparison(node.lead.op, node.lead.n) if node.lead is not None else None
         return M.TokensMore(side, other_side, where, lead, node=node)
 
@@ -1569,6 +1681,8 @@ class _Run(EntityPhrases):
             if kind == "in":
                 return M.MarkerAt(marker.index, self.marker_places(node.where), node=node)
             if kind == "there":
+                if not self.in_where:
+                    self.there_outside_where(node)
                 return M.MarkerAt(marker.index, M.ContextPlace("it"), node=node)
             return M.MarkerAt(marker.index, None, kind == "off_map", node=node)
         if kind == "all_in_one":
@@ -1645,6 +1759,8 @@ class _Run(EntityPhrases):
         return M.Change(side, node.gain, value, "group" if kind == "group" else "place", node=node)
 
     def cond_Would(self, node: N.Would):
+        if not self.in_where:
+            self.there_outside_where(node)
         change = self.change(node.change)
         return M.Would(node.verb, self.owners(node.pieces), node.negated, change, node=node)
 

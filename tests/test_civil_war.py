@@ -252,9 +252,10 @@ BEFORE = "    if you have a location at the battlefield: pay 1\n"
      "'caption' is not a number field"),
     ("    forfeit your soldiers whose caption is at least 2\n", "'caption' is not a number field"),
     ("    if the card is a wagon: pay 1\n", None),
-    ("    if the card is a farms: pay 1\n", None),
+    ("    if the top card of your deck is a farms: pay 1\n", None),
     ("    pay the highest leadership of your characters\n", None),
-    ("    if the highest leadership of the card is 2: pay 1\n", "the highest leadership of one card"),
+    ("    for each character you control: pay the highest leadership of the character\n",
+     "the highest leadership of one card"),
 ])
 def test_a_mistake_with_the_new_words_is_refused_at_its_line(tmp_path, new, message):
     root = copy_game(tmp_path)

@@ -115,7 +115,8 @@ CHECKS = [
     ("move 2 from your Starting box to your pool", 1, 18, "the Starting zone has no box", None),
     ("if your Tenson zone is breached: gain 1 VP", 1, 9, "unknown zone 'Tenson'", "did you mean 'Tension'?"),
     ("place 1 in this dimension", 1, 12, "'this dimension' means nothing in a strategy card event",
-     "it is known where a rule runs for a group ('for each' over places, a rule carried out for a card)"),
+     "'this dimension' is known in the body of a 'for each' over spaces (the dimension of the space), and in a "
+     "procedure carried out for a card that has a dimension field ('carry out ... for CARD')"),
     ("place 1 in it", 1, 12, "'it' and 'there' refer to the space tested in a 'where' clause",
      "name the space instead"),
     ("place 0 in Texas", 1, 7, "a count of 0 does nothing", None),

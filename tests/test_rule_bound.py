@@ -265,7 +265,7 @@ def test_procedures_that_carry_each_other_out_are_refused_naming_the_circle(tmp_
 
 def test_a_card_event_that_carries_out_card_events_is_a_circle(tmp_path):
     root = copy_content(tmp_path)
-    set_events(root, root / "cards" / "strategy-both.yaml", ["carry out the event of the top card of the discard pile"])
+    set_events(root, root / "cards" / "strategy-both.yaml", ["carry out the event of the card"])
     (problem,) = general_problems(root)
     assert problem.message == "the event of the strategy cards carries itself out"
     assert problem.path.endswith("strategy-both.yaml")
