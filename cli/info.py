@@ -11,9 +11,13 @@ definition (``sequence.yaml``) as a player reads the round structure.
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import attrs
 
 from crisis.interpreter.actions import Decision, normalize
+from crisis.ruleset import meaning as M
+from crisis.ruleset.phrasing import snake
 from crisis.ruleset.diagnostics import did_you_mean, shown
 from crisis.content.phrases import outline_lines, phrase, statement_text
 
@@ -22,9 +26,6 @@ from .paths import shown_path
 from .typed import typed_number
 
 from .board import Screen
-
-STRATEGY, OBJECTIVE = "strategy", "objective"
-
 
 def catalog_keys(catalog) -> Iterator[str]:
     """Keys of a catalog and of its fallbacks, each once, in file order."""
@@ -40,25 +41,17 @@ def catalog_keys(catalog) -> Iterator[str]:
 # ------------------------------------------------------------------ cards
 
 
-def _tables(screen: Screen):
-    """The earlier engine's tables of the game's content, which these card and rules texts still
-    read (cli/board.py's Screen has card_text, kind_heading and glosses on the general engine)."""
-    from crisis.interpreter.tables import tables_for
-    return tables_for(screen.game.content)
-
-
-def card_names(screen: Screen) -> List[Tuple[str, int, List[str]]]:
-    """(kind, index, the names a player may type) for every card of the content."""
-    t, show = _tables(screen), screen.show
+def card_names(screen: Screen) -> List[Tuple[int, int, List[str]]]:
+    """(kind, card, the names a player may type) for every card of the content, kind by kind (the
+    kinds and cards as the game's program numbers them)."""
     out = []
-    for i, card in enumerate(t.strategy_cards):
-        out.append((STRATEGY, i, [card.id, show.card(card.id), show.card_slug("cards", card.id)]))
-    for i, card in enumerate(t.objective_cards):
-        out.append((OBJECTIVE, i, [card.id, show.card(card.id), show.card_slug("objectives", card.id)]))
+    for kind, cards in enumerate(screen.program.cards):
+        for card, card_id in enumerate(cards.ids):
+            out.append((kind, card, [card_id, screen.title(kind, card), screen.slug(kind, card)]))
     return out
 
 
-def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optional[str]]:
+def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[int, int]], Optional[str]]:
     """Cards matching ``query`` (id or title, exact, then prefix, then part), and a guess if none."""
     wanted = fold(query)
     names = card_names(screen)
@@ -70,31 +63,10 @@ def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[str, int]], Optio
     return [], did_you_mean(query, everything, cutoff=0.5)
 
 
-def card_text(screen: Screen, kind: str, index: int) -> List[str]:
+def card_text(screen: Screen, kind: int, index: int) -> List[str]:
     """The full text of a card, as a player reads it, with the meaning of the map's names the
-    language keeps untranslated."""
-    t, c, style = _tables(screen), screen.c, screen.style
-    if kind == STRATEGY:
-        card = t.strategy_cards[index]
-        lines = screen.card_line(index, detailed=False)
-        lines[0] = lines[0].strip()
-        text = ""
-        if card.event is not None:
-            lines.append("   " + c.text("cli.card.event_label"))
-            text = screen.show.card_rule_text("cards", card)
-            lines.extend(screen.wrap(text, 5))
-    else:
-        card = t.objective_cards[index]
-        text = screen.show.space(card.space)
-        lines = [c.text("cli.card.objective", title=style.bold(screen.show.card(card.id)),
-                        id=screen.show.card_slug("objectives", card.id), space=text)]
-        if card.event is not None:
-            lines.append("   " + c.text("cli.card.objective_event_label"))
-            event = screen.show.card_rule_text("objectives", card)
-            lines.extend(screen.wrap(event, 5))
-            text += "\n" + event
-    lines.extend("     " + gloss for gloss in glosses(screen, text))
-    return lines
+    language keeps untranslated (cli/board.py's ``Screen.card_text``)."""
+    return screen.card_text(kind, index)
 
 
 # ------------------------------------------------------------------ rules
@@ -127,12 +99,49 @@ def topic_title(catalog, topic: str) -> str:
     return catalog.text(f"cli.rules.{topic}.name").split("|")[0]
 
 
-def rules_params(screen: Screen) -> dict:
-    """Numbers of the content that rules summaries may quote."""
-    board = _tables(screen).board
-    return {"rounds": board.rounds, "dealt": board.strategy_cards_dealt, "played": board.cards_played_per_round,
-            "objectives": board.objective_cards_dealt, "max": board.max_tokens_per_space,
-            "tokens": board.tokens_per_side, "track": board.track_size, "hand": board.final_crisis_hand}
+def rules_params(screen: Screen) -> Dict[str, int]:
+    """Numbers of the content that rules summaries and help texts may quote, by names made from
+    the names the game gives its things: each counter's bounds (``{round_to}``), the tokens'
+    (``{tokens_each_side}``, ``{tokens_at_most}``), each track's spaces (``{crisis_track_spaces}``),
+    each pile's limit (``{objective_at_most}``), and the numbers the sequence of play writes: the
+    cards its first draw into a pile deals (``{draw_hand}``), the hand a ``draw ... until`` fills
+    (``{draw_until_hand}``), the turns players alternate for (``{turns_plays}``)."""
+    schema = screen.schema
+    params: Dict[str, int] = {}
+    for counter in schema.counters:
+        params[f"{snake(counter.name)}_from"] = counter.low
+        params[f"{snake(counter.name)}_to"] = counter.high
+    if schema.tokens is not None:
+        params["tokens_each_side"] = schema.tokens.each_side
+        params["tokens_at_most"] = schema.tokens.at_most_per_place
+    for track in schema.tracks:
+        params[f"{snake(track.name)}_spaces"] = track.spaces
+    for pile in schema.piles:
+        if pile.at_most is not None:
+            params[f"{snake(pile.name)}_at_most"] = pile.at_most
+    definition = screen.definition
+    for node in _meanings((definition.setup, definition.play)):
+        if isinstance(node, M.Draw):
+            pile = snake(schema.piles[node.dest.pile].name)
+            if node.n >= 0:
+                params.setdefault(f"draw_{pile}", node.n)
+            else:
+                params.setdefault(f"draw_until_{pile}", node.until)
+        elif isinstance(node, M.Alternate):
+            params.setdefault(f"turns_{snake(schema.counters[node.counter].name)}", node.n)
+    return params
+
+
+def _meanings(roots) -> Iterator[object]:
+    """Every meaning of the rules ``roots``, outermost first, in the order written."""
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(reversed(node))
+        elif attrs.has(type(node)):
+            yield node
+            stack.extend(reversed([getattr(node, field.name) for field in attrs.fields(type(node))]))
 
 
 # --------------------------------------------------------------- decisions
@@ -170,7 +179,7 @@ def cause(log) -> Optional[object]:
 def card_query(screen: Screen, query: str, decision: Optional[Decision], word: str = "card"):
     """(cards, problem): the cards ``card QUERY`` asks for (a name, an id, the start of one, or a
     choice number), or what to tell the player instead."""
-    c, t, show = screen.c, _tables(screen), screen.show
+    c = screen.c
     if not query:
         return [], c.text("cli.card.usage", card=word)
     number = typed_number(query)
@@ -178,18 +187,21 @@ def card_query(screen: Screen, query: str, decision: Optional[Decision], word: s
         if not 1 <= number <= len(decision.actions):
             return [], c.text("cli.input.out_of_range", number=shown(query), n=len(decision.actions))
         action = decision.actions[number - 1]
-        if action.kind in ("value", "event", "claim"):
-            return [(STRATEGY, action.a)], None
-        if action.kind == "keep":
-            return [(OBJECTIVE, action.a)], None
+        found = screen.action_card(decision, action)
+        if found is None:  # a card the action names by its id (a card kept, deployed ...)
+            named = screen.show.action_card(action)
+            if named is not None:
+                found = next((kind, action.a) for kind, cards in enumerate(screen.program.cards)
+                             if cards is named[0])
+        if found is not None:
+            return [found], None
         return [], c.text("cli.card.no_card_choice", number=number)
     found, guess = find_cards(screen, query)
     if not found:
         return [], (c.text("cli.card.unknown_guess", name=query, guess=guess) if guess
                     else c.text("cli.card.unknown", name=query))
     if len(found) > 6:
-        names = [show.card(t.strategy_cards[i].id) if kind == STRATEGY else show.card(t.objective_cards[i].id)
-                 for kind, i in found]
+        names = [screen.title(kind, i) for kind, i in found]
         return [], c.text("cli.card.ambiguous", name=query, n=len(found), names=", ".join(names[:8]))
     return found, None
 
@@ -310,22 +322,24 @@ def _capital(text: str) -> str:
 
 def glosses(screen: Screen, text: str) -> List[str]:
     """Where a language keeps the map's printed names (the Spanish rulebook keeps Border States,
-    Newspapers ...), the meaning of each one the text uses: ``glosses.spaces.<name>`` entries."""
-    c, show = screen.c, screen.show
-    out = []
-    for space in _tables(screen).spaces:
-        meaning = c.raw(f"glosses.spaces.{space}")
-        name = show.space(space)
-        if meaning and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
-            out.append(c.text("cli.card.gloss", name=name, meaning=meaning))
-    return out
+    Newspapers ...), the meaning of each one the text uses (cli/board.py's ``Screen.glosses``)."""
+    return screen.glosses(text)
+
+
+def decision_help(screen: Screen, decision: Decision) -> List[str]:
+    """What a kind of decision asks of a player (``cli.help.<kind>``), if the game's catalog
+    says; the rule carried out says the rest."""
+    key = f"cli.help.{decision.kind}"
+    if not screen.has(key):
+        return []
+    return screen.wrap(screen.c.text(key, **rules_params(screen)), 2)
 
 
 def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict) -> List[str]:
     """What ``?`` says about the current decision: the rule, what it is part of, the commands."""
     c = screen.c
     lines = [""]
-    lines += screen.wrap(c.text(f"cli.help.{decision.kind}", **rules_params(screen)), 2)
+    lines += decision_help(screen, decision)
     found = cause(screen.game.log or [])
     if found is not None:
         lines += screen.wrap(c.text("cli.help.cause", line=screen.show.log_line(found)), 2)

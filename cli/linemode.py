@@ -281,7 +281,7 @@ class LineMode:
     def help(self, decision: Decision) -> None:
         scr = self.screen()
         lines = [""]
-        lines += scr.wrap(self.c.text(f"cli.help.{decision.kind}", **info.rules_params(scr)), 2)
+        lines += info.decision_help(scr, decision)
         cause = info.cause(self.session.shown_log())
         if cause is not None:
             lines += scr.wrap(self.c.text("cli.help.cause", line=self.show.log_line(cause)), 2)

@@ -140,8 +140,6 @@ MESSAGES = {
     "cli.card.gloss": frozenset({"meaning", "name"}),
     "cli.card.no_card_choice": frozenset({"number"}),
     "cli.card.no_event": frozenset(),
-    "cli.card.objective": frozenset({"id", "space", "title"}),
-    "cli.card.objective_event_label": frozenset(),
     "cli.card.unknown": frozenset({"name"}),
     "cli.card.unknown_guess": frozenset({"guess", "name"}),
     "cli.card.usage": frozenset({"card"}),

@@ -184,7 +184,7 @@ def test_a_quoted_english_command_word_is_a_mention_not_an_instruction(spanish_c
 
 def test_spanish_screens_name_the_spanish_command_words(content):
     catalog = content.catalog("es")
-    assert "consulta reglas zonas" in catalog.text("cli.help.place", max=3)
+    assert "consulta reglas zonas" in catalog.text("cli.help.place", tokens_at_most=3)
     assert "escribe registro para verlo todo" in catalog.text("cli.panel.earlier", n=3)
 
 
