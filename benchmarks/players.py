@@ -68,10 +68,7 @@ def new_bot(name: str, seed: int, side: int):
         evaluation, settings = other.program.definition.evaluation, other.bots.search
     else:
         evaluation = settings = None
-    try:
-        from crisis.interpreter.players.registry import RandomBot
-    except ImportError:  # a --baseline tree from before the players' registry (its own module)
-        from crisis.interpreter.controllers import RandomBot
+    from crisis.interpreter.players.registry import RandomBot
     from crisis.interpreter.players.heuristic import HeuristicBot
     from crisis.interpreter.players.search import SearchBot
     from crisis.content.bots import Budget

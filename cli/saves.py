@@ -67,7 +67,7 @@ class SavedGame:
     digest: str
     seed: int
     options: Dict[str, object]
-    controllers: Dict[str, str]  # side name (as in game.yaml) -> "human" or a bot's name
+    controllers: Dict[str, str]  # side name (as in state.yaml) -> "human" or a bot's name
     actions: List[str] = attrs.field(factory=list)
     created: str = ""
     # the solo opponent's choices, each with the action it led to and why (in English), for a

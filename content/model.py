@@ -32,9 +32,6 @@ class Content:
     warnings: Tuple = attrs.field(default=(), repr=False)
     # the bots' settings (bots/*.yaml); not rules, so not in the digest
     bots: BotSettings = attrs.field(factory=BotSettings, repr=False)
-    # the earlier engine's model of the same game, once content/solo.py's earlier() has read it
-    # (only that engine's own modules ask for it; it goes with them)
-    earlier_model: Optional[object] = attrs.field(default=None, repr=False)
 
     @property
     def program(self):

@@ -38,15 +38,10 @@ INSERTS = ["\x00", "\x07", "\x1b[2J", "\x85", "\u2028", "\u2029", "\ufeff", "\uf
            "...\n", "? ", "\n  ", "\n\n"]
 
 
-# the earlier engine's files, which the shipped folder still holds while that engine goes: no
-# command reads them any more (content/loader.py), so the fuzzer's copies leave them out
-EARLIER_FILES = ("game.yaml", "rules.yaml", "solo.yaml")
-
-
 def copy_content(source: Path, target: Path) -> Path:
     """A copy of the content folder ``source`` at ``target``: the files a game is read from."""
     import shutil
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("scenarios", *EARLIER_FILES))
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("scenarios"))
     return target
 
 
@@ -1009,7 +1004,7 @@ def lsp_folders(folder: Path) -> dict:
     import shutil
     from crisis.content.loader import default_content_dir
     clean, hostile = folder / "clean", folder / "hostile"
-    shutil.copytree(default_content_dir(), clean, ignore=shutil.ignore_patterns(*EARLIER_FILES))
+    shutil.copytree(default_content_dir(), clean)
     copy_content(default_content_dir(), hostile)
     cards = hostile / "cards"
     os.mkfifo(cards / "a-fifo.yaml")

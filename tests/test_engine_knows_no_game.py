@@ -27,12 +27,6 @@ TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 NOT_YET_MOVED = frozenset("""
 cli/aid.py cli/main.py cli/saves.py
 cli/tui/app.py cli/words.py
-interpreter/compile.py interpreter/evaluation.py interpreter/flow.py
-interpreter/game.py interpreter/heuristic.py interpreter/invariants.py interpreter/lookahead.py
-interpreter/notation.py interpreter/solo.py interpreter/state.py
-interpreter/tables.py
-ruleset/ast.py ruleset/checker.py ruleset/cost.py ruleset/parser.py
-ruleset/transform.py ruleset/treecache.py ruleset/work.py ruleset/grammar.lark
 """.split())
 
 

@@ -14,9 +14,6 @@ LAYERS = ("ruleset", "content", "interpreter", "balance", "cli")
 
 # circles among modules still to be moved or deleted (issue 19)
 KNOWN_CIRCLES = {
-    frozenset({"crisis.ruleset.parser", "crisis.ruleset.treecache"}),
-    frozenset({"crisis.interpreter.compile", "crisis.interpreter.flow", "crisis.interpreter.predict"}),
-    frozenset({"crisis.interpreter.controllers", "crisis.interpreter.heuristic", "crisis.interpreter.search"}),
     frozenset({"crisis.cli.linemode", "crisis.cli.play"}),
     frozenset({"crisis.cli.main", "crisis.cli.sim"}),
 }

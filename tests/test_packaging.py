@@ -45,8 +45,10 @@ def test_the_wheel_holds_only_crisis_and_its_data(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"crisis"}
-    assert "crisis/ruleset/grammar.lark" in names
-    assert "crisis/content/fort-sumter/game.yaml" in names
+    assert "crisis/ruleset/language.lark" in names
+    assert "crisis/content/fort-sumter/state.yaml" in names
+    assert "crisis/content/fort-sumter/sequence.yaml" in names
+    assert "crisis/content/fort-sumter/solo/overlay.yaml" in names
     assert any(n.startswith("crisis/content/fort-sumter/locale/en/") for n in names)
     assert any(n.startswith("crisis/content/fort-sumter/scenarios/") for n in names)
 

@@ -59,7 +59,6 @@ def rule_of_cost(steps):
 
 GOAL = "so that you gain control of Political:\n  move 8 tokens of either side within any spaces"
 DIMENSION_SCORING = "  dimension scoring: gain 1 VP for each dimension you control\n"
-OLD_DIMENSION_SCORING = "dimension_scoring: gain 1 VP for each dimension you control"
 
 
 def block(text, indent):
@@ -67,9 +66,8 @@ def block(text, indent):
 
 
 def set_procedure(root, text):
-    """sequence.yaml's 'dimension scoring' procedure (and rules.yaml's, for the old front end) as ``text``."""
+    """sequence.yaml's 'dimension scoring' procedure as ``text``."""
     replace_in(root / "sequence.yaml", DIMENSION_SCORING, "  dimension scoring: " + block(text, 4))
-    replace_in(root / "rules.yaml", OLD_DIMENSION_SCORING, "dimension_scoring: " + block(text, 2).rstrip("\n"))
 
 
 def add_procedure(root, name, text):

@@ -827,7 +827,7 @@ def card_rule(program, kind: int, card: int):
 
 
 class PlayOp(Op):
-    """"play a card from your hand": each card of the pile for each use it has (rules.yaml's
+    """"play a card from your hand": each card of the pile for each use it has (sequence.yaml's
     'playing a card'), then the use's rule; the card played goes to the played cards' pile."""
 
     def __init__(self, source, node=None):
