@@ -105,8 +105,8 @@ def names_of(content):
 
 def titles_of(content):
     catalog = content.catalog("es")
-    return ({catalog.text(f"cards.{c.id}.title") for c in content.strategy_cards}
-            | {catalog.text(f"objectives.{c.id}.title") for c in content.objective_cards})
+    return ({catalog.text(f"cards.{card_id}.title") for card_id in content.cards("strategy cards").ids}
+            | {catalog.text(f"objectives.{card_id}.title") for card_id in content.cards("objective cards").ids})
 
 
 def stray_capitals(text, names, titles):
@@ -125,8 +125,9 @@ def test_no_capital_mid_sentence_in_what_a_spanish_player_reads(content, spanish
     from crisis.content.phrases import card_text
     catalog = content.catalog("es")
     texts = list(spanish_play)
-    texts += [card_text(content, catalog, card.id, inline=True)
-              for card in content.strategy_cards + content.objective_cards if card.event]
+    with_rules = dict.fromkeys(card_id for _kind, card_id, _field, _text in content.rule_texts())
+    texts += [card_text(content, catalog, card_id, inline=True) for card_id in with_rules]
+    assert len(with_rules) > 40  # every card with an event (both kinds)
     names, titles = names_of(content), titles_of(content)
     # what the check catches, and what it lets be
     assert stray_capitals("El Secesionista descarta «Arancel Morrill» para reclamar La convención de Montgomery.",
@@ -162,7 +163,7 @@ def test_each_space_is_named_with_or_without_its_article_always_the_same_way(con
     running = [line for line in spanish_play if "→" not in line and not line.startswith("Tirada de dado")]
     assert len(running) > 1000
     wrong = []
-    for space in content.board.spaces:
+    for space in content.places:
         name, gender = catalog.name("spaces", space), catalog.form("spaces", space, "gender")
         for line in running:
             for before in re.findall(r"(\w+) " + re.escape(name) + r"(?!\w)", re.sub(r"«[^»]*»", "", line)):
