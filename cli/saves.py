@@ -93,9 +93,8 @@ class SavedGame:
 
 
 def game_name(content) -> str:
-    """The game's name, as a save names it."""
-    name = getattr(content, "game", None)
-    return name if isinstance(name, str) else content.board.game
+    """The game's name, as a save names it (state.yaml's 'game')."""
+    return content.game
 
 
 def plays_as(content, digest: str) -> bool:
