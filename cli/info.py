@@ -158,21 +158,6 @@ def rule_text(screen: Screen, decision: Decision) -> Optional[str]:
         return None
 
 
-# lines of the feed that start what a decision is part of (a card played, a place chosen for a
-# rule, a zone entered, a card's rule carried out, cards revealed, a step begun)
-_CAUSES = ("log.play", "log.claim", "log.place_chosen", "log.zone_entered", "log.carry_out", "log.reveal_all",
-           "log.step")
-
-
-def cause(log) -> Optional[object]:
-    """The latest line of the feed (``GameSession.shown_log``) that started what the current
-    decision belongs to."""
-    for entry in reversed(log):
-        if entry.key in _CAUSES:
-            return entry
-    return None
-
-
 # ------------------------------------------------------------- commands
 
 
@@ -340,9 +325,9 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
     c = screen.c
     lines = [""]
     lines += decision_help(screen, decision)
-    found = cause(screen.game.log or [])
-    if found is not None:
-        lines += screen.wrap(c.text("cli.help.cause", line=screen.show.log_line(found)), 2)
+    part = screen.show.part_of(screen.game)
+    if part:
+        lines += screen.wrap(c.text("cli.help.cause", line=part), 2)
     rule = rule_text(screen, decision)
     if rule:
         lines += screen.wrap(c.text("cli.help.rule", rule=rule), 2)

@@ -282,9 +282,9 @@ class LineMode:
         scr = self.screen()
         lines = [""]
         lines += info.decision_help(scr, decision)
-        cause = info.cause(self.session.shown_log())
-        if cause is not None:
-            lines += scr.wrap(self.c.text("cli.help.cause", line=self.show.log_line(cause)), 2)
+        part = self.show.part_of(self.session.game)
+        if part:
+            lines += scr.wrap(self.c.text("cli.help.cause", line=part), 2)
         rule = info.rule_text(scr, decision)
         if rule:
             lines += scr.wrap(self.c.text("cli.help.rule", rule=rule), 2)

@@ -29,6 +29,10 @@ _LOCATION_PARAMS = ("source", "dest")
 TRACE_KEYS = ("log.solo.if", "log.solo.first_of", "log.solo.choice")
 # the log entries of a token step or a marker placed (an automa's choice explains the one before it)
 STEP_KEYS = ("log.place", "log.remove", "log.move", "log.marker")
+# log entries that start what the decisions after them are part of (a card played, a place chosen
+# for a rule, a zone entered, a card's rule carried out, cards revealed)
+CAUSE_KEYS = ("log.play", "log.claim", "log.place_chosen", "log.zone_entered", "log.carry_out", "log.reveal_all",
+              "log.reveal")
 
 
 def snake(name: str) -> str:
@@ -439,6 +443,50 @@ class Presenter:
 
     def log_lines(self, entries: Sequence[LogEntry], automa: Optional[int] = None) -> List[str]:
         return [self.log_line(e) for e in self.shown(entries, automa)]
+
+    # ------------------------------------------------ what a decision is part of
+    def part_of(self, game) -> Optional[str]:
+        """What the current decision of ``game`` belongs to, in words (``?`` says it): the latest
+        line of the log since the last step began that started something (a card played, a place
+        chosen for a rule, a zone entered, a card's rule carried out, cards revealed), else the
+        procedure or step of the sequence of play under way (``frame_part``)."""
+        log = game.log or []
+        start = next((i for i in range(len(log) - 1, -1, -1) if log[i].key == "log.step"), 0)
+        automa = game.automa.side if getattr(game, "automa", None) is not None else None
+        for _, entry in reversed(self.shown_at(log[start:], automa)):
+            if entry.key in CAUSE_KEYS:
+                return self.log_line(entry)
+        return self.frame_part(game)
+
+    def frame_part(self, game) -> Optional[str]:
+        """The innermost procedure or step of the sequence of play under way, in words: the
+        catalog's ``cli.help.part.procedure.<procedure>`` or ``cli.help.part.step.<step>``, else
+        the general ``cli.help.part_procedure`` or ``cli.help.part_step`` with its name; the
+        game's counters ({round}...) are parameters.  None outside any step."""
+        from crisis.interpreter.engine.sequence import ProcedureOp, StepOp
+        program = game.program
+        step, procedure = None, None
+        for frame in getattr(game.position, "stack", ()):
+            op = program.ops[frame[0]] if 0 <= frame[0] < len(program.ops) else None
+            if isinstance(op, StepOp):
+                step, procedure = op.name, None
+            elif isinstance(op, ProcedureOp) and step is not None:
+                procedure = program.procedure_names[op.procedure]
+        if step is None:
+            return None
+        params: Dict[str, object] = {snake(counter.name): game.view.counter(counter.name, 0)
+                                     for counter in self.schema.counters if not counter.each_side}
+        params.update(step=self.catalog.name("steps", step))
+        if procedure is not None:
+            params.update(procedure=self.catalog.name("procedures", procedure))
+            key = f"cli.help.part.procedure.{snake(procedure)}"
+            if self.catalog.raw(key):
+                return self.catalog.text(key, **params)
+            return self.catalog.text("cli.help.part_procedure", **params)
+        key = f"cli.help.part.step.{snake(step)}"
+        if self.catalog.raw(key):
+            return self.catalog.text(key, **params)
+        return self.catalog.text("cli.help.part_step", **params)
 
     # ---------------------------------------------------- the automa
     def names(self, kind: str, names) -> str:

@@ -188,6 +188,8 @@ MESSAGES = {
     "cli.help.commands": None,
     "cli.help.hidden": frozenset(),
     "cli.help.optional": frozenset(),
+    "cli.help.part_procedure": None,
+    "cli.help.part_step": None,
     "cli.help.rule": frozenset({"rule"}),
     "cli.help.saved": frozenset({"file"}),
     "cli.i18n.summary": frozenset({"files", "lang", "missing", "n"}),

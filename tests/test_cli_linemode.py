@@ -388,3 +388,47 @@ def test_spanish_numbers_have_a_decimal_comma(tmp_path):
     result = run_crisis("sim", "--games", "20", "--lang", "es")
     assert re.search(r"\(\d+,\d%\), PV finales de media \d+,\d\d", result.stdout)
     assert re.search(r"20 partidas en \d+,\d\d s", result.stdout)
+
+
+# ------------------------------------------------------------------ help
+
+
+def help_screens(out: str) -> list:
+    """What each ``?`` printed (up to the next prompt), with spacing made plain."""
+    pieces = re.split(r"^\S+ \[1-\d+\]> \?$", out, flags=re.M)[1:]
+    return [" ".join(re.split(r"^\S+ \[1-\d+\]> ", piece, maxsplit=1, flags=re.M)[0].split()) for piece in pieces]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_help_says_the_step_or_the_card_a_decision_is_part_of(tmp_path, content, lang):
+    c = content.catalog(lang)
+    result = run_main("play", "--vs", "bot", "--seed", "3", "--save", "g.json", "--lang", lang, "--plain",
+                      input="1\n?\n1\n?\nquit\n", cwd=tmp_path, env={"COLUMNS": "120"})
+    assert result.returncode == 0, result.stderr
+    at_turn, at_placement = help_screens(result.stdout)[:2]
+    # the turn of the card play, not the deal that began the round
+    turn = c.text("cli.help.cause", line=c.text("cli.help.part.step.turn", round=1))
+    assert " ".join(turn.split()) in at_turn
+    assert c.text("log.step.deal", round=1) not in at_turn
+    # a token placed for a card's value (the first choice) is part of that card's play
+    game = replay(content, saved(tmp_path / "g.json"))
+    played = next(e for e in reversed(game.log) if e.key == "log.play")
+    line = Presenter(content, c).log_line(played)
+    assert " ".join(c.text("cli.help.cause", line=line).split()) in at_placement
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_help_names_a_step_the_catalog_has_no_words_for_by_its_name(tmp_path, lang):
+    from crisis.cli.info import catalog_keys
+    from crisis.content.loader import load_content
+    from crisis.content.games import game_path
+    content = load_content(game_path("civil-war-card-game"))
+    c = content.catalog(lang)
+    result = run_main("play", "--game", "civil-war-card-game", "--vs", "bot", "--seed", "1", "--save", "c.json",
+                      "--lang", lang, "--plain", input="1\n1\n1\n?\nquit\n", cwd=tmp_path, env={"COLUMNS": "120"})
+    assert result.returncode == 0, result.stderr
+    shown = help_screens(result.stdout)[0]
+    steps = [key.split(".", 1)[1] for key in catalog_keys(c) if key.startswith("steps.")]
+    said = [" ".join(c.text("cli.help.cause", line=c.text("cli.help.part_step", step=c.name("steps", step))).split())
+            for step in steps]
+    assert any(line in shown for line in said), shown
