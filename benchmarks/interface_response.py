@@ -112,7 +112,7 @@ def headless(games: int, folder: Path):
     from crisis.cli import saves
     from crisis.cli.session import GameSession
     from crisis.cli.text import Presenter
-    from crisis.cli.tui.app import CrisisApp, InfoScreen
+    from crisis.cli.tui.app import GameApp, InfoScreen
     from crisis.content.loader import load_content
     from crisis.interpreter.engine.game import Options
 
@@ -120,7 +120,7 @@ def headless(games: int, folder: Path):
     show = Presenter(content, content.catalog("en"))
     firsts, handler, pilot_seen = [], [], []
 
-    class Timed(CrisisApp):
+    class Timed(GameApp):
         def take(self, text):
             started = time.perf_counter()
             taken = super().take(text)

@@ -14,15 +14,12 @@ from typing import List
 
 from crisis.content.model import Content
 from crisis.content.phrases import key
-from crisis.ruleset.phrasing import phrase_block, phrase_condition, phrase_places
+from crisis.ruleset.phrasing import capital, phrase_block, phrase_condition, phrase_places
 
 from .text import Presenter
 
 WIDTH = 96
 
-# the overlay's rules an aid shows, by name (its steps or procedures), and the catalog's label of each
-PROCEDURES = (("turn", "turn"), ("pivotal_bonus", "pivotal_bonus"),
-              ("final_crisis_matching", "matching"), ("final_crisis_not_matching", "not_matching"))
 # the kinds of the overlay's definitions, as the aid's templates name them (cli.aid.term_*)
 TERM_KINDS = {"card_term": "card", "place": "space"}
 
@@ -84,13 +81,19 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
                                          text=condition(rule))))
     lines.append("")
     role = overlay.roles[0]
-    rules = {key(name): variants for part in (overlay.steps, overlay.procedures) for name, variants in part.items()}
-    for name, label in PROCEDURES:
-        lines.append(c.text(f"cli.aid.procedure.{label}"))
+    # the steps and procedures the overlay gives the game's side a way of its own to play, in the
+    # order it writes them, each under its label (cli.aid.procedure.<name>, else its name)
+    played = [(section, name, variants[role]) for section, part in (("steps", overlay.steps),
+                                                                    ("procedures", overlay.procedures))
+              for name, variants in part.items() if role in variants]
+    for section, written, rule in played:
+        name = key(written)
+        title = f"cli.aid.procedure.{name}"
+        lines.append(c.text(title) if c.has(title) else capital(c.name(section, written)))
         # a list the solo rulebook letters is lettered as it is, with what happens when no line can be
         named = c.has(f"trace.line_labels.{name}")
         labels = show.line_labels(name) if named else None
-        for sentence in phrase_block(rules[name][role], c, schema, declarations, actor="solo",
+        for sentence in phrase_block(rule, c, schema, declarations, actor="solo",
                                      labels=labels).split("\n"):
             lines.extend(_wrapped(sentence))
         if named:

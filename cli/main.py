@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 from . import games, words
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+PROGRAM = "crisis"  # the command's name, which starts its own messages
 
 
 def version() -> str:
@@ -284,7 +285,7 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
         if check:
             problems = apply_checked(game, action)
             if problems:
-                print(f"crisis: seed {seed}: {broken_message(game, problems)}", file=sys.stderr)
+                print(f"{PROGRAM}: seed {seed}: {broken_message(game, problems)}", file=sys.stderr)
                 return EXIT_FAILED
         else:
             game.apply(action)
@@ -527,7 +528,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     def metavar(key: str) -> str:
         return catalog.text("cli.args.metavar." + key)
 
-    parser = argparse.ArgumentParser(prog="crisis", description=say("description"))
+    parser = argparse.ArgumentParser(prog=PROGRAM, description=say("description"))
     parser.add_argument("--version", action=VersionAction, nargs=0, help=catalog.text("cli.argparse.version"))
     commands = parser.add_subparsers(dest="command", metavar=metavar("command"), title=say("commands"))
 

@@ -40,14 +40,15 @@ _LANGUAGE = re.compile(r"[A-Za-z]{2,8}")
 
 
 def embedded_locale_dir() -> Path:
-    import crisis.content
-    return Path(crisis.content.__file__).parent / "fort-sumter" / "locale"
+    """The catalogs of the game played when none is named."""
+    from crisis.content.games import DEFAULT_GAME, games_dir
+    return games_dir() / DEFAULT_GAME / "locale"
 
 
 def interface_locale_dir() -> Path:
     """The tool's own catalogs (shared by every game), where the command line's words are."""
-    import crisis.content
-    return Path(crisis.content.__file__).parent / "interface"
+    from crisis.content.games import games_dir
+    return games_dir() / "interface"
 
 
 def requested_language(argv: Sequence[str]) -> Optional[str]:

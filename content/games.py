@@ -12,9 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import List, Optional
 
-from crisis.ruleset.diagnostics import did_you_mean
-
 TITLE_KEY = "cli.title"  # the game's name, in each of its catalogs
+DEFAULT_GAME = "fort-sumter"  # the game played when no --game or --content names one
 
 
 def games_dir() -> Path:
@@ -34,6 +33,7 @@ def game_path(name: str) -> Optional[Path]:
 
 
 def closest_game(name: str) -> Optional[str]:
+    from crisis.ruleset.diagnostics import did_you_mean  # not at start-up: crisis --help reads this module
     return did_you_mean(name, shipped_games())
 
 

@@ -39,11 +39,12 @@ from . import bots as B
 from .bots import BotSettings
 from .locale import (REFERENCE_LANG, Catalog, MessageError, flatten, format_message, interface_dir, looked_in,
                      placeholders)
+from .games import DEFAULT_GAME
 from .model import Content
 from .reading import Reader, _is, _width
 from .yamlfile import ContentError, Map, YamlFile, display_path, list_folder, real_inside, size_text
 
-GAME_DIR = "fort-sumter"
+GAME_DIR = DEFAULT_GAME
 # files whose text is not rules: a change to them changes no game (nor the digest)
 NOT_RULES = ("locale", "bots", "layout.yaml", "scenarios")
 

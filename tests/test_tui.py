@@ -17,7 +17,7 @@ from crisis.cli.board import Screen
 from crisis.cli.session import GameSession, KnownBots, Replay, session_for
 from crisis.cli.terminal import Style
 from crisis.cli.text import Presenter
-from crisis.cli.tui.app import ConfirmScreen, CrisisApp, InfoScreen, PassScreen, farewell
+from crisis.cli.tui.app import ConfirmScreen, GameApp, InfoScreen, PassScreen, farewell
 from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
 from crisis.interpreter.players.registry import Controller
 
@@ -116,7 +116,7 @@ def run(coroutine):
 def hot_seat(content, tmp_path_factory):
     folder = tmp_path_factory.mktemp("tui-hotseat")
     session = new_session(content, folder)
-    app = CrisisApp(session=session)
+    app = GameApp(session=session)
     result = {}
 
     async def main():
@@ -218,7 +218,7 @@ def test_the_feed_shows_everything_since_the_players_last_turn(hot_seat):
 def bot_game(content, tmp_path_factory):
     folder = tmp_path_factory.mktemp("tui-bot")
     session = new_session(content, folder, lang="es", controllers=("random", saves.HUMAN), seed=8)
-    app = CrisisApp(session=session)
+    app = GameApp(session=session)
     result = {}
 
     async def main():
@@ -254,7 +254,7 @@ def test_undo_takes_back_a_token_and_says_so_on_screen(content, tmp_path):
     session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=3)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("down", "enter")  # keep an objective
             await bot_moved(app, pilot)
@@ -282,7 +282,7 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
     shown = {}
 
     async def first():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(6):
                 await pilot.press("down", "enter")
@@ -295,7 +295,7 @@ def test_a_game_killed_mid_game_resumes_at_the_same_decision(content, tmp_path):
     resumed = session_for(content, session.show, session.path, data)
 
     async def second():
-        app = CrisisApp(session=resumed)
+        app = GameApp(session=resumed)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             if resumed.two_step(resumed.decision) and shown["menu"] and not shown["menu"][0].startswith("from"):
@@ -326,7 +326,7 @@ class GatedBot(Controller):
 def test_a_bot_thinks_while_the_screen_stays_live_and_quitting_meanwhile_keeps_the_game(content, tmp_path):
     session = new_session(content, tmp_path, controllers=("random", saves.HUMAN), seed=8)
     bot = session.bots[0] = GatedBot()
-    app = CrisisApp(session=session)
+    app = GameApp(session=session)
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -373,7 +373,7 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
     watched = Replay(content, show, saved, original)
 
     async def main():
-        app = CrisisApp(replay=watched)
+        app = GameApp(replay=watched)
         async with app.run_test(size=(120, 40)) as pilot:
             assert "Replay: 0 of" in panes(app)["header"]
             await pilot.press("right", "right", "right", "left")
@@ -398,7 +398,7 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
     session = new_session(content, tmp_path, seed=5)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("enter")  # the Unionist takes the terminal
             await pilot.press("down", "enter")  # and keeps an objective
@@ -435,7 +435,7 @@ def test_a_whole_solo_game_in_the_full_screen_interface(content, tmp_path, lang)
     session = GameSession(content, show, 5, Options(frozenset({"event_discard"}), solo="Secessionist",
                                                     difficulty="normal"),
                           [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
-    app = CrisisApp(session=session)
+    app = GameApp(session=session)
     result = {}
 
     async def main():
@@ -480,7 +480,7 @@ def test_a_burst_of_keys_with_the_choices_focused_is_typed_and_plays_nothing_unc
     session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("1", "enter")  # keep an objective
             await bot_moved(app, pilot)
@@ -541,7 +541,7 @@ def at_optional_placement(session):
 @pytest.mark.parametrize("lang,stop,label", [("en", "stop", "Stop here"), ("es", "parar", "Parar aquí")])
 def test_a_choice_is_taken_by_the_words_of_its_label_in_the_full_screen(content, tmp_path, lang, stop, label):
     session = at_optional_placement(new_session(content, tmp_path, lang=lang, seed=4))
-    app = CrisisApp(session=session)
+    app = GameApp(session=session)
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -642,7 +642,7 @@ def test_one_screen_holds_the_map_the_tracks_your_cards_and_whole_choices(conten
     session = new_session(content, tmp_path, lang=lang, controllers=(saves.HUMAN, "random"), seed=4)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=size) as pilot:
             await pilot.press("1", "enter")  # keep an objective
             await bot_moved(app, pilot)
@@ -711,7 +711,7 @@ def test_a_pop_up_is_broken_once_at_its_width_and_again_when_the_terminal_is_res
     keys = session.c.text("cli.tui.keys_help")  # long paragraphs of the help window
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("f1")
             assert isinstance(app.screen, InfoScreen)
@@ -744,7 +744,7 @@ def test_the_feed_and_a_long_message_are_broken_between_words_not_cut(content, t
     session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("1", "enter")
             await bot_moved(app, pilot)
@@ -767,7 +767,7 @@ def test_why_with_nothing_to_explain_is_a_line_and_the_log_opens_at_its_newest_e
     session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             while len(session.game.log) < 40:  # a log longer than the window
                 await pilot.press("1", "enter")
@@ -795,7 +795,7 @@ def test_what_is_printed_after_the_full_screen_keeps_a_command_on_one_line(conte
                           saves.default_path(Path("."), saves.game_name(content), 4))
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("ctrl+q")
         return app
@@ -822,7 +822,7 @@ def test_a_typed_event_that_costs_says_so_and_is_played_by_a_second_enter(conten
     index = next(i for i, a in enumerate(session.decision.actions) if a.text == event.text)
 
     async def main():
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(120, 40)) as pilot:
             burst(app, event.text, "enter")  # typed, its consequences never shown: said in a window, not played
             await settle(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -845,7 +845,7 @@ def test_a_typed_event_that_costs_says_so_and_is_played_by_a_second_enter(conten
                         tmp_path / "again.json", played)
 
     async def picked():
-        app = CrisisApp(session=again)
+        app = GameApp(session=again)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press(*["down"] * (index + 1))
             await pilot.pause()
@@ -872,7 +872,7 @@ def test_after_resume_the_feed_starts_at_the_players_last_turn(content, tmp_path
     resumed = session_for(content, session.show, session.path, saves.read(session.path, content, KnownBots()))
 
     async def main():
-        app = CrisisApp(session=resumed)
+        app = GameApp(session=resumed)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             feed = [line[3:] for line in panes(app)["feed"].splitlines() if re.match(r" \S ", line)]

@@ -121,20 +121,20 @@ def test_a_scenario_action_with_a_strange_option_number_is_a_notation_error(cont
 
 def test_the_full_screen_refuses_strange_numbers_and_long_lines(content, tmp_path, finished):
     pytest.importorskip("textual")
-    from crisis.cli.tui.app import CrisisApp
+    from crisis.cli.tui.app import GameApp
     show = Presenter(content, content.catalog("en"))
     said = []
 
     async def main():
         session = GameSession(content, show, 3, Options(), [saves.HUMAN, "random"], tmp_path / "t.json")
-        app = CrisisApp(session=session)
+        app = GameApp(session=session)
         async with app.run_test(size=(120, 40)):
             app.say = lambda text, error=False: said.append(text)
             for line in ("²", HUGE, "card ²", "x" * 1_000_000):
                 app.take(line)
             assert session.game.history == []
         watched = Replay(content, show, saves.read(finished, content, {"random"}), finished)
-        app = CrisisApp(replay=watched)
+        app = GameApp(replay=watched)
         async with app.run_test(size=(120, 40)):
             app.say = lambda text, error=False: said.append(text)
             for line in ("²", "round ²", "#" + HUGE, "x" * 1_000_000):

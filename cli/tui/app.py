@@ -141,7 +141,7 @@ class PassScreen(ModalScreen):
         self.dismiss("quit")
 
 
-class CrisisApp(App):
+class GameApp(App):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
@@ -969,7 +969,7 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
     """Run the interface until the game is left; then say where it is saved, on the normal screen."""
     if no_color:
         os.environ.setdefault("NO_COLOR", "1")  # Textual's own colours go too
-    app = CrisisApp(session=session, replay=replay, no_color=no_color)
+    app = GameApp(session=session, replay=replay, no_color=no_color)
     app.run()
     code = app.return_code or EXIT_OK
     width = shutil.get_terminal_size().columns
