@@ -879,3 +879,29 @@ def test_after_resume_the_feed_starts_at_the_players_last_turn(content, tmp_path
             assert feed == left
 
     run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_help_names_the_step_a_decision_is_part_of_in_words_never_a_key(content, tmp_path, lang):
+    session = new_session(content, tmp_path, lang=lang, controllers=(saves.HUMAN, "random"), seed=3)
+    c = session.c
+
+    async def main():
+        app = GameApp(session=session)
+        async with app.run_test(size=(120, 40)) as pilot:
+            while session.decision.kind != "play_card" or session.bot_to_move():
+                await bot_moved(app, pilot)
+                if isinstance(app.screen, (InfoScreen, PassScreen)):
+                    await pilot.press("enter")
+                elif not session.bot_to_move():
+                    app.take("1")
+                await pilot.pause()
+            await pilot.press("question_mark", "enter")
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            shown = " ".join(plain(app.screen.body).split())
+            # the card play's turn, in the round it is, as the game's catalog says it
+            turn = c.text("cli.help.cause", line=c.text("cli.help.part.step.turn", round=1))
+            assert " ".join(turn.split()) in shown
+            assert "<" not in shown and "log.step" not in shown
+
+    run(main())
