@@ -161,6 +161,26 @@ def command_of(catalog, word: str, commands: Sequence[str] = COMMANDS) -> Option
     return None
 
 
+def command_in(catalog, text: str, commands: Sequence[str] = COMMANDS) -> Tuple[Optional[str], str]:
+    """(command, the rest of the line) of a typed line that starts with a command's word, else
+    (None, ""): a word of ``cli.command.*`` as ``command_of``, or several words a catalog's alias
+    joins with '_' ("por_qué" is typed "por qué" or "por que"); the longest alias that fits wins."""
+    words = text.split()
+    typed = [fold(word) for word in words[:4]]
+    found, length = None, 0
+    for command in commands:
+        if catalog.raw(f"cli.command.{command}") is None:
+            continue
+        for alias in fold(catalog.text(f"cli.command.{command}")).split():
+            parts = [part for part in alias.split("_") if part] or [alias]
+            if len(parts) > length and typed[:len(parts)] == parts:
+                found, length = command, len(parts)
+    if found is None:
+        return None, ""
+    rest = text.strip().split(None, length)
+    return found, rest[length].strip() if len(rest) > length else ""
+
+
 def command_word(catalog, command: str) -> str:
     """The word shown for a command: the first of the language's own words."""
     return catalog.text(f"cli.command.{command}").split()[0]
@@ -635,10 +655,9 @@ class GameSession:
         text = line.strip()
         if not text:
             return Reading("problem", problem=self.c.text("cli.input.empty", n=n))
-        word, _, rest = text.partition(" ")
-        command = self.command_of(word)
+        command, rest = command_in(self.c, text)
         if command is not None:
-            return Reading("command", command=command, rest=rest.strip())
+            return Reading("command", command=command, rest=rest)
         number = typed_number(text)
         if number is not None:
             if not 1 <= number <= n:

@@ -146,3 +146,26 @@ def test_the_full_screen_refuses_strange_numbers_and_long_lines(content, tmp_pat
     assert said[3].startswith("That line is longer than 1,000 characters")
     assert "Press Enter for the next action" in said[4] and "The game has no round '²'." == said[5]
     assert said[6].startswith(f"There is no action {'9' * 59}…") and said[7].startswith("That line is longer")
+
+
+# ------------------------------------------------------------------ command words
+
+
+@pytest.mark.parametrize("typed", ["por qué", "por que", "Por Qué", "porque", "porqué", "POR  QUE"])
+def test_why_is_understood_as_a_spanish_speaker_types_it(content, tmp_path, typed):
+    show = Presenter(content, content.catalog("es"))
+    session = GameSession(content, show, 3, Options(), [saves.HUMAN, saves.HUMAN], tmp_path / "w.json")
+    decision = session.decision
+    reading = session.read(typed, decision, session.choices(decision))
+    assert (reading.kind, reading.command, reading.rest) == ("command", "why", "")
+    # a command's words followed by what it takes keep the rest as typed
+    card = session.read("carta Fort", decision, session.choices(decision))
+    assert (card.kind, card.command, card.rest) == ("command", "card", "Fort")
+
+
+def test_why_in_two_words_answers_in_the_solo_game(tmp_path):
+    result = run_main("play", "--solo", "--lang", "es", "--seed", "3", "--plain", "--save", "s.json",
+                      input="1\npor qué\npor que\nporqué\nsalir\n", cwd=tmp_path, env=WIDE)
+    assert result.returncode == 0, result.stderr
+    answers = [result.stdout.split(f"> {typed}\n", 1)[1].split("\n", 1)[0] for typed in ("por qué", "por que", "porqué")]
+    assert answers[0] == answers[1] == answers[2] and not answers[0].startswith("✗")
