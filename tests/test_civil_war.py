@@ -374,9 +374,11 @@ def catalog(lang: str):
     import yaml
     from crisis.content.locale import Catalog, flatten
     messages = {}
-    for path in sorted((ROOT / "locale" / lang).glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        messages.update({key: str(value) for key, value, *_ in flatten(data)})
+    # the tool's templates (content/interface/<lang>/), then the game's, which win key by key
+    for folder in (ROOT.parent / "interface" / lang, ROOT / "locale" / lang):
+        for path in sorted(folder.glob("*.yaml")):
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            messages.update({key: str(value) for key, value, *_ in flatten(data)})
     return Catalog(lang, messages)
 
 

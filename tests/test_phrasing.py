@@ -273,7 +273,7 @@ def test_a_counter_other_than_vp_says_its_name(content):
 
 
 def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
-    """A template made from the game's names (render.pile.owned, render.statement.shuffle_into)
+    """A template made from the game's names (render.holder.pool, render.statement.resolve_breached)
     is in no list in the program: `crisis i18n check` learns it from the rules, and reports it
     missing, with the rule that needs it, when the reference catalog lacks it."""
     from helpers import copy_content, replace_in
@@ -283,13 +283,13 @@ def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
     root = copy_content(tmp_path)
     render = root / "locale" / "en" / "render.yaml"
     lines = [line for line in render.read_text(encoding="utf-8").splitlines()
-             if not line.lstrip().startswith(("shuffle_into:", "owned:"))]
+             if not line.lstrip().startswith(("resolve_breached:", "pool:"))]
     render.write_text("\n".join(lines) + "\n", encoding="utf-8")
     problems = {d.message: d for d in check_catalog(load_content(root), "en") if d.severity == "error"}
-    missing = problems["'render.statement.shuffle_into' is missing in the 'en' catalog: players would see "
-                       "<render.statement.shuffle_into>"]
+    missing = problems["'render.statement.resolve_breached' is missing in the 'en' catalog: players would see "
+                       "<render.statement.resolve_breached>"]
     assert "the rule 'play' needs it" in missing.hint
-    assert "'render.pile.owned' is missing in the 'en' catalog: players would see <render.pile.owned>" in problems
+    assert "'render.holder.pool' is missing in the 'en' catalog: players would see <render.holder.pool>" in problems
 
 
 @pytest.mark.parametrize("lang, solo, wanted", [

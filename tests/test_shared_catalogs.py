@@ -39,6 +39,42 @@ def _sample(message):
     return {name: 1 for name in placeholders(message)}
 
 
+SHIPPED = sorted(path.name for path in (ROOT / "content").iterdir() if (path / "state.yaml").is_file())
+PROBLEM = re.compile(r": (error|warning): ")
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_shipped_game_passes_the_strict_check_and_the_catalog_check(game):
+    """A game needs only its own words: the rules-in-words templates the program asks for by name
+    are the tool's (content/interface/<lang>/render.yaml), so every shipped game loads, checks and
+    reads in each of its languages without a missing text or a warning."""
+    strict = run_main("check", "--strict", "--game", game)
+    assert strict.returncode == 0, strict.stderr
+    assert not PROBLEM.search(strict.stderr + strict.stdout), strict.stderr
+    catalogs = run_main("i18n", "check", "--game", game)
+    assert catalogs.returncode == 0, catalogs.stdout + catalogs.stderr
+    assert not PROBLEM.search(catalogs.stdout + catalogs.stderr), catalogs.stdout
+    assert "en: nothing missing; 0 other problems" in catalogs.stdout
+    assert "es: nothing missing; 0 other problems" in catalogs.stdout
+
+
+def test_the_rules_in_words_templates_are_the_tools_and_a_game_words_them_its_own_way():
+    civil_war, fort_sumter = load_content(CIVIL_WAR), load_content()
+    for lang in ("en", "es"):
+        # a template no game gives: the tool's, the same in both games
+        for content in (civil_war, fort_sumter):
+            catalog = content.catalog(lang)
+            assert f"content/interface/{lang}/render.yaml" in catalog.positions["render.statement.place"][0]
+        assert civil_war.catalog(lang).raw("render.statement.place") == fort_sumter.catalog(lang).raw(
+            "render.statement.place")
+    # the tool's words name no game's concept; each game words its own
+    assert civil_war.catalog("en").raw("render.subject.solo") == "the automated opponent"
+    assert fort_sumter.catalog("en").raw("render.subject.solo") == "the Solo Opponent"
+    assert fort_sumter.catalog("es").raw("render.subject.solo") == "el Oponente en Solitario"
+    assert "location" in civil_war.catalog("en").text("render.limit.per_space", n=2)
+    assert "localidad" in civil_war.catalog("es").text("render.limit.per_space", n=2)
+    assert fort_sumter.catalog("en").text("render.limit.per_space", n=2) == ", at most 2 per space"
+
 def test_the_tools_words_come_from_its_own_catalog_and_a_game_needs_none_of_them():
     content = load_content(CIVIL_WAR)
     catalog = content.catalog("en")
