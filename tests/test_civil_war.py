@@ -419,3 +419,35 @@ def test_card_texts_and_the_sequence_read_as_the_rules_say(definition):
         in en["play"]
     assert "Despliega cualquier número de personajes de tu mano en tus localidades, pagando su precio." \
         in es["procedure deployment"]
+
+
+# ------------------------------------------------------------------ bots
+
+
+def bot_game(program, seed, names):
+    """A whole game, each side played by the bot ``names`` gives it (random, heuristic, search);
+    the game and the first word of each side's actions."""
+    from crisis.interpreter.players.registry import controller_factory
+    game = Game(program, seed)
+    bots = [controller_factory(name)(seed, side) for side, name in enumerate(names)]
+    words = [[] for _ in names]
+    while game.decision is not None:
+        decision = game.decision
+        action = bots[decision.player].choose(game, decision)
+        words[decision.player].append(action.text.split()[0])
+        game.apply(action)
+    return game, words
+
+
+@pytest.mark.parametrize("names", [("heuristic", "random"), ("random", "heuristic")])
+def test_the_heuristic_bot_deploys_marches_and_fights_on_either_side(program, names):
+    """The bot decides on a copy of the game where what its side cannot see is dealt again: each
+    side's deck keeps its own side's cards, so the bot's choices are the game's (a location chosen
+    from its own deck at set-up, say), and it plays whole games, deploying, marching and fighting."""
+    side = names.index("heuristic")
+    done = set()
+    for seed in range(6):
+        game, words = bot_game(program, seed, names)
+        assert game.result is not None
+        done.update(words[side])
+    assert {"deploy", "march", "battlefield"} <= done

@@ -52,25 +52,37 @@ def hidden_places(program, position, side: int) -> List[Tuple[int, int]]:
 
 def deal_again(program, position, side: int, rng: random.Random):
     """A copy of ``position`` where the cards ``side`` cannot see are dealt again by ``rng``, and
-    whose generator is new (drawn from ``rng``): the future is the bot's guess too."""
+    whose generator is new (drawn from ``rng``): the future is the bot's guess too.
+
+    Where each side starts with a pile of its own cards of a kind (a deck per side), a card's
+    side shows on its back: a hidden card is dealt again only among the hidden cards of the same
+    side, each hidden slot keeping the side of the card it held."""
     copy = position.copy(rng=random.Random(rng.getrandbits(64)))
-    kinds: Dict[str, List[Tuple[int, int]]] = {}
-    pile_kind = [program.schema.piles[number].kind for number in range(len(program.schema.piles))]
+    schema, layout = program.schema, program.layout
+    pile_kind = [schema.piles[number].kind for number in range(len(schema.piles))]
     index_kind = {}
-    for (number, owner), index in program.layout.pile_index.items():
+    for (number, owner), index in layout.pile_index.items():
         index_kind[index] = pile_kind[number]
+    kind_number = {kind.name: k for k, kind in enumerate(schema.card_kinds)}
+    backs = {}  # kind -> each card's side, for the kinds dealt to a pile per side
+    for pile in schema.piles:
+        if pile.starts_with_all and pile.each_side:
+            k = kind_number[pile.kind]
+            if k < len(layout.card_sides) and layout.card_sides[k]:
+                backs[pile.kind] = layout.card_sides[k]
+    groups: Dict[tuple, List[Tuple[int, int]]] = {}  # (kind, side on the back) -> hidden slots
     for index, start in hidden_places(program, copy, side):
-        kinds.setdefault(index_kind[index], []).append((index, start))
-    for places in kinds.values():
-        cards = [card for index, start in places for card in copy.piles[index][start:]]
-        if len(cards) < 2:
+        kind = index_kind[index]
+        sides = backs.get(kind)
+        pile = copy.piles[index]
+        for at in range(start, len(pile)):
+            back = sides[pile[at]] if sides is not None and pile[at] < len(sides) else NOBODY
+            groups.setdefault((kind, back), []).append((index, at))
+    for slots in groups.values():
+        if len(slots) < 2:
             continue
-        fill = sorted(cards)
+        fill = sorted(copy.piles[index][at] for index, at in slots)
         rng.shuffle(fill)
-        at = 0
-        for index, start in places:
-            pile = copy.piles[index]
-            count = len(pile) - start
-            pile[start:] = fill[at:at + count]
-            at += count
+        for (index, at), card in zip(slots, fill):
+            copy.piles[index][at] = card
     return copy
