@@ -210,16 +210,54 @@ class Screen:
                 shown = self.place_name(value) if value is not None and value >= 0 else ""
             elif type_name == "rule":
                 continue
+            elif type_name == "kind" and value:
+                # a kind of card by the noun the game's rules give a card of it ("soldier")
+                noun = f"render.play.noun.{snake(value)}"
+                shown = self.c.text(noun, n=1, form="") if self.has(noun) else value
+            elif type_name == "text" and value is not None:
+                # a text printed on the card (a caption): the catalog's, in this language
+                written = self.c.raw(f"{self.section(kind)}.{cards.ids[card]}.{name}")
+                shown = written if written is not None else value
             else:
                 shown = value
             params[snake(name)] = shown
         return params
 
     def card_fields(self, kind: int, card: int) -> str:
-        """The fields of a card of a kind the catalog has no line for: "  ·  price 2  ·  power 3"."""
+        """The fields of a card of a kind the catalog has no line for: "  ·  soldier  ·  North  ·
+        price 2  ·  power 3", each as the catalog says that field (``cli.board.field.<field>``),
+        else its type (``cli.board.field_type.<type>``: a side or a kind by its name alone), else
+        ``cli.board.card_field`` with the field's name in this language (``fields.<field>``).  A
+        field that says nothing is left out: empty, or at a default of 0 or none the card does not
+        change.  Its texts (a caption) are not on its line: the card in full says them (``card_texts``)."""
+        declared = self.schema.card_kinds[kind]
         params = self.card_params(kind, card)
-        names = [name for name, type_name in self.schema.card_kinds[kind].fields if type_name != "rule"]
-        return "".join(self.text("cli.board.card_field", field=name, value=params[snake(name)]) for name in names)
+        out = []
+        for (name, type_name), values in zip(declared.fields, self.program.cards[kind].fields):
+            if type_name in ("rule", "text") or self._says_none(declared, name, type_name, values[card]):
+                continue
+            value = params[snake(name)]
+            keys = [f"cli.board.field.{snake(name)}", f"cli.board.field_type.{type_name}"]
+            out.append(self.named("cli.board.card_field", keys, field=self.c.name("fields", name), value=value))
+        return "".join(out)
+
+    @staticmethod
+    def _says_none(declared, name: str, type_name: str, value) -> bool:
+        """A card's field that tells nothing: no value, an empty text, no side, place or group, or
+        a number at a default of 0 (a card without a rank or a price)."""
+        if value is None or value == "" or value == ():
+            return True
+        if type_name in ("side", "place", "group") and isinstance(value, int) and value < 0:
+            return True
+        return type_name == "number" and value == 0 and declared.default(name) == 0
+
+    def card_texts(self, kind: int, card: int) -> List[str]:
+        """The texts printed on a card (a caption), each as the catalog gives it in this language."""
+        declared = self.schema.card_kinds[kind]
+        params = self.card_params(kind, card)
+        return [str(params[snake(name)]) for (name, type_name), values
+                in zip(declared.fields, self.program.cards[kind].fields)
+                if type_name == "text" and not self._says_none(declared, name, type_name, values[card])]
 
     def card_line(self, card: int, detailed: bool, indent: int = 3, kind: Optional[int] = None) -> List[str]:
         """A card on a line of its own (``cli.board.card.<kind>``), and its rule under it when
@@ -274,17 +312,20 @@ class Screen:
         found = f"cli.cards.{self.kind_word(kind)}_heading"
         if self.has(found):
             return self.text(found, n=n)
-        return f"{capital(self.schema.card_kinds[kind].name)} ({n})"
+        return self.text("cli.cards.heading", cards=capital(self.schema.card_kinds[kind].name), n=n)
 
     def card_text(self, kind: int, card: int) -> List[str]:
         """A card in full, as a player reads it (``crisis cards``): its line (``cli.card.<word>``,
-        else the board's line for its kind), its rule under its label (``cli.card.<word>_event_label``,
-        else ``cli.card.event_label``), and the meaning of the map's names the language keeps."""
+        else the board's line for its kind), its texts (a caption) under it, its rule under its
+        label (``cli.card.<word>_event_label``, else ``cli.card.event_label``), and the meaning of
+        the map's names the language keeps."""
         word = self.kind_word(kind)
         name = self.schema.card_kinds[kind].name
         head = self.named("cli.board.card_line", [f"cli.card.{word}", f"cli.board.card.{name}"],
                           fields=self.card_fields(kind, card), **self.card_params(kind, card))
         lines, text = [head], ""
+        for written in self.card_texts(kind, card):  # (a caption: under the card's line)
+            lines.extend(self.wrap(self.text("cli.card.text_field", text=written), 3))
         if self.has_rule(kind, card):
             lines.append("   " + self.named("cli.card.event_label", [f"cli.card.{word}_event_label"]))
             text = self.rule_text(kind, card)
