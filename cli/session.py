@@ -672,7 +672,7 @@ class GameSession:
         if matches:
             names = [self.show.notation(self.game, a) for a in matches]
             listed = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-            return Reading("problem", problem=self.c.text("cli.input.ambiguous", text=text, n=len(names),
+            return Reading("problem", problem=self.c.text("cli.input.ambiguous", text=shown(text), n=len(names),
                                                            names=listed))
         for choice in menu:  # a source typed by name ("from Washington", or just "Washington")
             if choice.source >= 0 and fold(text) in (fold(choice.notation), fold(choice.notation.split(" ", 1)[-1])):
@@ -682,8 +682,8 @@ class GameSession:
             return self._chosen(labelled[0])
         if labelled:  # (their numbers: the labels are on the screen)
             numbers = ", ".join(str(list(menu).index(choice) + 1) for choice in labelled)
-            return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=text, n=len(labelled),
-                                                           numbers=numbers))
+            return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=shown(text),
+                                                           n=len(labelled), numbers=numbers))
         return Reading("problem", problem=self.illegal(text, decision))
 
     @staticmethod
@@ -701,8 +701,9 @@ class GameSession:
         guess = did_you_mean(fold(text), [fold(t) for t in legal], cutoff=0.5)
         if guess:
             original = next(t for t in legal if fold(t) == guess)
-            return self.c.text("cli.input.illegal_guess", text=text, guess=original, number=legal.index(original) + 1)
-        return self.c.text("cli.input.illegal", text=text, n=len(decision.actions))
+            return self.c.text("cli.input.illegal_guess", text=shown(text), guess=original,
+                               number=legal.index(original) + 1)
+        return self.c.text("cli.input.illegal", text=shown(text), n=len(decision.actions))
 
     # ------------------------------------------------------------ consequences
     def consequences(self, decision: Decision, action: Optional[Action], short: bool = False) -> List[str]:
@@ -745,18 +746,51 @@ class GameSession:
         stands in a line of consequences)."""
         c = self.c
         schema = self.program.schema
-        rules = self.content.definition.entering.get((track, zone)) if self.content.definition is not None else None
+        rule = self._zone_rule(track, zone, first)
         text = ""
-        if rules:
+        if rule is not None:
             from crisis.content.phrases import clauses_text
-            rule = rules[0] if first or len(rules) < 2 or rules[1] is None else rules[1]
-            if rule is not None:
-                text = clauses_text(self.content, c, rule).replace("  ", " ")
+            text = clauses_text(self.content, c, rule).replace("  ", " ")
         name, who = self.show.zone(schema.tracks[track].zones[zone].name), self.show.side(self.sides[side])
         you = "yes" if side == me else "no"
         if sure:
             return c.text("cli.consequence.zone_entered", zone=name, side=who, you=you, effect=text)
         return c.text("cli.consequence.zone_entered_maybe", zone=name, side=who, you=you, effect=text)
+
+    def _zone_rule(self, track: int, zone: int, first: bool):
+        """What entering a zone does (the first side to enter it, or a later one), or None."""
+        rules = self.content.definition.entering.get((track, zone)) if self.content.definition is not None else None
+        if not rules:
+            return None
+        return rules[0] if first or len(rules) < 2 or rules[1] is None else rules[1]
+
+    def _zone_score(self, track: int, zone: int, first: bool) -> Optional[int]:
+        """The score that entering a zone changes for the side entering it, as its effect's words
+        say it ("then lose 1 VP": -1), 0 where they say none, None where they say it otherwise than
+        as a number of its own statements (under a condition, for each ...)."""
+        import attrs as _attrs
+        from crisis.interpreter.preview import score_counter
+        from crisis.ruleset import meaning as M
+        rule = self._zone_rule(track, zone, first)
+        score = score_counter(self.program)
+        if rule is None or score < 0:
+            return 0
+        total = 0
+        for statement in (rule.statements if isinstance(rule, M.Block) else (rule,)):
+            if (isinstance(statement, M.ChangeCounter) and statement.counter == score and statement.per is None
+                    and isinstance(statement.amount, M.Literal) and statement.side in (None, M.ME)):
+                total += statement.sign * statement.amount.value
+                continue
+            stack = [statement]
+            while stack:  # (a change of the score said otherwise: its number is not read here)
+                node = stack.pop()
+                if isinstance(node, (tuple, list)):
+                    stack.extend(node)
+                elif _attrs.has(type(node)):
+                    if isinstance(node, M.ChangeCounter) and node.counter == score:
+                        return None
+                    stack.extend(getattr(node, field.name) for field in _attrs.fields(type(node)))
+        return total
 
     def _play_found(self, decision: Decision, action: Action):
         from crisis.interpreter.preview import play_preview
@@ -788,6 +822,16 @@ class GameSession:
             lines += [self._zone_entered(me, side, track, zone, first, sure) for track, zone, first, sure in zones]
         for side in order:
             low, high = found.score[side]
+            # a score the effects of the zones entered already say ("then lose 1 VP") is not said again:
+            # those entered in every way always, the others perhaps
+            said = [(self._zone_score(track, zone, first), sure) for who, track, zone, first, sure in found.entered
+                    if who == side]
+            if said and all(n is not None for n, _ in said):
+                always = sum(n for n, sure in said if sure)
+                perhaps = [n for n, sure in said if not sure]
+                explained = (always + sum(n for n in perhaps if n < 0), always + sum(n for n in perhaps if n > 0))
+                if (low, high) == explained:
+                    continue
             for n, gain in ((-low, "no"), (high, "yes")):
                 if n <= 0:
                     continue

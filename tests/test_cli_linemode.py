@@ -432,3 +432,26 @@ def test_help_names_a_step_the_catalog_has_no_words_for_by_its_name(tmp_path, la
     said = [" ".join(c.text("cli.help.cause", line=c.text("cli.help.part_step", step=c.name("steps", step))).split())
             for step in steps]
     assert any(line in shown for line in said), shown
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_score_a_zones_effect_says_is_not_said_twice_in_an_events_preview(tmp_path, content, lang):
+    """An event that breaches a zone whose effect costs VP ("then lose 1 VP") says that loss once."""
+    show = Presenter(content, content.catalog(lang))
+    vp = re.compile(rf"\b{re.escape(content.catalog(lang).name('counters', 'VP'))}\b")
+    seen = 0
+    for seed in range(1, 12):
+        session = GameSession(content, show, seed, Options(), [saves.HUMAN, saves.HUMAN], tmp_path / f"{seed}.json")
+        rng = random.Random(seed)
+        while not session.game.over and seen < 3:
+            decision = session.decision
+            for action in decision.actions if decision.kind == "play_card" else ():
+                found = session._play_found(decision, action)
+                if found and found.entered and any(found.score[decision.player]):
+                    said = "; ".join(session.consequences(decision, action, short=True))
+                    assert len(vp.findall(said)) == 1, said
+                    seen += 1
+            session.game.apply(rng.choice(decision.actions))
+        if seen >= 3:
+            break
+    assert seen

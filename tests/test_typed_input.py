@@ -169,3 +169,11 @@ def test_why_in_two_words_answers_in_the_solo_game(tmp_path):
     assert result.returncode == 0, result.stderr
     answers = [result.stdout.split(f"> {typed}\n", 1)[1].split("\n", 1)[0] for typed in ("por qué", "por que", "porqué")]
     assert answers[0] == answers[1] == answers[2] and not answers[0].startswith("✗")
+
+
+@pytest.mark.parametrize("typed", ["ab\x00c", "ab\x1b[2Jc", "\x07"])
+def test_a_control_character_typed_is_shown_escaped_in_the_message_that_refuses_it(tmp_path, typed):
+    result = game_lines(tmp_path, [typed, "1"])
+    refusal = next(line for line in result.stdout.splitlines() if "is not one of the choices now" in line)
+    assert not any(ord(char) < 32 for char in refusal)
+    assert typed.replace("\x00", "\\x00").replace("\x1b", "\\x1b").replace("\x07", "\\x07") in refusal
