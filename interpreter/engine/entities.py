@@ -835,6 +835,13 @@ class EntityOp(Op):
             board.values[board.layout.chosen_entity] = entity
         if target != NOBODY and self.how != "onto":
             choose_place(board, ctx, target)
+        if board.log is not None:  # "log.<verb>": the card, its place, the card it went onto
+            t, record = tables(board.program), board.layout.entity_of(entity)
+            at = board.values[record + PLACE] if board.values[record] != NOBODY else NOBODY
+            board.emit("log." + self.word, side=board.program.schema.sides[ctx.me], card=t.ids[entity],
+                       kind=board.program.schema.card_kinds[t.kind_of[entity]].name,
+                       place=board.program.schema.map.places[at] if 0 <= at < board.n else "",
+                       discarded=t.ids[target] if self.how == "onto" and target != NOBODY else "")
 
     # ------------------------------------------------------------ the framed form
     def begin(self, machine, ctx):
@@ -1029,6 +1036,9 @@ class ChooseOp(ForEachPlaceOp):
             if self.paying is not None:
                 pay(board, ctx.me, self.paying(board, ctx, place))
             choose_place(board, ctx, place)
+            if board.log is not None:  # said as a place chosen one by one is
+                board.emit("log.place_chosen", side=board.program.schema.sides[ctx.me], word=self.word,
+                           space=board.program.schema.map.places[place])
 
     # frame: [id, ctx, stage]
     def step(self, machine, frame):
