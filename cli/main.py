@@ -408,15 +408,11 @@ def cmd_aid(args) -> int:
     return EXIT_OK
 
 
-# options naming a side's bot by the start of the side's name (--union BOT); --bot SIDE=BOT is any side's
-SIDE_BOT_OPTIONS = ("union", "secessionist")
-
-
 def side_bots(args, catalog) -> list:
-    """(side as given, bot) from ``--union``/``--secessionist`` (the sides whose names start with
-    those words) and ``--bot SIDE=BOT`` for any content's sides, in the order given."""
+    """(side as given, bot) from each ``--bot SIDE=BOT`` (SIDE: the start of a side's name, in any
+    game's content), in the order given."""
     from .errors import CliError
-    given = [(side, getattr(args, side, None)) for side in SIDE_BOT_OPTIONS if getattr(args, side, None)]
+    given = []
     for pair in getattr(args, "bot", None) or ():
         side, equals, bot = pair.partition("=")
         if not equals or not side or not bot:
@@ -545,8 +541,6 @@ def build_parser(catalog) -> argparse.ArgumentParser:
             sub.add_argument("--plain", action="store_true", help=say("plain"))
 
     def bot_choices(sub) -> None:
-        sub.add_argument("--union", metavar=metavar("bot"), help=say("bots.union"))
-        sub.add_argument("--secessionist", metavar=metavar("bot"), help=say("bots.secessionist"))
         sub.add_argument("--bot", action="append", metavar=metavar("side_bot"), help=say("bots.bot"))
 
     play = command("play")
@@ -602,8 +596,6 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     report = command("balance")
     report.add_argument("--games", type=int, default=200, metavar=metavar("n"), help=say("balance.games"))
     report.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
-    report.add_argument("--union", metavar=metavar("bots"), help=say("balance.union"))
-    report.add_argument("--secessionist", metavar=metavar("bots"), help=say("balance.secessionist"))
     report.add_argument("--bot", action="append", metavar=metavar("side_bots"), help=say("balance.bot"))
     report.add_argument("--event-discard", action="store_true", help=say("event_discard"))
     report.add_argument("--both-rules", action="store_true", help=say("balance.both_rules"))

@@ -53,12 +53,10 @@ def validated(args, catalog) -> tuple:
 def refuse_with_solo(args, catalog) -> None:
     """The solo statistics (``--solo``) print win rates (``--json``: the summary as JSON) only: an
     option they would silently ignore is a one-line error (exit status 2) instead."""
-    from .main import SIDE_BOT_OPTIONS
     if not getattr(args, "solo", False):
         return
     given = (("--records", args.records), ("--check", args.check),
              ("--ray", getattr(args, "ray", None) is not None), ("--coverage", getattr(args, "coverage", False)),
-             *((f"--{side}", getattr(args, side, None)) for side in SIDE_BOT_OPTIONS),
              ("--bot", getattr(args, "bot", None)))
     for option, value in given:
         if value:

@@ -182,7 +182,7 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
     fake = tmp_path / "fake"  # an installation without the report extra
     (fake / "matplotlib").mkdir(parents=True)
     (fake / "matplotlib" / "__init__.py").write_text("raise ImportError('not installed')\n")
-    result = run_crisis("balance", "--games", "6", "--union", "random", "--secessionist", "random,heuristic",
+    result = run_crisis("balance", "--games", "6", "--bot", "union=random", "--bot", "secessionist=random,heuristic",
                         "--out", tmp_path / "r", cwd=tmp_path, env={"PYTHONPATH": str(fake)})
     assert result.returncode == 0, result.stderr
     assert "Unionist won" in result.stdout and "matplotlib is not installed" in result.stderr
@@ -190,7 +190,7 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
     assert [run["bots"]["Secessionist"] for run in data["runs"]] == ["random", "heuristic"]
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "<img" not in page and "<table" in page
-    for args in (["--games", "0"], ["--level", "2"], ["--union", "a,b", "--secessionist", "c,d,e"]):
+    for args in (["--games", "0"], ["--level", "2"], ["--bot", "union=a,b", "--bot", "secessionist=c,d,e"]):
         bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)  # usage errors: in the process
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
@@ -378,8 +378,8 @@ def test_the_console_counts_in_words(edited, edited_report, lang, none, flagged,
 @pytest.mark.parametrize("lang, one, two", [("en", "Playing 1 game (1 run)...", "Playing 4 games (2 runs)..."),
                                             ("es", "Jugando 1 partida (1 serie)...", "Jugando 4 partidas (2 series)...")])
 def test_the_command_counts_games_and_runs_in_words(tmp_path, lang, one, two):
-    for args, says in ((["--games", "1"], one), (["--games", "2", "--secessionist", "random,random"], two)):
-        result = run_main("balance", "--lang", lang, "--jobs", "1", "--union", "random", "--secessionist", "random",
+    for args, says in ((["--games", "1"], one), (["--games", "2", "--bot", "secessionist=random,random"], two)):
+        result = run_main("balance", "--lang", lang, "--jobs", "1", "--bot", "union=random", "--bot", "secessionist=random",
                           *args, "--out", tmp_path / "r", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert says in result.stderr.splitlines(), result.stderr

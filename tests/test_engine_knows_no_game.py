@@ -25,7 +25,7 @@ TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 
 # Fort Sumter's own engine and the commands not yet moved onto the general one (issue 19)
 NOT_YET_MOVED = frozenset("""
-cli/main.py cli/saves.py
+cli/saves.py
 """.split())
 
 

@@ -231,7 +231,7 @@ def test_a_registered_controller_plays_in_batches(content, monkeypatch):
 
 
 @pytest.mark.parametrize("option", [["--records", "games.jsonl"], ["--check"], ["--ray"],
-                                    ["--coverage"], ["--union", "heuristic"], ["--bot", "union=random"]])
+                                    ["--coverage"], ["--bot", "union=heuristic"], ["--bot", "secessionist=random"]])
 def test_options_the_solo_statistics_would_ignore_are_refused(option, capsys, tmp_path, monkeypatch):
     from crisis.cli import main as cli
     monkeypatch.chdir(tmp_path)

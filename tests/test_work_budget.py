@@ -114,7 +114,7 @@ def test_the_solo_game_stops_at_the_same_statement(runaway, budget, monkeypatch,
     assert at(stopped(lambda: direct(content, 2, solo=side, monkeypatch=monkeypatch))) == at(d)
 
 
-@pytest.mark.parametrize("extra", [[], ["--solo"], ["--union", "heuristic"]], ids=["random", "solo", "heuristic"])
+@pytest.mark.parametrize("extra", [[], ["--solo"], ["--bot", "union=heuristic"]], ids=["random", "solo", "heuristic"])
 def test_the_commands_report_it_in_one_located_error(runaway, budget, capsys, monkeypatch, extra):
     root, _ = runaway
     monkeypatch.setattr(limits, "MAX_RULE_WORK", 10 ** 12)  # the command checks the content again
