@@ -29,6 +29,7 @@ import json
 import os
 import signal
 import sys
+from collections import Counter
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
@@ -134,31 +135,34 @@ class Summary:
     finals: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, final value) -> games (one value)
     tie_breaks: Dict[int, int] = attrs.field(factory=dict)  # tie-break index -> games it decided
     actions: int = 0
-    card_plays: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (card, use) -> plays
+    # (side, card, use) -> plays: a game's plays as its record gives them, counted in one call
+    card_plays: Counter = attrs.field(factory=Counter)
     broken: int = 0  # games in which an invariant broke (they are stopped, with no winner)
     problems: List[str] = attrs.field(factory=list)  # the first few, with their seeds
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
-        if record.winner >= 0:
-            _add(self.wins, record.winner)
+        winner = record.winner
+        if winner >= 0:
+            wins = self.wins
+            wins[winner] = wins.get(winner, 0) + 1
         sums, finals = self.sums, self.finals
         get = sums.get
         for counter, values in enumerate(record.counters):
-            for side, value in enumerate(values):
-                key = (counter, side)
-                sums[key] = get(key, 0) + value
             if len(values) == 1:
-                key = (counter, values[0])
+                value = values[0]
+                key = (counter, 0)
+                sums[key] = get(key, 0) + value
+                key = (counter, value)
                 finals[key] = finals.get(key, 0) + 1
+            else:
+                for side, value in enumerate(values):
+                    key = (counter, side)
+                    sums[key] = get(key, 0) + value
         if record.tie_break >= 0:
             _add(self.tie_breaks, record.tie_break)
         self.actions += record.actions
-        plays = self.card_plays
-        get = plays.get
-        for _, card, use in record.plays:
-            key = (card, use)
-            plays[key] = get(key, 0) + 1
+        self.card_plays.update(record.plays)
         if record.problems:
             self.broken += 1
             room = MAX_PROBLEMS_KEPT - len(self.problems)
@@ -176,6 +180,13 @@ class Summary:
         self.problems.extend(other.problems[:max(MAX_PROBLEMS_KEPT - len(self.problems), 0)])
 
     # ------------------------------------------------------------ figures
+    def plays_by_card(self) -> Dict[Tuple[int, int], int]:
+        """(card, use) -> plays, by either side."""
+        out: Dict[Tuple[int, int], int] = {}
+        for (_, card, use), count in self.card_plays.items():
+            _add(out, (card, use), count)
+        return out
+
     def mean(self, counter: int, side: int = 0) -> float:
         return self.sums.get((counter, side), 0) / max(self.games, 1)
 
@@ -190,7 +201,7 @@ class Summary:
         decided = self.games - self.broken
         kind = reading.played_kind
         cards: Dict[int, Dict[str, int]] = {}
-        for (card, use), count in sorted(self.card_plays.items()):
+        for (card, use), count in sorted(self.plays_by_card().items()):
             cards.setdefault(card, {})[reading.uses[use]] = count
         return {
             "games": self.games,

@@ -17,9 +17,10 @@ from crisis.interpreter.actions import Action, Decision, normalize
 from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
 
+from .board import Board
 from .layout import NOBODY
 from .machine import Machine
-from .ops import Ctx
+from .ops import Ctx, Won
 from .view import View
 
 
@@ -267,6 +268,14 @@ def random_chooser(rngs):
     return choose
 
 
+def _generated(program):
+    """native.native, imported on first use (the code generator is not every command's)."""
+    global _generated
+    from .native import native
+    _generated = native
+    return native(program)
+
+
 class RandomPlayers:
     """Random players for ``play_game``, one generator per side: each decision draws what
     ``rng.randrange(len(actions))`` would (``random_chooser``), and where the generated rules ask,
@@ -283,8 +292,6 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
     decision of a person's side (or ``choose`` is ``RandomPlayers``); the automa answers its own.
     The final position (and log); without ``notes``, its ``notes`` (what records read besides
     the plays and the final position) are not kept: None."""
-    from .board import Board
-    from .ops import Won
     players = choose if isinstance(choose, RandomPlayers) else None
     if players is not None:
         choose = random_chooser(players.rngs)
@@ -315,8 +322,10 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
         if automa is None:
             bits = [rng.getrandbits for rng in players.rngs]
 
-            def ask(player, kind, actions, *rest):
+            def ask(player, kind, actions, optional=False, remaining=0, hidden=False, rule=None, owner=-1,
+                    on_behalf=-1, stage="", origin=None):
                 # random_chooser's draw and the meter's reset (below) written in, without a Decision
+                # (its other fields named, not gathered: a call makes no tuple of them)
                 nonlocal taken
                 taken += 1
                 n = len(actions)
@@ -337,8 +346,7 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
             action = person(decision)
             meter[0] = budget  # (ops.decided)
             return action
-    from .native import native
-    generated = native(program)
+    generated = _generated(program)
     try:
         if generated is None or not generated.play(program.main, board, Ctx(0), choose, ask):
             program.main.play(board, Ctx(0), choose)
