@@ -14,7 +14,7 @@ from typing import List
 
 from crisis.content.model import Content
 from crisis.content.phrases import key
-from crisis.ruleset.phrasing import capital, phrase_block, phrase_condition, phrase_places
+from crisis.ruleset.phrasing import capitalised, phrase_block, phrase_condition, phrase_places
 
 from .text import Presenter
 
@@ -89,7 +89,7 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
     for section, written, rule in played:
         name = key(written)
         title = f"cli.aid.procedure.{name}"
-        lines.append(c.text(title) if c.has(title) else capital(c.name(section, written)))
+        lines.append(c.text(title) if c.has(title) else capitalised(c.name(section, written)))
         # a list the solo rulebook letters is lettered as it is, with what happens when no line can be
         named = c.has(f"trace.line_labels.{name}")
         labels = show.line_labels(name) if named else None

@@ -24,7 +24,7 @@ from typing import Dict, Iterable, List, Optional, Sequence
 
 from crisis.content.boardlayout import INLINE, LIST, NONE, default_layout
 from crisis.interpreter.engine.layout import NOBODY
-from crisis.ruleset.phrasing import capital, phrase_block, phrase_condition, snake
+from crisis.ruleset.phrasing import capitalised, phrase_block, phrase_condition, snake
 
 from .terminal import Style, _pad, fit, fit_all, visible  # noqa: F401 (fit, fit_all: the front-ends draw with them)
 
@@ -312,7 +312,7 @@ class Screen:
         found = f"cli.cards.{self.kind_word(kind)}_heading"
         if self.has(found):
             return self.text(found, n=n)
-        return self.text("cli.cards.heading", cards=capital(self.schema.card_kinds[kind].name), n=n)
+        return self.text("cli.cards.heading", cards=capitalised(self.schema.card_kinds[kind].name), n=n)
 
     def card_text(self, kind: int, card: int) -> List[str]:
         """A card in full, as a player reads it (``crisis cards``): its line (``cli.card.<word>``,
@@ -352,7 +352,7 @@ class Screen:
         {side} whose)."""
         counter = self.schema.counters[self.program.counter_index[name]]
         value = self.view.counter(name, max(side, 0))
-        params = dict(n=value, to=counter.high, counter=capital(self.counter_name(name)))
+        params = dict(n=value, to=counter.high, counter=capitalised(self.counter_name(name)))
         keys = [f"cli.board.counter_short.{name}"] if compact else []
         keys.append(f"cli.board.counter.{name}")
         if side == NOBODY:
@@ -367,7 +367,7 @@ class Screen:
             return self.text("cli.phase.game_over") if self.engine.over else ""
         found = self.c.raw(f"steps.{step}")
         return self.named("cli.board.step", [f"cli.phase.{snake(step)}"],
-                           step=found if found is not None else capital(step))
+                           step=found if found is not None else capitalised(step))
 
     def header(self, compact: bool = False) -> List[str]:
         """The game's name, its counters, the step and the first player; each side's counters and
@@ -406,7 +406,7 @@ class Screen:
         """A pile by how many cards it holds (each side's, for a pile each side keeps)."""
         keys = [f"cli.board.pile_short.{name}"] if compact else []
         keys.append(f"cli.board.pile.{name}")
-        pile = capital(self.pile_name(name))
+        pile = capitalised(self.pile_name(name))
         if not self._piles[name].each_side:
             return self.named("cli.board.pile_count", keys, n=len(self.view.pile(name)), pile=pile)
         return "   ".join(self.named("cli.board.pile_count_side", keys, n=len(self.view.pile(name, side)), pile=pile,
@@ -609,7 +609,7 @@ class Screen:
     def holder_label(self, name: str) -> str:
         holder = next(h for h in self.schema.tokens.holders if h.name == name)
         return self.named("cli.board.holder_name", [f"cli.board.holder.{name}"],
-                           holder=capital(self.thing("holders", name, holder.words)))
+                           holder=capitalised(self.thing("holders", name, holder.words)))
 
     def _track_table(self, table) -> List[str]:
         style, view = self.style, self.view
@@ -618,7 +618,7 @@ class Screen:
         zones = track.zones
         zone_names = [self.zone_name(track, z) for z in zones]
         label = self.named("cli.board.track_name", [f"cli.board.track.{track.name}"],
-                            track=capital(track.words[0] if track.words else track.name))
+                            track=capitalised(track.words[0] if track.words else track.name))
         cells = [[self._zone_cell(side, track, z) for z in range(len(zones))] for side in self.sides]
         holders = [self.holder_label(h) for h in table.holders]
         counts = [[view.holder(h, side) for h in table.holders] for side in self.sides]
@@ -677,7 +677,7 @@ class Screen:
 
     def _pile_params(self, name: str, side: int, cards: Sequence[int], items: Sequence[str]) -> Dict[str, object]:
         params: Dict[str, object] = dict(side=self.side(side), n=len(cards), cards=self.join(items),
-                                         pile=self.pile_name(name), pile_capital=capital(self.pile_name(name)))
+                                         pile=self.pile_name(name), pile_capital=capitalised(self.pile_name(name)))
         position = self._piles[name].position
         if position is not None:
             counter = self.schema.counters[self.program.counter_index[position]]
@@ -802,7 +802,7 @@ class Screen:
         out = []
         for side in (self.sides if pile.each_side else (0,)):
             cards = self.view.pile(name, side)
-            params = dict(pile=capital(self.pile_name(name)), n=len(cards),
+            params = dict(pile=capitalised(self.pile_name(name)), n=len(cards),
                           top=self.title(kind, cards[-1]) if cards else "")
             if pile.each_side:
                 out.append(self.named("cli.board.shared_pile_side", [f"cli.board.shared.{name}"],

@@ -114,7 +114,7 @@ _POSSESSIVES = ("own", "their", "opponent")
 _BODY = "\x00"
 
 
-def capital(text: str) -> str:
+def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -276,15 +276,15 @@ class Phrasing(PlayPhrasing):
         if found is not None:
             key, params, inner, body = found
             head, _, tail = self.fill(key, body=_BODY, **params).partition(_BODY)
-            lines = [(depth, capital(head.strip()))] + inner.outline(body, depth + 1)
+            lines = [(depth, capitalised(head.strip()))] + inner.outline(body, depth + 1)
             if tail.strip(" ."):  # a template that goes on after its body
-                lines.append((depth, capital(tail.strip())))
+                lines.append((depth, capitalised(tail.strip())))
             return lines
         if isinstance(node, M.If) and self.long(node):
-            lines = [(depth, capital(self.fill("outline.if", when=self.when(node.condition))))]
+            lines = [(depth, capitalised(self.fill("outline.if", when=self.when(node.condition))))]
             lines += self.outline(node.then, depth + 1)
             if node.otherwise is not None:
-                lines.append((depth, capital(self.fill("outline.otherwise"))))
+                lines.append((depth, capitalised(self.fill("outline.otherwise"))))
                 lines += self.outline(node.otherwise, depth + 1)
             return lines
         return [(depth, self.statement(node))]
