@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from crisis.interpreter.actions import Decision
 from crisis.ruleset.diagnostics import shown
@@ -355,6 +355,16 @@ class LineMode:
 # ------------------------------------------------------------- replay
 
 
+def run_session(session: GameSession, term: Terminal, intro: Sequence[str] = ()) -> int:
+    """Play a session in the line mode from where it stands (at its end: the final score)."""
+    mode = LineMode(session, term)
+    if session.over:
+        term.lines(intro)
+        mode.finish()
+        return EXIT_OK
+    return mode.run(list(intro) + [""])
+
+
 class LineReplay:
     """``crisis replay``: the whole game printed, or (``--step``) one action at a time with the
     board, going back, to an action number or a round, or branching off a new game."""
@@ -450,7 +460,6 @@ class LineReplay:
             if outcome == "quit":
                 return EXIT_OK
             if isinstance(outcome, GameSession):
-                from .play import run_session
                 return run_session(outcome, self.term, intro=[self.c.text("cli.replay.branched",
                                                                           file=shown_path(outcome.path),
                                                                           n=outcome.game.history.__len__())])

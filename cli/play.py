@@ -84,13 +84,8 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
 
 
 def run_session(session: GameSession, term: Terminal, intro: Sequence[str] = ()) -> int:
-    from .linemode import LineMode
-    mode = LineMode(session, term)
-    if session.over:
-        term.lines(intro)
-        mode.finish()
-        return EXIT_OK
-    return mode.run(list(intro) + [""])
+    from .linemode import run_session as in_line_mode  # imported when the line mode is chosen
+    return in_line_mode(session, term, intro)
 
 
 def run_tui(session: GameSession = None, replay: Replay = None, args=None) -> int:

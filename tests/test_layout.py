@@ -14,7 +14,6 @@ LAYERS = ("ruleset", "content", "interpreter", "balance", "cli")
 
 # circles among modules still to be moved or deleted (issue 19)
 KNOWN_CIRCLES = {
-    frozenset({"crisis.cli.linemode", "crisis.cli.play"}),
     frozenset({"crisis.cli.main", "crisis.cli.sim"}),
 }
 KNOWN_UPWARD = {
