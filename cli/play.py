@@ -18,7 +18,7 @@ from crisis.content.model import Content
 from crisis.interpreter.engine.game import Options
 
 from .paths import shown_path
-from .session import EXIT_OK, GameSession, Replay, controller_text, new_session, reopen
+from .session import GameSession, Replay, controller_text, new_session, reopen
 from .terminal import Terminal
 from .text import Presenter, fold
 
