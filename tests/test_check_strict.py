@@ -105,13 +105,14 @@ def test_a_placeholder_typo_in_the_english_catalog_is_blamed_on_the_english_file
     root = copy_content(tmp_path)
     # the game's own English text of a key of the tool's catalog (content/interface/en/)
     (root / "locale" / "en" / "zz-mine.yaml").write_text(
-        'log:\n  game_over: "The game is over: {wniner} wins, {vp0} VP to {vp1} VP."\n', encoding="utf-8")
+        'cli:\n  save:\n    write_failed: "Warning: the game could not be saved in {flie} ({error})."\n',
+        encoding="utf-8")
     result = run_crisis("check", "--content", root)
     assert result.returncode == 1
     (error,) = [l for l in result.stderr.splitlines() if ": error:" in l]
     assert "locale/en/zz-mine.yaml:" in error
-    assert "'log.game_over' uses the placeholder {wniner}, which the game never fills" in error
-    assert "did you mean {winner}?" in result.stderr
+    assert "'cli.save.write_failed' uses the placeholder {flie}, which the game never fills" in error
+    assert "did you mean {file}?" in result.stderr
     # i18n check says the same, and does not blame the (correct) Spanish text
     i18n = run_main("i18n", "check", "--content", root)
     assert "locale/es/" not in i18n.stdout and "locale/en/zz-mine.yaml" in i18n.stdout
