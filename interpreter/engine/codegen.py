@@ -234,12 +234,18 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line("if W[0] < 0:")
         out.line(f"    {self.const(overspent)}(board, {self.const(op.node)})")
 
-    def ask(self, fields: str) -> str:
-        """A player asked: ``A(player, kind, actions, ...)`` answers what ``choose`` would of a
-        Decision of those fields (``Board.ask``, bound once per function), without making the
-        Decision where the player needs none (random players in batch play)."""
+    def ask(self, player: str, kind: str, actions: str, optional: bool = False, remaining: str = "0",
+            hidden: bool = False, rule=None, owner: str = "-1", on_behalf: str = "-1", stage: str = "",
+            origin=None, ctx: str = "None") -> str:
+        """A player asked: ``A(player, actions, spec, remaining, owner, on_behalf, ctx)`` answers
+        what ``choose`` would of the Decision of those fields (``Board.ask``, bound once per
+        function), without making the Decision where the player needs none (random players in
+        batch play).  ``spec``: the fields the generator knows, one constant (kind, optional,
+        hidden, rule, stage, the operation of the origin); the others are source: the player,
+        the actions, the steps remaining, the owner, the side on whose behalf, the origin's context."""
         self._ask[1] = "A = board.ask"
-        return f"A({fields})"
+        spec = self.const((kind, optional, hidden, rule, stage, origin))
+        return f"A({player}, {actions}, {spec}, {remaining}, {owner}, {on_behalf}, {ctx})"
 
     def note(self, arguments: str) -> None:
         """A note for the game's records (position.note), where the game keeps them."""
@@ -458,8 +464,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         each = self.name("i")
         options = f"[{self.const(tuple(op.actions))}[{each}] for {each} in {possible}]"
         out.line(f"{index} = {possible}[0] if len({possible}) == 1 else "
-                 + self.ask(f"{scope.me}, {self.const('option')}, {options}, False, 0, False, "
-                            f"{self.const(op.node)}, -1, -1, {self.const('')}, ({self.const(op)}, {scope.ctx()})")
+                 + self.ask(scope.me, "option", options, rule=op.node, origin=op, ctx=scope.ctx())
                  + ".a")
         for i, option in enumerate(op.options):
             out.line(f"{'if' if i == 0 else 'elif'} {index} == {self.integer(i)}:")
@@ -548,7 +553,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"if {actions}:")
         out.indent()
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
-                 + self.ask(f"{scope.me}, {self.const('play_card')}, {actions}, False, 0, True"))
+                 + self.ask(scope.me, "play_card", actions, hidden=True))
         out.line(f"{card} = {action}.a")
         out.line(f"{use} = {self.shared(('uses',), lambda: {u.name: u.index for u in uses})}[{action}.kind]")
         out.line(f"if {action}.b >= 0:")
@@ -591,7 +596,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"if {actions}:")
         out.indent()
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
-                 + self.ask(f"{scope.me}, {self.const('play_card')}, {actions}, False, 0, True"))
+                 + self.ask(scope.me, "play_card", actions, hidden=True))
         out.line(f"{frame} = [{self.integer(op.id)}, {ctx}, 0, -1, -1, -1]")
         out.line(f"{use} = {self.const(op)}.begin_play(board, {frame}, {action})")
         out.line(f"{uses}[{use}.index](board, {self.card_contexts(program.played_kind)}[{scope.me}][{action}.a], "
@@ -616,8 +621,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
             chooser = scope.me if op.chooser is None else self.other(scope.me)
             on_behalf = "-1" if op.chooser is None else scope.me
             words = tuple(self.program.actions.place_word(op.word, p) for p in range(self.n))
-            decision = self.ask(f"{chooser}, {self.const(op.word)}, [{self.const(words)}[{each}] for {each} in {left}], "
-                                f"False, 0, False, None, -1, {on_behalf}")
+            decision = self.ask(chooser, op.word, f"[{self.const(words)}[{each}] for {each} in {left}]",
+                                on_behalf=on_behalf)
         else:
             decision = f"choose({self.const(op)}.decision(board, {scope.ctx()}, {left}))"
         out.line(f"{place} = {left}[0] if len({left}) == 1 else {decision}.a")
@@ -752,8 +757,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line("else:")
         actions = tuple(self.program.actions.marker(op.marker, p) for p in range(self.n))
         out.line(f"    {place} = {places}[0] if len({places}) == 1 else "
-                 + self.ask(f"{scope.me}, {self.const('marker')}, [{self.const(actions)}[{each}] for {each} in {places}], "
-                            f"False, 0, False, {self.const(op.node)}") + ".a")
+                 + self.ask(scope.me, "marker", f"[{self.const(actions)}[{each}] for {each} in {places}]",
+                            rule=op.node) + ".a")
         out.line(f"    V[{self.integer(self.program.layout.marker + op.marker)}] = {place}")
         effect = scope.field("effect")
         if effect != "-1":  # "that space" reads it (ops.choose_place)
@@ -831,9 +836,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"while {frame}[2] < {self.integer(op.n)} and {offer}:")
         out.indent()
         out.line(f"{card} = {offer}[0] if len({offer}) == 1 else "
-                 + self.ask(f"{scope.me}, {self.const(f'{op.verb}_{op.noun}')}, "
-                            f"[{self.const(actions)}[{each}] for {each} in {offer}], "
-                            f"False, 0, {'True' if op.verb == 'keep' else 'False'}") + ".a")
+                 + self.ask(scope.me, f"{op.verb}_{op.noun}", f"[{self.const(actions)}[{each}] for {each} in {offer}]",
+                            hidden=op.verb == "keep") + ".a")
         out.line(f"{self.const(op)}.keep(board, {frame}, {card})")
         out.dedent()
 
@@ -907,8 +911,8 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"{dest} = board.piles[{self.pile(node.dest, scope)}]")
         out.line(f"while len({hand}) > 1:")
         out.indent()
-        out.line(f"{card} = " + self.ask(f"{scope.me}, {self.const('order')}, "
-                                         f"{self.const(listed)}({hand}), False, len({hand}), True") + ".a")
+        out.line(f"{card} = " + self.ask(scope.me, "order", f"{self.const(listed)}({hand})", remaining=f"len({hand})",
+                                         hidden=True) + ".a")
         out.line(f"{hand}.remove({card})")
         out.line(f"{dest}.append({card})")
         out.dedent()

@@ -71,9 +71,8 @@ class TransferWriter:
             out.line(f"    board.shortfall += {remaining if not op.each else f'{total} - {k}'}")
             out.line("    break")
         optional = op.optional and not (op.each or op.all_tokens)
-        decision = self.ask(f"{scope.me}, {self.const(op.verb)}, {legal}, "
-                            f"{'True' if optional else 'False'}, {remaining}, False, {self.const(op.node)}, "
-                            f"{first_owner}, -1, {self.const('')}, ({transfer}, {scope.ctx()})")
+        decision = self.ask(scope.me, op.verb, legal, optional=bool(optional), remaining=remaining, rule=op.node,
+                            owner=first_owner, origin=op, ctx=scope.ctx())
         if optional:
             out.line(f"{legal}.append(DONE)")
             out.line(f"{action} = {decision}")  # two steps at least: always a choice

@@ -322,10 +322,8 @@ def play_game(program, seed: int, choose, options: frozenset = frozenset(), solo
         if automa is None:
             bits = [rng.getrandbits for rng in players.rngs]
 
-            def ask(player, kind, actions, optional=False, remaining=0, hidden=False, rule=None, owner=-1,
-                    on_behalf=-1, stage="", origin=None):
+            def ask(player, actions, spec, remaining, owner, on_behalf, ctx):
                 # random_chooser's draw and the meter's reset (below) written in, without a Decision
-                # (its other fields named, not gathered: a call makes no tuple of them)
                 nonlocal taken
                 taken += 1
                 n = len(actions)

@@ -29,9 +29,9 @@ class Native:
 
     def play(self, op, board, ctx, choose, ask=None) -> bool:
         """Play ``op`` by its generated function; False when it has none (or cannot be used here).
-        ``ask(player, kind, actions, ...)``: what ``choose`` answers to a Decision of those fields,
-        for a player that needs no Decision (random players); by default one is made and given to
-        ``choose``."""
+        ``ask(player, actions, spec, remaining, owner, on_behalf, ctx)`` (codegen's ``ask``): what
+        ``choose`` answers to the Decision of those fields, for a player that needs no Decision
+        (random players); by default one is made and given to ``choose``."""
         function = self.entry.get(op.id)
         if function is None or board.log is not None or board.solo is not None or ctx != ROOT_CTX:
             return False
@@ -41,9 +41,12 @@ class Native:
 
 
 def asking(choose) -> Callable:
-    """``ask`` for a player that is given Decisions."""
-    def ask(*fields):
-        return choose(Decision(*fields))
+    """``ask`` for a player that is given Decisions: the Decision of the generated code's fields
+    (``spec``: kind, optional, hidden, rule, stage and the operation asking, made by the generator)."""
+    def ask(player, actions, spec, remaining, owner, on_behalf, ctx):
+        kind, optional, hidden, rule, stage, origin = spec
+        return choose(Decision(player, kind, actions, optional, remaining, hidden, rule, owner, on_behalf, stage,
+                               None if origin is None else (origin, ctx)))
     return ask
 
 
