@@ -87,7 +87,7 @@ def cmd_sim(args) -> int:
 
 def _cmd_sim(args, start: "StartUp") -> int:
     from . import words
-    from .main import chosen_bots, load, presenter, print_coverage, sim_solo
+    from .commands import chosen_bots, load, presenter, print_coverage
     # the numbers first, with the command line's own words: a mistake is told at once
     catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
     games, seed, jobs = validated(args, catalog)
@@ -232,7 +232,8 @@ def solo_summary(args, content, show) -> dict:
     player's; the whole command has the two-player summary's fields that apply to it."""
     from crisis.interpreter import batch
     from crisis.interpreter.records import reading_of
-    from .main import solo_game
+    from .commands import solo_game
+    from .commands import solo_game
     from .session import match_side
     reading = reading_of(content.program)
     sides = reading.sides
@@ -417,3 +418,31 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
         print(c.text("cli.sim.processes", n=summary["processes"]))
     if records:
         print(c.text("cli.sim.records", file=shown_path(records)))
+
+
+def sim_solo(args, content, show) -> int:
+    """The solo opponent against a random player: its win rate for each side asked, and the speed
+    (``args``' numbers checked by ``cli.sim``)."""
+    from crisis.interpreter.batch import Job, play_batch
+    from crisis.interpreter.records import reading_of
+    from .commands import solo_game
+    from .session import match_side
+    reading = reading_of(content.program)
+    c, sides = show.catalog, reading.sides
+    players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
+    started = time.perf_counter()
+    played = 0
+    for player in players:
+        job = Job(content, solo_game(content, show, player, args.difficulty))
+        opponent = sides.index(job.options.solo)
+        total = play_batch(job, range(args.seed, args.seed + args.games), args.jobs)
+        wins = total.wins.get(opponent, 0)
+        played += args.games
+        print(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
+                     difficulty=c.name("difficulty", job.options.difficulty), wins=wins,
+                     percent=show.decimal(100 * wins / args.games, 1),
+                     vp=show.decimal(total.mean(reading.score, opponent), 2),
+                     player_vp=show.decimal(total.mean(reading.score, player), 2)))
+    elapsed = time.perf_counter() - started
+    print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=f"{played / elapsed:.0f}"))
+    return EXIT_OK

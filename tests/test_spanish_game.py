@@ -69,7 +69,7 @@ def spanish_play(content):
     """What a Spanish player reads in two whole games (two random bots; a random player against the
     Solo Opponent): every log line, every question and every choice offered, and the final score."""
     from crisis.cli.board import Screen
-    from crisis.cli.main import solo_game
+    from crisis.cli.commands import solo_game
     from crisis.cli.terminal import Style
     from crisis.cli.text import Presenter
     from crisis.interpreter.engine.game import Game, Options

@@ -1,0 +1,154 @@
+"""What the commands share: the content named on the command line and the presenter it is read
+with (its language), the bots chosen for each side, a coverage report, the options of a game
+against the automated opponent.  Below every command module (cli/main.py, cli/sim.py...), so that
+none imports another; the engine and the content are imported when a function needs them."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Optional
+
+from . import words
+
+if TYPE_CHECKING:
+    from crisis.content.model import Content
+    from .text import Presenter
+
+
+def choose_language(requested: Optional[str], content) -> str:
+    """--lang, else the usual locale variables, else English."""
+    from crisis.ruleset.diagnostics import UserError
+    candidates = [requested] if requested else words.environment_languages()
+    for lang in candidates:
+        if lang in content.catalogs:
+            return lang
+    if requested:
+        raise UserError(no_catalog(requested, content))
+    return "en"
+
+
+def no_catalog(requested: str, content) -> str:
+    """The refusal of a language the content has no catalog for, naming those it has
+    (in the environment's language when the content has it)."""
+    said = next((lang for lang in words.environment_languages() if lang in content.catalogs), "en")
+    return content.catalog(said).text("cli.error.no_catalog", lang=requested, langs=", ".join(sorted(content.catalogs)))
+
+
+def load(args):
+    from crisis.content.loader import load_content
+    return load_content(args.content)
+
+
+def presenter(args, content):
+    from .text import Presenter
+    return Presenter(content, content.catalog(choose_language(getattr(args, "lang", None), content)))
+
+
+def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
+    """Per kind of item, how many were exercised; then each one never exercised, at its file:line."""
+    out = out or sys.stdout
+    c = show.catalog
+
+    def kind(item_kind: str) -> str:
+        shown = c.raw(f"cli.coverage.kind.{item_kind}")
+        return shown if shown is not None else item_kind  # a kind of rule this catalog does not know yet
+
+    def label(item) -> str:
+        if not item.branch:
+            return item.label
+        if item.branch.isdigit():
+            return c.text("cli.coverage.branch.option", label=item.label, n=int(item.branch))
+        return c.text(f"cli.coverage.branch.{item.branch}", label=item.label)
+
+    print(c.text("cli.coverage.title"), file=out)
+    for item_kind, hit, total in coverage.summary():
+        percent = show.decimal(100.0 * hit / total if total else 100.0, 1)
+        print(c.text("cli.coverage.line", kind=kind(item_kind), hit=hit, total=total, percent=percent), file=out)
+    missed = coverage.missed()
+    if missed:
+        print(c.text("cli.coverage.missed", n=len(missed)), file=out)
+        for item in missed:
+            print(c.text("cli.coverage.item", where=item.where, kind=kind(item.kind), label=label(item)), file=out)
+    if verbose:
+        print(c.text("cli.coverage.by"), file=out)
+        for item, runs in coverage.by_item():
+            if runs:
+                shown = ", ".join(runs[:5])
+                if len(runs) > 5:
+                    shown = c.text("cli.coverage.more", runs=shown, n=len(runs) - 5)
+                print(c.text("cli.coverage.exercised", where=item.where, kind=kind(item.kind), label=label(item),
+                             runs=shown), file=out)
+
+
+def solo_options(args, content: Content, show: Presenter, event_discard: bool = False):
+    """(options, the player's side) of a solo game (``--solo``; ``--side`` is the player's), or
+    of a two-player game (side -1)."""
+    from crisis.interpreter.engine.game import Options
+    from .errors import CliError
+    if not getattr(args, "solo", False):
+        if getattr(args, "difficulty", None):
+            raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
+        return Options(frozenset(optional_rules(content)) if event_discard else frozenset()), -1
+    from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
+    player = match_side(args.side, content, show) if args.side else 0
+    return solo_game(content, show, player, getattr(args, "difficulty", None)), player
+
+
+def solo_game(content: Content, show: Presenter, player: int, difficulty: Optional[str]):
+    """Options for the player on side ``player`` against the Solo Opponent, at a difficulty
+    (its content name, or its name in the player's language)."""
+    from crisis.interpreter.engine.game import Options
+    from .errors import CliError
+    c = show.catalog
+    automa = content.program.automa_rules
+    if automa is None:
+        raise CliError(c.text("cli.error.no_solo", content=content.root))
+    levels = list(automa.difficulty)
+    if difficulty is not None and difficulty not in levels:
+        matches = [name for name in levels if c.name("difficulty", name).lower() == difficulty.lower()]
+        if not matches:
+            shown = [c.name("difficulty", name) for name in levels]
+            raise CliError(c.text("cli.error.difficulty", given=difficulty, levels=", ".join(shown)))
+        difficulty = matches[0]
+    sides = content.program.schema.sides
+    automa_side = next(i for i in range(len(sides)) if i != player)
+    return Options(frozenset(name for name, on in automa.options.items() if on), solo=sides[automa_side],
+                   difficulty=difficulty or levels[0])
+
+
+def optional_rules(content) -> tuple:
+    """The content's optional rules, as options name them ("--event-discard" turns them on)."""
+    from crisis.interpreter.engine.game import option_names
+    return option_names(content.program)
+
+
+def side_bots(args, catalog) -> list:
+    """(side as given, bot) from each ``--bot SIDE=BOT`` (SIDE: the start of a side's name, in any
+    game's content), in the order given."""
+    from .errors import CliError
+    given = []
+    for pair in getattr(args, "bot", None) or ():
+        side, equals, bot = pair.partition("=")
+        if not equals or not side or not bot:
+            raise CliError(catalog.text("cli.error.bot_pair", given=pair))
+        given.append((side, bot))
+    return given
+
+
+def chosen_bots(args, content, show, default: str = "random") -> tuple:
+    """The bot playing each side (``side_bots``); unknown names are refused."""
+    return bots_for_sides(side_bots(args, show.catalog), content, show, default)
+
+
+def bots_for_sides(given, content, show, default: str) -> tuple:
+    from crisis.interpreter.players.registry import UnknownController, controller_factory
+    from .errors import CliError
+    names = [default] * len(content.program.schema.sides)
+    for side, bot in given:
+        from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
+        try:
+            controller_factory(bot)
+        except (UnknownController, ValueError) as error:
+            raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=bot_problem(show.catalog, error)))
+        names[match_side(side, content, show)] = bot
+    return tuple(names)
