@@ -18,6 +18,7 @@ from crisis.cli.session import GameSession, KnownBots, Replay, session_for
 from crisis.cli.terminal import Style
 from crisis.cli.text import Presenter
 from crisis.cli.tui.app import ConfirmScreen, GameApp, InfoScreen, PassScreen, farewell
+from crisis.cli.tui.paragraphs import Paragraphs
 from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
 from crisis.interpreter.players.registry import Controller
 
@@ -606,7 +607,19 @@ def choice_lines(app) -> list:
     choices = app.query_one("#choices")
     region = app.screen._compositor.visible_widgets[choices][1].intersection(choices.region)
     rows = [strip.text for strip in app.screen._compositor.render_strips()]
-    return [row[region.x:region.right - 1].rstrip() for row in rows[region.y:region.bottom]]
+    bar = choices.scrollbar_size_vertical if choices.show_vertical_scrollbar else 0
+    return [row[region.x:region.right - bar].rstrip() for row in rows[region.y:region.bottom]]
+
+
+def whole_or_under_all_choices(app, pane) -> bool:
+    """Shown whole; or, where every choice takes the rows (they come first), on the screen in
+    the rows left, with a scroll bar for the rest."""
+    if all_drawn(app, pane):
+        return True
+    numbers = [int(found.group(1)) for found in (re.match(r" *(\d+) ", row) for row in choice_lines(app)) if found]
+    scroll = pane.parent
+    return (numbers == list(range(1, len(app.menu) + 1)) and fully_shown(app, scroll) and scroll.size.height > 0
+            and scroll.max_scroll_y > 0 and scroll.show_vertical_scrollbar)
 
 
 def check_one_screen(app, session, viewer):
@@ -619,8 +632,8 @@ def check_one_screen(app, session, viewer):
     panes = [pane for pane in app.query("Static") if (pane.id or "").startswith("hand")]
     shown = [pane for pane in panes if pane.display and pane.parent.display and app._shown.get(pane.id)]
     assert len(shown) == 1
-    assert all_drawn(app, shown[0]), shown[0].id
-    text = " ".join(" ".join(rendered(shown[0])).split())
+    assert whole_or_under_all_choices(app, shown[0]), shown[0].id
+    text = " ".join(plain(app._shown[shown[0].id]).split())
     for title in titles:
         assert title in text, (title, text)
     label_words = set()
@@ -652,9 +665,9 @@ def test_one_screen_holds_the_map_the_tracks_your_cards_and_whole_choices(conten
             await pilot.press(*["down"] * event)
             card = session.game.view.card_id("strategy cards", app.menu[event - 1].action.a)
             preview = app.query_one("#preview")
-            assert all_drawn(app, preview)  # the card's event in full, under the choices
+            assert whole_or_under_all_choices(app, preview)  # the card's event in full, under the choices
             wanted = " ".join(session.show.card_rule_text("cards", card, inline=True).split())
-            assert wanted in " ".join(" ".join(rendered(preview)).split())
+            assert wanted in " ".join(plain(app._shown["preview"]).split())
             value = next(choice for choice in app.menu if choice.action.kind == "value"
                          and value_of(session, choice.action) >= 2)
             await pilot.press(*str(app.menu.index(value) + 1), "enter")
@@ -903,5 +916,104 @@ def test_help_names_the_step_a_decision_is_part_of_in_words_never_a_key(content,
             turn = c.text("cli.help.cause", line=c.text("cli.help.part.step.turn", round=1))
             assert " ".join(turn.split()) in shown
             assert "<" not in shown and "log.step" not in shown
+
+    run(main())
+
+
+# ---------------------------------------------------------------- what a decision needs comes first
+
+
+def screen_rows(app) -> list:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def visible_rows(app, widget) -> list:
+    """The rows of ``widget`` on the screen, as plain text, in its own columns."""
+    found = app.screen._compositor.visible_widgets.get(widget)
+    if found is None or not widget.display or not widget.parent.display:
+        return []
+    region = found[1].intersection(widget.region)
+    return [row[region.x:region.right].rstrip() for row in screen_rows(app)[region.y:region.bottom]]
+
+
+def normal(text: str) -> str:
+    return " ".join(text.replace(" • ", " ").split())
+
+
+def check_decision_screen(app, session) -> dict:
+    """Every choice on the screen when the column has the rows for them; the feed shown from an
+    entry's first line (never a continuation without its head), and the free rows of the right
+    column used before an entry of the feed is left out; what was seen."""
+    right = app.query_one("#right")
+    choices = app.query_one("#choices")
+    question = app.query_one("#question")
+    message = app.query_one("#message")
+    width = choices.size.width
+    needed = sum(len(choices.get_option_at_index(i).prompt.lines(width)) for i in range(choices.option_count))
+    room = right.content_size.height - question.outer_size.height - (message.outer_size.height if message.display
+                                                                     else 0)
+    rows = choice_lines(app)
+    numbers = [int(found.group(1)) for found in (re.match(r" *(\d+) ", row) for row in rows) if found]
+    seen = {"fits": needed <= room, "cut": False}
+    if needed <= room:
+        assert numbers == list(range(1, len(app.menu) + 1)), (needed, room, rows)
+    # the feed: the first row shown starts the heading, a log entry or the line counting those left out
+    c = session.c
+    start, _ = session.view(session.decision.player)  # (as the screen was drawn: asked again, the same)
+    log = session.shown_log()
+    entries = [session.show.log_line(entry) for entry in log[start:] or log[-3:]]
+    heads = [normal(c.text("cli.panel.recent"))] + [normal(e) for e in entries]
+    heads += [normal(c.text("cli.panel.earlier", n=n)) for n in range(len(entries) + 1)]
+    feed = app.query_one("#feed-left") if app.query_one("#feed-left").display else app.query_one("#feed")
+    shown = visible_rows(app, feed)
+    texts = [row for row in shown if row.strip()]
+    if texts:
+        first = normal(texts[0])
+        assert any(head.startswith(first) for head in heads), (first, shown)
+    all_text = normal(" ".join(shown))
+    missing = [e for e in entries if normal(e) not in all_text]
+    if missing:  # some of the feed is left out: the right column has no room to spare for it
+        seen["cut"] = True
+        area = right.content_region
+        bottom = [row[area.x:area.right].rstrip() for row in screen_rows(app)[area.y:area.bottom]]
+        trailing = 0
+        for row in reversed(bottom):
+            if row.strip():
+                break
+            trailing += 1
+        need = len(Paragraphs([" • " + missing[-1]]).lines(max(1, right.content_size.width)))
+        assert trailing < need, (trailing, need, missing[-1], bottom)
+    return seen
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "100x30", "120x40"])
+def test_a_decision_shows_its_choices_first_whole_feed_entries_and_a_refusal_whole(content, tmp_path, lang, size):
+    session = new_session(content, tmp_path, lang=lang, controllers=(saves.HUMAN, "random"), seed=3)
+    typed = "xyzzy plugh"
+
+    async def main():
+        app = GameApp(session=session)
+        async with app.run_test(size=size) as pilot:
+            seen = []
+            for turn in range(7):
+                await bot_moved(app, pilot)
+                while isinstance(app.screen, (InfoScreen, PassScreen)):
+                    await pilot.press("enter")
+                    await bot_moved(app, pilot)
+                await pilot.pause()
+                seen.append(check_decision_screen(app, session))
+                refusal = session.read(typed, session.decision, app.menu).problem
+                assert refusal
+                await pilot.press(*typed, "enter")
+                await pilot.pause()
+                message = app.query_one("#message")
+                said = " ".join(" ".join(rendered(message)).split())
+                assert all_drawn(app, message) and said.endswith(" ".join(refusal.split())), said
+                check_decision_screen(app, session)
+                await pilot.press("escape")
+                event = next((n for n, choice in enumerate(app.menu, 1) if choice.action.kind == "value"), 1)
+                await pilot.press(*str(event), "enter")
+            assert any(s["fits"] for s in seen)
 
     run(main())

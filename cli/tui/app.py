@@ -14,8 +14,11 @@ the highlighted choice would do and the feed on the right.  Your cards go
 under the tracks where the left column has room for them (from about 35
 rows), else on the right, in a line each (the highlighted card shows in full
 under the choices); on a very wide terminal they get a column of their own,
-in full.  At 80x24 everything a decision needs is on one screen: the map,
-both crisis tracks and pools, the question and its choices, your cards.
+in full.  The right column gives its rows in the order a decision needs them
+(``fit_choices``): the question, a message whole, every choice, then what the
+highlighted one would do and your cards (cut, with a scroll bar, when the
+choices take their rows), and the feed in what is left, cut at whole entries
+(or under the tracks, where those leave it more rows).
 """
 
 from __future__ import annotations
@@ -52,11 +55,11 @@ from .paragraphs import Paragraphs
 WIDE = 150  # columns from which the cards get their own column
 SHORT = 50  # columns of the choices under which your cards are named with their value only
 NOTATION = 70  # columns of the choices from which each shows its action as typed ([value lincoln])
-FEED_ROWS = 2  # rows the feed keeps under the choices, however many there are
 ROOMY = 12  # rows left under the map and the tracks from which your cards go there
 CHROME = 4  # rows around the panes: the header (2), the command line and the keys
 LEFT_TEXT = 36  # the width of the text under the map
 POPUP = 10_000  # the width text for a pop-up is made at: unbroken (it is broken as it is drawn)
+FEED_ROWS = 2  # rows the feed keeps under the choices before your cards and a choice's preview
 # keys that move in the choice list, from the command line while nothing is typed there
 LIST_KEYS = frozenset({"up", "down", "pageup", "pagedown"})
 REPLAY_KEYS = frozenset({"right", "n", "enter", "space", "left", "p", "backspace", "home", "end", "b"})
@@ -152,11 +155,12 @@ class GameApp(App):
     #right { width: 1fr; padding: 0 1; border-left: solid $primary-darken-2; }
     #question { height: auto; max-height: 6; }
     .over #question, .watching #question { max-height: 60%; }
-    #choices { height: auto; min-height: 3; border: none; padding: 0; }
-    #preview { height: auto; max-height: 40%; color: $text-muted; }
+    #choices { height: auto; min-height: 3; border: none; padding: 0; scrollbar-size-vertical: 1; }
+    #preview { height: auto; color: $text-muted; }
     #hand-right { height: auto; }
+    .giving { height: auto; scrollbar-size-vertical: 1; }
     #hand-left { height: auto; margin: 1 0 0 0; }
-    #feed-scroll { height: 1fr; min-height: 1; }
+    #feed-scroll { height: 1fr; min-height: 0; scrollbar-size-vertical: 1; }
     #feed-left { height: auto; margin: 1 0 0 0; }
     #message { height: auto; max-height: 8; }
     #command { height: 1; border: none; padding: 0 1; }
@@ -186,6 +190,9 @@ class GameApp(App):
         self.menu = []
         self.outcome = ""  # what to print once the interface is closed
         self._shown = {}  # what each pane shows (see put)
+        self._lines = {}  # the lines each pane shows (see put)
+        self._feed: List[str] = []  # the feed, and the rows left for it under the map (see place)
+        self._room = 0
         self.hidden = False  # hot seat: the screen is hidden while the terminal changes hands
         self.code = EXIT_OK
         # a bot's move being worked out in a thread: (its worker, how many actions the game had);
@@ -212,8 +219,10 @@ class GameApp(App):
             with Vertical(id="right"):
                 yield Static(id="question")
                 yield OptionList(id="choices")
-                yield Static(id="preview")
-                yield Static(id="hand-right")
+                with VerticalScroll(id="preview-scroll", classes="giving"):
+                    yield Static(id="preview")
+                with VerticalScroll(id="hand-right-scroll", classes="giving"):
+                    yield Static(id="hand-right")
                 with VerticalScroll(id="feed-scroll"):
                     yield Static(id="feed")
                 yield Static(id="message")
@@ -369,6 +378,7 @@ class GameApp(App):
         """Nothing private stays on screen while the terminal changes hands."""
         self.hidden = True
         self.menu = []
+        self._feed = []
         for name in ("hand", "hand-left", "hand-right", "preview", "question", "feed", "feed-left"):
             self.put(name, [])
         self.query_one("#choices", OptionList).clear_options()
@@ -380,6 +390,7 @@ class GameApp(App):
         A pane with nothing to show takes no room."""
         widget = self.query_one(f"#{name}", Static)
         key = "\n".join(lines)
+        self._lines[name] = list(lines)
         if self._shown.get(name) != key:
             self._shown[name] = key
             widget.update(Paragraphs(lines, wrap=wrap))
@@ -405,7 +416,7 @@ class GameApp(App):
         """Your cards and the feed where they fit (``room``: the rows under the map and the tracks):
         in full in a column of their own on a very wide terminal; else a line a card, under the
         tracks if there is room, or on the right (by title and value only, on a narrow one); the
-        feed under the tracks where they have a few rows to spare but not enough for your cards."""
+        feed where it has the more rows (see ``fit_choices``)."""
         wide = self.size.width >= WIDE
         left = not wide and room >= ROOMY
         if private is not None:  # (a replay: every side's cards, once the game is over)
@@ -415,14 +426,11 @@ class GameApp(App):
         else:
             full = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
             compact = scr.hand_compact(viewer, counts=left, short=not left and self.right_width() < SHORT)
-        feed_left = not wide and not left and room >= 5
         self.put("hand", full if wide else [])
         self.put("hand-left", compact if left else [])
         self.put("hand-right", compact if not wide and not left else [])
-        self.put("feed-left", latest(feed, LEFT_TEXT, room - 1, self.c) if feed_left else [])
-        self.put("feed", [] if feed_left else feed)
-        scroll = self.query_one("#feed-scroll", VerticalScroll)
-        scroll.display = not feed_left
+        self._feed, self._room = feed, (room if not wide and not left else 0)
+        self.fit_choices()
         self.call_after_refresh(self.fit_choices)
 
     def put_map(self, scr: Screen, changed) -> int:
@@ -468,17 +476,98 @@ class GameApp(App):
         self.preview(choices.highlighted)
 
     def fit_choices(self) -> None:
-        """The choices take the rows they need, up to what the other panes of the right column
-        leave (the feed keeps a few rows): what is left over goes to the feed."""
-        right = self.query_one("#right", Vertical)
-        others = sum(pane.outer_size.height for pane in right.children
-                     if pane.display and pane.id not in ("choices", "feed-scroll"))
-        room = max(3, right.content_size.height - others - FEED_ROWS)
+        """The right column's rows, in the order a decision needs them: the question, a message
+        (whole), then the choices (all of them, when the column has the rows), then what the
+        highlighted choice would do, your cards (each cut to what is left, with a scroll bar), and
+        the feed in the rows left over, or under the tracks where those have more rows."""
+        width, height = self.right_size()
+        lines = lambda name: len(Paragraphs(self._lines.get(name, [])).lines(max(1, width)))
+        over = self.screen.has_class("over") or self.screen.has_class("watching")
+        question = min(lines("question"), height * 6 // 10 if over else 6)
+        message_pane = self.query_one("#message", Static)
+        message = min(8, self._message_rows(width)) if message_pane.display else 0
         choices = self.query_one("#choices", OptionList)
-        if choices.styles.max_height is None or choices.styles.max_height.value != room:
-            choices.styles.max_height = room  # (a change lays the screen out again)
-        # the feed's newest entries in view, once it has its size
-        self.call_after_refresh(self.query_one("#feed-scroll", VerticalScroll).scroll_end, animate=False)
+        room = height - question - message
+        used = 0
+        if choices.display and choices.option_count:
+            needed = self._choice_rows(choices, width)
+            if needed > room:  # (a scroll bar: the lines are a column narrower)
+                needed = self._choice_rows(choices, width - 1)
+            used = min(needed, max(3, room))
+            if choices.styles.max_height is None or choices.styles.max_height.value != used:
+                choices.styles.max_height = used  # (a change lays the screen out again)
+        left_rows = self._room - 1  # (the feed's rows under the tracks)
+        for left in (False, True):
+            rest = max(0, room - used)
+            # the feed's newest entry in view, where that leaves as many rows to your cards
+            keep = FEED_ROWS if not left and self._feed and rest >= 2 * FEED_ROWS else 0
+            rest -= keep
+            takes = {}
+            for name in ("preview", "hand-right"):  # each in the rows left, with a scroll bar if cut
+                need = lines(name) if self.query_one(f"#{name}", Static).display else 0
+                take = min(need, rest)
+                if take < need:
+                    take = min(rest, len(Paragraphs(self._lines[name]).lines(max(1, width - 1))))
+                rest -= take
+                takes[name] = take
+            if left or not (self._feed and left_rows >= 4 and left_rows > rest + keep):
+                break
+        for name, take in takes.items():
+            pane = self.query_one(f"#{name}-scroll", VerticalScroll)
+            if pane.styles.max_height is None or pane.styles.max_height.value != take:
+                pane.styles.max_height = take
+            pane.display = take > 0
+        self.place_feed(width, rest + keep, left_rows if left else 0)
+
+    def _message_rows(self, width: int) -> int:
+        return len(Paragraphs(self._lines.get("message", [])).lines(max(1, width)))
+
+    @staticmethod
+    def _choice_rows(choices: OptionList, width: int) -> int:
+        return sum(len(choices.get_option_at_index(i).prompt.lines(max(1, width)))
+                   for i in range(choices.option_count))
+
+    def place_feed(self, width: int, rows: int, left_rows: int) -> None:
+        """The feed in the ``rows`` left on the right, or in ``left_rows`` under the tracks;
+        cut at whole entries: under the tracks, the newest that fit, with a line counting the
+        others; on the right, whole and scrolled to the first line of an entry."""
+        feed = self._feed
+        scroll = self.query_one("#feed-scroll", VerticalScroll)
+        if feed and left_rows:
+            self.put("feed-left", latest(feed, LEFT_TEXT, left_rows, self.c))
+            self.put("feed", [])
+            scroll.display = False
+            return
+        self.put("feed-left", [])
+        self.put("feed", feed)
+        scroll.display = rows > 0
+        if scroll.styles.height is None or scroll.styles.height.value != rows:
+            scroll.styles.height = rows
+        pane = self.query_one("#feed", Static)
+        sizes = [len(Paragraphs([line]).lines(max(1, width))) for line in feed]
+        top, pad = 0, 0
+        if sum(sizes) > rows:
+            sizes = [len(Paragraphs([line]).lines(max(1, width - 1))) for line in feed]
+            total = sum(sizes)
+            top = total - sizes[-1] if sizes else 0  # (the newest alone: from its first line)
+            at = 0
+            for size in sizes:
+                if total - at <= rows:
+                    top = at
+                    break
+                at += size
+            pad = max(0, rows - (total - top))
+        if pane.styles.padding.bottom != pad:
+            pane.styles.padding = (0, 0, pad, 0)
+        self.call_after_refresh(scroll.scroll_to, y=top, animate=False)
+
+    def right_size(self) -> Tuple[int, int]:
+        """The right column's width and rows (before the first layout, from the terminal's)."""
+        right = self.query_one("#right", Vertical)
+        if right.content_size.width and right.content_size.height:
+            return right.content_size.width, right.content_size.height
+        header = len(self._lines.get("header", [])) or 2
+        return self.right_width(), max(1, self.size.height - CHROME - header)
 
     def right_width(self) -> int:
         """The width of the choices (before the first layout, from the terminal's)."""
@@ -635,6 +724,7 @@ class GameApp(App):
         at the screen's edge; none takes no room)."""
         shown = f"{self.style.error_mark} {text}" if error and text else text
         message = self.query_one("#message", Static)
+        self._lines["message"] = [self.style.error(shown) if error else shown] if text else []
         message.update(Paragraphs([self.style.error(shown) if error else shown]))
         message.display = bool(text)
         self.call_after_refresh(self.fit_choices)
