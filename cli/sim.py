@@ -399,7 +399,7 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
                      vp=show.decimal(total.mean(reading.score, side), 2)))
     for index, count in sorted(total.tie_breaks.items()):
         print(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
-    for counter in reading.loops:  # the game's loop over a counter stopped before its last value
+    for counter in reading.game_loops:  # the game's own loop over a counter stopped before its last value
         early = total.stopped_early(reading, counter)
         if early:
             print(c.text("cli.sim.early", last=reading.counters[counter].high, n=early,

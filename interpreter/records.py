@@ -73,6 +73,10 @@ class Reading:
         # the content's optional rules, as options name them
         self.options = tuple(dict.fromkeys(use.option for use in program.definition.uses if use.option))
         self.where = _enclosing(program)
+        # the loops no other loop holds: the game's own length (its rounds), not a loop within a turn
+        self.game_loops = tuple(counter for counter in self.loops
+                                if any(isinstance(op, ForEachCounterOp) and op.counter == counter
+                                       and not self.where.get(op.id, (None, ()))[1] for op in program.ops))
 
     # ------------------------------------------------------------ a game
     def record(self, position, seed: int, actions: int, problems=()) -> GameRecord:

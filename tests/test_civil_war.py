@@ -461,3 +461,13 @@ def test_the_heuristic_bot_beats_a_random_player_in_three_games_of_four_on_eithe
     names[side] = "heuristic"
     won = sum(bot_game(program, seed, names)[0].result.winner == side for seed in range(24))
     assert won >= 18
+
+
+def test_sim_reports_games_cut_short_only_for_the_games_own_length_not_for_a_loop_within_a_turn():
+    """A turn's battles (a loop over the battle counter inside each turn) end before the fourth by
+    design: only the loop over the turns, the game's own length, is reported as cut short."""
+    from clirun import run_main
+    result = run_main("sim", "--games", "20", "--jobs", "1", "--game", "civil-war-card-game")
+    assert result.returncode == 0, result.stderr
+    early = [line for line in result.stdout.splitlines() if "before the end of" in line]
+    assert early and all("25" in line for line in early), early
