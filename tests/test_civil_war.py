@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from crisis.content.loader import read_game
+from test_engine_knows_no_game import names_and_strings
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.designer.invariants import check_position
 from crisis.interpreter.designer.scenario import PASSED, run_file
@@ -315,28 +316,11 @@ def test_no_python_of_the_engine_names_this_games_things():
         for path in sorted((root / folder).rglob("*.py")):
             name = path.relative_to(root).as_posix()
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                          if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                          and node.body and isinstance(node.body[0], ast.Expr)
-                          and isinstance(node.body[0].value, ast.Constant)}
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Name):
-                    texts = [node.id]
-                elif isinstance(node, ast.Attribute):
-                    texts = [node.attr]
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    texts = [node.name]
-                elif isinstance(node, ast.arg):
-                    texts = [node.arg]
-                elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                    texts = [node.value]
-                else:
-                    texts = []
-                for text in texts:
-                    if (name, text) in GENERIC or SYSTEM.search(text):
-                        continue
-                    if any(WORDS.match(word) for word in words_of(text)):
-                        offending.append((name, node.lineno, text[:60]))
+            for line, text, _literal in names_and_strings(tree, keywords=False):
+                if (name, text) in GENERIC or SYSTEM.search(text):
+                    continue
+                if any(WORDS.match(word) for word in words_of(text)):
+                    offending.append((name, line, text[:60]))
     for path in sorted((root / "ruleset").glob("*.lark")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("//", 1)[0]

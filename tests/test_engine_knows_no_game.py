@@ -39,28 +39,32 @@ def _docstrings(tree) -> set:
     return found
 
 
+def names_and_strings(tree, keywords: bool = True):
+    """(line, text, whether it is a string literal) of each name a module gives or uses (variables, attributes, functions, classes,
+    arguments, keyword arguments when ``keywords``) and each string literal but its docstrings:
+    where a game's word would be a concept the code knows (comments and docstrings may cite a
+    rulebook).  Also read by tests/test_civil_war.py."""
+    docstrings = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.lineno, node.id, False
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr, False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.lineno, node.name, False
+        elif isinstance(node, ast.arg):
+            yield node.lineno, node.arg, False
+        elif keywords and isinstance(node, ast.keyword) and node.arg:
+            yield node.value.lineno, node.arg, False
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value, True
+
+
 def words_in_python(path: Path) -> list:
     """(line, text) of each identifier or string literal holding one of the words."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = _docstrings(tree)
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            texts = [node.id]
-        elif isinstance(node, ast.Attribute):
-            texts = [node.attr]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            texts = [node.name]
-        elif isinstance(node, ast.arg):
-            texts = [node.arg]
-        elif isinstance(node, ast.keyword) and node.arg:
-            texts = [node.arg]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            texts = [] if TOOL.match(node.value) else [node.value]
-        else:
-            texts = []
-        found += [(node.lineno, text) for text in texts if WORDS.search(text)]
-    return found
+    return [(line, text) for line, text, literal in names_and_strings(tree)
+            if WORDS.search(text) and not (literal and TOOL.match(text))]
 
 
 def words_in_grammar(path: Path) -> list:
