@@ -25,6 +25,7 @@ from crisis.interpreter.records import reading_of
 
 from .plots import Plotter, plots_available
 from .summary import change_rows, tie_break_texts
+from crisis.interpreter.engine.program import program_of
 
 FILES = ("report.html", "report.json", "runs.csv", "cards.csv", "kept.csv")
 
@@ -40,8 +41,8 @@ class Words:
     def __init__(self, show):
         self.show, self.c = show, show.catalog
         content = getattr(show, "content", None)
-        self.schema = content.program.schema if content is not None else None
-        reading = reading_of(content.program) if content is not None else None
+        self.schema = program_of(content).schema if content is not None else None
+        reading = reading_of(program_of(content)) if content is not None else None
         self.every_option = reading.options if reading is not None else ()
         self.played = reading.kinds[reading.played_kind] if reading is not None else None  # the cards players play
 
@@ -447,7 +448,7 @@ class _CardTexts:
         content, catalog = self.sides[which]
         if content is None or catalog is None:
             return None
-        definition = content.program.definition
+        definition = program_of(content).definition
         for kind in definition.schema.card_kinds:
             cards = definition.cards[kind.name]
             if card_id not in cards.ids:

@@ -18,6 +18,7 @@ from crisis.interpreter.engine.sequence import KeepOp
 from crisis.interpreter.records import reading_of
 
 from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, wilson
+from crisis.interpreter.engine.program import program_of
 
 
 def rate(successes: int, trials: int, z: float = Z95) -> dict:
@@ -27,7 +28,7 @@ def rate(successes: int, trials: int, z: float = Z95) -> dict:
 
 class RunSummary:
     def __init__(self, content, label: str, bots: Sequence[str], options: Sequence[str] = ()):
-        program = content.program
+        program = program_of(content)
         reading = self.reading = reading_of(program)
         self.label, self.bots, self.options = label, tuple(bots), tuple(options)
         self.sides = reading.sides
@@ -172,7 +173,7 @@ class RunSummary:
 def tie_break_texts(content, catalog) -> List[str]:
     """The conditions the content breaks ties with (the winner's rule's), put into words."""
     from crisis.ruleset.phrasing import phrase_condition
-    program = content.program
+    program = program_of(content)
     rules = reading_of(program).tie_break_rules
     if rules is None:
         return []
@@ -279,7 +280,7 @@ def changed_cards(content, other) -> Dict[str, List[dict]]:
 def _cards(content) -> Dict[str, tuple]:
     """card id -> ({field: its value as the designer wrote it}, its first rule as written), for
     the cards of every kind."""
-    definition = content.program.definition
+    definition = program_of(content).definition
     schema = definition.schema
     out: Dict[str, tuple] = {}
     for kind in schema.card_kinds:

@@ -23,6 +23,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -59,7 +60,7 @@ def timed(name: str) -> str:
 
 def play(args) -> dict:
     content = load_content(args.content)
-    options = Options(frozenset(option_names(content.program)) if args.event_discard else frozenset())
+    options = Options(frozenset(option_names(program_of(content))) if args.event_discard else frozenset())
     jobs = args.jobs or batch.default_jobs()
     names = (args.bot, args.against)
     if jobs == 1:  # played here: the choices can be timed

@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -65,7 +66,7 @@ def new_bot(name: str, seed: int, side: int):
     name, _, folder = name.partition("@")
     if folder:
         other = other_content(folder)
-        evaluation, settings = other.program.definition.evaluation, other.bots.search
+        evaluation, settings = program_of(other).definition.evaluation, other.bots.search
     else:
         evaluation = settings = None
     from crisis.interpreter.players.registry import RandomBot
@@ -216,7 +217,7 @@ def compare(current, baseline) -> None:
 
 def report(files) -> None:
     records = [json.loads(line) for name in files for line in Path(name).read_text().splitlines() if line.strip()]
-    sides = content().program.schema.sides
+    sides = program_of(content()).schema.sides
     for label in sorted({r["code"] for r in records}):
         summary(f"[{label}] ", [r for r in records if r["code"] == label], sides)
     current = {(r["seed"], r["side"], r["bot"], r["against"]): r for r in records if r["code"] == "this"}
@@ -270,7 +271,7 @@ def main() -> None:
     for label in labels:
         if any(result is None for result in results[label]):
             raise SystemExit(f"the code of {label} did not play every game (its worker's error is above)")
-    sides = content().program.schema.sides
+    sides = program_of(content()).schema.sides
     records = {label: [{"seed": t[0], "side": t[1], "bot": t[2], "against": t[3], "won": r[0], "cpu": r[1],
                         "actions": r[2]} for t, r in zip(tasks, results[label])] for label in labels}
     for label in labels:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from crisis.interpreter.engine.program import program_of
 
 
 def main() -> None:
@@ -36,7 +37,7 @@ def main() -> None:
         sys.exit(1)
 
     content = load_content()
-    reading = reading_of(content.program)
+    reading = reading_of(program_of(content))
     sides = len(reading.sides)
     optional = frozenset(reading.options)
 

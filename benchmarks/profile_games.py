@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 
 def play(content, games: int, options) -> None:
@@ -36,7 +37,7 @@ def profile(args) -> None:
     from crisis.interpreter.engine.game import Options
     from crisis.interpreter.records import reading_of
     content = load_content()
-    options = Options(frozenset(reading_of(content.program).options) if args.event_discard else frozenset())
+    options = Options(frozenset(reading_of(program_of(content)).options) if args.event_discard else frozenset())
     play(content, 1, options)  # rules compiled before profiling
     print(f"profiling {args.games} games of {Path(batch.__file__).resolve().parent.parent}")
     cprofile = cProfile.Profile()

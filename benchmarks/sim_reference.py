@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import import_dir, spread  # noqa: E402 - the benchmarks share their helpers
@@ -135,7 +136,7 @@ def child(args) -> None:
     mark("import the loader, the batch and the records")
     content = load_content()
     mark("load the content")
-    program = content.program
+    program = program_of(content)
     from crisis.interpreter.engine import native
     mark("import the code generator")
     generated = native.native(program)

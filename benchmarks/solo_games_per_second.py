@@ -18,12 +18,13 @@ import time
 from crisis.content.loader import load_content
 from crisis.interpreter.batch import Job
 from crisis.interpreter.engine.game import Options
+from crisis.interpreter.engine.program import program_of
 
 
 def solo_options(content, side: str) -> Options:
     """The content's solo game with the automa on ``side``, as ``crisis sim --solo`` sets it up
     (the options its overlay turns on, its first difficulty)."""
-    automa = content.program.automa_rules
+    automa = program_of(content).automa_rules
     return Options(frozenset(name for name, on in automa.options.items() if on), solo=side,
                    difficulty=next(iter(automa.difficulty), None))
 
@@ -41,7 +42,7 @@ def main() -> None:
     parser.add_argument("--content", default=None)
     args = parser.parse_args()
     content = load_content(args.content)
-    if content.program.automa_rules is None:
+    if program_of(content).automa_rules is None:
         parser.error(f"{content.root} has no solo game")
     sides = content.sides
     solo, baseline = [], []

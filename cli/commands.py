@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Optional
 
 from . import words
+from crisis.interpreter.engine.program import program_of
 
 if TYPE_CHECKING:
     from crisis.content.model import Content
@@ -100,7 +101,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
     from crisis.interpreter.engine.game import Options
     from .errors import CliError
     c = show.catalog
-    automa = content.program.automa_rules
+    automa = program_of(content).automa_rules
     if automa is None:
         raise CliError(c.text("cli.error.no_solo", content=content.root))
     levels = list(automa.difficulty)
@@ -110,7 +111,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
             shown = [c.name("difficulty", name) for name in levels]
             raise CliError(c.text("cli.error.difficulty", given=difficulty, levels=", ".join(shown)))
         difficulty = matches[0]
-    sides = content.program.schema.sides
+    sides = program_of(content).schema.sides
     automa_side = next(i for i in range(len(sides)) if i != player)
     return Options(frozenset(name for name, on in automa.options.items() if on), solo=sides[automa_side],
                    difficulty=difficulty or levels[0])
@@ -119,7 +120,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
 def optional_rules(content) -> tuple:
     """The content's optional rules, as options name them ("--event-discard" turns them on)."""
     from crisis.interpreter.engine.game import option_names
-    return option_names(content.program)
+    return option_names(program_of(content))
 
 
 def side_bots(args, catalog) -> list:
@@ -143,7 +144,7 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 def bots_for_sides(given, content, show, default: str) -> tuple:
     from crisis.interpreter.players.registry import UnknownController, controller_factory
     from .errors import CliError
-    names = [default] * len(content.program.schema.sides)
+    names = [default] * len(program_of(content).schema.sides)
     for side, bot in given:
         from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
         try:

@@ -24,6 +24,7 @@ from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPL
 from .paths import shown_path
 from .terminal import Terminal
 from .typed import too_long, too_long_text, typed_number
+from crisis.interpreter.engine.program import program_of
 
 
 class Quit(Exception):
@@ -373,7 +374,7 @@ class LineReplay:
         self.replay, self.term, self.style = replay, term, term.style
         self.show, self.c = replay.show, replay.show.catalog
         self.session = session  # the whole game, replayed (for words and hints)
-        sides = replay.content.program.schema.sides
+        sides = program_of(replay.content).schema.sides
         self.names = [self.style.side(i, self.show.side(s)) for i, s in enumerate(sides)]
 
     def intro(self) -> List[str]:

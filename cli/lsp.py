@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import Diagnostic, UserError
+from crisis.interpreter.engine.program import program_of
 
 CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 TOOL = "crisis"  # the command's name, in messages
@@ -118,7 +119,7 @@ class Workbench:
     @staticmethod
     def _whole_check(content) -> List[Diagnostic]:
         from crisis.content.i18n import check_all
-        content.program  # compiling must succeed too, as in crisis check
+        program_of(content)  # compiling must succeed too, as in crisis check
         return list(content.warnings) + check_all(content)
 
     def _under(self, path: Path, folder: str) -> bool:
@@ -134,7 +135,6 @@ class Workbench:
         import tempfile
 
         from crisis.interpreter.designer.scenario import run_file
-        from crisis.interpreter.engine.program import program_of
         program = program_of(content)
         if text is None:  # the file on disk, read by the runner within the content folder's limits
             return self._outcomes(run_file(program, content.root, path), str(path), str(path))

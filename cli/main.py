@@ -46,7 +46,8 @@ def cmd_check(args) -> int:
     started = time.perf_counter()
     content = load(args)
     from crisis.content.i18n import check_all
-    content.program  # compiling must succeed too
+    from crisis.interpreter.engine.program import program_of
+    program_of(content)  # compiling must succeed too
     # every catalog against the reference, and the reference against what the game asks for
     found = list(content.warnings) + check_all(content)
     errors = [d for d in found if d.severity == "error"]
@@ -308,8 +309,9 @@ def cmd_balance(args) -> int:
     pairings = tuple(bots_for_sides([(sides[0], first[i % len(first)]), (sides[1], second[i % len(second)])],
                                     content, show, "heuristic") for i in range(count))
     # the content's optional rules: those asked for (--event-discard), or without and with them all
+    from crisis.interpreter.engine.program import program_of
     from crisis.interpreter.records import reading_of
-    optional = reading_of(content.program).options
+    optional = reading_of(program_of(content)).options
     rules = (((), optional) if args.both_rules and optional
              else (tuple(name for name in optional if getattr(args, name, False)),))
     from crisis.interpreter.batch import default_jobs

@@ -28,6 +28,7 @@ from crisis.content.model import Content
 from crisis.content.yamlfile import read_regular
 from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import shown
+from crisis.interpreter.engine.program import program_of
 
 FORMAT = "crisis-saved-game"
 VERSION = 1
@@ -354,11 +355,11 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.damaged", file=where, field="seed")
     options = data["options"]
     from crisis.interpreter.engine.game import option_names
-    wrong = bad_option(options, option_names(content.program))
+    wrong = bad_option(options, option_names(program_of(content)))
     if wrong is not None:
         raise SaveProblem("cli.save.damaged", file=where, field=f"options.{shown(wrong)}" if wrong else "options")
     controllers = data["controllers"]
-    sides = content.program.schema.sides
+    sides = program_of(content).schema.sides
     if set(controllers) != set(sides) or not all(isinstance(v, str) for v in controllers.values()):
         raise SaveProblem("cli.save.damaged", file=where, field="controllers")
     for value in controllers.values():
@@ -385,7 +386,7 @@ def _solo_mismatch(options: dict, controllers: Dict[str, str], content: Content)
     """The entry that disagrees with the others about the Solo Opponent, if any: it plays the side
     the options name and no other, at one of the content's difficulties, only in a solo game."""
     solo, difficulty = options.get("solo"), options.get("difficulty")
-    automa = content.program.automa_rules
+    automa = program_of(content).automa_rules
     if solo is not None and (automa is None or solo not in controllers):
         return "options.solo"
     if solo is None and difficulty is not None:

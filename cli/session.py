@@ -36,6 +36,7 @@ from .errors import CliError
 from .paths import command_line, file_to_write, shown_path
 from .text import STEP_KEYS, Presenter, fold
 from .typed import too_long, too_long_text, typed_number
+from crisis.interpreter.engine.program import program_of
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -103,7 +104,7 @@ def controller_text(catalog, name: str) -> str:
 def match_side(given: str, content: Content, show: Presenter) -> int:
     """The side whose name (as the game declares it, or in the locale) starts with ``given``, case-insensitive."""
     wanted = fold(given)
-    sides = content.program.schema.sides
+    sides = program_of(content).schema.sides
     found = [i for i, side in enumerate(sides)
              if wanted and (fold(side).startswith(wanted) or fold(show.side(side)).startswith(wanted))]
     if len(found) != 1:
@@ -115,7 +116,7 @@ def match_side(given: str, content: Content, show: Presenter) -> int:
 def options_of(content: Content, saved: dict) -> Options:
     """A game's options as a save holds them (the content's optional rules by name, the solo game's side
     and difficulty)."""
-    return Options.from_dict(saved, option_names(content.program))
+    return Options.from_dict(saved, option_names(program_of(content)))
 
 
 def saved_options(program, options: Options) -> dict:
@@ -344,7 +345,7 @@ class GameSession:
         self.c = show.catalog
         self.seed = seed
         self.options = options
-        self.program = content.program
+        self.program = program_of(content)
         self.sides: Tuple[str, ...] = tuple(self.program.schema.sides)
         self.rounds = rounds_of(self.program)
         self.controllers = list(controllers)  # per side: saves.HUMAN, saves.SOLO or a bot name
@@ -926,7 +927,7 @@ def open_saved(content: Content, show: Presenter, path: Path, allow_changed_cont
 
 
 def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSession:
-    controllers = [saved.controllers[s] for s in content.program.schema.sides]
+    controllers = [saved.controllers[s] for s in program_of(content).schema.sides]
     options = options_of(content, saved.options)
     try:
         session = GameSession(content, show, saved.seed, options, controllers, path, saved.actions, saved.created)
@@ -951,7 +952,7 @@ def session_for(content, show, path: Path, saved: saves.SavedGame) -> GameSessio
 def new_session(args, content: Content, show: Presenter, seed: int, options: Options) -> GameSession:
     """The session ``crisis play`` starts: hot seat, or a person against a bot (``--vs``, ``--side``)."""
     c = show.catalog
-    sides = content.program.schema.sides
+    sides = program_of(content).schema.sides
     if args.side and not args.vs and not options.solo:
         raise CliError(c.text("cli.error.side_without_vs"))
     if options.solo:
@@ -1028,7 +1029,7 @@ class Replay:
     def __init__(self, content: Content, show: Presenter, saved: saves.SavedGame, path: Path):
         self.content, self.show, self.saved, self.path = content, show, saved, path
         self.options = options_of(content, saved.options)
-        rounds = rounds_of(content.program)
+        rounds = rounds_of(program_of(content))
         # the round before each action, and whether the game stands in a pass of the rounds' loop
         # (one quick pass, no log); one action per decision, even from an older save that wrote a
         # whole order of cards at once
@@ -1101,7 +1102,7 @@ class Replay:
         if named and path.exists():
             raise CliError(self.show.catalog.text("cli.error.save_exists", file=shown_path(path),
                                                   command=command_line("resume", path)))
-        controllers = [self.saved.controllers[s] for s in self.content.program.schema.sides]
+        controllers = [self.saved.controllers[s] for s in program_of(self.content).schema.sides]
         session = GameSession(self.content, self.show, self.saved.seed, self.options, controllers, path,
                               self.actions[:position])
         problem = session.save()

@@ -23,6 +23,7 @@ from typing import Iterator, Optional
 
 from .errors import CliError
 from .paths import file_to_write, reason_text, shown_path, writing_problem
+from crisis.interpreter.engine.program import program_of
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -110,7 +111,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
         return sim_solo(args, content, show)
     from crisis.interpreter import batch
     from crisis.interpreter.records import reading_of
-    reading = reading_of(content.program)
+    reading = reading_of(program_of(content))
     options = game_options(args, reading, c)
     coverage = None
     if getattr(args, "coverage", False):
@@ -235,7 +236,7 @@ def solo_summary(args, content, show) -> dict:
     from .commands import solo_game
     from .commands import solo_game
     from .session import match_side
-    reading = reading_of(content.program)
+    reading = reading_of(program_of(content))
     sides = reading.sides
     players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
     started = time.perf_counter()
@@ -427,7 +428,7 @@ def sim_solo(args, content, show) -> int:
     from crisis.interpreter.records import reading_of
     from .commands import solo_game
     from .session import match_side
-    reading = reading_of(content.program)
+    reading = reading_of(program_of(content))
     c, sides = show.catalog, reading.sides
     players = [match_side(args.side, content, show)] if args.side else list(range(len(sides)))
     started = time.perf_counter()

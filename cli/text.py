@@ -21,6 +21,7 @@ from crisis.content.locale import Catalog
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
 from crisis.interpreter.engine.board import LogEntry
+from crisis.interpreter.engine.program import program_of
 
 _SIDE_PARAMS = ("side", "actor", "winner", "player", "other")
 _LOCATION_PARAMS = ("source", "dest")
@@ -51,7 +52,7 @@ class Presenter:
     def program(self):
         """The game program (compiled once per content, when a text first needs it)."""
         if self._program is None:
-            self._program = self.content.program
+            self._program = program_of(self.content)
         return self._program
 
     @property

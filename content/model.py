@@ -33,13 +33,6 @@ class Content:
     # the bots' settings (bots/*.yaml); not rules, so not in the digest
     bots: BotSettings = attrs.field(factory=BotSettings, repr=False)
 
-    @property
-    def program(self):
-        """The definition compiled for the general engine, once per content.  (An import up the
-        layers, kept while the commands move; the engine's way is program_of(content).)"""
-        from crisis.interpreter.engine.program import program_of
-        return program_of(self)
-
     # ---------------------------------------------------------------- names
     @property
     def schema(self):

@@ -41,6 +41,7 @@ from .engine.game import Game, Options, RandomPlayers, play_game
 from .engine.layout import NOBODY
 from .players.registry import RandomBot, UnknownController, controller_factory  # noqa: F401 - exported
 from .records import GameRecord, Reading, reading_of
+from crisis.interpreter.engine.program import program_of
 
 MAX_PROBLEMS_KEPT = 10  # broken invariants described in a summary (all are counted)
 
@@ -64,7 +65,7 @@ class Job:
 
     def __attrs_post_init__(self):
         if not isinstance(self.options, Options):  # options as a two-player game's API gives them
-            known = reading_of(self.content.program).options
+            known = reading_of(program_of(self.content)).options
             object.__setattr__(self, "options", Options.from_dict(self.options.to_dict(), known))
         try:
             factories = tuple(controller_factory(name) for name in self.controllers)
@@ -76,7 +77,7 @@ class Job:
         """The games of ``seeds``, one record each; without ``notes``, records whose notes are
         left empty where leaving them costs less (what a summary reads is all there)."""
         content = self.content
-        program = content.program
+        program = program_of(content)
         reading = reading_of(program)
         direct = not self.check and all(f is RandomBot for f in self.factories)
         for seed in seeds:
@@ -97,7 +98,7 @@ def _random_game(program, reading: Reading, options: Options, seed: int, notes: 
 def _game(content, reading: Reading, options: Options, factories, seed: int, check: bool) -> GameRecord:
     """Any controllers, one decision at a time on the engine's ``Game``; with ``check``, the
     invariants after every action (the first one broken stops the game)."""
-    program = content.program
+    program = program_of(content)
     game = Game(program, seed, options, log=False, content=content)
     controllers = [factory(seed, side) for side, factory in enumerate(factories)]
     problems: List[str] = []
@@ -238,7 +239,7 @@ class Chunk:
 
 
 def play_chunk(job: Job, first: int, games: int, records: bool) -> Chunk:
-    reading = reading_of(job.content.program)
+    reading = reading_of(program_of(job.content))
     summary = Summary()
     lines: Optional[List[str]] = [] if records else None
     for record in job.play(range(first, first + games), notes=records):
@@ -274,7 +275,7 @@ def prepare(job: Job) -> None:
     """What every game of a job shares, made once per process: the program, its generated rules
     and what its records read."""
     from .engine.native import native
-    program = job.content.program
+    program = program_of(job.content)
     native(program)
     reading_of(program)
 

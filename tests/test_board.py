@@ -26,7 +26,7 @@ from crisis.content.locale import Catalog, flatten
 from crisis.content.loader import read_game
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.engine.game import Game, Options
-from crisis.interpreter.engine.program import GameProgram
+from crisis.interpreter.engine.program import GameProgram, program_of
 
 DATA = Path(__file__).parent / "data"
 BOARDS = json.loads((DATA / "boards" / "fort-sumter.json").read_text(encoding="utf-8"))
@@ -57,7 +57,7 @@ def blocks(screen: Screen) -> dict:
 @pytest.mark.parametrize("position", BOARDS, ids=[p["what"] for p in BOARDS])
 def test_fort_sumters_board_reads_as_before_the_move(content, position):
     options = Options(solo=position["options"].get("solo"))
-    game = played(content.program, position["seed"], options, position["actions"], content)
+    game = played(program_of(content), position["seed"], options, position["actions"], content)
     for name, expected in position["boards"].items():
         lang, style, width = name.split()
         screen = Screen(game, Presenter(content, content.catalog(lang)), STYLES[style], int(width))

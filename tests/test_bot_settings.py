@@ -10,6 +10,7 @@ from crisis.interpreter.players.heuristic import judge_for
 from crisis.interpreter.players.search import settings_for
 
 from helpers import copy_content, replace_in
+from crisis.interpreter.engine.program import program_of
 
 
 def problems(folder) -> str:
@@ -54,8 +55,8 @@ def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     replace_in(folder / "bots" / "evaluation.yaml", "  your pool: 0.1", "  your pool: 0.75")
     replace_in(folder / "bots" / "search.yaml", "iterations: 20", "milliseconds: 250")
     changed = load_content(folder)
-    weights = [term.weight for term in judge_for(changed.program).evaluator.terms]
-    assert 0.75 in weights and 0.75 not in [term.weight for term in judge_for(content.program).evaluator.terms]
+    weights = [term.weight for term in judge_for(program_of(changed)).evaluator.terms]
+    assert 0.75 in weights and 0.75 not in [term.weight for term in judge_for(program_of(content)).evaluator.terms]
     assert str(settings_for(Game.of(changed, 1, log=False)).budget) == "250ms"
     assert changed.digest == content.digest  # saved games still resume
 

@@ -17,6 +17,7 @@ from crisis.interpreter.players.search import Search, SearchBot, settings_for
 
 from clirun import run_crisis, run_main
 from test_players import game_at, twins
+from crisis.interpreter.engine.program import program_of
 
 BOTS = {"heuristic": lambda seed, side: HeuristicBot(seed, side),
         "search": lambda seed, side: SearchBot(seed, side, Budget(iterations=3))}
@@ -55,7 +56,7 @@ def random_games(content, seeds):
 
 
 def test_judging_a_step_leaves_the_position_as_it_was(content):
-    judge = judge_for(content.program)
+    judge = judge_for(program_of(content))
     checked = 0
     for game in random_games(content, range(3)):
         decision = game.decision

@@ -17,6 +17,7 @@ from crisis.interpreter.engine.game import Game
 from crisis.interpreter.players.registry import RandomBot
 from crisis.ruleset import limits
 from crisis.ruleset.bound import RuleBound
+from crisis.interpreter.engine.program import program_of
 
 from helpers import copy_content, resolved
 
@@ -177,8 +178,8 @@ def test_loading_content_after_content_does_not_grow_the_process(content):
     for seed in range(6):
         loaded = load_content()
         Game.of(loaded, seed, log=False)
-        play_game(loaded.program, seed, random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng]))
-        programs.append(weakref.ref(loaded.program))
+        play_game(program_of(loaded), seed, random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng]))
+        programs.append(weakref.ref(program_of(loaded)))
         del loaded
     gc.collect()
     assert sum(program() is not None for program in programs) <= 1

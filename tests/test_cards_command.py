@@ -10,6 +10,7 @@ import pytest
 from clirun import run_main
 from crisis.content.games import game_path
 from crisis.content.loader import load_content
+from crisis.interpreter.engine.program import program_of
 
 GAME = "civil-war-card-game"
 WIDE = {"COLUMNS": "400"}  # each card's line on one line
@@ -40,7 +41,7 @@ def card_lines(out: str) -> list:
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_card_reads_in_the_players_language_without_empty_fields(war_cards, lang):
     c = war_cards.catalog(lang)
-    kind = war_cards.program.cards[0]
+    kind = program_of(war_cards).cards[0]
     cards = dict(zip(kind.ids, card_lines(cards_output(lang, "--game", GAME))))
     assert len(cards) == len(kind.ids)
     label = c.raw("cli.card.war_event_label") or c.text("cli.card.event_label")
@@ -74,7 +75,7 @@ def test_a_card_reads_in_the_players_language_without_empty_fields(war_cards, la
 def test_a_kinds_heading_is_the_catalogs(tmp_path, war_cards):
     """A kind's heading is the game's (``cli.cards.<word>_heading``), else its name in the general
     wording (``cli.cards.heading``)."""
-    n = len(war_cards.program.cards[0].ids)
+    n = len(program_of(war_cards).cards[0].ids)
     english = war_cards.catalog("en")
     expected = english.text("cli.cards.war_heading", n=n) if english.raw("cli.cards.war_heading") else \
         english.text("cli.cards.heading", cards="War cards", n=n)
@@ -96,5 +97,5 @@ def test_a_kinds_heading_is_the_catalogs(tmp_path, war_cards):
 def test_fort_sumters_cards_keep_their_own_lines(content, lang):
     out = cards_output(lang)
     c = content.catalog(lang)
-    assert out.splitlines()[0] == c.text("cli.cards.strategy_heading", n=len(content.program.cards[0].ids))
+    assert out.splitlines()[0] == c.text("cli.cards.strategy_heading", n=len(program_of(content).cards[0].ids))
     assert "  ·  " in out and not re.search(r"·\s+(space|casilla)\s+·", out)

@@ -16,6 +16,7 @@ from crisis.cli.text import Presenter
 from crisis.cli import saves
 from crisis.cli.session import GameSession
 from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
+from crisis.interpreter.engine.program import program_of
 
 NEW = " • "
 
@@ -25,12 +26,12 @@ def saved(path):
 
 
 def options_of(content, data) -> Options:
-    return Options.from_dict(data["options"], option_names(content.program))
+    return Options.from_dict(data["options"], option_names(program_of(content)))
 
 
 def replay(content, data) -> Game:
     """The game a save holds, played again on the engine."""
-    return replay_actions(content.program, data["seed"], options_of(content, data), data["actions"], content=content)
+    return replay_actions(program_of(content), data["seed"], options_of(content, data), data["actions"], content=content)
 
 
 def screens(output: str):
@@ -105,7 +106,7 @@ def round_ends_expected(content, data, catalog):
     vp = [game.view.counter("VP", side) for side in (0, 1)]
     for action in data["actions"]:
         game.apply(action)
-    show, sides = Presenter(content, catalog), content.program.schema.sides
+    show, sides = Presenter(content, catalog), program_of(content).schema.sides
     automa = game.automa.side if game.automa is not None else None
     ends = ("pivotal", "scoring", "round end")  # the steps of a round after its card play
     out, current = {}, None
@@ -126,7 +127,7 @@ def round_ends_expected(content, data, catalog):
 def check_round_ends(out: str, content, data, catalog) -> int:
     """Each round's end is shown once, after its scoring: every line of it, and the true VP."""
     shown = 0
-    sides = [Presenter(content, catalog).side(side) for side in content.program.schema.sides]
+    sides = [Presenter(content, catalog).side(side) for side in program_of(content).schema.sides]
     for number, (lines, before, after) in round_ends_expected(content, data, catalog).items():
         title = catalog.text("cli.round_end.title", round=number)
         assert out.count(title + "\n") == 1, title

@@ -9,6 +9,7 @@ import pytest
 from clirun import (MOVE_DESTINATIONS, PASS_PROMPT, DECISION_PROMPT, Session, answer_all, board_of, decision_kind, last_line,
                     run_crisis, run_main)
 from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
+from crisis.interpreter.engine.program import program_of
 
 SIDES = ("Unionist", "Secessionist")
 # prompts as they appear in a transcript, followed by the echoed answer
@@ -22,12 +23,12 @@ def saved(path):
 
 
 def options_of(content, data) -> Options:
-    return Options.from_dict(data["options"], option_names(content.program))
+    return Options.from_dict(data["options"], option_names(program_of(content)))
 
 
 def replay(content, data) -> Game:
     """The game a save holds, played again on the engine."""
-    return replay_actions(content.program, data["seed"], options_of(content, data), data["actions"], content=content)
+    return replay_actions(program_of(content), data["seed"], options_of(content, data), data["actions"], content=content)
 
 
 def started(content, data) -> Game:
@@ -171,7 +172,7 @@ def test_the_bots_hand_is_never_printed(bot_game, content):
     out = bot_game["result"].stdout
     data = saved(bot_game["file"])
     game = started(content, data)
-    catalog, schema = content.catalog("en"), content.program.schema
+    catalog, schema = content.catalog("en"), program_of(content).schema
     bot_cards, set_aside = set(), set()
     for action in data["actions"] + [None]:
         bot_cards.update(cards(game, "hand", 0) + cards(game, "set aside", 0) + cards(game, "final crisis order", 0))
@@ -197,8 +198,8 @@ def winner_texts(content, game, lang: str):
     from crisis.cli.text import Presenter
     show = Presenter(content, content.catalog(lang))
     w, score = game.result.winner, [vp(game, side) for side in (0, 1)]
-    name = show.side(content.program.schema.sides[w])
-    other = show.side(content.program.schema.sides[1 - w])
+    name = show.side(program_of(content).schema.sides[w])
+    other = show.side(program_of(content).schema.sides[1 - w])
     headline = show.catalog.text("cli.result.headline", winner=name, vp=score[w], other=other, other_vp=score[1 - w])
     return headline, show.log_line(game.log[-1]), show.catalog.text("result.winner", side=name)
 

@@ -11,6 +11,7 @@ from crisis.ruleset import limits
 
 from clirun import (DECISION_PROMPT, MOVE_DESTINATIONS, Session, answer_all, decision_kind, last_line, run_crisis,
                     run_main)
+from crisis.interpreter.engine.program import program_of
 
 DECIDED = DECISION_PROMPT[:-1]
 WIDE = {"COLUMNS": "160"}  # long temporary paths on one line (wrapping has its own tests)
@@ -249,7 +250,7 @@ def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finish
     """Older saves hold each whole Final Crisis order as one action, `order a b c`."""
     from crisis.interpreter.engine.game import replay
     actions = finished["data"]["actions"]
-    game = replay(content.program, 13, None, actions, content=content)
+    game = replay(program_of(content), 13, None, actions, content=content)
     orders = [[game.view.card_id("strategy cards", c) for c in game.view.pile("final crisis order", side)]
               for side in (0, 1)]
     old, folded = [], set()
@@ -275,7 +276,7 @@ def test_a_save_from_before_card_by_card_orders_still_resumes_and_replays(finish
 def test_replay_step_goes_back_to_an_action_and_to_a_round(finished, content):
     data = finished["data"]
     from crisis.interpreter.engine.game import Game, Options, option_names
-    game = Game.of(content, data["seed"], Options.from_dict(data["options"], option_names(content.program)), log=False)
+    game = Game.of(content, data["seed"], Options.from_dict(data["options"], option_names(program_of(content))), log=False)
     round_two = None
     for index, action in enumerate(data["actions"]):
         if game.view.counter("round") == 2 and round_two is None:

@@ -3,6 +3,7 @@ engine every batch run plays on."""
 
 from crisis.interpreter.players.registry import RandomBot, play_out
 from crisis.interpreter.engine.game import Game, Options, replay
+from crisis.interpreter.engine.program import program_of
 
 
 def bot_game(content, seed, options=None, bot_seed=None):
@@ -35,7 +36,7 @@ def test_replaying_the_actions_rebuilds_the_game_exactly(content):
     for seed in (1, 2, 3):
         for options in (Options(), Options(frozenset({"event_discard"}))):
             played = bot_game(content, seed, options)
-            replayed = replay(content.program, seed, options, played.history, content=content)
+            replayed = replay(program_of(content), seed, options, played.history, content=content)
             assert replayed.over
             assert snapshot(replayed) == snapshot(played)
 

@@ -22,7 +22,7 @@ from crisis.content.yamlfile import ContentError
 from crisis.interpreter.designer.invariants import check_position
 from crisis.interpreter.designer.scenario import NOT_RUN, PASSED, run_file
 from crisis.interpreter.engine.game import Game, play_game
-from crisis.interpreter.engine.program import GameProgram
+from crisis.interpreter.engine.program import GameProgram, program_of
 
 ROOT = Path(__file__).parent / "data" / "skirmish"
 
@@ -121,7 +121,7 @@ def test_a_fork_is_a_copy_cards_in_play_included(program):
 def test_a_game_without_cards_in_play_keeps_its_positions_as_they_were():
     """Fort Sumter declares no cards in play: no record is added to its positions."""
     from crisis.content.loader import load_content
-    program = load_content().program
+    program = program_of(load_content())
     assert program.layout.entities == 0 and program.layout.entity == -1 and program.layout.chosen_entity == -1
     assert program.layout.size == program.layout.reveals + 1
 

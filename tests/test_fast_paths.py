@@ -7,6 +7,7 @@ from crisis.interpreter.players.registry import RandomBot, play_out
 
 from helpers import add_designer_card, copy_content
 from test_language_words import CARD, SCENARIOS
+from crisis.interpreter.engine.program import program_of
 
 
 def final(game):
@@ -42,7 +43,7 @@ def test_that_space_is_remembered_when_no_log_is_kept(tmp_path, monkeypatch):
             logs.append(self.log)
     for game in (scenario.EngineGame, Unlogged):
         monkeypatch.setattr(scenario, "EngineGame", game)
-        outcomes = scenario.run_file(content.program, content.root, path)
+        outcomes = scenario.run_file(program_of(content), content.root, path)
         assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[], []]
         assert all(o.passed for o in outcomes)
     assert logs == [None, None]

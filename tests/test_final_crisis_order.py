@@ -5,6 +5,7 @@ import pytest
 
 from crisis.interpreter.engine.game import Game, IllegalAction, replay
 from crisis.interpreter.players.registry import RandomBot
+from crisis.interpreter.engine.program import program_of
 
 
 def at_first_order(content, seed=3):
@@ -50,7 +51,7 @@ def test_a_whole_order_written_at_once_is_applied_card_by_card(content):
     assert game.history[before:] == [f"order {c}" for c in hand[:-1]]
     assert pile(game, "final crisis order", player) == hand
     # and the game replays from its (card-by-card) history
-    replayed = replay(content.program, 3, None, game.history, content=content)
+    replayed = replay(program_of(content), 3, None, game.history, content=content)
     assert [pile(replayed, "final crisis order", side) for side in (0, 1)] == \
         [pile(game, "final crisis order", side) for side in (0, 1)]
 

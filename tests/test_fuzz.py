@@ -16,6 +16,7 @@ from crisis.cli import saves
 from crisis.content.loader import default_content_dir
 
 from mutations import content_outcome, copy_content, mutate_content, mutate_save, save_outcome
+from crisis.interpreter.engine.program import program_of
 
 EXAMPLES = max(10, settings().max_examples // 2)
 
@@ -65,7 +66,7 @@ def test_damaged_saves_load_or_are_refused_cleanly(content, rng, actions):
             break
         game.apply(bots[game.decision.player].choose(game, game.decision))
     data = saves.SavedGame(game=content.game, digest=content.digest, seed=3,
-                           options=saved_options(content.program, Options()),
+                           options=saved_options(program_of(content), Options()),
                            controllers={side: "human" for side in content.sides},
                            actions=list(game.history)).to_json()
     with tempfile.TemporaryDirectory() as folder:

@@ -12,7 +12,7 @@ from crisis.interpreter.engine.board import Board
 from crisis.interpreter.engine.game import play_game
 from crisis.interpreter.engine.native import generate, native
 from crisis.interpreter.engine.ops import Ctx
-from crisis.interpreter.engine.program import GameProgram
+from crisis.interpreter.engine.program import GameProgram, program_of
 from crisis.interpreter.engine.verify import UnsafeSource, verify
 
 
@@ -44,7 +44,7 @@ def played(program, seed, generated: bool):
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 17, 99, 1234, 65537])
 def test_generated_rules_play_the_same_games_as_the_operations(content, seed):
-    generated, interpreted = played(content.program, seed, True), played(content.program, seed, False)
+    generated, interpreted = played(program_of(content), seed, True), played(program_of(content), seed, False)
     assert generated[-1] and not interpreted[-1]  # each way was the one played
     assert generated[:-1] == interpreted[:-1]
 
@@ -65,7 +65,7 @@ def test_a_game_of_three_sides_plays_the_same_generated(three_crowns, seed):
 
 def test_the_main_sequence_runs_generated_only_from_the_context_a_game_starts_in(content):
     """The main function is written for the root context; any other is played by the operations."""
-    program = content.program
+    program = program_of(content)
     generated = generate(program)
     board = Board(program, program.initial_position(1))
     assert generated.play(program.main, board, Ctx(1), lambda decision: decision.actions[0]) is False
@@ -73,11 +73,11 @@ def test_the_main_sequence_runs_generated_only_from_the_context_a_game_starts_in
 
 
 def test_no_text_of_the_content_reaches_the_generated_source(content):
-    native = generate(content.program)
+    native = generate(program_of(content))
     source = native.source
-    for card_id in content.program.cards[0].ids + content.program.cards[1].ids:
+    for card_id in program_of(content).cards[0].ids + program_of(content).cards[1].ids:
         assert card_id not in source
-    for name in content.program.schema.map.places + content.program.schema.sides:
+    for name in program_of(content).schema.map.places + program_of(content).schema.sides:
         assert name not in source
     assert "'" not in source and '"' not in source  # no string at all
     verify(source)  # what was compiled passes the check

@@ -22,6 +22,7 @@ from crisis.cli.main import main
 from crisis.content.loader import load_content
 from crisis.content.yamlfile import ContentError
 from crisis.ruleset import limits, reader
+from crisis.interpreter.engine.program import program_of
 
 from clirun import run_crisis
 from helpers import copy_content, designer_card, replace_in
@@ -416,7 +417,7 @@ def test_options_are_validated_from_the_contents_optional_rules(content):
     """A save's options are the content's optional rules (on or off) and the solo game's side and
     level: a new optional rule in content is validated with no change to the save reader."""
     from crisis.interpreter.engine.game import option_names
-    names = option_names(content.program)
+    names = option_names(program_of(content))
     assert names == ("event_discard",)
     assert saves.bad_option({"event_discard": True, "solo": "Unionist", "difficulty": "hard"}, names) is None
     assert saves.bad_option({"solo": None}, names) is None
@@ -599,7 +600,6 @@ def test_playing_on_broken_content_is_status_1_not_a_usage_error(tmp_path):
 
 def test_scenario_files_of_the_content_are_read_like_content(tmp_path, content):
     from crisis.interpreter.designer.scenario import run_file
-    from crisis.interpreter.engine.program import program_of
     root = copy_content(tmp_path)
     fifo, passwd = root / "scenarios" / "zz-fifo.yaml", root / "scenarios" / "zz-passwd.yaml"
     os.mkfifo(fifo)

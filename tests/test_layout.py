@@ -14,9 +14,7 @@ LAYERS = ("ruleset", "content", "interpreter", "balance", "cli")
 
 # circles among modules still to be moved or deleted (issue 19): none left
 KNOWN_CIRCLES: set = set()
-KNOWN_UPWARD = {
-    ("crisis.content.model", "crisis.interpreter.engine.program"),  # Content.program, while commands move
-}
+KNOWN_UPWARD: set = set()
 
 
 def modules() -> dict:

@@ -18,6 +18,7 @@ from crisis.ruleset.diagnostics import Diagnostic, RulesError, shown
 from crisis.ruleset.reader import parse
 
 from helpers import copy_content, replace_in
+from crisis.interpreter.engine.program import program_of
 
 
 def messages_of(root):
@@ -428,7 +429,7 @@ def test_work_between_decisions_limit(content, monkeypatch):
     from crisis.interpreter.engine.ops import Ctx, RuleWorkError
     from crisis.ruleset.bound import RuleBound
     from helpers import resolved
-    program = content.program
+    program = program_of(content)
     rule = resolved(content.definition, rule_of_cost(2 ** 11 - 1))  # 'for each player' 10 deep
     op = program.compiler.block(rule)
     start = Game.of(content, 1, log=False).position

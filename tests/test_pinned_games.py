@@ -21,6 +21,7 @@ import pytest
 
 from crisis.interpreter.players.registry import RandomBot, play_out
 from crisis.interpreter.engine.game import Game, Options
+from crisis.interpreter.engine.program import program_of
 
 PINNED = Path(__file__).parent / "data" / "pinned-games.json"
 SEEDS = (1, 2, 3, 7, 42, 1000, 65537, 2**31 + 5)
@@ -131,7 +132,7 @@ def test_batch_play_gives_the_pinned_games(content):
     from crisis.interpreter.batch import Job
     from crisis.interpreter.records import reading_of
     pinned = json.loads(PINNED.read_text(encoding="utf-8"))
-    reading = reading_of(content.program)
+    reading = reading_of(program_of(content))
     for event_discard in (False, True):
         expected = [g for g in pinned if g["event_discard"] == event_discard]
         for check in (False, True):

@@ -16,6 +16,7 @@ from crisis.interpreter.players.search import SearchBot
 from crisis.content.bots import Budget
 
 from helpers import copy_content
+from crisis.interpreter.engine.program import program_of
 
 BOTS = {"heuristic": lambda seed, side: HeuristicBot(seed, side),
         "search": lambda seed, side: SearchBot(seed, side, Budget(iterations=3))}
@@ -148,7 +149,7 @@ def test_a_token_step_is_judged_as_the_whole_position_would_be(content):
     gets after it, less before it, and the position is left as it was."""
     from crisis.interpreter.players.heuristic import STEPS
     from crisis.interpreter.players.sim import Sim
-    judge = judge_for(content.program)
+    judge = judge_for(program_of(content))
     evaluator = judge.evaluator
     checked = 0
     for seed in (3, 4):
@@ -186,7 +187,7 @@ def test_a_projected_score_is_what_carrying_the_procedure_out_would_give(content
     carrying them out on a copy of the position: the same VP, for each side, all game long."""
     from crisis.interpreter.players.evaluation import Evaluator
     from crisis.interpreter.players.sim import Sim
-    program = content.program
+    program = program_of(content)
     evaluator = Evaluator(program, program.definition.evaluation)
     index = program.procedure_names.index("final scoring")
     rules = [rule for _, rule in program.procedure_lines[index]]
@@ -213,9 +214,9 @@ def test_card_plays_that_do_the_same_are_tried_once(content):
     judge groups such plays (never events, which differ card by card) and tries each group
     once, the others judged on the position with the cards swapped."""
     from crisis.interpreter.players.sim import Sim
-    judge = judge_for(content.program)
+    judge = judge_for(program_of(content))
     game = game_at(content, 11, "play_card", 2)
-    values = content.program.cards[content.program.played_kind]
+    values = program_of(content).cards[program_of(content).played_kind]
     groups = {}
     for action in game.decision.actions:
         key = judge.alike(action)

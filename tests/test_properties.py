@@ -16,6 +16,7 @@ from crisis.interpreter.engine.machine import Machine
 from crisis.interpreter.engine.ops import Ctx
 
 from helpers import resolved
+from crisis.interpreter.engine.program import program_of
 
 MAX_ACTIONS = 2000
 
@@ -57,7 +58,7 @@ def test_every_legal_action_text_applies_to_the_same_action(content, seed, data)
 
 def test_all_is_bounded_even_between_overlapping_places(content):
     """Loops in the language are bounded: "all" counts the tokens there when it starts."""
-    program = content.program
+    program = program_of(content)
     rule = program.compiler.block(resolved(content.definition,
                                            "move all tokens from Texas or Washington to Texas or Washington"))
     game = Game.of(content, 1, log=False)

@@ -12,6 +12,7 @@ from crisis.interpreter.engine.ops import Ctx
 from crisis.interpreter.players.registry import RandomBot, controller_factory, play_out
 
 from helpers import copy_content, replace_in, resolved
+from crisis.interpreter.engine.program import program_of
 
 FIRST_OF = "event: |\n      first of:\n        gain 1 VP\n      or:\n        place 1 in any space"
 VP_OPTIONS = "event: |\n      either:\n        gain 1 VP\n      or:\n        lose 1 VP"
@@ -36,7 +37,7 @@ def vp(game, position=None):
 @pytest.mark.parametrize("rule", ["gain 1 VP", "either:\n  gain 1 VP\nor:\n  lose 1 VP",
                                   "for each player:\n  gain 1 VP"])
 def test_what_a_rule_that_asks_nothing_would_do_is_predicted(content, rule):
-    program = content.program
+    program = program_of(content)
     op = program.compiler.block(resolved(content.definition, rule))
     game = Game.of(content, 1, log=False)
     outcome = predict(game.machine.board, op, Ctx(0))
@@ -45,7 +46,7 @@ def test_what_a_rule_that_asks_nothing_would_do_is_predicted(content, rule):
 
 
 def test_a_rule_that_asks_nothing_runs_to_its_end_and_one_that_asks_stops_at_its_choice(content):
-    program = content.program
+    program = program_of(content)
     game = Game.of(content, 1, log=False)
     position = game.position.copy()
     machine = Machine(program, position, base=len(position.stack))
@@ -90,7 +91,7 @@ def test_the_solo_opponent_weighs_events_and_options_that_only_change_vp(tmp_pat
         "event: place 2 in Secession spaces, at most 1 per space": "event: gain 1 VP",  # florida-secedes
         "event: place 3 in Fort Sumter": VP_OPTIONS})  # major-anderson
     for seed in range(6):
-        for opponent in content.program.schema.sides:
+        for opponent in program_of(content).schema.sides:
             game = Game.of(content, seed, Options(solo=opponent), log=False)
             player = RandomBot(seed, 1 - game.automa.side)
             play_out(game, [player, player])

@@ -12,10 +12,11 @@ from crisis.cli.main import main
 from crisis.interpreter.engine.game import Game, Options, replay as replay_actions
 from crisis.interpreter.players.registry import RandomBot
 from crisis.ruleset.diagnostics import UserError
+from crisis.interpreter.engine.program import program_of
 
 
 def replay(content, seed, options, actions) -> Game:
-    return replay_actions(content.program, seed, options, actions, content=content)
+    return replay_actions(program_of(content), seed, options, actions, content=content)
 
 
 def play_solo(content, seed, opponent="Secessionist", difficulty=None):
@@ -66,7 +67,7 @@ def test_bad_solo_options_are_refused_with_a_reason(content, options, message):
 
 
 def test_the_opponent_beats_a_random_player_most_of_the_time(content):
-    wins = sum(play_solo(content, seed, side).result.winner == content.program.schema.sides.index(side)
+    wins = sum(play_solo(content, seed, side).result.winner == program_of(content).schema.sides.index(side)
                for seed in range(6) for side in ("Unionist", "Secessionist"))
     assert wins >= 9  # 75% of 12; measured over 10,000 games per side in docs/solo.md
 
@@ -150,7 +151,7 @@ def test_zones_breached_by_the_opponents_event_are_resolved_before_it_removes_a_
     of its turn, played on the engine)."""
     from crisis.content.loader import default_content_dir
     from crisis.interpreter.designer.scenario import run_file
-    outcomes = run_file(content.program, content.root, default_content_dir() / "scenarios" / "solo" / "turn.yaml")
+    outcomes = run_file(program_of(content), content.root, default_content_dir() / "scenarios" / "solo" / "turn.yaml")
     ordered = [o for o in outcomes if "resolved before it removes" in o.name or "shields a space" in o.name]
     assert len(ordered) == 2 and all(o.passed for o in ordered), [(o.name, o.problems) for o in ordered]
 

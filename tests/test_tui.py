@@ -21,12 +21,13 @@ from crisis.cli.tui.app import ConfirmScreen, GameApp, InfoScreen, PassScreen, f
 from crisis.cli.tui.paragraphs import Paragraphs
 from crisis.interpreter.engine.game import Game, Options, option_names, replay as replay_actions
 from crisis.interpreter.players.registry import Controller
+from crisis.interpreter.engine.program import program_of
 
 
 def replay(content, data) -> Game:
     """The game a save holds, played again on the engine."""
-    options = Options.from_dict(data["options"], option_names(content.program))
-    return replay_actions(content.program, data["seed"], options, data["actions"], content=content)
+    options = Options.from_dict(data["options"], option_names(program_of(content)))
+    return replay_actions(program_of(content), data["seed"], options, data["actions"], content=content)
 
 
 def value_of(session, action) -> int:
@@ -187,7 +188,7 @@ def check_round_windows(seen, content, data, catalog, players: int) -> None:
     every line of it, and the VP each side had before it and has after its scoring."""
     from test_cli_linemode import round_ends_expected
     bodies = [body for kind, body, _ in seen if kind == "info"]
-    sides = [Presenter(content, catalog).side(side) for side in content.program.schema.sides]
+    sides = [Presenter(content, catalog).side(side) for side in program_of(content).schema.sides]
     expected = round_ends_expected(content, data, catalog)
     assert len(expected) == 3
     for number, (lines, before, after) in expected.items():

@@ -18,6 +18,7 @@ from crisis.interpreter.engine.game import Options
 from crisis.ruleset import limits
 
 from clirun import run_main
+from crisis.interpreter.engine.program import program_of
 
 HUGE = "9" * 900  # past Python's own limit once converted a few times over; a typed line may be 1,000
 WIDE = {"COLUMNS": "160"}  # each message on one line
@@ -109,7 +110,7 @@ def test_replay_step_refuses_strange_numbers_in_one_line_each(finished):
 
 def test_a_scenario_action_with_a_strange_option_number_is_a_notation_error(content):
     from crisis.interpreter.designer.notation import ActionReader, NotationError
-    reader = ActionReader(content.program)
+    reader = ActionReader(program_of(content))
     assert reader.parse("option 12").kind == "option"
     for text in ("option ²", "option ٣", "option " + HUGE, "option 0"):
         with pytest.raises(NotationError):

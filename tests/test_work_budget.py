@@ -21,6 +21,7 @@ from crisis.interpreter.engine.ops import Ctx, RuleWorkError
 from crisis.ruleset import limits
 
 from helpers import copy_content, replace_in, resolved
+from crisis.interpreter.engine.program import program_of
 
 SIDES = ("Unionist", "Secessionist")
 
@@ -55,7 +56,7 @@ def budget(monkeypatch):
 
 def framed(content, seed: int, solo=None) -> Game:
     """A whole game on the engine's Game (the framed form), random players."""
-    game = Game(content.program, seed, Options(solo=solo), log=False, content=content)
+    game = Game(program_of(content), seed, Options(solo=solo), log=False, content=content)
     bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
     while game.decision is not None:
         game.apply(bots[game.decision.player].choose(game, game.decision))
@@ -65,7 +66,7 @@ def framed(content, seed: int, solo=None) -> Game:
 def direct(content, seed: int, solo=None, generated: bool = True, monkeypatch=None):
     """A whole game in the direct form (batch play): generated code, or the operations' own."""
     monkeypatch.setenv("CRISIS_INTERPRET", "0" if generated else "1")
-    return play_game(content.program, seed, random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng]),
+    return play_game(program_of(content), seed, random_chooser([RandomBot(seed, 0).rng, RandomBot(seed, 1).rng]),
                      solo=solo)
 
 
@@ -148,7 +149,7 @@ def test_the_budget_starts_again_at_each_decision(content, monkeypatch):
 
 def test_a_goals_search_counts_every_position_it_looks_at(tmp_path, monkeypatch):
     content = load_content(copy_content(tmp_path))
-    program = content.program
+    program = program_of(content)
     goal = program.compiler.block(resolved(content.definition, "so that you gain control of Political:\n"
                                                                 "  move 8 tokens of either side within any spaces"))
     game = Game.of(content, 1, log=False)

@@ -31,6 +31,7 @@ import random
 import re
 import sys
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -160,12 +161,12 @@ def main() -> int:
     _CONTENT_DIR = args.content
     from crisis.interpreter.players.heuristic import judge_for
     c = content()
-    evaluator = judge_for(c.program).evaluator
+    evaluator = judge_for(program_of(c)).evaluator
     terms = fitted_terms(evaluator)
-    texts = [term.text for term in c.program.definition.evaluation.terms if term.weight]
+    texts = [term.text for term in program_of(c).definition.evaluation.terms if term.weight]
     if len(texts) != len(terms):
         raise SystemExit("the evaluation's terms could not be matched to their texts")
-    sides = len(c.program.schema.sides)
+    sides = len(program_of(c).schema.sides)
     if args.data and Path(args.data).exists():
         data = json.loads(Path(args.data).read_text())
     else:

@@ -58,6 +58,7 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
+from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -132,7 +133,7 @@ def _worker(conn, memory_mb: int) -> None:
                     what = (mutate_rules if rng.random() < rules_share else mutate_content)(rng, target)
                 else:
                     data = saves.SavedGame(game=content.game, digest=content.digest, seed=3,
-                                           options=saved_options(content.program, Options()),
+                                           options=saved_options(program_of(content), Options()),
                                            controllers={side: "human" for side in content.sides},
                                            actions=whole[:rng.randrange(len(whole) + 1)]).to_json()
                     target = Path(folder) / "game.json"

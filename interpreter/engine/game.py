@@ -21,6 +21,7 @@ from .board import Board
 from .layout import NOBODY
 from .machine import Machine
 from .ops import Ctx, Won
+from .program import program_of
 from .view import View
 
 
@@ -127,7 +128,7 @@ class Game:
     @classmethod
     def of(cls, content, seed: int = 0, options: Optional[Options] = None, log: bool = True) -> "Game":
         """A new game on loaded content."""
-        return cls(content.program, seed, options, log=log, content=content)
+        return cls(program_of(content), seed, options, log=log, content=content)
 
     def _drive(self, decision):
         if self.automa is None:
