@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 import attrs
+import yaml
 
 from crisis.content.model import Content
 from crisis.content.yamlfile import read_regular
@@ -31,7 +32,19 @@ from crisis.ruleset.diagnostics import shown
 from crisis.interpreter.engine.program import program_of
 
 FORMAT = "crisis-saved-game"
-VERSION = 1
+
+
+def _history() -> dict:
+    """The format's history (saved-game-formats.yaml): the newest version and, per earlier version,
+    the entries it named otherwise."""
+    path = Path(__file__).with_name("saved-game-formats.yaml")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    renamed = {int(version): dict(names) for version, names in data["renamed"].items()}
+    return {"newest": int(data["newest"]), "renamed": renamed}
+
+
+_HISTORY = _history()
+VERSION = _HISTORY["newest"]
 HUMAN = "human"
 SOLO = "solo"  # the side the game plays itself, by its content (the solo opponent)
 
@@ -71,8 +84,9 @@ class SavedGame:
     controllers: Dict[str, str]  # side name (as in state.yaml) -> "human" or a bot's name
     actions: List[str] = attrs.field(factory=list)
     created: str = ""
-    # the solo opponent's choices, each with the action it led to and why (in English), for a
-    # person reading the file: they are made again when the game is replayed, never read back
+    # the automated opponent's choices (the side the game plays itself), each with the action it
+    # led to and why (in English), for a person reading the file: they are made again when the
+    # game is replayed, never read back
     automa: List[Dict[str, str]] = attrs.field(factory=list)
     version: int = VERSION  # the format it was read in (a save is always written in this version's)
 
@@ -89,7 +103,7 @@ class SavedGame:
             "actions": self.actions,
         }
         if self.automa:
-            data["solo_opponent"] = self.automa
+            data["automa"] = self.automa
         return data
 
 
@@ -200,9 +214,24 @@ def _is_int(value) -> bool:
 
 # The saved game's entries and their JSON types (docs/notation.md, "Saved games").
 SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "seed": int, "options": dict,
-          "controllers": dict, "created": str, "actions": list, "solo_opponent": list}
-# a solo game's save lists the solo opponent's choices for people (SavedGame.automa)
-OPTIONAL = {"created", "solo_opponent"}
+          "controllers": dict, "created": str, "actions": list, "automa": list}
+# a game against the automated opponent lists its choices for people (SavedGame.automa)
+OPTIONAL = {"created", "automa"}
+
+
+def _as_newest(data: dict, version: int, where: str) -> Dict[str, str]:
+    """The entries of a file of ``version`` renamed as the newest version names them, in place;
+    returns {name now: name in the file}, so that a problem names the entry the file has.  A file
+    holding an entry under a name its version did not use is damaged there."""
+    written_as: Dict[str, str] = {}
+    for earlier in range(version, VERSION):
+        for then, now in _HISTORY["renamed"].get(earlier, {}).items():
+            if now in data:
+                raise SaveProblem("cli.save.damaged", file=where, field=shown(now))
+            if then in data:
+                data[now] = data.pop(then)
+                written_as[now] = written_as.pop(then, then)
+    return written_as
 
 
 # A JSON token, on text whose escapes are made plain (``_plain``): a string runs from quote to
@@ -335,14 +364,15 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.damaged", file=where, field="version")
     if version > VERSION:
         raise SaveProblem("cli.save.newer", file=where, version=version, supported=VERSION)
+    written_as = _as_newest(data, version, where)
     for key in data:
         if key not in SCHEMA:
-            raise SaveProblem("cli.save.damaged", file=where, field=shown(key))
+            raise SaveProblem("cli.save.damaged", file=where, field=shown(written_as.get(key, key)))
     for key, kind in SCHEMA.items():
         if key not in data and key in OPTIONAL:
             continue
         if key not in data or not (_is_int(data[key]) if kind is int else isinstance(data[key], kind)):
-            raise SaveProblem("cli.save.damaged", file=where, field=key)
+            raise SaveProblem("cli.save.damaged", file=where, field=written_as.get(key, key))
     game = data["game"]
     if game != game_name(content):
         raise SaveProblem("cli.save.other_game", file=where, saved=shown(game), game=game_name(content))
@@ -372,10 +402,10 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
     if not all(isinstance(a, str) for a in actions):
         raise SaveProblem("cli.save.damaged", file=where, field="actions")
     # read for its shape only: the choices are made again on replay, never taken from the file
-    choices = data.get("solo_opponent", [])
+    choices = data.get("automa", [])
     if not all(isinstance(c, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in c.items())
                for c in choices):
-        raise SaveProblem("cli.save.damaged", file=where, field="solo_opponent")
+        raise SaveProblem("cli.save.damaged", file=where, field=written_as.get("automa", "automa"))
     created = data.get("created", "")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
                      controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created,

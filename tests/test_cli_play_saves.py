@@ -45,7 +45,7 @@ def finished(tmp_path_factory):
 
 def test_the_save_file_names_the_content_seed_options_controllers_and_actions(finished, content):
     data = finished["data"]
-    assert data["format"] == "crisis-saved-game" and data["version"] == 1
+    assert data["format"] == "crisis-saved-game" and data["version"] == 2
     assert data["game"] == "fort-sumter" and data["content_digest"] == content.digest
     assert data["seed"] == 13 and data["options"] == {"event_discard": False}
     assert data["controllers"] == {"Unionist": "human", "Secessionist": "random"}

@@ -23,11 +23,6 @@ WORDS = re.compile(r"crisis|breach|pivotal|dimension|objective|peace|commissione
 # the tool's own name: the package, the program, its environment variables and files
 TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 
-# Fort Sumter's own engine and the commands not yet moved onto the general one (issue 19)
-NOT_YET_MOVED = frozenset("""
-cli/saves.py
-""".split())
-
 
 def _docstrings(tree) -> set:
     found = set()
@@ -87,20 +82,9 @@ def test_no_fort_sumter_word_in_the_engine():
     for path in sources():
         name = path.relative_to(ROOT).as_posix()
         found = words_in_grammar(path) if path.suffix == ".lark" else words_in_python(path)
-        if found and name not in NOT_YET_MOVED:
+        if found:
             offending[name] = found[:5]
     assert offending == {}, "Fort Sumter's words in the engine (names come from content): " + repr(offending)
-
-
-def test_the_list_of_modules_not_yet_moved_only_shrinks():
-    stale = []
-    for name in sorted(NOT_YET_MOVED):
-        path = ROOT / name
-        if not path.exists():
-            stale.append(f"{name}: gone")
-        elif not (words_in_grammar(path) if path.suffix == ".lark" else words_in_python(path)):
-            stale.append(f"{name}: holds none of the words now")
-    assert stale == [], "take these off NOT_YET_MOVED: " + ", ".join(stale)
 
 
 @pytest.mark.parametrize("text, found", [("final_crisis_order", True), ("log.zone_entered", False),

@@ -170,7 +170,7 @@ def test_a_saved_solo_game_shows_each_choice_of_the_opponent_with_its_reason(con
     data = json.loads((tmp_path / "solo.json").read_text(encoding="utf-8"))
     assert data["options"] == {"event_discard": True, "solo": "Secessionist", "difficulty": "normal"}
     assert data["controllers"] == {"Unionist": "human", "Secessionist": "solo"}
-    choices = data["solo_opponent"]
+    choices = data["automa"]
     assert choices and all(c["why"] for c in choices)
     assert any(c["action"].startswith("Secessionist places a token in") and "table: legal" in c["why"]
                for c in choices)
@@ -178,11 +178,43 @@ def test_a_saved_solo_game_shows_each_choice_of_the_opponent_with_its_reason(con
     assert again.view.snapshot() == session.game.view.snapshot()
     # the file with its list of choices is a saved game like any other: it resumes and replays
     assert saves.read(tmp_path / "solo.json", content, ()).actions == data["actions"]
-    data["solo_opponent"][0]["why"] = 7
+    data["automa"][0]["why"] = 7
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(saves.SaveProblem) as problem:
         saves.read(tmp_path / "bad.json", content, ())
+    assert problem.value.params["field"] == "automa"
+
+
+def test_a_solo_game_saved_in_the_first_format_still_resumes(content, tmp_path):
+    """Version 1 of the saved-game format named the automated opponent's record after Fort Sumter's
+    Solo Opponent (cli/saved-game-formats.yaml); such a file resumes, and a problem in it is named
+    by the entry the file has."""
+    import json
+    from crisis.cli import saves
+    from crisis.cli.session import GameSession
+    from crisis.cli.text import Presenter
+    session = GameSession(content, Presenter(content, content.catalog("en")), 4, Options(solo="Secessionist"),
+                          [saves.HUMAN, saves.SOLO], tmp_path / "solo.json")
+    bot = RandomBot(4, 0)
+    for _ in range(30):
+        session.apply(bot.choose(session.game, session.game.decision))
+    data = json.loads((tmp_path / "solo.json").read_text(encoding="utf-8"))
+    assert data["version"] == saves.VERSION > 1 and data["automa"]
+    first = dict(data, version=1, solo_opponent=data["automa"])
+    del first["automa"]
+    (tmp_path / "first.json").write_text(json.dumps(first), encoding="utf-8")
+    resumed = saves.read(tmp_path / "first.json", content, ())
+    assert resumed.actions == data["actions"] and resumed.version == 1
+    first["solo_opponent"] = "lost"
+    (tmp_path / "first.json").write_text(json.dumps(first), encoding="utf-8")
+    with pytest.raises(saves.SaveProblem) as problem:
+        saves.read(tmp_path / "first.json", content, ())
     assert problem.value.params["field"] == "solo_opponent"
+    # the newer name in a file of the first version is not what that version wrote
+    (tmp_path / "mixed.json").write_text(json.dumps(dict(data, version=1)), encoding="utf-8")
+    with pytest.raises(saves.SaveProblem) as problem:
+        saves.read(tmp_path / "mixed.json", content, ())
+    assert problem.value.params["field"] == "automa"
 
 
 def test_why_after_a_turn_decided_by_its_tests_shows_those_tests(content, tmp_path):
