@@ -9,7 +9,6 @@ import sys
 from typing import TYPE_CHECKING, Optional
 
 from . import words
-from crisis.interpreter.engine.program import program_of
 
 if TYPE_CHECKING:
     from crisis.content.model import Content
@@ -99,6 +98,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
     """Options for the player on side ``player`` against the Solo Opponent, at a difficulty
     (its content name, or its name in the player's language)."""
     from crisis.interpreter.engine.game import Options
+    from crisis.interpreter.engine.program import program_of
     from .errors import CliError
     c = show.catalog
     automa = program_of(content).automa_rules
@@ -111,7 +111,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
             shown = [c.name("difficulty", name) for name in levels]
             raise CliError(c.text("cli.error.difficulty", given=difficulty, levels=", ".join(shown)))
         difficulty = matches[0]
-    sides = program_of(content).schema.sides
+    sides = content.sides
     automa_side = next(i for i in range(len(sides)) if i != player)
     return Options(frozenset(name for name, on in automa.options.items() if on), solo=sides[automa_side],
                    difficulty=difficulty or levels[0])
@@ -120,6 +120,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
 def optional_rules(content) -> tuple:
     """The content's optional rules, as options name them ("--event-discard" turns them on)."""
     from crisis.interpreter.engine.game import option_names
+    from crisis.interpreter.engine.program import program_of
     return option_names(program_of(content))
 
 
@@ -144,7 +145,7 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 def bots_for_sides(given, content, show, default: str) -> tuple:
     from crisis.interpreter.players.registry import UnknownController, controller_factory
     from .errors import CliError
-    names = [default] * len(program_of(content).schema.sides)
+    names = [default] * len(content.sides)
     for side, bot in given:
         from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
         try:
