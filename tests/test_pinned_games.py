@@ -33,9 +33,11 @@ def options(event_discard: bool) -> Options:
     return Options(frozenset({"event_discard"}) if event_discard else frozenset())
 
 
-def played(content, seed: int, event_discard: bool) -> dict:
-    """What a person would notice of a whole game: every action, the final position, the score."""
-    game = Game.of(content, seed, options(event_discard), log=False)
+def played(content, seed: int, event_discard: bool, program=None) -> dict:
+    """What a person would notice of a whole game: every action, the final position, the score
+    (on the content's program, or on ``program`` compiled from it)."""
+    program = program_of(content) if program is None else program
+    game = Game(program, seed, options(event_discard), log=False, content=content)
     play_out(game, [RandomBot(seed, 0), RandomBot(seed, 1)])
     program, position = game.program, game.position
     layout, values, sides = program.layout, position.values, range(2)
@@ -154,12 +156,9 @@ def test_batch_play_gives_the_pinned_games(content):
 def test_rules_compiled_for_coverage_play_the_same_games(content):
     """Coverage records on the rules compiled a second time; the games must not change (an effect
     skipped would)."""
-    from types import SimpleNamespace
-
     from crisis.interpreter.designer.coverage import Coverage
     pinned = json.loads(PINNED.read_text(encoding="utf-8"))
     coverage = Coverage(content.definition)
-    recording = SimpleNamespace(program=coverage.program)
     for expected in pinned:
-        assert plain(played(recording, expected["seed"], expected["event_discard"])) == expected
+        assert plain(played(content, expected["seed"], expected["event_discard"], coverage.program)) == expected
     assert coverage.hits

@@ -286,16 +286,16 @@ def test_records_name_only_what_the_game_declares():
     """Batch play and its records on a game of three sides the engine has never heard of
     (tests/data/three-crowns): its sides, counters, cards, uses and steps, nothing else."""
     from pathlib import Path
-    from types import SimpleNamespace
 
-    from crisis.content.loader import read_game
-    from crisis.interpreter.engine.program import GameProgram
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.program import program_of
     from crisis.interpreter.records import reading_of
-    program = GameProgram(read_game(Path(__file__).parent / "data" / "three-crowns"))
-    job = batch.Job(SimpleNamespace(program=program), controllers=("random",) * 3, check=True)
+    three_crowns = load_content(Path(__file__).parent / "data" / "three-crowns")
+    program = program_of(three_crowns)
+    job = batch.Job(three_crowns, controllers=("random",) * 3, check=True)
     reading = reading_of(program)
     records = list(job.play(range(1, 21)))
-    assert records == list(batch.Job(SimpleNamespace(program=program), controllers=("random",) * 3).play(range(1, 21)))
+    assert records == list(batch.Job(three_crowns, controllers=("random",) * 3).play(range(1, 21)))
     total = batch.Summary()
     for record in records:
         total.add(record)
