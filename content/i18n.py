@@ -7,6 +7,7 @@ Every problem is located at a file and line.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -16,7 +17,7 @@ import attrs
 from crisis.ruleset import meaning as M
 from crisis.ruleset.diagnostics import Diagnostic
 
-from .locale import REFERENCE_LANG, Catalog, placeholders
+from .locale import REFERENCE_LANG, Catalog, interface_dir, placeholders
 from .model import Content
 from .yamlfile import ContentError, Map, Seq, YamlFile, display_path, read_text
 
@@ -322,6 +323,12 @@ def _names(names) -> str:
     return "{" + ", ".join(sorted(names)) + "}" if names else "none"
 
 
+@functools.lru_cache(maxsize=1)
+def _shared_folder() -> str:
+    """The tool's own catalogs' folder, as catalog positions name their files."""
+    return display_path(interface_dir())
+
+
 def _prefix_files(catalog: Catalog) -> Dict[str, str]:
     """Each dotted prefix of the catalog's keys ("cli.", "cli.rules.") -> the first file holding one."""
     files: Dict[str, str] = {}
@@ -337,13 +344,20 @@ def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
     """The catalog file a missing key belongs in: the one holding its closest neighbours (the
     longest shared prefix of dotted parts), else the file of the same name as the reference's."""
     prefixes = _prefix_files(catalog) if prefixes is None else prefixes
+    # a key the game's own reference catalog holds belongs in the game's catalog of the language,
+    # not in the tool's shared one (content/interface/), even where the two share a prefix
+    marker = os.sep + REFERENCE_LANG + os.sep
+    english = reference.positions[key][0] if reference is not None and key in reference.positions else None
+    own = english is not None and marker in english and not english.startswith(_shared_folder())
+    home = english.rsplit(marker, 1)[0] + os.sep + catalog.lang + os.sep if own else None
     parts = key.split(".")
     for length in range(len(parts) - 1, 0, -1):
         path = prefixes.get(".".join(parts[:length]) + ".")
-        if path is not None:
+        if path is not None and (home is None or path.startswith(home)):
             return path
-    if reference is not None and key in reference.positions:
-        english = reference.positions[key][0]
+    if english is not None:
+        if home is not None:
+            return home + os.path.basename(english)
         folder = next((os.path.dirname(path) for path, _, _ in catalog.positions.values()), None)
         if folder is None:
             folder = os.path.join(os.path.dirname(os.path.dirname(english)), catalog.lang)

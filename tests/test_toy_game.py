@@ -90,3 +90,29 @@ def test_banners_that_are_nowhere_at_the_start_are_refused(tmp_path):
     state.write_text(state.read_text().replace("start: 9", "start: 7"))
     (found,) = problems(root)
     assert found.path.endswith("state.yaml") and "9" in found.message and "7" in found.message
+
+
+def test_the_game_passes_crisis_check_strict(capsys):
+    """The toy game is a whole game as designers write one: its rules, its texts in two languages,
+    nothing left to warn about."""
+    from crisis.cli.main import main
+    assert main(["check", "--content", str(ROOT), "--strict"]) == 0
+    out = capsys.readouterr()
+    assert "OK" in out.out and "warning" not in out.out + out.err and "error" not in out.out + out.err
+    assert "(en, es)" in out.out
+
+
+def test_a_missing_translation_of_its_own_texts_is_reported_in_its_own_folder(tmp_path, capsys):
+    """The card titles the Spanish catalog lacks belong in the game's locale/es/, never in the
+    tool's shared catalogs, though both have a 'cards' section."""
+    from crisis.cli.main import main
+    root = copy_game(tmp_path)
+    (root / "locale" / "es" / "cards.yaml").unlink()
+    assert main(["check", "--content", str(root), "--strict"]) != 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "12 keys" in text and "cards.rally.title" in text
+    (warning,) = [line for line in text.splitlines() if "missing in the 'es' catalog" in line]
+    assert warning.startswith(str(root / "locale" / "es" / "cards.yaml")) or \
+        (root.name + "/locale/es/cards.yaml") in warning.split(":")[0]
+    assert "interface" not in warning.split(":")[0]
