@@ -78,9 +78,16 @@ def cmd_test(args) -> int:
     from crisis.interpreter.designer.scenario import FAILED, NOT_RUN, run_file, scenario_files
     from crisis.interpreter.engine.program import program_of
     from crisis.ruleset.diagnostics import UserError
+    games_of_paths = sorted({root for root in map(_content_folder, args.paths) if root is not None})
+    inferred = args.content is None and bool(games_of_paths)
+    if inferred:
+        # scenarios in a game's folder are tested on that game, without --game or --content
+        args.content = games_of_paths[0]
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
+    if inferred and len(games_of_paths) > 1:
+        raise UserError(c.text("cli.test.games", games=", ".join(map(str, games_of_paths))))
     paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -114,6 +121,15 @@ def cmd_test(args) -> int:
     print(c.text("cli.test.summary", passed=counts["passed"], failed=counts[FAILED], not_run=counts[NOT_RUN],
                  total=sum(counts.values()), files=len(files)))
     return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
+
+
+def _content_folder(path: str) -> Optional[Path]:
+    """The game folder (the nearest one holding a state.yaml) that a scenario path lies in."""
+    here = Path(path).resolve()
+    for folder in ([here] if here.is_dir() else []) + list(here.parents):
+        if (folder / "state.yaml").is_file():
+            return folder
+    return None
 
 
 def cmd_lsp(args) -> int:

@@ -337,3 +337,27 @@ def test_an_unknown_name_is_pointed_at_where_it_is_written(tmp_path, text, word,
     assert (d.line, d.column, d.width, d.message) == (line_number, column, len(word), message)
     report = d.format()
     assert f"\n{' ' * 6}| {' ' * (column - 1)}^{'~' * (len(word) - 1)}\n" in report
+
+
+def test_scenarios_in_a_games_folder_are_tested_on_that_game(capsys):
+    """`crisis test content/civil-war-card-game/scenarios` needs no --game: the scenarios' folder
+    says which game they are of; a path outside any game's folder keeps the default game."""
+    from pathlib import Path
+
+    from crisis.cli.main import main
+    shipped = Path(__file__).resolve().parent.parent / "content"
+    assert main(["test", str(shipped / "civil-war-card-game" / "scenarios")]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert " passed, 0 failed, 0 not run" in last and not last.startswith("0 passed")
+
+
+def test_scenarios_of_two_games_at_once_are_refused_in_one_line(capsys):
+    from pathlib import Path
+
+    from crisis.cli.main import main
+    shipped = Path(__file__).resolve().parent.parent / "content"
+    code = main(["test", str(shipped / "civil-war-card-game" / "scenarios"), str(shipped / "fort-sumter" / "scenarios")])
+    out = capsys.readouterr()
+    assert code != 0 and "Traceback" not in out.err
+    (line,) = [text for text in (out.out + out.err).splitlines() if text.strip()]
+    assert "civil-war-card-game" in line and "fort-sumter" in line and "--game" in line
