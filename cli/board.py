@@ -840,6 +840,15 @@ class Screen:
         result = self.engine.result
         winner = result.winner
         win = win_statement(self.program)
+        if result.at_once:
+            # a rule declared the winner before the end: no final scoring took place
+            others = [s for s in self.sides if s != winner]
+            lines = [style.bold(self.text("cli.result.over")),
+                     style.bold(self.text("cli.result.at_once", winner=self.side(winner),
+                                          other=self.side(others[0]) if others else ""))]
+            if reveal_seed is not None:
+                lines.append(self.text("cli.result.seed", seed=reveal_seed))
+            return lines
         lines = [style.bold(c.text("result.title"))]
         if win is None:
             lines.append(style.bold(c.text("result.winner", side=self.side(winner))))

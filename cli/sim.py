@@ -400,6 +400,8 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
                      vp=show.decimal(total.mean(reading.score, side), 2)))
     for index, count in sorted(total.tie_breaks.items()):
         print(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
+    if total.at_once:
+        print(c.text("cli.sim.at_once", n=total.at_once, percent=show.decimal(100 * total.at_once / games, 1)))
     for counter in reading.game_loops:  # the game's own loop over a counter stopped before its last value
         early = total.stopped_early(reading, counter)
         if early:

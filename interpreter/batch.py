@@ -38,7 +38,7 @@ from crisis.content.model import Content
 
 from .designer.invariants import check_position
 from .engine.game import Game, Options, RandomPlayers, play_game
-from .engine.layout import NOBODY
+from .engine.layout import AT_ONCE, NOBODY
 from .players.registry import RandomBot, UnknownController, controller_factory  # noqa: F401 - exported
 from .records import GameRecord, Reading, reading_of
 from crisis.interpreter.engine.program import program_of
@@ -135,6 +135,7 @@ class Summary:
     sums: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, side or 0) -> summed final value
     finals: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, final value) -> games (one value)
     tie_breaks: Dict[int, int] = attrs.field(factory=dict)  # tie-break index -> games it decided
+    at_once: int = 0  # games a rule ended at once ("you win"), before the game's own end
     actions: int = 0
     # (side, card, use) -> plays: a game's plays as its record gives them, counted in one call
     card_plays: Counter = attrs.field(factory=Counter)
@@ -162,6 +163,8 @@ class Summary:
                     sums[key] = get(key, 0) + value
         if record.tie_break >= 0:
             _add(self.tie_breaks, record.tie_break)
+        elif record.tie_break == AT_ONCE:
+            self.at_once += 1
         self.actions += record.actions
         self.card_plays.update(record.plays)
         if record.problems:
@@ -177,6 +180,7 @@ class Summary:
             for key, count in theirs.items():
                 _add(mine, key, count)
         self.actions += other.actions
+        self.at_once += other.at_once
         self.broken += other.broken
         self.problems.extend(other.problems[:max(MAX_PROBLEMS_KEPT - len(self.problems), 0)])
 
@@ -218,6 +222,7 @@ class Summary:
                                for i, c in enumerate(reading.counters) if not c.each_side},
             "stopped_early": {reading.counters[c].name: self.stopped_early(reading, c) for c in reading.loops},
             "tie_breaks": {str(index + 1): count for index, count in sorted(self.tie_breaks.items())},
+            "won_at_once": self.at_once,
             "mean_actions": self.actions / n,
             "card_plays": {reading.card_id(kind, card): uses for card, uses in cards.items()},
             "broken_invariants": self.broken,

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Tuple
 
 import attrs
 
-from .engine.layout import NOBODY
+from .engine.layout import AT_ONCE, NOBODY
 from .engine.ops import ActingOp, Op
 from .engine.sequence import AlternateOp, CardRuleOp, ForEachCounterOp, KeepOp, ProcedureOp, StepOp, WinOp
 
@@ -31,7 +31,7 @@ class GameRecord:
 
     seed: int
     winner: int  # NOBODY when the game was stopped (an invariant broke)
-    tie_break: int  # index of the tie-break that decided, NOBODY when the score did
+    tie_break: int  # index of the tie-break that decided, NOBODY when the score did, AT_ONCE when a rule did
     counters: Tuple[Tuple[int, ...], ...]  # each counter's final value: one per side, or one
     plays: Tuple[Tuple[int, int, int], ...]  # (side, card, use), in order
     entered: Tuple[Tuple[int, ...], ...]  # per zone of ``Reading.zones``: the sides in the order they entered it
@@ -158,6 +158,7 @@ class Reading:
             "seed": record.seed,
             "winner": side(record.winner),
             "tie_break": record.tie_break + 1 if record.tie_break >= 0 else None,
+            "at_once": record.tie_break == AT_ONCE,
             "counters": counters,
             "plays": [{"side": sides[s], "card": self.card_id(kind, card), "use": self.uses[use],
                        "carried_out": self.use_rule[use]} for s, card, use in record.plays],

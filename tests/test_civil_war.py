@@ -455,3 +455,48 @@ def test_sim_reports_games_cut_short_only_for_the_games_own_length_not_for_a_loo
     assert result.returncode == 0, result.stderr
     early = [line for line in result.stdout.splitlines() if "before the end of" in line]
     assert early and all("25" in line for line in early), early
+
+
+@pytest.mark.parametrize("lang, capital", [("en", "capital"), ("es", "capital")])
+def test_a_capital_taken_ends_the_game_with_the_reason_not_a_score(lang, capital):
+    """The result screen after the sudden-death win (C21) says who won and how, in the player's
+    language; no final scoring took place, so it shows no VP and no score before an armistice."""
+    from crisis.cli.board import Screen, Style
+    from crisis.cli.text import Presenter
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.program import program_of
+    content = load_content(ROOT)
+    program = program_of(content)
+    game = next(g for g in (random_game(program, seed) for seed in range(40)) if g.result.at_once)
+    show = Presenter(content, content.catalog(lang))
+    lines = Screen(game, show, Style(False), 80).result()
+    winner, loser = show.side(game.sides[game.result.winner]), show.side(game.sides[1 - game.result.winner])
+    assert len(lines) == 2 and winner in lines[1] and loser in lines[1] and capital in lines[1]
+    assert not any(word in line for line in lines for word in ("VP", "PV"))
+
+
+def test_the_simulation_counts_the_games_a_capital_ended(program):
+    """`crisis sim` says how many games a rule ended at once, the same count as the games' own results."""
+    from crisis.interpreter import batch
+    from crisis.content.loader import load_content
+    job = batch.Job(load_content(ROOT), controllers=("random", "random"))
+    records = list(job.play(range(1, 31)))
+    total = batch.Summary()
+    for record in records:
+        total.add(record)
+    from crisis.interpreter.players.registry import RandomBot
+
+    def played(seed):  # the game the batch plays, one decision at a time
+        game, bots = Game(program, seed, log=False), [RandomBot(seed, 0), RandomBot(seed, 1)]
+        while game.decision is not None:
+            game.apply(bots[game.decision.player].choose(game, game.decision))
+        return game
+    ended_at_once = sum(played(seed).result.at_once for seed in range(1, 31))
+    assert 0 < total.at_once == ended_at_once < 30
+    assert total.to_json(job_reading(job))["won_at_once"] == total.at_once
+
+
+def job_reading(job):
+    from crisis.interpreter.records import reading_of
+    from crisis.interpreter.engine.program import program_of
+    return reading_of(program_of(job.content))

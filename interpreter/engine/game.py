@@ -18,7 +18,7 @@ from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import UserError, did_you_mean, one_of
 
 from .board import Board
-from .layout import NOBODY
+from .layout import AT_ONCE, NOBODY
 from .machine import Machine
 from .ops import Ctx, Won
 from .program import program_of
@@ -88,6 +88,7 @@ class Result:
     winner: int
     tie_break: int = NOBODY  # which tie-break decided (0 the first), NOBODY when the score did
     breakdown: tuple = ()  # (label, per-side change) of the final score, in order
+    at_once: bool = False  # a rule declared the winner ("you win") before the game's end
 
 
 class Game:
@@ -226,7 +227,8 @@ class Game:
         winner = self.view.winner
         if winner == NOBODY:
             return None
-        return Result(winner, self.view.tie_break, tuple(self.position.breakdown))
+        decided = self.view.tie_break
+        return Result(winner, max(decided, NOBODY), tuple(self.position.breakdown), at_once=decided == AT_ONCE)
 
     def first_player(self) -> int:
         return self.machine.board.first_player()

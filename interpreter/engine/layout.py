@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 NOBODY = -1
+# in the tie-break cell: a rule declared the winner at once ("you win"), no score decided
+AT_ONCE = -2
 
 # an entity's record: its slots, from the record's offset (layout.entity_of)
 OWNER, PLACE, CARRIER, FLAGS, FIELDS = 0, 1, 2, 3, 4

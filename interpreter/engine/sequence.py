@@ -13,7 +13,7 @@ from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
 from crisis.ruleset.limits import MAX_REPEATS  # noqa: F401 - read from limits when a loop runs
 
-from .layout import NOBODY
+from .layout import AT_ONCE, NOBODY
 from .ops import LOOP_HINT, WAITING, Op, RuleWorkError, Stopped, Won, call, play, spend
 from .position import note
 
@@ -1172,7 +1172,7 @@ class WinOp(Op):
         values = board.values
         program = board.program
         if self.counter < 0:
-            values[layout.winner] = ctx.me
+            values[layout.winner], values[layout.tie_break] = ctx.me, AT_ONCE
             board.position.stack[:] = []
             raise Won  # a sudden-death win ends the game at once
         scores = [board.counter(self.counter, side) for side in range(board.sides)]

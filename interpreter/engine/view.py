@@ -140,7 +140,8 @@ class View:
 
     @property
     def tie_break(self) -> int:
-        """Which tie-break decided the game (0 the first), or NOBODY when none was needed."""
+        """Which tie-break decided the game (0 the first), NOBODY when the score did, AT_ONCE when
+        a rule declared the winner ("you win")."""
         return self.values[self.layout.tie_break]
 
     @property
