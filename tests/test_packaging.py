@@ -49,6 +49,8 @@ def test_the_wheel_holds_only_crisis_and_its_data(wheel):
     assert "crisis/content/fort-sumter/state.yaml" in names
     assert "crisis/content/fort-sumter/sequence.yaml" in names
     assert "crisis/content/fort-sumter/solo/overlay.yaml" in names
+    assert "crisis/cli/saved-game-formats.yaml" in names  # every save is read and written by it
+    assert "crisis/content/civil-war-card-game/state.yaml" in names
     assert any(n.startswith("crisis/content/fort-sumter/locale/en/") for n in names)
     assert any(n.startswith("crisis/content/fort-sumter/scenarios/") for n in names)
 
