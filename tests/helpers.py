@@ -13,6 +13,12 @@ def copy_content(tmp_path: Path) -> Path:
     return target
 
 
+def line_of(path: Path, text: str) -> int:
+    """The line of ``path`` where ``text`` starts (1 the first): where a message should point."""
+    content = path.read_text(encoding="utf-8")
+    return content[:content.index(text)].count("\n") + 1
+
+
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not found in {path}"

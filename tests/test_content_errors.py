@@ -6,7 +6,7 @@ from clirun import run_main
 from crisis.content.loader import load_content, load_definition, read_game
 from crisis.content.yamlfile import ContentError
 
-from helpers import add_designer_card, copy_content, designer_card, replace_in
+from helpers import add_designer_card, copy_content, designer_card, line_of, replace_in
 
 
 def add_card_file(root, text):
@@ -130,7 +130,7 @@ def test_board_numbers_must_add_up(tmp_path):
     root = copy_content(tmp_path)
     replace_in(root / "state.yaml", "each side: 25", "each side: 24")
     (d,) = problems(root)
-    assert (d.path.endswith("state.yaml"), d.line) == (True, 57)
+    assert (d.path.endswith("state.yaml"), d.line) == (True, line_of(root / "state.yaml", "each side: 24"))
     assert d.message == "each side has 24 tokens, but 25 are somewhere at the start (holders 0, tracks 16, boxes 9)"
 
 
@@ -252,15 +252,16 @@ def test_or_between_two_whole_conditions_is_checked_and_played(tmp_path):
     assert len(outcomes) == 3 and all(o.passed for o in outcomes)
 
 
-@pytest.mark.parametrize("file, old, new, where, message", [
-    ("state.yaml", "cards: objective cards", "cards: 0", (119, 12), "'cards' in pile 'objective deck' should be text"),
-    ("state.yaml", "holds: tokens", "holds: 1", (76, 12), "'holds' in track 'crisis track' should be text"),
-    ("sequence.yaml", "\nsetup: |", "\nsetupx: |", (8, 1), "unknown key 'setupx' in sequence.yaml"),
+@pytest.mark.parametrize("file, old, new, column, message", [
+    ("state.yaml", "cards: objective cards", "cards: 0", 12, "'cards' in pile 'objective deck' should be text"),
+    ("state.yaml", "holds: tokens", "holds: 1", 12, "'holds' in track 'crisis track' should be text"),
+    ("sequence.yaml", "\nsetup: |", "\nsetupx: |", 1, "unknown key 'setupx' in sequence.yaml"),
 ])
-def test_a_required_entry_of_the_wrong_kind_or_missing_is_an_error_not_a_crash(tmp_path, file, old, new, where,
+def test_a_required_entry_of_the_wrong_kind_or_missing_is_an_error_not_a_crash(tmp_path, file, old, new, column,
                                                                                message):
     """Found by the fuzzer: a required entry written as a number, or misspelt, crashed the loader."""
     root = copy_content(tmp_path)
     replace_in(root / file, old, new)
+    where = (line_of(root / file, new.lstrip("\n")), column)
     found = problems(root)
     assert any((d.line, d.column) == where and d.message == message for d in found), [str(d) for d in found]

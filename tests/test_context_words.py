@@ -12,7 +12,7 @@ import pytest
 from crisis.content.games import game_path, shipped_games
 from crisis.content.loader import load_content, read_game
 from crisis.content.yamlfile import ContentError
-from helpers import copy_content, replace_in
+from helpers import copy_content, line_of, replace_in
 
 TURN_END = "      discard the revealed card\n"  # the last line of the solo opponent's turn (overlay.yaml)
 EVENT = "      place 1 in any space\n      place the Peace Commissioner in any space\n"  # peace-commissioner
@@ -22,11 +22,6 @@ def problems(root):
     with pytest.raises(ContentError) as caught:
         load_content(root)
     return caught.value.diagnostics
-
-
-def line_of(path, text: str) -> int:
-    content = path.read_text(encoding="utf-8")
-    return content[:content.index(text)].count("\n") + 1
 
 
 def only(found):

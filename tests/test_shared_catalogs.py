@@ -91,9 +91,9 @@ def test_a_civil_war_game_played_by_bots_shows_no_raw_key(lang):
     lines = result.stdout.splitlines()
     assert len(lines) > 10  # the game's log is said, not only the score
     if lang == "es":
-        english = re.compile(r"\b(wins|draws|plays|begins|Final score|before the)\b")
+        english = re.compile(r"\b(wins|draws|plays|begins|Final score|Game over|before the)\b")
         assert not [line for line in lines if english.search(line)]
-        assert "Puntuación final" in result.stdout
+        assert "Fin de la partida" in result.stdout  # the capital fell: the game ended at once
 
 
 def test_a_civil_war_game_in_line_mode_on_a_pipe_shows_no_raw_key(tmp_path):
@@ -110,11 +110,12 @@ def test_a_games_own_text_wins_over_the_tools(tmp_path):
     root = tmp_path / "cw"
     shutil.copytree(CIVIL_WAR, root)
     shared = run_main("play", "--bots", "--content", str(root), "--seed", "3")
-    assert "Final score" in shared.stdout  # the tool's words
-    (root / "locale" / "en" / "zz-mine.yaml").write_text('result:\n  title: "Tally of the war"\n', encoding="utf-8")
+    assert "Game over" in shared.stdout  # the tool's words (seed 3 ends when a capital falls)
+    (root / "locale" / "en" / "zz-mine.yaml").write_text('cli:\n  result:\n    over: "The war is over"\n',
+                                                          encoding="utf-8")
     result = run_main("play", "--bots", "--content", str(root), "--seed", "3")
     assert result.returncode == 0, result.stderr
-    assert "Tally of the war" in result.stdout and "Final score" not in result.stdout
+    assert "The war is over" in result.stdout and "Game over" not in result.stdout
 
 
 def test_a_key_missing_in_both_catalogs_is_reported_with_where_it_was_looked_for(tmp_path):
