@@ -15,8 +15,9 @@ import attrs
 
 from crisis.ruleset.limits import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS
 
-# decisions the search bot may search (the others are the heuristic's)
-SEARCHABLE = ("play_card", "keep_objective", "order", "option", "bonus", "marker")
+# kinds of decision the engine itself asks, in any game; a game's own kinds (its "keep" piles,
+# the verbs of its cards in play) are those its evaluation's horizon names (bots/evaluation.yaml)
+ENGINE_DECISIONS = ("play_card", "order", "option", "marker")
 
 
 @attrs.frozen
@@ -92,7 +93,9 @@ class SearchSettings:
     exploration: float = 0.7  # the constant of the upper confidence bound
     scale: float = 2.0  # VP of evaluation per unit of log-odds of winning
     prior: int = 4  # visits the heuristic's judgement of an action counts for
-    decisions: Tuple[str, ...] = ("play_card", "keep_objective", "order")
+    # kinds of the bot's own decision searched (the others are the heuristic's); none listed: the
+    # kinds of the evaluation's horizon, the decisions that shape the game
+    decisions: Tuple[str, ...] = ()
     widen: int = 0  # > 0: at each node only the heuristic's best this many available actions are tried
     replies: int = 0  # the same for the opponent's card plays (1: the opponent plays as the heuristic would)
     rollout: int = 0  # card plays the heuristic plays on past a new node before its position is judged

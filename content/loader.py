@@ -64,8 +64,9 @@ class _Loader(Reader):
         self.required_messages = tuple(required_messages)
 
     # ----------------------------------------------------------------- bots
-    def bots(self) -> BotSettings:
-        """bots/heuristic.yaml and bots/search.yaml, each optional (defaults: content/bots.py)."""
+    def bots(self, horizon: Tuple[str, ...] = ()) -> BotSettings:
+        """bots/heuristic.yaml and bots/search.yaml, each optional (defaults: content/bots.py).  The
+        search's decisions are kinds the engine asks or the evaluation's ``horizon`` names."""
         folder = self.root / "bots"
         settings = BotSettings()
         heuristic = self.bot_file(folder / "heuristic.yaml", {"evaluation": dict, **_types(B.HEURISTIC_KEYS)})
@@ -98,7 +99,8 @@ class _Loader(Reader):
             decisions = settings.search.decisions
             if "decisions" in spec:
                 kinds = spec["decisions"]
-                good = [self.name(file, kind, kinds.positions[i], B.SEARCHABLE, "kind of decision")
+                known = tuple(dict.fromkeys(B.ENGINE_DECISIONS + tuple(horizon)))
+                good = [self.name(file, kind, kinds.positions[i], known, "kind of decision")
                         for i, kind in enumerate(kinds)]
                 if all(good):
                     decisions = tuple(str(kind) for kind in kinds)
@@ -260,7 +262,8 @@ class _Loader(Reader):
         self.schema = definition.schema if definition is not None else None
         # the catalogs and the bots' settings are read whatever the rules' problems: all are reported at once
         catalogs = self.catalogs(definition)
-        bots = self.bots()
+        horizon = definition.evaluation.horizon if definition is not None and definition.evaluation else ()
+        bots = self.bots(horizon)
         if definition is None:
             raise ContentError(self.problems.items or [Diagnostic(message="the game's definition could not be read",
                                                                   path=display_path(self.root / "state.yaml"))])

@@ -66,3 +66,40 @@ def test_without_settings_files_the_bots_use_their_defaults(tmp_path):
     for name in ("heuristic.yaml", "search.yaml"):
         (folder / "bots" / name).unlink()
     assert load_content(folder).bots.search.budget.iterations > 0
+
+
+CIVIL_WAR = __import__("pathlib").Path(__file__).resolve().parents[1] / "content" / "civil-war-card-game"
+
+
+def _first_decision(game, kind, bot_of):
+    """Play on (each side by ``bot_of``) to the first decision of ``kind`` with a real choice."""
+    while game.decision is not None and not (game.decision.kind == kind and len(game.decision.actions) > 1):
+        game.apply(bot_of(game.decision.player).choose(game, game.decision))
+    return game
+
+
+def test_without_a_list_the_search_searches_the_decisions_of_its_games_horizon():
+    """The Civil War Card Game's bots/ has no search.yaml: the search bot searches the kinds its
+    evaluation's horizon names (deploy, march, ...), not Fort Sumter's card plays and objectives;
+    before, it searched only interrupts there and played like the heuristic."""
+    from crisis.interpreter.players.registry import RandomBot
+    from crisis.interpreter.players.search import SearchBot
+    content = load_content(CIVIL_WAR)
+    game = _first_decision(Game.of(content, 5, log=False), "deploy", lambda side: RandomBot(5, side))
+    assert game.decision is not None, "no deploy decision with a choice in this game"
+    bot = SearchBot(5, game.decision.player)
+    chosen = bot.choose(game, game.decision)
+    assert chosen in game.decision.actions and bot.last is not None and bot.last.iterations > 0
+
+
+def test_a_search_list_names_a_kind_the_engine_or_the_horizon_knows(tmp_path):
+    import shutil
+    folder = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, folder)
+    (folder / "bots" / "search.yaml").write_text("iterations: 10\ndecisions: [deploy, marhc]\n", encoding="utf-8")
+    report = problems(folder)
+    assert "bots/search.yaml:2:" in report and "unknown kind of decision 'marhc'" in report
+    assert "did you mean 'march'?" in report
+    (folder / "bots" / "search.yaml").write_text("iterations: 10\ndecisions: [deploy, march, option]\n",
+                                                 encoding="utf-8")
+    assert settings_for(Game.of(load_content(folder), 1, log=False)).decisions == ("deploy", "march", "option")

@@ -327,6 +327,8 @@ class SearchBot:
         if self.budget is not None:
             settings = attrs.evolve(settings, budget=self.budget)
         judge = judge_for(game.program, self.evaluation)
+        if not settings.decisions:  # none listed: the decisions of the evaluation's horizon
+            settings = attrs.evolve(settings, decisions=tuple(sorted(judge.horizon)))
         rng = decision_rng(self.name, self.seed, decision.player, game)
         if decision.kind not in settings.decisions:
             chosen = judge.choose(sample(game, decision.player, rng), rng)
