@@ -1,6 +1,7 @@
-"""The bots' settings, as content: the heuristic bot's evaluation weights and the search bot's
-budget, read from ``bots/heuristic.yaml`` and ``bots/search.yaml`` (both optional: what a file
-leaves out keeps the value below).  docs/bots.md explains every setting.
+"""The search bot's settings, as content: its budget and where it searches, read from
+``bots/search.yaml`` (optional: what the file leaves out keeps the value below).  The bots'
+judgement of a position is ``bots/evaluation.yaml`` (content/evaluation.py).  docs/bots.md
+explains every setting.
 
 Bots are part of the content because their judgement is about this game's rules: a designer
 who changes the cards may want to retune them, without touching Python.  They are not part of
@@ -18,32 +19,6 @@ from crisis.ruleset.limits import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS
 # kinds of decision the engine itself asks, in any game; a game's own kinds (its "keep" piles,
 # the verbs of its cards in play) are those its evaluation's horizon names (bots/evaluation.yaml)
 ENGINE_DECISIONS = ("play_card", "order", "option", "marker")
-
-
-@attrs.frozen
-class Weights:
-    """The evaluation's weights, in VP (docs/bots.md explains each term)."""
-
-    vp: float = 1.0
-    round_scoring: float = 0.7
-    final_scoring: float = 0.5
-    objective: float = 0.3
-    spaces: float = 0.2
-    pivotal: float = 0.3
-    lead: float = 0.05
-    tokens: float = 0.02
-    pool: float = 0.1
-    track: float = 0.0
-    breached: Tuple[Tuple[str, float], ...] = ()  # (zone name, weight of a breach)
-    lead_cap: int = 2
-    win: float = 20.0
-
-
-@attrs.frozen
-class HeuristicSettings:
-    weights: Weights = Weights()
-    order_playouts: int = 4  # games played out to judge each card of a Final Crisis order
-    quick_steps: bool = True  # token steps judged without running the scoring rules
 
 
 class SettingError(ValueError):
@@ -106,14 +81,10 @@ class SearchSettings:
 
 @attrs.frozen
 class BotSettings:
-    heuristic: HeuristicSettings = HeuristicSettings()
     search: SearchSettings = SearchSettings()
 
 
 # What each file may say: key -> (type, smallest value allowed)
-WEIGHT_KEYS = {name: (int if name == "lead_cap" else float, 0 if name in ("lead_cap", "win") else None)
-               for name in (f.name for f in attrs.fields(Weights)) if name != "breached"}
-HEURISTIC_KEYS = {"order_playouts": (int, 1), "quick_steps": (bool, None)}
 SEARCH_KEYS = {"iterations": (int, 1), "milliseconds": (float, 0), "exploration": (float, 0),
                "scale": (float, 0.01), "prior": (int, 0),
                "widen": (int, 0), "replies": (int, 0), "rollout": (int, 0), "order_playouts": (int, 0),

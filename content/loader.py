@@ -41,7 +41,7 @@ from .locale import (REFERENCE_LANG, Catalog, MessageError, flatten, format_mess
                      placeholders)
 from .games import DEFAULT_GAME
 from .model import Content
-from .reading import Reader, _is, _width
+from .reading import Reader, _width
 from .yamlfile import ContentError, Map, YamlFile, display_path, list_folder, real_inside, size_text
 
 GAME_DIR = DEFAULT_GAME
@@ -65,18 +65,17 @@ class _Loader(Reader):
 
     # ----------------------------------------------------------------- bots
     def bots(self, horizon: Tuple[str, ...] = ()) -> BotSettings:
-        """bots/heuristic.yaml and bots/search.yaml, each optional (defaults: content/bots.py).  The
-        search's decisions are kinds the engine asks or the evaluation's ``horizon`` names."""
+        """bots/search.yaml, optional (defaults: content/bots.py).  Its decisions are kinds the
+        engine asks or the evaluation's ``horizon`` names."""
         folder = self.root / "bots"
         settings = BotSettings()
-        heuristic = self.bot_file(folder / "heuristic.yaml", {"evaluation": dict, **_types(B.HEURISTIC_KEYS)})
-        if heuristic is not None:
-            file, spec = heuristic
-            weights = settings.heuristic.weights
-            if "evaluation" in spec:
-                weights = self.weights(file, spec["evaluation"], spec.value_positions["evaluation"]) or weights
-            settings = attrs.evolve(settings, heuristic=B.HeuristicSettings(
-                weights=weights, **self.bot_numbers(file, spec, B.HEURISTIC_KEYS, settings.heuristic)))
+        retired = folder / "heuristic.yaml"
+        if os.path.lexists(retired):  # read by the earlier engine only: its settings would do nothing
+            self.warnings.append(Diagnostic(
+                message="bots/heuristic.yaml is not read: its weights and settings would change nothing",
+                path=display_path(retired), severity="warning",
+                hint="the bots' judgement, 'order playouts' and 'quick steps' are in bots/evaluation.yaml "
+                     "(docs/bots.md); delete this file"))
         search = self.bot_file(folder / "search.yaml", {"decisions": list, **_types(B.SEARCH_KEYS)})
         if search is not None:
             file, spec = search
@@ -128,26 +127,6 @@ class _Loader(Reader):
                 continue
             out[key] = kind(value)
         return out
-
-    def weights(self, file: YamlFile, value: Any, at) -> Optional[B.Weights]:
-        spec, ok = self.fields(file, value, "the evaluation", {}, {"breached": dict, **_types(B.WEIGHT_KEYS)}, at=at)
-        if spec is None:
-            return None
-        numbers = self.bot_numbers(file, spec, B.WEIGHT_KEYS, None)
-        breached = []
-        zones = [z.name for track in self.schema.tracks for z in track.zones] if self.schema is not None else []
-        for zone, weight in (spec.get("breached") or {}).items():
-            where = spec["breached"].value_positions[zone]
-            if self.schema is None:  # the state could not be read: nothing to check the zones against
-                continue
-            if not self.name(file, zone, spec["breached"].key_positions[zone], zones, "zone"):
-                ok = False
-            elif not _is(weight, float):
-                self.problems.add(file.diagnostic(where, f"the weight of a breach of {zone} should be a number"))
-                ok = False
-            else:
-                breached.append((str(zone), float(weight)))
-        return B.Weights(breached=tuple(breached), **numbers) if ok else None
 
     # -------------------------------------------------------------- locales
     def catalogs(self, definition) -> Dict[str, Catalog]:

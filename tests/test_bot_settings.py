@@ -1,4 +1,4 @@
-"""The bots' settings are content (bots/heuristic.yaml, bots/search.yaml): read and checked
+"""The bots' settings are content (bots/evaluation.yaml, bots/search.yaml): read and checked
 like the rest, with errors that point at the file, line and column."""
 
 import pytest
@@ -19,19 +19,33 @@ def problems(folder) -> str:
     return caught.value.report()
 
 
-def test_a_misspelt_weight_is_shown_where_it_is_with_a_guess(tmp_path):
+def test_a_misspelt_term_of_the_evaluation_is_shown_where_it_is_with_a_guess(tmp_path):
     folder = copy_content(tmp_path)
-    replace_in(folder / "bots" / "heuristic.yaml", "  pivotal: 0.3", "  pivotl: 0.3")
+    replace_in(folder / "bots" / "evaluation.yaml", "  pivotal spaces you control: 0.3", "  pivotl spaces you control: 0.3")
     report = problems(folder)
-    assert "bots/heuristic.yaml:" in report and "unknown key 'pivotl' in the evaluation" in report
-    assert "did you mean 'pivotal'?" in report and "^" in report
+    assert "bots/evaluation.yaml:" in report and "pivotl" in report and "^" in report
 
 
-def test_a_breach_weight_names_a_zone_of_the_board(tmp_path):
+def test_an_unknown_step_of_a_term_is_named_with_a_guess(tmp_path):
     folder = copy_content(tmp_path)
-    replace_in(folder / "bots" / "heuristic.yaml", "    Final Crisis: 0.0", "    Final Crises: 0.0")
+    replace_in(folder / "bots" / "evaluation.yaml", "during: [deal, objectives, card play, pivotal]",
+               "during: [deal, objectives, card plays, pivotal]", )
     report = problems(folder)
-    assert "unknown zone 'Final Crises'" in report and "did you mean 'Final Crisis'?" in report
+    assert "unknown step 'card plays'" in report and "did you mean 'card play'?" in report
+
+
+def test_a_heuristic_settings_file_left_from_the_earlier_engine_is_a_warning_not_a_silent_no_op(tmp_path):
+    """bots/heuristic.yaml set the earlier engine's weights; the bots now read bots/evaluation.yaml
+    only, so a designer editing it would see nothing change: check says so, and --strict fails."""
+    from crisis.cli.main import main
+    folder = copy_content(tmp_path)
+    (folder / "bots" / "heuristic.yaml").write_text("evaluation:\n  vp: 2.0\norder_playouts: 4\n", encoding="utf-8")
+    loaded = load_content(folder)
+    (warning,) = [w for w in loaded.warnings if "heuristic.yaml" in w.path]
+    assert "evaluation.yaml" in warning.hint
+    assert main(["check", "--content", str(folder), "--strict"]) != 0
+    (folder / "bots" / "heuristic.yaml").unlink()
+    assert main(["check", "--content", str(folder), "--strict"]) == 0
 
 
 @pytest.mark.parametrize("old,new,expected", [
@@ -63,8 +77,7 @@ def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
 
 def test_without_settings_files_the_bots_use_their_defaults(tmp_path):
     folder = copy_content(tmp_path)
-    for name in ("heuristic.yaml", "search.yaml"):
-        (folder / "bots" / name).unlink()
+    (folder / "bots" / "search.yaml").unlink()
     assert load_content(folder).bots.search.budget.iterations > 0
 
 
