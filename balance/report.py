@@ -373,7 +373,7 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
     # what decided the games, and when the game's loop ended (the Final Crisis)
     out.append(f"<h3>{_e(w('tie_breaks_heading'))}</h3>")
     texts = w.tie_break_texts()
-    rows = [[w("decided_by_score") if t["tie_break"] < 0
+    rows = [[w("decided_at_once") if t["tie_break"] == -2 else w("decided_by_score") if t["tie_break"] < 0
              else w("tie_break", n=t["tie_break"] + 1, text=texts[t["tie_break"]] if t["tie_break"] < len(texts) else ""),
              w.rate(t)] for t in run["tie_breaks"]]
     out.append(_table([w("decided_by"), w("share_of_games")], rows))

@@ -58,7 +58,7 @@ class RunSummary:
         self.wins = [0] * len(self.sides)
         self.scores: List[Dict[int, int]] = [{} for _ in self.sides]  # side -> {final score: games}
         self.margin: Dict[int, int] = {}  # first side's score minus the second's -> games
-        self.tie_breaks: Dict[int, int] = {}  # -1: the score decided
+        self.tie_breaks: Dict[int, int] = {}  # -1: the score decided; -2: a rule ended the game at once
         self.loop_ends: Dict[int, int] = {}  # the loop counter's value at the end -> games
         self.entered = [[[0, 0] for _ in self.zones] for _ in self.sides]  # [side][zone] = [first, later]
         # [card] = {use: [plays, wins of the side that played it]}
@@ -85,7 +85,8 @@ class RunSummary:
                 _count(self.scores[side], value)
             if len(scores) == 2:
                 _count(self.margin, scores[0] - scores[1])
-        _count(self.tie_breaks, (record["tie_break"] or 0) - 1)
+        # a game a rule won at once ("you win") was decided neither by the score nor by a tie-break
+        _count(self.tie_breaks, -2 if record.get("at_once") else (record["tie_break"] or 0) - 1)
         if self.loop is not None:
             _count(self.loop_ends, counters[self.loop[0]])
         zones = {zone: i for i, zone in enumerate(self.zones)}
@@ -149,7 +150,7 @@ class RunSummary:
             "score": score,
             "tie_breaks": [{"tie_break": i, "text": self.tie_break_texts[i] if 0 <= i < len(self.tie_break_texts)
                             else None, **rate(self.tie_breaks.get(i, 0), n, z)}
-                           for i in [-1] + list(range(self.tie_breaks_count))],
+                           for i in ([-2] if self.tie_breaks.get(-2) else []) + [-1] + list(range(self.tie_breaks_count))],
             "loop": None if self.loop is None else {
                 "counter": self.loop[0],
                 "ends": [{"value": v, **rate(self.loop_ends.get(v, 0), n, z)}

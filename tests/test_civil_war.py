@@ -501,3 +501,24 @@ def job_reading(job):
     from crisis.interpreter.records import reading_of
     from crisis.interpreter.engine.program import program_of
     return reading_of(program_of(job.content))
+
+
+def test_the_balance_report_counts_a_capital_taken_apart_from_a_win_on_vp():
+    """A game a rule won at once was decided neither by VP nor by a tie-break: the balance report
+    gives it its own row, and 'more VP' counts only the games the armistice decided."""
+    from crisis.balance.summary import RunSummary
+    from crisis.content.loader import load_content
+    from crisis.interpreter import batch
+    from crisis.interpreter.engine.program import program_of
+    from crisis.interpreter.records import reading_of
+    content = load_content(ROOT)
+    reading = reading_of(program_of(content))
+    records = [reading.json(record) for record in
+               batch.Job(content, controllers=("random", "random")).play(range(1, 41))]
+    run = RunSummary(content, "random", ("random", "random"))
+    for record in records:
+        run.add(record)
+    rows = {row["tie_break"]: row["k"] for row in run.analysis()["tie_breaks"]}
+    at_once = sum(record["at_once"] for record in records)
+    assert 0 < at_once < len(records)
+    assert rows[-2] == at_once and rows[-1] + sum(k for i, k in rows.items() if i >= 0) == len(records) - at_once
