@@ -116,3 +116,19 @@ def test_a_search_list_names_a_kind_the_engine_or_the_horizon_knows(tmp_path):
     (folder / "bots" / "search.yaml").write_text("iterations: 10\ndecisions: [deploy, march, option]\n",
                                                  encoding="utf-8")
     assert settings_for(Game.of(load_content(folder), 1, log=False)).decisions == ("deploy", "march", "option")
+
+
+def test_a_game_without_a_horizon_still_has_a_search_that_searches(tmp_path):
+    """No 'decisions' and no 'horizon': the search searches the decisions the engine asks in any
+    game (card plays, options...), never nothing at all (it would be the heuristic by another name)."""
+    import shutil
+    from crisis.content.bots import ENGINE_DECISIONS
+    folder = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, folder)
+    shipped = settings_for(Game.of(load_content(CIVIL_WAR), 1, log=False)).decisions
+    assert "deploy" in shipped and "march" in shipped
+    evaluation = folder / "bots" / "evaluation.yaml"
+    text = evaluation.read_text(encoding="utf-8")
+    evaluation.write_text("\n".join(line for line in text.splitlines() if not line.startswith("horizon:")) + "\n",
+                          encoding="utf-8")
+    assert settings_for(Game.of(load_content(folder), 1, log=False)).decisions == ENGINE_DECISIONS

@@ -43,7 +43,7 @@ from typing import Dict, List, Optional
 
 import attrs
 
-from crisis.content.bots import Budget, SearchSettings
+from crisis.content.bots import ENGINE_DECISIONS, Budget, SearchSettings
 from crisis.interpreter.actions import Action, Decision
 
 from .heuristic import ORDER, STEPS, Judge, decision_rng, judge_for, sample
@@ -294,8 +294,20 @@ class Search:
 # ------------------------------------------------------------------ the bot
 
 
-def settings_for(game) -> SearchSettings:
-    return game.content.bots.search if game.content is not None else SearchSettings()
+def settings_for(game, evaluation=None) -> SearchSettings:
+    """The content's search settings (bots/search.yaml), the kinds of decision searched explicit."""
+    settings = game.content.bots.search if game.content is not None else SearchSettings()
+    return with_decisions(settings, game, evaluation)
+
+
+def with_decisions(settings: SearchSettings, game, evaluation=None) -> SearchSettings:
+    """``settings`` with the kinds of decision searched made explicit: those listed, else the kinds
+    of the evaluation's horizon, else those the engine asks in any game (a search that searched
+    nothing would be the heuristic under another name)."""
+    if settings.decisions:
+        return settings
+    horizon = judge_for(game.program, evaluation).horizon
+    return attrs.evolve(settings, decisions=tuple(sorted(horizon)) or ENGINE_DECISIONS)
 
 
 class SearchBot:
@@ -323,12 +335,11 @@ class SearchBot:
     def choose(self, game, decision: Decision) -> Action:
         if len(decision.actions) == 1:
             return decision.actions[0]
-        settings = self.settings if self.settings is not None else settings_for(game)
+        settings = self.settings if self.settings is not None else settings_for(game, self.evaluation)
         if self.budget is not None:
             settings = attrs.evolve(settings, budget=self.budget)
         judge = judge_for(game.program, self.evaluation)
-        if not settings.decisions:  # none listed: the decisions of the evaluation's horizon
-            settings = attrs.evolve(settings, decisions=tuple(sorted(judge.horizon)))
+        settings = with_decisions(settings, game, self.evaluation)
         rng = decision_rng(self.name, self.seed, decision.player, game)
         if decision.kind not in settings.decisions:
             chosen = judge.choose(sample(game, decision.player, rng), rng)
