@@ -78,8 +78,9 @@ def cmd_test(args) -> int:
     from crisis.interpreter.designer.scenario import FAILED, NOT_RUN, run_file, scenario_files
     from crisis.interpreter.engine.program import program_of
     from crisis.ruleset.diagnostics import UserError
-    games_of_paths = sorted({root for root in map(_content_folder, args.paths) if root is not None})
-    inferred = args.content is None and bool(games_of_paths)
+    games_of_paths = [] if args.content is not None else sorted(
+        {root for root in map(_content_folder, args.paths) if root is not None})
+    inferred = bool(games_of_paths)
     if inferred:
         # scenarios in a game's folder are tested on that game, without --game or --content
         args.content = games_of_paths[0]
@@ -124,11 +125,17 @@ def cmd_test(args) -> int:
 
 
 def _content_folder(path: str) -> Optional[Path]:
-    """The game folder (the nearest one holding a state.yaml) that a scenario path lies in."""
-    here = Path(path).resolve()
-    for folder in ([here] if here.is_dir() else []) + list(here.parents):
-        if (folder / "state.yaml").is_file():
-            return folder
+    """The game folder (the nearest one holding a state.yaml and a sequence.yaml) that a scenario
+    path lies in, as written (a designer's copy whose scenarios are links is the copy); None when
+    there is none or it cannot be looked at (the command says what is wrong with the path)."""
+    import os
+    here = Path(os.path.abspath(path))
+    try:
+        for folder in ([here] if here.is_dir() else []) + list(here.parents):
+            if (folder / "state.yaml").is_file() and (folder / "sequence.yaml").is_file():
+                return folder
+    except OSError:
+        return None
     return None
 
 
