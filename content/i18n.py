@@ -195,6 +195,15 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
                                     hint="a key the game never asks for: misspelt, or left over",
                                     severity="warning"))
+            elif _overridden_in_reference_only(reference, catalog, key):
+                # the game words this text its own way in English, but this language still has the
+                # tool's: a translation to write in the game's own catalog, not a placeholder error
+                # in the tool's
+                english = reference.positions[key][0]
+                problems.append(Diagnostic(
+                    message=f"'{key}' is the game's own text in {REFERENCE_LANG} but the tool's in '{lang}'",
+                    path=_file_for(catalog, key, reference), severity="warning",
+                    hint=f"players see the tool's text; the game's {REFERENCE_LANG} text is at {english}"))
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))
                 # measured against what the game fills, so a typo in the reference is not blamed on a translation
@@ -323,9 +332,21 @@ def _names(names) -> str:
     return "{" + ", ".join(sorted(names)) + "}" if names else "none"
 
 
-@functools.lru_cache(maxsize=1)
+def _overridden_in_reference_only(reference: Catalog, catalog: Catalog, key: str) -> bool:
+    """The reference's text of ``key`` is the game's own, the language's is still the tool's."""
+    shared = _shared_folder()
+    return (key in reference.positions and key in catalog.positions
+            and not reference.positions[key][0].startswith(shared) and catalog.positions[key][0].startswith(shared))
+
+
 def _shared_folder() -> str:
-    """The tool's own catalogs' folder, as catalog positions name their files."""
+    """The tool's own catalogs' folder, as catalog positions name their files (relative to the
+    working folder, where it is below it)."""
+    return _shared_folder_from(os.getcwd())
+
+
+@functools.lru_cache(maxsize=4)
+def _shared_folder_from(working_folder: str) -> str:
     return display_path(interface_dir())
 
 

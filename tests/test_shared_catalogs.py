@@ -162,3 +162,19 @@ def test_an_unknown_game_is_refused_on_one_line_with_the_closest_name():
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "did you mean 'civil-war-card-game'?" in result.stderr and "fort-sumter" in result.stderr
+
+
+def test_a_games_own_english_text_not_yet_translated_is_a_warning_in_the_games_folder(tmp_path):
+    """The Civil War Card Game words its sudden-death result its own way; a copy whose Spanish lacks
+    that text shows the tool's Spanish one.  i18n check says so in the game's locale/es/, not as a
+    placeholder error in the tool's catalog (which a designer should not edit)."""
+    from crisis.content.i18n import check_catalog
+    root = tmp_path / "cw"
+    shutil.copytree(CIVIL_WAR, root)
+    spanish = root / "locale" / "es" / "interface.yaml"
+    spanish.write_text("\n".join(line for line in spanish.read_text(encoding="utf-8").splitlines()
+                                 if not line.strip().startswith("at_once:")) + "\n", encoding="utf-8")
+    found = [d for d in check_catalog(load_content(root), "es") if "cli.result.at_once" in d.message]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert found[0].path.endswith("cw/locale/es/interface.yaml") and "interface/es" not in found[0].path.replace(
+        "cw/locale/es", "")
