@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 from . import games, words
 from .commands import (bots_for_sides, choose_language, load, no_catalog, presenter, print_coverage, side_bots,
@@ -79,7 +79,7 @@ def cmd_test(args) -> int:
     from crisis.interpreter.engine.program import program_of
     from crisis.ruleset.diagnostics import UserError
     games_of_paths = [] if args.content is not None else sorted(
-        {root for root in map(_content_folder, args.paths) if root is not None})
+        {root for path in args.paths for root in _content_folders(path)})
     inferred = bool(games_of_paths)
     if inferred:
         # scenarios in a game's folder are tested on that game, without --game or --content
@@ -89,7 +89,9 @@ def cmd_test(args) -> int:
     c = show.catalog
     if inferred and len(games_of_paths) > 1:
         raise UserError(c.text("cli.test.games", games=", ".join(map(str, games_of_paths))))
-    paths = [Path(p) for p in args.paths] or [Path(content.root) / "scenarios"]
+    # a game's folder given stands for its scenarios (its other files are not scenarios)
+    paths = [Path(p) / "scenarios" if _is_game(Path(p)) else Path(p) for p in args.paths] or \
+        [Path(content.root) / "scenarios"]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UserError(c.text("cli.test.missing", paths=", ".join(missing)))
@@ -124,6 +126,23 @@ def cmd_test(args) -> int:
     return EXIT_OK if counts[FAILED] == 0 and counts[NOT_RUN] == 0 else EXIT_FAILED
 
 
+def _content_folders(path: str) -> List[Path]:
+    """The game folders a scenario path is of: the one it lies in, else, for a folder holding
+    games (``content/``), each game folder just below it."""
+    found = _content_folder(path)
+    if found is not None:
+        return [found]
+    try:
+        here = Path(path)
+        return [sub for sub in sorted(here.iterdir()) if _is_game(sub)] if here.is_dir() else []
+    except OSError:
+        return []
+
+
+def _is_game(folder: Path) -> bool:
+    return (folder / "state.yaml").is_file() and (folder / "sequence.yaml").is_file()
+
+
 def _content_folder(path: str) -> Optional[Path]:
     """The game folder (the nearest one holding a state.yaml and a sequence.yaml) that a scenario
     path lies in, as written (a designer's copy whose scenarios are links is the copy); None when
@@ -132,7 +151,7 @@ def _content_folder(path: str) -> Optional[Path]:
     here = Path(os.path.abspath(path))
     try:
         for folder in ([here] if here.is_dir() else []) + list(here.parents):
-            if (folder / "state.yaml").is_file() and (folder / "sequence.yaml").is_file():
+            if _is_game(folder):
                 return folder
     except OSError:
         return None

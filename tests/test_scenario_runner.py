@@ -351,12 +351,24 @@ def test_scenarios_in_a_games_folder_are_tested_on_that_game(capsys):
     assert " passed, 0 failed, 0 not run" in last and not last.startswith("0 passed")
 
 
-def test_scenarios_of_two_games_at_once_are_refused_in_one_line(capsys):
+def test_a_games_folder_stands_for_its_scenarios(capsys):
+    """`crisis test content/civil-war-card-game` runs that game's scenarios, not its cards and
+    state as if they were scenarios (each of them 'not run')."""
+    from pathlib import Path
+
+    from crisis.cli.main import main
+    game = Path(__file__).resolve().parent.parent / "content" / "civil-war-card-game"
+    assert main(["test", str(game)]) == 0
+    assert " 0 failed, 0 not run" in capsys.readouterr().out.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("folders", [["civil-war-card-game/scenarios", "fort-sumter/scenarios"], ["."]])
+def test_scenarios_of_two_games_at_once_are_refused_in_one_line(capsys, folders):
     from pathlib import Path
 
     from crisis.cli.main import main
     shipped = Path(__file__).resolve().parent.parent / "content"
-    code = main(["test", str(shipped / "civil-war-card-game" / "scenarios"), str(shipped / "fort-sumter" / "scenarios")])
+    code = main(["test"] + [str(shipped / folder) for folder in folders])  # "." : the folder of both games
     out = capsys.readouterr()
     assert code != 0 and "Traceback" not in out.err
     (line,) = [text for text in (out.out + out.err).splitlines() if text.strip()]

@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 NOBODY = -1
-# in the tie-break cell: a rule declared the winner at once ("you win"), no score decided
+# in the tie-break cell: a rule declared the winner at once ("you win"), no score decided.  The
+# position, View.tie_break and a GameRecord keep it as it is; Game.result gives it as at_once
+# (tie_break NOBODY there), and a record's JSON as "at_once": true with "tie_break": null.
 AT_ONCE = -2
 
 # an entity's record: its slots, from the record's offset (layout.entity_of)
