@@ -113,6 +113,13 @@ def test_decision_checks_anywhere_in_the_actions(tmp_path):
     bad = BASE.replace(TWO_PLACES, "  - {decision: {player: Secessionist, kind: play_card}}\n")
     (outcome,) = run(tmp_path, bad)
     assert outcome.problems == ["action 2: expected a Secessionist play_card decision, got a Unionist place decision"]
+    # a check naming only the kind, or only the player, is said as written
+    only_kind = BASE.replace(TWO_PLACES, "  - {decision: {kind: play_card}}\n")
+    assert run(tmp_path, only_kind)[0].problems == [
+        "action 2: expected a play_card decision, got a Unionist place decision"]
+    only_player = BASE.replace(TWO_PLACES, "  - {decision: {player: Secessionist}}\n")
+    assert run(tmp_path, only_player)[0].problems == [
+        "action 2: expected a decision of Secessionist, got a Unionist place decision"]
 
 
 @pytest.mark.parametrize("off", ["off", "null", "~", "'off'"])

@@ -1128,7 +1128,11 @@ def _same(expected: Any, actual: Any) -> bool:
 
 
 def _describe(decision) -> str:
-    return f"a {decision[0] or 'any player'} {decision[1] or 'any kind of'} decision"
+    """"a North deploy decision", "a decision of North", "a deploy decision", "a decision"."""
+    player, kind = decision
+    if kind:
+        return f"a {player + ' ' if player else ''}{kind} decision"
+    return f"a decision of {player}" if player else "a decision"
 
 
 def _run_check(game, check: Check, kinds: Dict[str, Tuple[str, ...]], problems: List[str]) -> None:
