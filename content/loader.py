@@ -64,9 +64,10 @@ class _Loader(Reader):
         self.required_messages = tuple(required_messages)
 
     # ----------------------------------------------------------------- bots
-    def bots(self, horizon: Tuple[str, ...] = ()) -> BotSettings:
+    def bots(self, horizon: Optional[Tuple[str, ...]] = ()) -> BotSettings:
         """bots/search.yaml, optional (defaults: content/bots.py).  Its decisions are kinds the
-        engine asks or the evaluation's ``horizon`` names."""
+        engine asks or the evaluation's ``horizon`` names (not checked when ``horizon`` is None:
+        the rules could not be read)."""
         folder = self.root / "bots"
         settings = BotSettings()
         retired = folder / "heuristic.yaml"
@@ -98,8 +99,9 @@ class _Loader(Reader):
             decisions = settings.search.decisions
             if "decisions" in spec:
                 kinds = spec["decisions"]
-                known = tuple(dict.fromkeys(B.ENGINE_DECISIONS + tuple(horizon)))
-                good = [self.name(file, kind, kinds.positions[i], known, "kind of decision")
+                known = tuple(dict.fromkeys(B.ENGINE_DECISIONS + tuple(horizon or ())))
+                good = [isinstance(kind, str) if horizon is None
+                        else self.name(file, kind, kinds.positions[i], known, "kind of decision")
                         for i, kind in enumerate(kinds)]
                 if all(good):
                     decisions = tuple(str(kind) for kind in kinds)
@@ -241,7 +243,10 @@ class _Loader(Reader):
         self.schema = definition.schema if definition is not None else None
         # the catalogs and the bots' settings are read whatever the rules' problems: all are reported at once
         catalogs = self.catalogs(definition)
-        horizon = definition.evaluation.horizon if definition is not None and definition.evaluation else ()
+        # the kinds search.yaml may list are known only from a definition read without errors (else
+        # a problem elsewhere would make every kind of its own look unknown)
+        horizon = None if definition is None or self.problems.items else (
+            definition.evaluation.horizon if definition.evaluation is not None else ())
         bots = self.bots(horizon)
         if definition is None:
             raise ContentError(self.problems.items or [Diagnostic(message="the game's definition could not be read",
