@@ -195,15 +195,6 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
                                     hint="a key the game never asks for: misspelt, or left over",
                                     severity="warning"))
-            elif _overridden_in_reference_only(reference, catalog, key):
-                # the game words this text its own way in English, but this language still has the
-                # tool's: a translation to write in the game's own catalog, not a placeholder error
-                # in the tool's
-                english = reference.positions[key][0]
-                problems.append(Diagnostic(
-                    message=f"'{key}' is the game's own text in {REFERENCE_LANG} but the tool's in '{lang}'",
-                    path=_file_for(catalog, key, reference), severity="warning",
-                    hint=f"players see the tool's text; the game's {REFERENCE_LANG} text is at {english}"))
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))
                 # measured against what the game fills, so a typo in the reference is not blamed on a translation
@@ -213,7 +204,16 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                 else:
                     filled = allowed_placeholders(frozenset(expected))
                 required = set(placeholders(reference.messages[key])) & filled
-                if required - mine or mine - filled:
+                if (required - mine or mine - filled) and _overridden_in_reference_only(reference, catalog, key):
+                    # the game words this text its own way in English, but this language still has
+                    # the tool's: a translation to write in the game's catalog, not an error in the tool's
+                    problems.append(Diagnostic(
+                        message=f"'{key}' is the game's own text in {REFERENCE_LANG}, with placeholders "
+                                f"{_names(required)}, but the tool's in '{lang}', with {_names(mine)}",
+                        path=_file_for(catalog, key, reference), severity="warning",
+                        hint=f"players see the tool's text; the game's {REFERENCE_LANG} text is at "
+                             f"{reference.positions[key][0]}"))
+                elif required - mine or mine - filled:
                     problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
                                                       f"{REFERENCE_LANG} text uses {_names(required)}",
                                         hint="a placeholder the game does not fill shows as an error; "
