@@ -53,6 +53,14 @@ def run_main(*args, input=None, cwd=None, env=None):
     return subprocess.CompletedProcess(["crisis", *map(str, args)], code, out.getvalue(), err.getvalue())
 
 
+def _interruptible() -> None:
+    """In the child: Ctrl-C (SIGINT) as at a terminal, even when the tests run in the background
+    of a shell without job control, which starts them with SIGINT ignored (and a child inherits
+    that, so a test that interrupts the game would wait for it forever)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Session:
     """The real `crisis` command in a subprocess, driven prompt by prompt.
 
@@ -66,7 +74,8 @@ class Session:
         environment.update({"NO_COLOR": "1", "LANG": "C", "LC_ALL": "", "LANGUAGE": "", "LC_MESSAGES": ""})
         environment.update(env or {})
         self.proc = subprocess.Popen(crisis_command() + [str(a) for a in args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=environment)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=environment,
+                                     preexec_fn=_interruptible)
         self._data = bytearray()
         self._closed = False
         self._lock = threading.Condition()
