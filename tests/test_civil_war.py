@@ -423,23 +423,24 @@ def bot_game(program, seed, names):
     return game, words
 
 
-@pytest.mark.parametrize("names", [("heuristic", "random"), ("random", "heuristic")])
-def test_the_heuristic_bot_deploys_marches_and_fights_on_either_side(program, names):
+def test_the_heuristic_bot_deploys_marches_and_fights_on_either_side(program):
     """The bot decides on a copy of the game where what its side cannot see is dealt again: each
     side's deck keeps its own side's cards, so the bot's choices are the game's (a location chosen
-    from its own deck at set-up, say), and it plays whole games, deploying, marching and fighting."""
-    side = names.index("heuristic")
-    done = set()
+    from its own deck at set-up, say), and it plays whole games, deploying, marching and fighting.
+    Two bots meet: a random opponent leaves its capital open, so the bot takes it without a battle."""
+    done = [set(), set()]
     for seed in range(6):
-        game, words = bot_game(program, seed, names)
+        game, words = bot_game(program, seed, ("heuristic", "heuristic"))
         assert game.result is not None
-        done.update(words[side])
-    assert {"deploy", "march", "battlefield"} <= done
+        for side in (NORTH, SOUTH):
+            done[side].update(words[side])
+    for side in (NORTH, SOUTH):
+        assert {"deploy", "march", "battlefield"} <= done[side]
 
 
 @pytest.mark.parametrize("side", [NORTH, SOUTH])
 def test_the_heuristic_bot_beats_a_random_player_in_three_games_of_four_on_either_side(program, side):
-    """Issue 21's target for the heuristic bot, on a fixed set of seeds (it wins 24 and 20 of
+    """Issue 21's target for the heuristic bot, on a fixed set of seeds (it wins 24 and 22 of
     these 24 as the North and the South)."""
     names = ["random", "random"]
     names[side] = "heuristic"
