@@ -232,24 +232,37 @@ class Screen:
         change.  Its texts (a caption) are not on its line: the card in full says them (``card_texts``)."""
         declared = self.schema.card_kinds[kind]
         params = self.card_params(kind, card)
+        own = self._card_values(kind, card)
         out = []
         for (name, type_name), values in zip(declared.fields, self.program.cards[kind].fields):
-            if type_name in ("rule", "text") or self._says_none(declared, name, type_name, values[card]):
+            if type_name in ("rule", "text") or self._says_none(declared, name, type_name, values[card], own):
                 continue
             value = params[snake(name)]
             keys = [f"cli.board.field.{snake(name)}", f"cli.board.field_type.{type_name}"]
             out.append(self.named("cli.board.card_field", keys, field=self.c.name("fields", name), value=value))
         return "".join(out)
 
+    def _card_values(self, kind: int, card: int) -> dict:
+        """Each field of a card by its name: what a default naming another field reads."""
+        declared = self.schema.card_kinds[kind]
+        return {name: values[card] for (name, _), values in zip(declared.fields, self.program.cards[kind].fields)}
+
     @staticmethod
-    def _says_none(declared, name: str, type_name: str, value) -> bool:
+    def _says_none(declared, name: str, type_name: str, value, own: Optional[dict] = None) -> bool:
         """A card's field that tells nothing: no value, an empty text, no side, place or group, or
-        a number at a default of 0 (a card without a rank or a price)."""
+        a number at its default, which the card does not change (a card without a rank or a
+        price; a skill of 1 where every card has 1 unless it says otherwise; a defense equal to
+        the power it defaults to): what is printed on a card is what sets it apart."""
         if value is None or value == "" or value == ():
             return True
         if type_name in ("side", "place", "group") and isinstance(value, int) and value < 0:
             return True
-        return type_name == "number" and value == 0 and declared.default(name) == 0
+        if type_name != "number":
+            return False
+        default = declared.default(name)
+        if isinstance(default, str):  # a default that names another field of the card
+            default = (own or {}).get(default)
+        return default is not None and value == default
 
     def card_texts(self, kind: int, card: int) -> List[str]:
         """The texts printed on a card (a caption), each as the catalog gives it in this language."""

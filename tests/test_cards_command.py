@@ -59,7 +59,9 @@ def test_a_card_reads_in_the_players_language_without_empty_fields(war_cards, la
         # no field without a value, none at 0 where 0 means it has none (no rank, no price)
         labels = {c.name("fields", name) for name, _ in kind.kind.fields}
         assert not [field for field in fields if field in labels], head
-        nothing = {f"{c.name('fields', name)} 0" for name, _ in kind.kind.fields if kind.kind.default(name) == 0}
+        # none at its default either: a skill of 1, which every card has unless it says otherwise
+        nothing = {f"{c.name('fields', name)} {kind.kind.default(name)}" for name, _ in kind.kind.fields
+                   if isinstance(kind.kind.default(name), int)}
         assert not [field for field in fields if field in nothing], head
         # every field's name is the catalog's, in this language ("precio 3", not "price 3")
         for name, type_name in kind.kind.fields:
@@ -70,6 +72,9 @@ def test_a_card_reads_in_the_players_language_without_empty_fields(war_cards, la
     president = c.text("render.play.noun.president", n=1, form="")
     assert f" · {president} · {side} · " in lincoln  # its kind and side by their names alone
     assert "type" not in lincoln.split("]", 1)[1] and "caption" not in lincoln
+    # what sets a card apart is on its line: Jackson's speed, no skill on an interrupt
+    assert f" · {c.name('fields', 'speed')} 3" in heads["stonewall-jackson"]
+    assert c.name("fields", "power") not in heads["homestead-act"]
 
 
 def test_a_kinds_heading_is_the_catalogs(tmp_path, war_cards):
