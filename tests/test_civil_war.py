@@ -216,6 +216,37 @@ def test_a_scenario_that_expects_the_wrong_total_fails(program, tmp_path):
     assert outcome.status != PASSED and any("forfeit" in problem for problem in outcome.problems)
 
 
+SIDE_DECKS = """scenarios:
+  - name: Each side's deck is expected top first, whole or in part
+    position:
+      phase: turns
+      leader: North
+      in play:
+        North: {washington-dc: {at: Washington D.C.}, ohio-farms: {}, iowa-cornfields: {}}
+        South: {richmond: {at: Richmond}}
+      hands: {North: [iron-brigade], South: []}
+      decks: {North: [bounty-jumpers, irish-brigade], South: [robert-e-lee]}
+    actions: []
+    expect:
+      decision: {player: North, kind: deploy}
+      decks: {North: {top: [irish-brigade], size: 55}, South: {top: [robert-e-lee]}}
+"""
+
+
+def test_a_scenario_expects_each_sides_deck_top_first_whole_or_in_part(program, tmp_path):
+    """The North drew the Bounty Jumpers at its draw: the Irish Brigade is on top of the 55 cards
+    left (60, less three in play and two in hand); a wrong top or size is reported as such."""
+    path = tmp_path / "decks.yaml"
+    path.write_text(SIDE_DECKS, encoding="utf-8")
+    (outcome,) = run_file(program, ROOT, path)
+    assert outcome.status == PASSED, outcome.problems
+    path.write_text(SIDE_DECKS.replace("top: [irish-brigade], size: 55", "top: [bounty-jumpers], size: 56"),
+                    encoding="utf-8")
+    (outcome,) = run_file(program, ROOT, path)
+    assert outcome.problems == ["decks.North.top: expected ['bounty-jumpers'], got ['irish-brigade']",
+                                "decks.North.size: expected 56, got 55"]
+
+
 # ------------------------------------------------------------------ content mistakes
 
 

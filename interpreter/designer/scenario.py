@@ -807,7 +807,7 @@ class _Reader:
                 if pile.each_side and pile.at_most == 1:
                     shapes[key] = ("map", "side", ("maybe", (word,)))
                 elif pile.each_side:
-                    shapes[key] = ("map", "side", ("list" if pile.ordered else "bag", word))
+                    shapes[key] = ("map", "side", ("pile" if pile.ordered else "bag", word))
                 elif pile.ordered:
                     shapes[key] = ("pile", word)
                 else:
@@ -1027,7 +1027,9 @@ def observe(game, keys=None) -> Dict[str, Any]:
             if pile.each_side:
                 def cards(s, number=part[1], pile=pile, ids=ids):
                     found = [ids[c] for c in game.position.piles[layout.pile(number, s)]]
-                    return (found[0] if found else None) if pile.at_most == 1 else found
+                    if pile.at_most == 1:
+                        return found[0] if found else None
+                    return list(reversed(found)) if pile.starts_with_all else found  # top first, as below
                 out[key] = per_side(cards)
             else:
                 found = [ids[c] for c in game.position.piles[layout.pile(part[1])]]
