@@ -181,6 +181,14 @@ def looked_in(root, lang: str) -> str:
             f"{display_path(Path(root) / 'locale' / lang)}/")
 
 
+def _one_full_stop(text: str) -> str:
+    """A sentence that ends on a name ending in a period ("... to Washington D.C.") takes no second
+    one; an ellipsis stays as it is."""
+    if text.endswith("..") and not text.endswith("..."):
+        return text[:-1]
+    return text
+
+
 class Catalog:
     """The messages of one language; ``fallback`` is used for a missing key.
 
@@ -213,9 +221,10 @@ class Catalog:
         if message is None:
             return f"<{key}>"
         try:
-            return self.contract(format_message(message, self.with_grammar(message, params)))
+            text = self.contract(format_message(message, self.with_grammar(message, params)))
         except MessageError:
             return f"<{key}>"
+        return _one_full_stop(text) if message.endswith(".") else text
 
     def with_grammar(self, message: str, params: Mapping[str, object]) -> Mapping[str, object]:
         """``params`` and, for each ``x_g`` or ``x_pl`` the message uses but was not given, the

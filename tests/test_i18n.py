@@ -221,6 +221,16 @@ def test_a_hand_written_text_that_disagrees_is_refused(spanish_copy, text, compl
 # ------------------------------------------------- the grammar of names given as text
 
 
+def test_a_sentence_ending_on_an_abbreviation_has_one_full_stop():
+    """'North marches the Iron Brigade to Washington D.C.', not '... D.C..'; an ellipsis is kept."""
+    from crisis.content.locale import Catalog
+    catalog = Catalog("en", {"march": "{who} marches to {where}.", "wait": "{what}...", "ask": "{where}?"})
+    assert catalog.text("march", who="North", where="Washington D.C.") == "North marches to Washington D.C."
+    assert catalog.text("march", who="North", where="Richmond") == "North marches to Richmond."
+    assert catalog.text("wait", what="Playing") == "Playing..."
+    assert catalog.text("ask", where="Washington D.C.") == "Washington D.C.?"
+
+
 def test_a_name_given_as_its_display_text_still_gets_its_article():
     """A message may make an article agree with any name it is given: where the program passes
     only the name as shown, its grammar is found by that name in the catalog's forms."""
