@@ -51,6 +51,15 @@ def current_step(game) -> Optional[str]:
     return None
 
 
+def steps_under_way(game) -> frozenset:
+    """Every step of the sequence of play a position is in, the outermost and those inside it
+    (the battle of a turn of the turns)."""
+    from crisis.interpreter.engine.sequence import StepOp
+    ops = game.program.ops
+    return frozenset(op.name for op in (ops[frame[0]] for frame in game.position.stack if frame[0] >= 0)
+                     if isinstance(op, StepOp))
+
+
 def win_statement(program):
     """The rule that decides the winner by a counter (its counter and tie-breaks), if any."""
     from crisis.interpreter.engine.sequence import WinOp
@@ -396,9 +405,9 @@ class Screen:
                      else self.text("cli.board.first", first=first))
         title = (self.text("cli.board.separator_short") if compact else self.text("cli.board.separator")).join(parts)
         facts = []
-        now = current_step(self.engine)
+        now = steps_under_way(self.engine)
         for fact in layout.facts:
-            if fact.during and now not in fact.during:
+            if fact.during and now.isdisjoint(fact.during):
                 continue
             facts.append(self.counter_fact(fact, compact) if fact.counter else self.pile_fact(fact.pile, compact))
         return [self.style.bold(title), "   ".join(f for f in facts if f)]

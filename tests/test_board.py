@@ -179,3 +179,30 @@ def test_a_layouts_mistake_is_refused_at_its_line(tmp_path, text, line, column, 
     assert (found.path.endswith("layout.yaml"), found.line, found.column) == (True, line, column)
     assert message in found.message
     assert found.hint == hint
+
+
+def test_a_counter_shown_during_a_step_inside_another_shows_there(tmp_path):
+    """The Civil War Card Game's layout shows the battle's totals during a battle, a step inside
+    each side's turn, and never the sequence of play's bookkeeping (turns taken, damage)."""
+    from crisis.cli.board import steps_under_way
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    seen = {}
+    for seed in range(1, 6):
+        game = Game.of(content, seed, log=False)
+        bots = [RandomBot(seed, side) for side in range(2)]
+        while game.decision is not None and len(seen) < 2:
+            in_battle = "battle" in steps_under_way(game)
+            if in_battle not in seen:
+                screen = Screen(game, Presenter(content, content.catalog("en")), Style(False), 80)
+                seen[in_battle] = screen.header()
+            game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert set(seen) == {True, False}
+    title, facts = seen[True]
+    assert "Turn " in title and " of 25" in title
+    assert "North: total " in facts and "South: total " in facts and "Battle " in facts
+    for title, facts in seen.values():
+        assert "turns taken" not in title + facts and "Damage" not in title + facts
+    assert "total" not in seen[False][1]
