@@ -270,7 +270,11 @@ class Presenter:
         if found is not None:
             cards, card_id = found
             text = f"{word(kind)} {self.card_slug(self.card_section(cards), card_id)}"
-            if action.b >= 0:  # a card paid with another of the same kind
+            if action.how == "onto" and action.b >= 0:  # a card put on another ("deploy rifle onto brigade")
+                text += f" {word('onto')} {self.card_slug(self.card_section(cards), cards.ids[action.b])}"
+            elif action.how and 0 <= action.b < len(self.schema.map.places):  # "march brigade to Boston"
+                text += f" {word(action.how)} {self.space(self.schema.map.places[action.b])}"
+            elif action.b >= 0:  # a card paid with another of the same kind
                 paid = cards.ids[action.b]
                 text += f" {word('discard')} {self.card_slug(self.card_section(cards), paid)}"
             return text
@@ -657,9 +661,14 @@ class Presenter:
         if found is not None:
             cards, card_id = found
             params = self.card_fields(card_id, cards.kind.name)
-            if action.b >= 0:
-                params["discarded"] = self.card(cards.ids[action.b], cards.kind.name)
-            return c.text(f"action.{kind}", **params)
+            key = f"action.{kind}"
+            if action.how in ("", "onto") and action.b >= 0:
+                params["discarded"] = params["onto"] = self.card(cards.ids[action.b], cards.kind.name)
+            elif action.how and 0 <= action.b < len(self.schema.map.places):
+                params.update(self.params({"space": self.schema.map.places[action.b]}))
+            if action.how and c.raw(f"{key}_{action.how}") is not None:  # "march X to a place": its own words
+                key = f"{key}_{action.how}"
+            return c.text(key, **params)
         if 0 <= action.a < len(self.schema.map.places):  # a place chosen ("bonus Washington")
             return c.text(f"action.{kind}", **self.params({"space": names[action.a]}))
         return action.text

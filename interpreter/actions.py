@@ -20,6 +20,7 @@ class Action:
     a: int = -1  # main argument: space, card, option or source location
     b: int = -1  # second argument: destination location, discarded card
     side: int = -1  # token owner when the text names one
+    how: str = ""  # a card put in play or moved: "at" or "to" a place (b), "onto" a card (b)
 
     def __str__(self) -> str:
         return self.text

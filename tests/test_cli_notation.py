@@ -1,7 +1,8 @@
 """Notation in the player's language: shown in Spanish, typed back to the same action;
 the canonical notation (saves, scenarios) is accepted in every language."""
 
-from hypothesis import given, strategies as st
+import pytest
+from hypothesis import given, settings, strategies as st
 
 from crisis.cli.text import Presenter, fold
 from crisis.interpreter.engine.game import Game, Options
@@ -39,3 +40,39 @@ def test_spanish_notation_reads_spanish(content):
     keep = [show.notation(game, a) for a in game.decision.actions]
     assert all(text.startswith("conservar ") for text in keep)
     assert fold("Colocar  Estados FRONTERIZOS") == "colocar estados fronterizos"
+
+
+@pytest.fixture(scope="module")
+def war_content():
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    return load_content(game_path("civil-war-card-game"))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31), data=st.data())
+def test_civil_war_actions_in_spanish_are_unique_type_back_and_say_where(war_content, seed, data):
+    """A card put at a place, moved to one or onto another card: the Spanish notation and the
+    description both say where ("marchar brigada-de-hierro a Boston"), never a card in its place."""
+    show = Presenter(war_content, war_content.catalog("es"))
+    game = Game.of(war_content, seed, log=False)
+    for _ in range(150):
+        if game.over:
+            break
+        decision = game.decision
+        shown = [show.notation(game, a) for a in decision.actions]
+        assert len({fold(s) for s in shown}) == len(shown), shown
+        for action, text in zip(decision.actions, shown):
+            where = show.space(action.text.split(f" {action.how} ", 1)[1]) if action.how in ("at", "to") else None
+            if action.how == "to":
+                assert text.startswith("marchar ") and text.endswith(f" a {where}"), text
+                assert show.action(game, decision, action).endswith(f"hacia {where}")
+            elif action.how == "at":
+                assert text.startswith("desplegar ") and text.endswith(f" en {where}"), text
+            elif action.how == "onto":
+                assert " sobre " in text and "descartando" not in text, text
+        index = data.draw(st.integers(0, len(shown) - 1))
+        chosen = decision.actions[index]
+        assert show.find_action(game, decision, shown[index].upper()) is chosen
+        assert show.find_action(game, decision, chosen.text) is chosen
+        game.apply(chosen)

@@ -133,7 +133,7 @@ class EntityTables:
                 text += f" onto {self.ids[target]}"
             elif how:
                 text += f" {how} {self.program.schema.map.places[target]}"
-            found = self._actions[key] = Action(word, text, a=entity, b=target)
+            found = self._actions[key] = Action(word, text, a=entity, b=target, how=how)
         return found
 
 
