@@ -11,13 +11,21 @@ from crisis.interpreter.engine.game import Game, Options
 @given(seed=st.integers(0, 2**31), data=st.data())
 def test_spanish_notation_is_unique_and_types_back(content, seed, data):
     show = Presenter(content, content.catalog("es"))
-    game = Game.of(content, seed, Options(frozenset({"event_discard"})))
-    for _ in range(150):
+    play_typing_spanish(show, Game.of(content, seed, Options(frozenset({"event_discard"}))), data)
+
+
+def play_typing_spanish(show, game, data, decisions: int = 150, check=None):
+    """Plays ``decisions`` decisions, each by typing one of the actions in Spanish notation: every
+    action shown differently, each typed back (in capitals, or canonically) to itself;
+    ``check(game, decision, shown)`` looks at each decision's actions as shown first."""
+    for _ in range(decisions):
         if game.over:
             break
         decision = game.decision
         shown = [show.notation(game, a) for a in decision.actions]
         assert len({fold(s) for s in shown}) == len(shown), shown
+        if check is not None:
+            check(game, decision, shown)
         index = data.draw(st.integers(0, len(shown) - 1))
         chosen = decision.actions[index]
         assert show.find_action(game, decision, shown[index].upper()) is chosen
@@ -55,13 +63,8 @@ def test_civil_war_actions_in_spanish_are_unique_type_back_and_say_where(war_con
     """A card put at a place, moved to one or onto another card: the Spanish notation and the
     description both say where ("marchar brigada-de-hierro a Boston"), never a card in its place."""
     show = Presenter(war_content, war_content.catalog("es"))
-    game = Game.of(war_content, seed, log=False)
-    for _ in range(150):
-        if game.over:
-            break
-        decision = game.decision
-        shown = [show.notation(game, a) for a in decision.actions]
-        assert len({fold(s) for s in shown}) == len(shown), shown
+
+    def says_where(game, decision, shown):
         for action, text in zip(decision.actions, shown):
             where = show.space(action.text.split(f" {action.how} ", 1)[1]) if action.how in ("at", "to") else None
             if action.how == "to":
@@ -71,8 +74,5 @@ def test_civil_war_actions_in_spanish_are_unique_type_back_and_say_where(war_con
                 assert text.startswith("desplegar ") and text.endswith(f" en {where}"), text
             elif action.how == "onto":
                 assert " sobre " in text and "descartando" not in text, text
-        index = data.draw(st.integers(0, len(shown) - 1))
-        chosen = decision.actions[index]
-        assert show.find_action(game, decision, shown[index].upper()) is chosen
-        assert show.find_action(game, decision, chosen.text) is chosen
-        game.apply(chosen)
+
+    play_typing_spanish(show, Game.of(war_content, seed, log=False), data, check=says_where)
