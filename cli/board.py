@@ -51,6 +51,19 @@ def current_step(game) -> Optional[str]:
     return None
 
 
+def innermost_step(game) -> Optional[str]:
+    """The step a position is in, the innermost of those under way (the battle of a side's
+    turn), or None."""
+    from crisis.interpreter.engine.sequence import StepOp
+    ops = game.program.ops
+    found = None
+    for frame in game.position.stack:
+        op = ops[frame[0]] if frame[0] >= 0 else None
+        if isinstance(op, StepOp):
+            found = op.name
+    return found
+
+
 def steps_under_way(game) -> frozenset:
     """Every step of the sequence of play a position is in, the outermost and those inside it
     (the battle of a turn of the turns)."""
@@ -384,7 +397,7 @@ class Screen:
                            **dict(params, counter=self.counter_name(name)))
 
     def step_text(self) -> str:
-        step = current_step(self.engine)
+        step = innermost_step(self.engine) if self.layout.step == "innermost" else current_step(self.engine)
         if step is None:
             return self.text("cli.phase.game_over") if self.engine.over else ""
         found = self.c.raw(f"steps.{step}")

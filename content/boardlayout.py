@@ -26,6 +26,7 @@ LIST, INLINE, NONE = "list", "inline", "none"
 SHOW = (LIST, INLINE)
 COMPACT = (LIST, INLINE, NONE)
 RULES = ("detailed", "always", "never")
+STEPS = ("outermost", "innermost")  # the step the title line names: the card play, or its turn
 
 
 @attrs.frozen
@@ -72,6 +73,7 @@ class BoardLayout:
     shared: Tuple[str, ...]  # piles everyone sees, shown by their number of cards and top card
     automa: Tuple[str, ...]  # in a game against the automa, its piles the person is shown
     from_file: bool = False
+    step: str = STEPS[0]  # the step under way the title line names (STEPS)
 
 
 def default_layout(schema) -> BoardLayout:
@@ -116,8 +118,11 @@ class LayoutReader:
         found = attrs.asdict(default_layout(self.schema), recurse=False)
         found["from_file"] = True
         if "header" in spec:
-            header, _ = self.loader.fields(file, spec["header"], "the header", {}, {"title": list, "facts": list},
+            header, _ = self.loader.fields(file, spec["header"], "the header", {},
+                                           {"title": list, "facts": list, "step": str},
                                            at=spec.value_positions["header"])
+            if header is not None and "step" in header:
+                found["step"] = self.choice(header, "step", STEPS) or STEPS[0]
             if header is not None and "title" in header:
                 found["title"] = self.names(header["title"], self.counters, "counter", each_side=False)
             if header is not None and "facts" in header:
@@ -145,6 +150,15 @@ class LayoutReader:
         return BoardLayout(**found)
 
     # ------------------------------------------------------------ parts
+    def choice(self, body, field: str, allowed: Tuple[str, ...]) -> Optional[str]:
+        """``body[field]`` if it is one of ``allowed``; else a problem at it, and None."""
+        if body[field] in allowed:
+            return body[field]
+        guess = did_you_mean(str(body[field]), allowed)
+        self.problems.add(self.file.diagnostic(body.value_positions[field], f"'{field}' cannot be '{shown(body[field])}'",
+                                               expected=one_of(allowed), hint=f"did you mean '{guess}'?" if guess else None))
+        return None
+
     def name(self, value, at, known: Tuple[str, ...], what: str) -> Optional[str]:
         if isinstance(value, str) and value in known:
             return value
@@ -228,12 +242,7 @@ class LayoutReader:
             choices: Dict[str, str] = {}
             for field, allowed in (("show", SHOW), ("rules", RULES), ("compact", COMPACT)):
                 if field in body:
-                    if body[field] not in allowed:
-                        guess = did_you_mean(str(body[field]), allowed)
-                        self.problems.add(self.file.diagnostic(body.value_positions[field],
-                                                               f"'{field}' cannot be '{shown(body[field])}'",
-                                                               expected=one_of(allowed),
-                                                               hint=f"did you mean '{guess}'?" if guess else None))
+                    if self.choice(body, field, allowed) is None:
                         continue
                     choices[field] = body[field]
             show = choices.get("show", LIST)

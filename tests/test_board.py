@@ -170,6 +170,7 @@ def test_a_layout_says_what_the_header_shows_and_in_which_step(content, tmp_path
     ("own:\n  discard pile: {}\n", 2, 3, "'discard pile' is not a pile each side keeps to itself", None),
     ("tracks:\n  crisis track: {}\n", 2, 3, "unknown track 'crisis track'", None),
     ("panels: []\n", 1, 1, "unknown key 'panels' in layout.yaml", None),
+    ("header:\n  step: innermst\n", 2, 9, "'step' cannot be 'innermst'", "did you mean 'innermost'?"),
 ])
 def test_a_layouts_mistake_is_refused_at_its_line(tmp_path, text, line, column, message, hint):
     root = with_layout(tmp_path, text)
@@ -202,6 +203,7 @@ def test_a_counter_shown_during_a_step_inside_another_shows_there(tmp_path):
     assert set(seen) == {True, False}
     title, facts = seen[True]
     assert "Turn " in title and " of 25" in title
+    assert "  ·  Battle  ·  " in title  # its layout names the innermost step: the battle, not the turns
     assert "North: total " in facts and "South: total " in facts and "Battle " in facts
     for title, facts in seen.values():
         assert "turns taken" not in title + facts and "Damage" not in title + facts
