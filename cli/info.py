@@ -195,8 +195,12 @@ def rules_query(screen: Screen, query: str, word: str = "rules"):
     """(lines, problem): the list of rules summaries, or the topics ``query`` names."""
     c, style = screen.c, screen.style
     if not query:
-        lines = [c.text("cli.rules_list.title", rules=word)]
-        for topic in rules_topics(c):
+        topics = rules_topics(c)
+        # the example names a topic of this game: the last one listed, a written summary
+        example = next((t for t in reversed(topics) if t != SEQUENCE), topics[-1] if topics else "")
+        lines = [c.text("cli.rules_list.title", rules=word,
+                        topic=topic_title(c, example) if example else "")]
+        for topic in topics:
             lines.append("  " + c.text("cli.rules_list.item", name=topic_title(c, topic),
                                        summary=c.text(f"cli.rules.{topic}.summary")))
         lines.append(c.text("cli.rules_list.usage"))

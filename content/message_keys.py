@@ -251,7 +251,7 @@ MESSAGES = {
     "cli.round_end.title": frozenset({"round"}),
     "cli.round_end.vp": frozenset({"after", "before", "side"}),
     "cli.rules_list.item": frozenset({"name", "summary"}),
-    "cli.rules_list.title": frozenset({"rules"}),
+    "cli.rules_list.title": frozenset({"rules", "topic"}),
     "cli.rules_list.unknown": frozenset({"name", "rules"}),
     "cli.rules_list.unknown_guess": frozenset({"guess", "name"}),
     "cli.rules_list.usage": frozenset(),

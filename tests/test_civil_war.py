@@ -554,3 +554,27 @@ def test_the_balance_report_counts_a_capital_taken_apart_from_a_win_on_vp():
     at_once = sum(record["at_once"] for record in records)
     assert 0 < at_once < len(records)
     assert rows[-2] == at_once and rows[-1] + sum(k for i, k in rows.items() if i >= 0) == len(records) - at_once
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_rules_command_has_this_games_summaries_and_its_example_is_one(lang):
+    """`rules` in a Civil War game lists this game's topics (the turn, battles ...), each of which
+    reads in full, and its example names one of them, not another game's ('rules zones')."""
+    from crisis.cli.board import Screen
+    from crisis.cli.info import rules_query
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.game import Game
+    content = load_content(ROOT)
+    screen = Screen(Game.of(content, 0, log=False), Presenter(content, content.catalog(lang)), Style(False), 100)
+    listed, _ = rules_query(screen, "")
+    example = re.search(r"\S+ (\S+)\):$", listed[0]).group(1)
+    topics = [line.split(":")[0].strip() for line in listed[1:-1] if line.startswith("  ") and ":" in line]
+    assert example in topics and len(topics) >= 6
+    for topic in topics:
+        lines, problem = rules_query(screen, topic)
+        assert problem is None and len(lines) >= 3, topic
+        assert not [line for line in lines if "<" in line or "{" in line], topic
+    battle = " ".join(" ".join(rules_query(screen, {"en": "battle", "es": "batalla"}[lang])[0]).split())
+    assert {"en": "2 elsewhere", "es": "2 en otra"}[lang] in battle
