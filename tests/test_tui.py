@@ -1018,3 +1018,35 @@ def test_a_decision_shows_its_choices_first_whole_feed_entries_and_a_refusal_who
             assert any(s["fits"] for s in seen)
 
     run(main())
+
+
+# ---------------------------------------------------------------- the second game
+
+
+def test_a_whole_civil_war_game_against_the_bot_in_80x24(tmp_path):
+    """The Civil War Card Game in the full screen: a whole game against the heuristic bot in
+    80x24, to its result, the screen showing the game's own words (its turn, its phase), saved
+    after every action and replaying to the same end."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    war = load_content(game_path("civil-war-card-game"))
+    session = new_session(war, tmp_path, controllers=(saves.HUMAN, "heuristic"), seed=3)
+    app = GameApp(session=session)
+    result = {}
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            result["seen"] = await play_through(app, pilot, keys=6)
+            result["final"] = dict(panes(app))
+
+    run(main())
+    data = json.loads(session.path.read_text(encoding="utf-8"))
+    game = replay(war, data)
+    assert game.over and session.over and game.result.winner == session.game.result.winner
+    shown = [panes for kind, _, panes in result["seen"] if kind == "decision" and panes]
+    headers = [panes["header"] for panes in shown]
+    assert any("Turn 1/25 · Deploy" in header for header in headers)
+    assert any(" · Move · " in header for header in headers)
+    assert not any("turns taken" in text or "<cli." in text for panes in shown for text in panes.values())
+    winner = ("North", "South")[game.result.winner]
+    assert any(winner in text and "win" in text for text in result["final"].values())
