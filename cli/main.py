@@ -241,14 +241,28 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
 
 def cmd_resume(args) -> int:
     from .play import cmd_resume as resume
-    content = load(args)
+    content = load(saved_games_game(args))
     return resume(args, content, presenter(args, content))
 
 
 def cmd_replay(args) -> int:
     from .play import cmd_replay as replay
-    content = load(args)
+    content = load(saved_games_game(args))
     return replay(args, content, presenter(args, content))
+
+
+def saved_games_game(args):
+    """``args``, their content the shipped game the saved file names when neither ``--game`` nor
+    ``--content`` names one: ``crisis resume FILE`` continues a Civil War game as it was told to."""
+    if args.content is None:
+        from pathlib import Path
+        from crisis.content.games import game_path
+        from .saves import game_of
+        name = game_of(Path(args.file))
+        path = game_path(name) if name else None
+        if path is not None:
+            args.content = str(path)
+    return args
 
 
 def cmd_cards(args) -> int:

@@ -330,6 +330,22 @@ def bad_option(options: dict, names=()) -> Optional[str]:
     return None
 
 
+def game_of(path: Path) -> Optional[str]:
+    """The name of the game a saved file says it holds, or None where it cannot be told (a file
+    missing, unreadable, too large or not a saved game: ``read`` then says why)."""
+    try:
+        raw = read_regular(path, limits.MAX_SAVE_BYTES)
+        if _scan(raw):
+            return None
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    game = data.get("game")
+    return game if isinstance(game, str) else None
+
+
 def read(path: Path, content: Content, known_controllers, allow_changed_content: bool = False) -> SavedGame:
     """Read and check a saved game against this content (the actions are replayed elsewhere)."""
     where = str(path)

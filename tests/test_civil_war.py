@@ -578,3 +578,21 @@ def test_the_rules_command_has_this_games_summaries_and_its_example_is_one(lang)
         assert not [line for line in lines if "<" in line or "{" in line], topic
     battle = " ".join(" ".join(rules_query(screen, {"en": "battle", "es": "batalla"}[lang])[0]).split())
     assert {"en": "2 elsewhere", "es": "2 en otra"}[lang] in battle
+
+
+def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp_path):
+    """'Continue it with: crisis resume FILE', as play says when it stops: the file names its
+    game, so resume and replay need no --game; Fort Sumter's content named instead is refused."""
+    from clirun import run_main
+    save = tmp_path / "war.json"
+    started = run_main("play", "--game", "civil-war-card-game", "--vs", "heuristic", "--seed", "3", "--plain", "--save", save,
+                       input="1\n1\nquit\n")
+    assert started.returncode == 0, started.stderr
+    assert f"crisis resume {save}" in " ".join(started.stdout.split())
+    resumed = run_main("resume", save, "--plain", input="1\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "North" in resumed.stdout and "fort-sumter" not in resumed.stdout + resumed.stderr
+    replayed = run_main("replay", save, "--plain", input="q\n")
+    assert replayed.returncode == 0, replayed.stderr
+    refused = run_main("resume", save, "--plain", "--game", "fort-sumter", input="quit\n")
+    assert refused.returncode != 0 and "civil-war-card-game" in refused.stderr
