@@ -963,7 +963,11 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
         registry = bots()
         bot = default_bot() if args.vs == "bot" else args.vs
         if bot.partition(":")[0] not in registry:
-            raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(["bot"] + sorted(registry))))
+            from crisis.ruleset.diagnostics import did_you_mean
+            names = ["bot"] + sorted(registry)
+            guess = did_you_mean(bot.partition(":")[0], names)
+            key = "cli.error.vs_guess" if guess else "cli.error.vs"
+            raise CliError(c.text(key, given=args.vs, names=", ".join(names), guess=guess or ""))
         try:
             controller_factory(bot)  # a setting after the name: search:200, search:500ms
         except (UnknownController, ValueError) as error:

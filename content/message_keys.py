@@ -179,6 +179,7 @@ MESSAGES = {
     "cli.error.side_without_vs": frozenset(),
     "cli.error.solo_vs": frozenset(),
     "cli.error.vs": frozenset({"given", "names"}),
+    "cli.error.vs_guess": frozenset({"given", "guess", "names"}),
     "cli.games.hint": frozenset(),
     "cli.games.line": frozenset({"default", "langs", "name", "players", "solo", "title"}),
     "cli.help.cause": frozenset({"line"}),

@@ -454,6 +454,9 @@ def test_an_unknown_bot_is_refused(tmp_path):
     assert result.returncode == 2
     assert "There is no bot called 'deep-blue': choose one of bot, heuristic, random, search." in result.stderr
     assert not list(tmp_path.iterdir())  # no game file was started
+    misspelt = run_main("play", "--vs", "serch", cwd=tmp_path)
+    assert misspelt.returncode == 2 and "Did you mean 'search'?" in misspelt.stderr
+    assert not list(tmp_path.iterdir())
 
 
 def test_play_against_a_search_bot_with_its_budget(tmp_path):
