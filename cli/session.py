@@ -966,8 +966,9 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
             from crisis.ruleset.diagnostics import did_you_mean
             names = ["bot"] + sorted(registry)
             guess = did_you_mean(bot.partition(":")[0], names)
-            key = "cli.error.vs_guess" if guess else "cli.error.vs"
-            raise CliError(c.text(key, given=args.vs, names=", ".join(names), guess=guess or ""))
+            if guess:
+                raise CliError(c.text("cli.error.vs_guess", given=args.vs, names=", ".join(names), guess=guess))
+            raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(names)))
         try:
             controller_factory(bot)  # a setting after the name: search:200, search:500ms
         except (UnknownController, ValueError) as error:
