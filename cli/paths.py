@@ -14,7 +14,7 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from .errors import CliError
 
@@ -139,6 +139,15 @@ def shown_path(path) -> str:
     terminal escapes cannot drive the terminal; the rest as it is."""
     from crisis.ruleset.diagnostics import printable
     return printable(str(path))
+
+
+def command_apart(text: str, command: str) -> List[str]:
+    """A sentence that ends with a command to copy, the command on a line of its own (a pane or
+    a terminal breaks lines between words: it would break the command)."""
+    at = text.find(command)
+    if at <= 0:
+        return [text]
+    return [text[:at].rstrip(), "  " + command]
 
 
 def command_line(command: str, path) -> str:

@@ -168,6 +168,19 @@ class Terminal:
             self.out.write(line + "\n")
         self.out.flush()
 
+    def command_hint(self, text: str, command: str) -> None:
+        """A sentence that ends with a command to copy ('Continue it with: crisis resume FILE'):
+        on one line where it fits, else the command on a line of its own, never broken (a
+        command broken over two lines runs without its file when pasted)."""
+        from .paths import command_apart
+        if len(text) <= self.width:
+            self.lines([text])
+            return
+        *before, last = command_apart(text, command)
+        self.lines(before)
+        self.out.write((last if before else text) + "\n")
+        self.out.flush()
+
     def flush(self) -> None:
         self.out.flush()
 

@@ -456,3 +456,16 @@ def test_a_score_a_zones_effect_says_is_not_said_twice_in_an_events_preview(tmp_
         if seen >= 3:
             break
     assert seen
+
+
+def test_the_command_to_continue_is_never_broken_over_two_lines(tmp_path):
+    """A narrow terminal breaks long lines between words; 'crisis resume FILE' broken so would run
+    without its file when pasted: it gets a line of its own, whole."""
+    folder = tmp_path / "a-folder-with-a-rather-long-name-for-saved-games"
+    folder.mkdir()
+    save = folder / "game.json"
+    result = run_main("play", "--plain", "--seed", "3", "--save", save, input="quit\n", env={"COLUMNS": "60"})
+    assert result.returncode in (0, 3), result.stderr
+    command = f"crisis resume {save}"
+    assert len(command) > 60
+    assert any(line.strip() == command for line in result.stdout.splitlines()), result.stdout[-300:]

@@ -47,7 +47,7 @@ from crisis.ruleset.diagnostics import shown
 from .. import info
 from ..board import Screen
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
-from ..paths import command_line, shown_path
+from ..paths import command_apart, command_line, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
 from .paragraphs import Paragraphs
@@ -1071,15 +1071,6 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
         print(farewell("\n".join([app.c.text("cli.tui.crashed", file=shown_path(session.path)), session.resume_hint()]),
                        width, commands))
     return code
-
-
-def command_apart(text: str, command: str) -> List[str]:
-    """A sentence that ends with a command to copy, the command on a line of its own (a pane
-    breaks lines between words: it would break the command)."""
-    at = text.find(command)
-    if at <= 0:
-        return [text]
-    return [text[:at].rstrip(), "  " + command]
 
 
 def farewell(text: str, width: int, commands: List[str]) -> str:
