@@ -596,3 +596,75 @@ def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp
     assert replayed.returncode == 0, replayed.stderr
     refused = run_main("resume", save, "--plain", "--game", "fort-sumter", input="quit\n")
     assert refused.returncode != 0 and "civil-war-card-game" in refused.stderr
+
+
+# ------------------------------------------------------------------ what a bot may know
+
+
+def war_game_at(program, seed: int, kind: str, turn: int):
+    """A random game stopped at a decision of ``kind`` with a choice to make, from turn ``turn`` on."""
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.players.registry import RandomBot
+    game = Game(program, seed, log=False)
+    bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
+    while game.decision is not None:
+        decision = game.decision
+        if decision.kind == kind and len(decision.actions) > 1 and game.view.counter("turn") >= turn:
+            return game
+        game.apply(bots[decision.player].choose(game, decision))
+    raise AssertionError(f"no {kind} decision from turn {turn} for seed {seed}")
+
+
+def war_twins(program, seed: int, kind: str, turn: int):
+    """The game at a decision, and the same game with what the chooser cannot see changed: the
+    other side's hand traded for cards of its deck, both decks reordered, the game's generator
+    reseeded."""
+    from crisis.interpreter.engine.game import Game
+    game = war_game_at(program, seed, kind, turn)
+    me = game.decision.player
+    other = 1 - me
+    position = game.position.copy()
+    twin = Game(program, game.seed, game.options, position=position, log=False)
+    view = twin.view
+    hand, deck = view.pile("hand", other), view.pile("deck", other)
+    for i in range(min(len(hand), len(deck))):
+        hand[i], deck[-1 - i] = deck[-1 - i], hand[i]
+    random.Random(5).shuffle(deck)
+    random.Random(6).shuffle(view.pile("deck", me))
+    position.rng.seed(12345)
+    original = Game(program, game.seed, game.options, position=game.position.copy(), log=False)
+    original.actions_taken = twin.actions_taken = game.actions_taken
+    assert sorted(view.pile("hand", other)) != sorted(original.view.pile("hand", other))
+    return original, twin
+
+
+@pytest.mark.parametrize("seed, kind, turn", [(3, "deploy", 2), (5, "march", 2), (3, "battlefield", 2),
+                                              (2, "play_card", 2)])
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_the_cards_a_side_cannot_see_do_not_change_its_choice(program, name, seed, kind, turn):
+    """Issue 21: the bots decide on what their side may know. The other side's hand and both
+    decks' order changed, the same choice, and for the search bot the same tree."""
+    from crisis.content.bots import Budget
+    from crisis.interpreter.players.heuristic import HeuristicBot
+    from crisis.interpreter.players.search import SearchBot
+    original, twin = war_twins(program, seed, kind, turn)
+    me = original.decision.player
+    make = {"heuristic": lambda: HeuristicBot(original.seed, me),
+            "search": lambda: SearchBot(original.seed, me, Budget(iterations=6))}[name]
+    bots = [make(), make()]
+    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
+    assert chosen[0] == chosen[1]
+    if name == "search":
+        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
+        assert stats[0] == stats[1]
+
+
+def test_the_war_twins_would_catch_a_bot_that_peeks(program):
+    """A choice read off the other side's hand differs on some twins: the test above can fail."""
+    def peeking(game):
+        hand = game.view.pile("hand", 1 - game.decision.player)
+        return game.decision.actions[sum(hand) % len(game.decision.actions)].text
+
+    pairs = [war_twins(program, seed, kind, turn) for seed, kind, turn in
+             [(3, "deploy", 2), (5, "march", 2), (3, "battlefield", 2), (2, "play_card", 2)]]
+    assert any(peeking(original) != peeking(twin) for original, twin in pairs)
