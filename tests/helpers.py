@@ -69,3 +69,15 @@ def phrased(content, text: str, lang: str = "en", how: str = "block", inline: bo
     if how == "condition":
         return phrase_condition(rule, catalog, schema, declarations, actor)
     return phrase_places(rule, catalog, schema, declarations, actor)
+
+
+def assert_same_choice_on_twins(make_bot, original, twin) -> None:
+    """A bot made twice by ``make_bot()`` chooses the same on a game and its twin (the same game
+    with what the chooser cannot see changed); a search bot also grows the same tree: the same
+    visits and results for every action at its root."""
+    bots = [make_bot(), make_bot()]
+    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
+    assert chosen[0] == chosen[1]
+    if getattr(bots[0], "last", None) is not None:
+        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
+        assert stats[0] == stats[1]

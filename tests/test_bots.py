@@ -16,6 +16,7 @@ from crisis.interpreter.players.registry import RandomBot
 from crisis.interpreter.players.search import Search, SearchBot, settings_for
 
 from clirun import run_crisis, run_main
+from helpers import assert_same_choice_on_twins
 from test_players import game_at, twins
 from crisis.interpreter.engine.program import program_of
 
@@ -29,12 +30,7 @@ def test_the_other_sides_hidden_cards_do_not_change_an_order(content, name):
     for the search the same visits and results of every action."""
     original, twin = twins(content, 8, "order", 3)
     me = original.decision.player
-    bots = [BOTS[name](original.seed, me), BOTS[name](original.seed, me)]
-    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
-    assert chosen[0] == chosen[1]
-    if name == "search":
-        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
-        assert stats[0] == stats[1]
+    assert_same_choice_on_twins(lambda: BOTS[name](original.seed, me), original, twin)
 
 
 def test_bots_play_whole_games_in_batch_jobs_with_the_invariants_checked(content):

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from crisis.content.loader import read_game
+from helpers import assert_same_choice_on_twins
 from test_engine_knows_no_game import names_and_strings
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.designer.invariants import check_position
@@ -565,7 +566,6 @@ def test_the_rules_command_has_this_games_summaries_and_its_example_is_one(lang)
     from crisis.cli.terminal import Style
     from crisis.cli.text import Presenter
     from crisis.content.loader import load_content
-    from crisis.interpreter.engine.game import Game
     content = load_content(ROOT)
     screen = Screen(Game.of(content, 0, log=False), Presenter(content, content.catalog(lang)), Style(False), 100)
     listed, _ = rules_query(screen, "")
@@ -603,7 +603,6 @@ def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp
 
 def war_game_at(program, seed: int, kind: str, turn: int):
     """A random game stopped at a decision of ``kind`` with a choice to make, from turn ``turn`` on."""
-    from crisis.interpreter.engine.game import Game
     from crisis.interpreter.players.registry import RandomBot
     game = Game(program, seed, log=False)
     bots = [RandomBot(seed, 0), RandomBot(seed, 1)]
@@ -619,7 +618,6 @@ def war_twins(program, seed: int, kind: str, turn: int):
     """The game at a decision, and the same game with what the chooser cannot see changed: the
     other side's hand traded for cards of its deck, both decks reordered, the game's generator
     reseeded."""
-    from crisis.interpreter.engine.game import Game
     game = war_game_at(program, seed, kind, turn)
     me = game.decision.player
     other = 1 - me
@@ -651,12 +649,7 @@ def test_the_cards_a_side_cannot_see_do_not_change_its_choice(program, name, see
     me = original.decision.player
     make = {"heuristic": lambda: HeuristicBot(original.seed, me),
             "search": lambda: SearchBot(original.seed, me, Budget(iterations=6))}[name]
-    bots = [make(), make()]
-    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
-    assert chosen[0] == chosen[1]
-    if name == "search":
-        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
-        assert stats[0] == stats[1]
+    assert_same_choice_on_twins(make, original, twin)
 
 
 def test_the_war_twins_would_catch_a_bot_that_peeks(program):

@@ -15,7 +15,7 @@ from crisis.interpreter.players.sample import deal_again, hidden_places
 from crisis.interpreter.players.search import SearchBot
 from crisis.content.bots import Budget
 
-from helpers import copy_content
+from helpers import assert_same_choice_on_twins, copy_content
 from crisis.interpreter.engine.program import program_of
 
 BOTS = {"heuristic": lambda seed, side: HeuristicBot(seed, side),
@@ -66,12 +66,7 @@ def twins(content, seed: int, kind: str, round_: int = 2):
 def test_the_cards_a_side_cannot_see_do_not_change_its_choice(content, name, seed, kind, round_):
     original, twin = twins(content, seed, kind, round_)
     me = original.decision.player
-    bots = [BOTS[name](original.seed, me), BOTS[name](original.seed, me)]
-    chosen = [bot.choose(game, game.decision).text for bot, game in zip(bots, (original, twin))]
-    assert chosen[0] == chosen[1]
-    if name == "search":
-        stats = [{t: (e.visits, round(e.total, 9)) for t, e in bot.last.root.edges.items()} for bot in bots]
-        assert stats[0] == stats[1]
+    assert_same_choice_on_twins(lambda: BOTS[name](original.seed, me), original, twin)
 
 
 def test_the_twins_would_catch_a_bot_that_peeks(content):
