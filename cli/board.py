@@ -39,38 +39,31 @@ def short_names(names: Sequence[str], least: int = 3) -> List[str]:
 # ------------------------------------------------------------------ the position
 
 
+def _steps(game) -> List[str]:
+    """The steps of the sequence of play under way, the outermost first."""
+    from crisis.interpreter.engine.sequence import StepOp
+    ops = game.program.ops
+    return [op.name for op in (ops[frame[0]] for frame in game.position.stack if frame[0] >= 0)
+            if isinstance(op, StepOp)]
+
+
 def current_step(game) -> Optional[str]:
     """The step of the sequence of play a position is in (the outermost: a step's own steps, such
     as a turn in the card play, are part of it), or None."""
-    from crisis.interpreter.engine.sequence import StepOp
-    ops = game.program.ops
-    for frame in game.position.stack:
-        op = ops[frame[0]]
-        if isinstance(op, StepOp):
-            return op.name
-    return None
+    steps = _steps(game)
+    return steps[0] if steps else None
 
 
 def innermost_step(game) -> Optional[str]:
     """The step a position is in, the innermost of those under way (the battle of a side's
     turn), or None."""
-    from crisis.interpreter.engine.sequence import StepOp
-    ops = game.program.ops
-    found = None
-    for frame in game.position.stack:
-        op = ops[frame[0]] if frame[0] >= 0 else None
-        if isinstance(op, StepOp):
-            found = op.name
-    return found
+    steps = _steps(game)
+    return steps[-1] if steps else None
 
 
 def steps_under_way(game) -> frozenset:
-    """Every step of the sequence of play a position is in, the outermost and those inside it
-    (the battle of a turn of the turns)."""
-    from crisis.interpreter.engine.sequence import StepOp
-    ops = game.program.ops
-    return frozenset(op.name for op in (ops[frame[0]] for frame in game.position.stack if frame[0] >= 0)
-                     if isinstance(op, StepOp))
+    """Every step of the sequence of play a position is in, the outermost and those inside it."""
+    return frozenset(_steps(game))
 
 
 def win_statement(program):
