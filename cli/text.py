@@ -270,13 +270,13 @@ class Presenter:
         if found is not None:
             cards, card_id = found
             text = f"{word(kind)} {self.card_slug(self.card_section(cards), card_id)}"
-            if action.how == "onto" and action.b >= 0:  # a card put on another ("deploy rifle onto brigade")
-                text += f" {word('onto')} {self.card_slug(self.card_section(cards), cards.ids[action.b])}"
-            elif action.how and 0 <= action.b < len(self.schema.map.places):  # "march brigade to Boston"
-                text += f" {word(action.how)} {self.space(self.schema.map.places[action.b])}"
-            elif action.b >= 0:  # a card paid with another of the same kind
-                paid = cards.ids[action.b]
-                text += f" {word('discard')} {self.card_slug(self.card_section(cards), paid)}"
+            other = card_action_other(action, cards, self.schema.map.places)
+            if other is not None:
+                role, name = other
+                if role == "place":
+                    text += f" {word(action.how)} {self.space(name)}"
+                else:
+                    text += f" {word(role)} {self.card_slug(self.card_section(cards), name)}"
             return text
         if action.a >= 0 and action.a < len(names) and action.text.split(" ", 1)[-1] == names[action.a]:
             return f"{word(kind)} {self.space(names[action.a])}"  # a place chosen ("bonus Washington")
@@ -662,10 +662,11 @@ class Presenter:
             cards, card_id = found
             params = self.card_fields(card_id, cards.kind.name)
             key = f"action.{kind}"
-            if action.how in ("", "onto") and action.b >= 0:
-                params["discarded"] = params["onto"] = self.card(cards.ids[action.b], cards.kind.name)
-            elif action.how and 0 <= action.b < len(self.schema.map.places):
-                params.update(self.params({"space": self.schema.map.places[action.b]}))
+            other = card_action_other(action, cards, self.schema.map.places)
+            if other is not None and other[0] == "place":
+                params.update(self.params({"space": other[1]}))
+            elif other is not None:
+                params["discarded"] = params["onto"] = self.card(other[1], cards.kind.name)
             if action.how and c.raw(f"{key}_{action.how}") is not None:  # "march X to a place": its own words
                 key = f"{key}_{action.how}"
             return c.text(key, **params)
@@ -688,6 +689,19 @@ class Presenter:
 
 _SOLO_LINES = {"log.die": "_die", "log.solo.if": "_solo_if", "log.solo.first_of": "_solo_first_of",
                "log.solo.choice": "_solo_choice"}
+
+
+def card_action_other(action: Action, cards, places) -> Optional[Tuple[str, str]]:
+    """What a card action names besides its card: ``("onto", card id)`` for the card it is put
+    on ("deploy rifle onto brigade"), ``("discard", card id)`` for a card of the same kind paid
+    with it, ``("place", place)`` for where it goes ("march brigade to Boston"), or None."""
+    if action.b < 0:
+        return None
+    if action.how in ("", "onto"):
+        return ("onto" if action.how else "discard"), cards.ids[action.b]
+    if action.b < len(places):
+        return "place", places[action.b]
+    return None
 
 
 def fold(text: str) -> str:
