@@ -28,6 +28,12 @@ from crisis.ruleset.phrasing import capitalised, phrase_block, phrase_condition,
 
 from .terminal import Style, _pad, fit, fit_all, visible  # noqa: F401 (fit, fit_all: the front-ends draw with them)
 
+# The cards in play at a place follow its row when this many columns are left for them (the
+# longest card titles are about 20 letters); else they go on lines of their own, this far in.
+CARD_ROOM = 18
+UNDER_PLACE = 6
+
+
 def short_names(names: Sequence[str], least: int = 3) -> List[str]:
     """The shortest starts of the names (at least ``least`` letters) that tell them apart."""
     size = least
@@ -482,7 +488,7 @@ class Screen:
     def sides_index(self, name: Optional[str]) -> int:
         return self.schema.sides.index(name) if name is not None else NOBODY
 
-    def _group_block(self, group: int, changed, marked, in_play) -> List[str]:
+    def _group_block(self, group: int, changed, marked, in_play, width: Optional[int] = None) -> List[str]:
         """One group of places: its name (and who controls it whole), then a row per place:
         changed mark, attribute mark, marker, name, each side's tokens, the controller, the cards
         in play there."""
@@ -518,9 +524,23 @@ class Screen:
                 row += (style.side(controller, self.shorts[controller]) if controller != NOBODY
                         else style.dim(self.text("cli.board.nobody")))
             if place in in_play:
-                row += " " + ", ".join(self.entity_text(e) for e in in_play[place])
-            lines.append(row.rstrip())
+                lines += self._row_with_cards(row, [self.entity_text(e) for e in in_play[place]], width)
+            else:
+                lines.append(row.rstrip())
         return lines
+
+    @staticmethod
+    def _row_with_cards(row: str, cards: List[str], width: Optional[int]) -> List[str]:
+        """A place's row and the cards in play there: on the row, broken under their first line
+        where a ``width`` is given and they pass it, or, where the row leaves too little room
+        for a card's name, on lines of their own under it."""
+        line = f"{row} {', '.join(cards)}"
+        if width is None or visible(line) <= width:
+            return [line]
+        column = visible(row) + 1
+        if width - column >= CARD_ROOM:
+            return fit(line, width, indent=column)
+        return [row.rstrip()] + fit(" " * UNDER_PLACE + ", ".join(cards), width, indent=UNDER_PLACE)
 
     def board(self, changed: Iterable[int] = (), legend: bool = True) -> List[str]:
         """The map, two groups side by side when the screen is wide enough, then the markers
@@ -532,7 +552,11 @@ class Screen:
         block_w = max(visible(line) for block in blocks for line in block)
         head = self._column_head()
         lines: List[str] = []
-        if self.width >= 2 * block_w + 3 and len(blocks) > 1:
+        side_by_side = self.width >= 2 * block_w + 3 and len(blocks) > 1
+        if not side_by_side and block_w > self.width:  # one under the other, each broken to fit
+            blocks = [self._group_block(g, changed, marked, in_play, self.width)
+                      for g in range(len(self.schema.map.groups))]
+        if side_by_side:
             if legend and head:
                 lines.append((_pad(head, block_w + 3) + head).rstrip())
             for left in range(0, len(blocks), 2):
@@ -592,8 +616,8 @@ class Screen:
             cards = [e for e in self.view.in_play(side) if self.view.entity(e)["at"] is None
                      and self.view.entity(e)["on"] is None]
             if cards:
-                lines.append(self.text("cli.board.in_play_off_map", side=self.side(side),
-                                       cards=", ".join(self.entity_text(e) for e in cards)))
+                lines += fit(self.text("cli.board.in_play_off_map", side=self.side(side),
+                                       cards=", ".join(self.entity_text(e) for e in cards)), self.width)
         return lines
 
     def markers_placed(self) -> List[str]:

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from crisis.cli.board import Screen, fit_all
-from crisis.cli.terminal import Style
+from crisis.cli.terminal import Style, visible
 from crisis.cli.text import Presenter
 from crisis.content.locale import Catalog, flatten
 from crisis.content.loader import read_game
@@ -208,3 +208,32 @@ def test_a_counter_shown_during_a_step_inside_another_shows_there(tmp_path):
     for title, facts in seen.values():
         assert "turns taken" not in title + facts and "Damage" not in title + facts
     assert "total" not in seen[False][1]
+
+
+def test_cards_in_play_are_broken_to_the_width_never_cut():
+    """The full screen draws the map in a 36-column pane that does not wrap, and the line mode
+    at the terminal's width: the Civil War Card Game's cards in play, several at one location
+    and carrying others, are broken onto lines under their place, each card still named whole."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.entities import tables
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    entities = tables(program_of(content))
+    show = Presenter(content, content.catalog("en"))
+    crowded = 0
+    for seed in (1, 2):
+        game = Game.of(content, seed, log=False)
+        bots = [RandomBot(seed, side) for side in range(2)]
+        while game.decision is not None:
+            game.apply(bots[game.decision.player].choose(game, game.decision))
+            for width in (36, 60, 80):
+                screen = Screen(game, show, Style(False), width)
+                lines = screen.board(legend=False)
+                assert max(visible(line) for line in lines) <= width, "\n".join(lines)
+                text = " ".join(" ".join(lines).split())
+                for entity in game.view.in_play():
+                    title = screen.title(entities.kind_of[entity], entities.card_of[entity])
+                    assert title in text, (title, lines)
+            crowded = max([crowded] + [len(cards) for cards in screen._in_play_at().values()])
+    assert crowded >= 3  # the positions drawn had a place with three cards or more
