@@ -334,20 +334,16 @@ def game_of(path: Path) -> Optional[str]:
     """The name of the game a saved file says it holds, or None where it cannot be told (a file
     missing, unreadable, too large or not a saved game: ``read`` then says why)."""
     try:
-        raw = read_regular(path, limits.MAX_SAVE_BYTES)
-        if _scan(raw):
-            return None
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
-    except (OSError, ValueError, RecursionError):
+        game = parse(path).get("game")
+    except SaveProblem:
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return None
-    game = data.get("game")
     return game if isinstance(game, str) else None
 
 
-def read(path: Path, content: Content, known_controllers, allow_changed_content: bool = False) -> SavedGame:
-    """Read and check a saved game against this content (the actions are replayed elsewhere)."""
+def parse(path: Path) -> dict:
+    """A saved game's file read within the limits and parsed, not yet checked against any
+    content: a SaveProblem where it is missing, unreadable, too large or deep, not JSON or
+    not a saved game."""
     where = str(path)
     try:
         raw = read_regular(path, limits.MAX_SAVE_BYTES)
@@ -375,6 +371,13 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
         raise SaveProblem("cli.save.not_json", file=where, line=1) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveProblem("cli.save.foreign", file=where)
+    return data
+
+
+def read(path: Path, content: Content, known_controllers, allow_changed_content: bool = False) -> SavedGame:
+    """Read and check a saved game against this content (the actions are replayed elsewhere)."""
+    where = str(path)
+    data = parse(path)
     version = data.get("version")
     if not _is_int(version) or version < 1:
         raise SaveProblem("cli.save.damaged", file=where, field="version")
