@@ -287,19 +287,27 @@ def cmd_cards(args) -> int:
 
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
-    from crisis.content.i18n import missing_key_problems, missing_keys, other_problems
+    from crisis.content.i18n import missing_in_play_problems, missing_key_problems, missing_keys, other_problems
     from crisis.content.loader import REFERENCE_LANG
     from crisis.ruleset.diagnostics import UserError
+    from .errors import CliError
+    from .i18n_play import keys_missing_in_play
+    from .sim import whole_number
     content = load(args)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
     for lang in langs:
         if lang not in content.catalogs:
             raise UserError(no_catalog(lang, content))
     c = presenter(args, content).catalog
+    games = whole_number(args.games, 0)
+    if games is None:
+        raise CliError(c.text("cli.i18n.games", value=args.games))
     failed = False
     for lang in langs:
         gaps = missing_keys(content, lang) if lang != REFERENCE_LANG else {}
         others = other_problems(content, lang)
+        if games:
+            others += missing_in_play_problems(content, lang, keys_missing_in_play(content, lang, games), games)
         for problem in missing_key_problems(content, lang, args.all) + others:
             print(problem.format())
         missing = sum(len(keys) for keys in gaps.values())
@@ -513,6 +521,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     i18n_check.add_argument("--lang", metavar=metavar("lang"), help=say("i18n.lang"))
     games.add_game_option(i18n_check, catalog, say("game", game=words.embedded_locale_dir().parent.name), metavar("name"))
     i18n_check.add_argument("--all", action="store_true", help=say("i18n.all"))
+    i18n_check.add_argument("--games", default="10", metavar=metavar("n"), help=say("i18n.games"))
     i18n_check.set_defaults(run=cmd_i18n)
 
     test = command("test")

@@ -241,6 +241,32 @@ def missing_keys(content: Content, lang: str) -> Dict[str, List[str]]:
     return by_file
 
 
+def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str], games: int) -> List[Diagnostic]:
+    """The keys ``games`` random games asked ``lang``'s catalog for and it lacks, even in its
+    fallback (``found``: key -> the action or moment that asked, from cli/i18n_play.py): made in
+    play from what the sequence of play asks, so the content alone does not name them."""
+    catalog, reference = content.catalogs[lang], content.catalogs[REFERENCE_LANG]
+    prefixes = _prefix_files(catalog)
+    # what play asks for is made from the game's own words (its verbs, its steps): it belongs
+    # in the game's catalog where that holds keys of the same section, not in the tool's
+    shared = _shared_folder()
+    own = _prefix_files(Catalog(lang, {}, {key: where for key, where in catalog.positions.items()
+                                           if not where[0].startswith(shared)}))
+
+    def home(key: str) -> Optional[str]:
+        parts = key.split(".")
+        mine = next((own[prefix] for prefix in (".".join(parts[:n]) + "." for n in range(len(parts) - 1, 0, -1))
+                     if prefix in own), None)
+        return mine or _file_for(catalog, key, reference, prefixes)
+
+    return [Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog: players see <{key}> in play",
+                       path=home(key),
+                       expected=f"a '{key.split('.')[-1]}:' entry under '{key.rsplit('.', 1)[0]}:'",
+                       hint=f"asked for at '{example}' in one of {games} random games played to find "
+                            f"the texts only play asks for")
+            for key, example in sorted(found.items())]
+
+
 def missing_key_problems(content: Content, lang: str, every_missing: bool = False) -> List[Diagnostic]:
     """One warning per file of missing keys (the first few named), or one per key.
 

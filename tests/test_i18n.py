@@ -460,3 +460,35 @@ def test_no_capital_after_a_colon_in_spanish_card_texts(content):
 
 def test_major_anderson_is_comandante_in_spanish(content):
     assert content.catalog("es").text("cards.major-anderson.title") == "Comandante Anderson"
+
+
+# ------------------------------------------------------- texts only play asks for
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("game", ["fort-sumter", "civil-war-card-game"])
+def test_every_text_that_random_games_ask_for_is_in_the_catalogs(game, lang):
+    """The prompts and actions the sequence of play makes (``decision.forfeit``), the log as
+    shown, the header, the board and the result of ten games: a player never reads <a.key>."""
+    from crisis.cli.i18n_play import keys_missing_in_play
+    from crisis.content.games import game_path
+    assert keys_missing_in_play(load_content(game_path(game)), lang, 10) == {}
+
+
+def test_a_prompt_that_only_play_makes_is_reported_where_it_belongs(tmp_path):
+    """A game's catalog without the words for one of its choices passes the check of the content
+    alone (--games 0); the games played find it, in the file the game keeps its prompts in."""
+    import shutil
+    from crisis.content.games import game_path
+    root = tmp_path / "civil-war"
+    shutil.copytree(game_path("civil-war-card-game"), root)
+    replace_in(root / "locale" / "en" / "interface.yaml", '  forfeit: "{player}: forfeit a card from the battle."\n', "")
+    alone = run_main("i18n", "check", "--lang", "en", "--content", root, "--games", "0")
+    assert alone.returncode == 0
+    played = run_main("i18n", "check", "--lang", "en", "--content", root)
+    assert played.returncode == 1
+    report = played.stdout + played.stderr
+    line = next(line for line in report.splitlines() if "'decision.forfeit'" in line)
+    assert "locale/en/interface.yaml" in line and "<decision.forfeit>" in line
+    assert "asked for at 'forfeit " in report  # the choice it was missing at, as typed
+    assert run_main("i18n", "check", "--content", root, "--games", "many").returncode == 2
