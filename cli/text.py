@@ -697,6 +697,8 @@ def card_action_other(action: Action, cards, places) -> Optional[Tuple[str, str]
     with it, ``("place", place)`` for where it goes ("march brigade to Boston"), or None."""
     if action.b < 0:
         return None
+    if not action.how and len(action.text.split(" ")) <= 2:  # a location deployed at its own place
+        return None  # ("deploy boston": b is the place its card stands for, said by the card itself)
     if action.how in ("", "onto"):
         return ("onto" if action.how else "discard"), cards.ids[action.b]
     if action.b < len(places):

@@ -661,3 +661,21 @@ def test_the_war_twins_would_catch_a_bot_that_peeks(program):
     pairs = [war_twins(program, seed, kind, turn) for seed, kind, turn in
              [(3, "deploy", 2), (5, "march", 2), (3, "battlefield", 2), (2, "play_card", 2)]]
     assert any(peeking(original) != peeking(twin) for original, twin in pairs)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_location_card_is_titled_as_the_place_it_stands_for(program, lang):
+    """The board names a place, the choices and the log the card deployed there: one name, in
+    every language ("Filadelfia" on the board and «Philadelphia» in the choices read as two)."""
+    from crisis.cli.text import Presenter
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.entities import tables
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog(lang))
+    entities = tables(program)
+    places = program.schema.map.places
+    pairs = [(show.card(entities.ids[entity], "war cards"), show.space(places[place]))
+             for entity, place in entities.site.items()]
+    assert len(pairs) == len(places)
+    assert [(title, place) for title, place in pairs if title != place] == []
