@@ -324,6 +324,23 @@ def decision_help(screen: Screen, decision: Decision) -> List[str]:
     return screen.wrap(screen.c.text(key, **rules_params(screen)), 2)
 
 
+
+def typed_example(screen, decision) -> dict:
+    """The help's example of an action typed short, from this decision's own actions ("march
+    iro" for "march iron-brigade to Boston"): ``n`` the choices, ``short`` what is typed and
+    ``full`` what it stands for (both empty where no action has a name to shorten)."""
+    for action in decision.actions:
+        words = screen.show.notation(screen.game, action).split(" ")
+        if len(words) >= 2 and len(words[1]) > 3:
+            start = ""
+            for part in words[1].split("-"):  # three letters of a word, not "el-" of "el-puerto"
+                if len(part) >= 3:
+                    start += part[:3]
+                    break
+                start += part + "-"
+            return {"n": len(decision.actions), "short": f"{words[0]} {start}", "full": " ".join(words)}
+    return {"n": len(decision.actions), "short": "", "full": ""}
+
 def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict) -> List[str]:
     """What ``?`` says about the current decision: the rule, what it is part of, the commands."""
     c = screen.c
@@ -339,7 +356,7 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
         lines += screen.wrap(c.text("cli.help.optional"), 2)
     if decision.hidden and hotseat:
         lines += screen.wrap(c.text("cli.help.hidden"), 2)
-    lines += screen.wrap(c.text("cli.help.commands", n=len(decision.actions), **words), 2)
+    lines += screen.wrap(c.text("cli.help.commands", **typed_example(screen, decision), **words), 2)
     lines += screen.wrap(c.text("cli.help.saved", file=shown_path(path)), 2)
     lines.append("")
     return lines

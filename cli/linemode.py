@@ -293,7 +293,7 @@ class LineMode:
             lines += scr.wrap(self.c.text("cli.help.optional"), 2)
         if decision.hidden and self.session.hotseat:
             lines += scr.wrap(self.c.text("cli.help.hidden"), 2)
-        lines += scr.wrap(self.c.text("cli.help.commands", n=len(decision.actions), **self.command_words()), 2)
+        lines += scr.wrap(self.c.text("cli.help.commands", **info.typed_example(scr, decision), **self.command_words()), 2)
         lines += scr.wrap(self.c.text("cli.help.saved", file=shown_path(self.session.path)), 2)
         lines.append("")
         self.term.lines(lines)

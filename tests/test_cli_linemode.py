@@ -469,3 +469,20 @@ def test_the_command_to_continue_is_never_broken_over_two_lines(tmp_path):
     command = f"crisis resume {save}"
     assert len(command) > 60
     assert any(line.strip() == command for line in result.stdout.splitlines()), result.stdout[-300:]
+
+
+@pytest.mark.parametrize("game", ["fort-sumter", "civil-war-card-game"])
+def test_the_helps_example_of_typing_short_is_an_action_of_the_game_and_plays_it(tmp_path, game):
+    """Help's example of an action typed by its start comes from the decision's own actions (it
+    named Fort Sumter's "value fox" in every game), and typing it plays the action it names."""
+    save = tmp_path / "g.json"
+    start = ("play", "--game", game, "--vs", "heuristic", "--seed", "7", "--save", save)
+    shown = run_main(*start, input="?\nquit\n", env={"COLUMNS": "200"}).stdout
+    example = re.search(r"; (\S+ \S+) is enough for (\S+ \S+(?: \S+)*?) if no other", shown)
+    assert example is not None and "value fox" not in shown, shown
+    short, full = example.groups()
+    assert full.startswith(short)
+    assert re.search(rf"^\s+\d+\s+{re.escape(full)}\s", shown, re.M)  # one of the choices listed
+    actions_before = len(saves.parse(save)["actions"])
+    run_main("resume", save, input=f"{short}\nquit\n", env={"COLUMNS": "200"})
+    assert saves.parse(save)["actions"][actions_before] == full
