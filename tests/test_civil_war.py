@@ -679,3 +679,28 @@ def test_a_location_card_is_titled_as_the_place_it_stands_for(program, lang):
              for entity, place in entities.site.items()]
     assert len(pairs) == len(places)
     assert [(title, place) for title, place in pairs if title != place] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_log_of_a_battle_gives_both_totals_and_the_damage(lang):
+    """What decided a battle is in the log a player reads: each side's total and what the loser
+    must forfeit (before, only the battlefield and the cards forfeited were said)."""
+    from crisis.cli.text import Presenter
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog(lang))
+    game = Game.of(content, 7)  # a game with a battle the defender wins, 10 against 4
+    bots = [RandomBot(7, side) for side in range(2)]
+    while game.decision is not None:
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    shown = show.shown(game.log)
+    battle = max(i for i, entry in enumerate(shown) if entry.key == "log.place_chosen")
+    said = {(entry.params["counter"], entry.params["side"]): show.log_line(entry)
+            for entry in shown[battle:] if entry.key == "log.counter"}
+    might = [game.view.counter("might", side) for side in (NORTH, SOUTH)]
+    for side, name in ((NORTH, "North"), (SOUTH, "South")):
+        assert str(might[side]) in said[("might", name)]
+    assert str(game.view.counter("damage")) in said[("damage", None)]
+    assert game.view.counter("damage") == abs(might[NORTH] - might[SOUTH]) > 0

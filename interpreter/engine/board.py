@@ -379,7 +379,7 @@ class Board:
             self.values[offset] = value + delta
             if self.log is not None:
                 self.emit("log.counter", counter=declared.name, side=self.program.schema.sides[side]
-                          if declared.each_side else None, n=delta, reason=reason)
+                          if declared.each_side else None, n=delta, value=value + delta, reason=reason)
         return delta
 
     # ------------------------------------------------------------ cards

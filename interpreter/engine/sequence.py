@@ -394,7 +394,8 @@ class AlternateOp(Op):
     def counted(self, board, side: int) -> None:
         """The log's entry for a turn counted (a counter changes only as the log says)."""
         schema = board.program.schema
-        board.emit("log.counter", counter=schema.counters[self.counter].name, side=schema.sides[side], n=1, reason="")
+        board.emit("log.counter", counter=schema.counters[self.counter].name, side=schema.sides[side], n=1,
+                   value=board.values[board.layout.counter[self.counter] + side], reason="")
 
     def first_can_act(self, board, ctx) -> bool:
         """Whether a player can take a turn: the turn's first statement can be carried out."""
