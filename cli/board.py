@@ -72,6 +72,16 @@ def steps_under_way(game) -> frozenset:
     return frozenset(_steps(game))
 
 
+def whose_turn(game) -> int:
+    """The side whose turn is under way (the innermost "players alternate" taking one), or NOBODY."""
+    from crisis.interpreter.engine.sequence import AlternateOp
+    ops = game.program.ops
+    for frame in reversed(game.position.stack):
+        if frame[0] >= 0 and isinstance(ops[frame[0]], AlternateOp) and frame[2] != NOBODY:
+            return frame[2]
+    return NOBODY
+
+
 def win_statement(program):
     """The rule that decides the winner by a counter (its counter and tie-breaks), if any."""
     from crisis.interpreter.engine.sequence import WinOp
@@ -409,6 +419,9 @@ class Screen:
         layout = self.layout
         parts = [self.text("cli.title")] if self.has("cli.title") else []
         parts += [self.counter_text(name, compact=compact) for name in layout.title]
+        turn = whose_turn(self.engine) if layout.turn and not self.engine.over else NOBODY
+        if turn != NOBODY:
+            parts.append(self.text("cli.board.turn_of", side=self.side(turn)))
         step = self.step_text()
         if step:
             parts.append(step)

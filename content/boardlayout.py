@@ -74,6 +74,7 @@ class BoardLayout:
     automa: Tuple[str, ...]  # in a game against the automa, its piles the person is shown
     from_file: bool = False
     step: str = STEPS[0]  # the step under way the title line names (STEPS)
+    turn: bool = False  # the title line names the side whose turn is under way ("North's turn")
 
 
 def default_layout(schema) -> BoardLayout:
@@ -119,8 +120,10 @@ class LayoutReader:
         found["from_file"] = True
         if "header" in spec:
             header, _ = self.loader.fields(file, spec["header"], "the header", {},
-                                           {"title": list, "facts": list, "step": str},
+                                           {"title": list, "facts": list, "step": str, "turn": bool},
                                            at=spec.value_positions["header"])
+            if header is not None and "turn" in header:
+                found["turn"] = bool(header["turn"])
             if header is not None and "step" in header:
                 found["step"] = self.choice(header, "step", STEPS) or STEPS[0]
             if header is not None and "title" in header:

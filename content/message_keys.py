@@ -130,6 +130,7 @@ MESSAGES = {
     "cli.board.tracks_legend": frozenset({"empty", "token"}),
     "cli.board.tracks_short": frozenset({"holders", "label", "zones"}),
     "cli.board.tracks_shorter": frozenset({"holders", "label"}),
+    "cli.board.turn_of": frozenset({"side"}),
     "cli.bots.seed": frozenset({"seed"}),
     "cli.card.ambiguous": frozenset({"n", "name", "names"}),
     "cli.card.event_label": frozenset(),

@@ -210,6 +210,35 @@ def test_a_counter_shown_during_a_step_inside_another_shows_there(tmp_path):
     assert "total" not in seen[False][1]
 
 
+def test_a_layout_with_turn_names_whose_turn_it_is_and_only_in_one():
+    """``header: turn: true`` (the Civil War Card Game's): the title says whose turn is under
+    way, which the other side's interrupts in it do not change; outside any turn (the set-up)
+    and in a layout without it (Fort Sumter's) it says nothing of turns."""
+    from crisis.cli.board import whose_turn
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog("en"))
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(2)]
+    titles = {}
+    while game.decision is not None and len(titles) < 3:
+        turn = whose_turn(game)
+        title = Screen(game, show, Style(False), 100).header()[0]
+        titles.setdefault((turn, game.decision.player), title)
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert "turn" not in titles[(-1, game.program.schema.sides.index("South"))].replace("Turn ", "")
+    north = game.program.schema.sides.index("North")
+    asked_in_souths_turn = [title for (turn, player), title in titles.items() if turn != north and turn >= 0]
+    assert all("South's turn" in title for title in asked_in_souths_turn) and asked_in_souths_turn
+    fort_sumter = load_content()
+    game = Game.of(fort_sumter, 3, log=False)
+    while whose_turn(game) < 0:
+        game.apply(game.decision.actions[0])
+    assert "turn" not in Screen(game, Presenter(fort_sumter, fort_sumter.catalog("en")), Style(False), 100).header()[0]
+
+
 def test_cards_in_play_are_broken_to_the_width_never_cut():
     """The full screen draws the map in a 36-column pane that does not wrap, and the line mode
     at the terminal's width: the Civil War Card Game's cards in play, several at one location
