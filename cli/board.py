@@ -589,7 +589,9 @@ class Screen:
             return lines + [line for m, line in zip(self.schema.markers, placed)
                             if self.view.marker(m.name) != NOBODY]
         lines += placed
-        lines.append(style.dim(self.legend()))
+        legend = self.legend()
+        if legend:  # (a map of places and cards alone has no symbols to explain)
+            lines.append(style.dim(legend))
         return lines
 
     def legend(self) -> str:
@@ -600,10 +602,12 @@ class Screen:
                                    attribute=self.thing("cli.board.attribute", self.layout.mark)))
         if self.schema.markers:
             parts.append(self.text("cli.board.legend_marker", symbol=style.marker))
-        parts.append(self.text("cli.board.legend_new", symbol=style.new))
-        if self.schema.tokens is not None and self.schema.tokens.at_most_per_place:
-            parts.append(self.text("cli.board.legend_tokens", token=style.token, empty=style.empty))
-        parts.append("  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}") for i in self.sides))
+        tokens = self.schema.tokens
+        if tokens is not None:  # (what changed is told by tokens; the sides' short names head their columns)
+            parts.append(self.text("cli.board.legend_new", symbol=style.new))
+            if tokens.at_most_per_place:
+                parts.append(self.text("cli.board.legend_tokens", token=style.token, empty=style.empty))
+            parts.append("  ".join(style.side(i, f"{self.shorts[i]} {self.side_names[i]}") for i in self.sides))
         return "  ".join(parts)
 
     def _column_head(self) -> str:

@@ -266,3 +266,19 @@ def test_cards_in_play_are_broken_to_the_width_never_cut():
                     assert title in text, (title, lines)
             crowded = max([crowded] + [len(cards) for cards in screen._in_play_at().values()])
     assert crowded >= 3  # the positions drawn had a place with three cards or more
+
+
+def test_a_map_of_cards_alone_explains_no_symbols_it_never_draws():
+    """The Civil War Card Game's map has no tokens: no 'changed' mark, no token columns headed by
+    the sides' short names; its board ends without a legend of them (it had '• changed since
+    your last turn  Nor North  Sou South', none of which was ever drawn)."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    content = load_content(game_path("civil-war-card-game"))
+    game = Game.of(content, 3, log=False)
+    lines = Screen(game, Presenter(content, content.catalog("en")), Style(False), 100).board()
+    assert not [line for line in lines if "Nor North" in line or "•" in line]
+    fort_sumter = load_content()
+    lines = Screen(Game.of(fort_sumter, 3, log=False), Presenter(fort_sumter, fort_sumter.catalog("en")),
+                   Style(False), 100).board()
+    assert "•" in lines[-1]  # a map with tokens still explains its marks
