@@ -488,7 +488,8 @@ class Screen:
         t = tables(self.program)
         record = self.view.entity(entity)
         text = self.title(t.kind_of[entity], t.card_of[entity])
-        flags = [flag.words[0] for flag in self.schema.in_play.flags if record["flags"].get(flag.name)]
+        flags = [self.thing("cli.board.flag", flag.name, flag.words) for flag in self.schema.in_play.flags
+                 if record["flags"].get(flag.name)]
         if flags:
             text = self.text("cli.board.in_play_flags", card=text, flags=", ".join(flags))
         carried = [self.entity_text(other) for other in self.view.in_play()
@@ -875,7 +876,8 @@ class Screen:
                           top=self.title(kind, cards[-1]) if cards else "")
             if pile.each_side:
                 out.append(self.named("cli.board.shared_pile_side", [f"cli.board.shared.{name}"],
-                                       side=self.side(side), **dict(params, pile=self.pile_name(name))))
+                                      side=self.side(side), pile=self.pile_name(name), n=params["n"],
+                                      top=params["top"]))
             else:
                 out.append(self.named("cli.board.shared_pile", [f"cli.board.shared.{name}"], **params))
         return out

@@ -124,7 +124,7 @@ MESSAGES = {
     "cli.board.separator": frozenset(),
     "cli.board.separator_short": frozenset(),
     "cli.board.shared_pile": None,
-    "cli.board.shared_pile_side": None,
+    "cli.board.shared_pile_side": frozenset({"n", "pile", "side", "top"}),
     "cli.board.step": frozenset({"step"}),
     "cli.board.track_name": frozenset({"track"}),
     "cli.board.tracks_legend": frozenset({"empty", "token"}),

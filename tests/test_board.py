@@ -282,3 +282,31 @@ def test_a_map_of_cards_alone_explains_no_symbols_it_never_draws():
     lines = Screen(Game.of(fort_sumter, 3, log=False), Presenter(fort_sumter, fort_sumter.catalog("en")),
                    Style(False), 100).board()
     assert "•" in lines[-1]  # a map with tokens still explains its marks
+
+
+def test_the_spanish_board_names_cards_in_play_their_kinds_and_flags_in_spanish():
+    """'Granjas de Ohio (girada)', not '(tapped)'; weapons and devices are 'arma' and
+    'artefacto' on a card's line, not 'weapon' and 'device'."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog("es"))
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(2)]
+    boards = []
+    for _ in range(60):
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+        screen = Screen(game, show, Style(False), 100)
+        boards.append("\n".join(screen.board() + screen.public_cards([0, 1])))
+    text = "\n".join(boards)
+    assert "(girada)" in text and "tapped" not in text and "moved" not in text
+    from crisis.cli.main import main as crisis
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        crisis(["cards", "--game", "civil-war-card-game", "--lang", "es"])
+    cards = out.getvalue()
+    assert "  ·  arma  ·  " in cards and "  ·  artefacto  ·  " in cards
+    assert "  ·  weapon  ·  " not in cards and "  ·  device  ·  " not in cards
