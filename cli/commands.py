@@ -88,6 +88,8 @@ def solo_options(args, content: Content, show: Presenter, event_discard: bool = 
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
+        if event_discard and not optional_rules(content):
+            raise CliError(show.catalog.text("cli.error.no_optional_rule", game=content.game, option="--event-discard"))
         return Options(frozenset(optional_rules(content)) if event_discard else frozenset()), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
     player = match_side(args.side, content, show) if args.side else 0

@@ -112,7 +112,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
     from crisis.interpreter import batch
     from crisis.interpreter.records import reading_of
     reading = reading_of(program_of(content))
-    options = game_options(args, reading, c)
+    options = game_options(args, reading, c, content.game)
     coverage = None
     if getattr(args, "coverage", False):
         from crisis.interpreter.designer.coverage import Coverage
@@ -195,13 +195,21 @@ def _cmd_sim(args, start: "StartUp") -> int:
     return EXIT_FAILED if total.broken else EXIT_OK
 
 
-def game_options(args, reading, catalog):
+def game_options(args, reading, catalog, game: str = ""):
     """The options of a two-player run: each of the content's optional rules asked for on the
     command line (``--event-discard`` for "event_discard")."""
     from crisis.interpreter.engine.game import Options
     if getattr(args, "difficulty", None):
         raise CliError(catalog.text("cli.error.difficulty_without_solo"))
+    refuse_other_games_options(args, reading.options, catalog, game)
     return Options(frozenset(name for name in reading.options if getattr(args, name, False)))
+
+
+def refuse_other_games_options(args, options, catalog, game: str) -> None:
+    """An optional rule asked for on the command line that this game does not have (Fort
+    Sumter's ``--event-discard`` in another game) is a one-line error, not silently ignored."""
+    if getattr(args, "event_discard", False) and "event_discard" not in options:
+        raise CliError(catalog.text("cli.error.no_optional_rule", game=game, option="--event-discard"))
 
 
 def options_json(reading, options) -> dict:

@@ -173,6 +173,7 @@ MESSAGES = {
     "cli.error.level": frozenset({"given"}),
     "cli.error.lsp_missing": frozenset(),
     "cli.error.no_catalog": frozenset({"lang", "langs"}),
+    "cli.error.no_optional_rule": frozenset({"game", "option"}),
     "cli.error.no_solo": frozenset({"content"}),
     "cli.error.pairings": frozenset({"count", "other", "other_count", "side"}),
     "cli.error.save_exists": frozenset({"command", "file"}),

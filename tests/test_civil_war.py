@@ -704,3 +704,15 @@ def test_the_log_of_a_battle_gives_both_totals_and_the_damage(lang):
         assert str(might[side]) in said[("might", name)]
     assert str(game.view.counter("damage")) in said[("damage", None)]
     assert game.view.counter("damage") == abs(might[NORTH] - might[SOUTH]) > 0
+
+
+@pytest.mark.parametrize("command", [("play", "--bots"), ("sim", "--games", "2"), ("balance", "--games", "2")])
+def test_another_games_optional_rule_is_refused_not_ignored(command, tmp_path):
+    """--event-discard is Fort Sumter's optional rule: asked for in this game it is a one-line
+    error (exit status 2), where before it was silently ignored."""
+    from clirun import run_main
+    extra = ("--out", tmp_path / "report") if command[0] == "balance" else ()
+    result = run_main(*command, *extra, "--game", "civil-war-card-game", "--event-discard")
+    assert result.returncode == 2
+    assert "--event-discard" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "report").exists()
