@@ -1045,7 +1045,7 @@ def test_a_whole_civil_war_game_against_the_bot_in_80x24(tmp_path):
     assert game.over and session.over and game.result.winner == session.game.result.winner
     shown = [panes for kind, _, panes in result["seen"] if kind == "decision" and panes]
     headers = [panes["header"] for panes in shown]
-    assert any("Turn 1/25 · Deploy" in header for header in headers)
+    assert any("Turn 1/25 · North's turn · Deploy" in header for header in headers)  # whose turn, its phase
     assert any(" · Move · " in header for header in headers)
     assert not any("turns taken" in text or "<cli." in text for panes in shown for text in panes.values())
     winner = ("North", "South")[game.result.winner]
