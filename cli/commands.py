@@ -88,8 +88,7 @@ def solo_options(args, content: Content, show: Presenter, event_discard: bool = 
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
-        if event_discard and not optional_rules(content):
-            raise CliError(show.catalog.text("cli.error.no_optional_rule", game=content.game, option="--event-discard"))
+        refuse_other_games_options(event_discard, optional_rules(content), show.catalog, content.game)
         return Options(frozenset(optional_rules(content)) if event_discard else frozenset()), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
     player = match_side(args.side, content, show) if args.side else 0
@@ -117,6 +116,15 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
     automa_side = next(i for i in range(len(sides)) if i != player)
     return Options(frozenset(name for name, on in automa.options.items() if on), solo=sides[automa_side],
                    difficulty=difficulty or levels[0])
+
+
+def refuse_other_games_options(event_discard: bool, options, catalog, game: str) -> None:
+    """An optional rule asked for on the command line that this game does not have (Fort
+    Sumter's ``--event-discard`` in another game) is a one-line error, not silently ignored;
+    ``options``: the game's optional rules."""
+    from .errors import CliError
+    if event_discard and "event_discard" not in options:
+        raise CliError(catalog.text("cli.error.no_optional_rule", game=game, option="--event-discard"))
 
 
 def optional_rules(content) -> tuple:

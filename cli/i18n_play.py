@@ -53,6 +53,7 @@ def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, s
     for seed in range(1, games + 1):
         game = Game.of(content, seed)
         bots = [RandomBot(seed, side) for side in range(len(game.sides))]
+        automa = game.automa.side if game.automa is not None else None
         logged = 0
         for step in range(100_000):  # a game's decisions are bounded; this only guards the loop
             decision = game.decision
@@ -69,7 +70,6 @@ def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, s
                 screen.board()
             game.apply(bots[decision.player].choose(game, decision))
             catalog.where = "the log"  # (an entry the catalog has no words for is not shown: silence by choice)
-            automa = game.automa.side if game.automa is not None else None
             show.log_lines(game.log[logged:], automa)
             logged = len(game.log)
         catalog.where = "the game's result"

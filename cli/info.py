@@ -324,7 +324,6 @@ def decision_help(screen: Screen, decision: Decision) -> List[str]:
     return screen.wrap(screen.c.text(key, **rules_params(screen)), 2)
 
 
-
 def typed_example(screen, decision) -> dict:
     """The help's example of an action typed short, from this decision's own actions ("march
     iro" for "march iron-brigade to Boston"): ``n`` the choices, ``short`` what is typed and
@@ -340,6 +339,7 @@ def typed_example(screen, decision) -> dict:
                 start += part + "-"
             return {"n": len(decision.actions), "short": f"{words[0]} {start}", "full": " ".join(words)}
     return {"n": len(decision.actions), "short": "", "full": ""}
+
 
 def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict) -> List[str]:
     """What ``?`` says about the current decision: the rule, what it is part of, the commands."""

@@ -376,8 +376,8 @@ def cmd_balance(args) -> int:
     from crisis.interpreter.engine.program import program_of
     from crisis.interpreter.records import reading_of
     optional = reading_of(program_of(content)).options
-    from .sim import refuse_other_games_options
-    refuse_other_games_options(args, optional, c, content.game)
+    from .commands import refuse_other_games_options
+    refuse_other_games_options(args.event_discard, optional, c, content.game)
     rules = (((), optional) if args.both_rules and optional
              else (tuple(name for name in optional if getattr(args, name, False)),))
     from crisis.interpreter.batch import default_jobs

@@ -201,15 +201,9 @@ def game_options(args, reading, catalog, game: str = ""):
     from crisis.interpreter.engine.game import Options
     if getattr(args, "difficulty", None):
         raise CliError(catalog.text("cli.error.difficulty_without_solo"))
-    refuse_other_games_options(args, reading.options, catalog, game)
+    from .commands import refuse_other_games_options
+    refuse_other_games_options(getattr(args, "event_discard", False), reading.options, catalog, game)
     return Options(frozenset(name for name in reading.options if getattr(args, name, False)))
-
-
-def refuse_other_games_options(args, options, catalog, game: str) -> None:
-    """An optional rule asked for on the command line that this game does not have (Fort
-    Sumter's ``--event-discard`` in another game) is a one-line error, not silently ignored."""
-    if getattr(args, "event_discard", False) and "event_discard" not in options:
-        raise CliError(catalog.text("cli.error.no_optional_rule", game=game, option="--event-discard"))
 
 
 def options_json(reading, options) -> dict:

@@ -250,14 +250,10 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
     # what play asks for is made from the game's own words (its verbs, its steps): it belongs
     # in the game's catalog where that holds keys of the same section, not in the tool's
     shared = _shared_folder()
-    own = _prefix_files(Catalog(lang, {}, {key: where for key, where in catalog.positions.items()
-                                           if not where[0].startswith(shared)}))
+    own = _prefixes(where for where in catalog.positions.items() if not where[1][0].startswith(shared))
 
     def home(key: str) -> Optional[str]:
-        parts = key.split(".")
-        mine = next((own[prefix] for prefix in (".".join(parts[:n]) + "." for n in range(len(parts) - 1, 0, -1))
-                     if prefix in own), None)
-        return mine or _file_for(catalog, key, reference, prefixes)
+        return next(_neighbour_files(own, key), None) or _file_for(catalog, key, reference, prefixes)
 
     return [Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog: players see <{key}> in play",
                        path=home(key),
@@ -378,12 +374,26 @@ def _shared_folder_from(working_folder: str) -> str:
 
 def _prefix_files(catalog: Catalog) -> Dict[str, str]:
     """Each dotted prefix of the catalog's keys ("cli.", "cli.rules.") -> the first file holding one."""
+    return _prefixes(catalog.positions.items())
+
+
+def _prefixes(positions) -> Dict[str, str]:
+    """``_prefix_files`` of (key, (path, line, column)) pairs."""
     files: Dict[str, str] = {}
-    for key, (path, _, _) in catalog.positions.items():
+    for key, (path, _, _) in positions:
         parts = key.split(".")
         for length in range(1, len(parts)):
             files.setdefault(".".join(parts[:length]) + ".", path)
     return files
+
+
+def _neighbour_files(prefixes: Dict[str, str], key: str):
+    """The files holding keys that share a dotted prefix with ``key``, the longest prefix first."""
+    parts = key.split(".")
+    for length in range(len(parts) - 1, 0, -1):
+        path = prefixes.get(".".join(parts[:length]) + ".")
+        if path is not None:
+            yield path
 
 
 def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
@@ -397,10 +407,8 @@ def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
     english = reference.positions[key][0] if reference is not None and key in reference.positions else None
     own = english is not None and marker in english and not english.startswith(_shared_folder())
     home = english.rsplit(marker, 1)[0] + os.sep + catalog.lang + os.sep if own else None
-    parts = key.split(".")
-    for length in range(len(parts) - 1, 0, -1):
-        path = prefixes.get(".".join(parts[:length]) + ".")
-        if path is not None and (home is None or path.startswith(home)):
+    for path in _neighbour_files(prefixes, key):
+        if home is None or path.startswith(home):
             return path
     if english is not None:
         if home is not None:
