@@ -680,12 +680,28 @@ class GameSession:
                 return self._chosen(choice)
         labelled = label_matches(text, menu)  # the label shown ("stop" for "12 Stop here")
         if len(labelled) == 1:
-            return self._chosen(labelled[0])
+            choice = labelled[0]
+            if choice.action is not None and not names_whole_label(text, choice) \
+                    and not self.can_take_back(choice.action):
+                # some words of a label are a guess at what was meant ("march" at a window that
+                # offers only the Forced March card): one that cannot be undone is not taken
+                return Reading("problem", problem=self.c.text(
+                    "cli.input.partial_label", text=shown(text), label=choice.description,
+                    number=list(menu).index(choice) + 1))
+            return self._chosen(choice)
         if labelled:  # (their numbers: the labels are on the screen)
             numbers = ", ".join(str(list(menu).index(choice) + 1) for choice in labelled)
             return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=shown(text),
                                                            n=len(labelled), numbers=numbers))
         return Reading("problem", problem=self.illegal(text, decision))
+
+    def can_take_back(self, action: Action) -> bool:
+        """Whether ``action`` could be undone once taken: it shows no hidden card and no chance
+        event (tried on a fork of the game, the way ``undo`` would judge it afterwards)."""
+        game = self.game
+        trial = game.fork()
+        trial.apply(action)
+        return trial.view.reveals == game.view.reveals
 
     @staticmethod
     def _chosen(choice: Choice) -> Reading:
@@ -883,6 +899,11 @@ def label_matches(text: str, menu: Sequence[Choice]) -> List[Choice]:
             word == last or (len(last) >= 3 and word.startswith(last)) for word in rest)
 
     return [choice for choice in menu if named(_label_words(choice.description))]
+
+
+def names_whole_label(text: str, choice: Choice) -> bool:
+    """Whether the typed words are the choice's whole label."""
+    return _label_words(text) == _label_words(choice.description)
 
 
 def _label_words(text: str) -> List[str]:

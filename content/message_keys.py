@@ -201,6 +201,7 @@ MESSAGES = {
     "cli.input.illegal": frozenset({"n", "text"}),
     "cli.input.illegal_guess": frozenset({"guess", "number", "text"}),
     "cli.input.out_of_range": frozenset({"n", "number"}),
+    "cli.input.partial_label": frozenset({"label", "number", "text"}),
     "cli.input.too_long": frozenset({"limit"}),
     "cli.intro.help": frozenset({"help", "quit", "rules"}),
     "cli.intro.hotseat": frozenset(),

@@ -178,3 +178,41 @@ def test_a_control_character_typed_is_shown_escaped_in_the_message_that_refuses_
     refusal = next(line for line in result.stdout.splitlines() if "is not one of the choices now" in line)
     assert not any(ord(char) < 32 for char in refusal)
     assert typed.replace("\x00", "\\x00").replace("\x1b", "\\x1b").replace("\x07", "\\x07") in refusal
+
+
+def at_a_window_with(content, lang, title):
+    """A hot-seat session of ``content`` at a card play whose choices show the card ``title``."""
+    import random
+    for seed in range(1, 40):
+        session = GameSession(content, Presenter(content, content.catalog(lang)), seed, Options(),
+                              [saves.HUMAN, saves.HUMAN], None)
+        pick = random.Random(seed)
+        while session.decision is not None and len(session.game.history) < 400:
+            decision = session.decision
+            menu = session.choices(decision)
+            if decision.kind == "play_card" and any(title in choice.description for choice in menu):
+                return session, decision, menu
+            session.game.apply(decision.actions[pick.randrange(len(decision.actions))])
+    raise AssertionError(f"no game came to a window showing {title}")
+
+
+@pytest.mark.parametrize("lang,title,typed", [("en", "Forced March", ["march", "forced"]),
+                                             ("es", "Marcha forzada", ["marcha", "forzada"])])
+def test_some_words_of_a_label_do_not_take_a_choice_that_cannot_be_undone(lang, title, typed):
+    """At an interrupt window a player who types 'march' (meaning to march next) is not made to
+    play the Forced March card: a card shown cannot be taken back, so the words of its label are
+    refused with its number; the number, the whole label or the action still take it."""
+    from crisis.content.games import games_dir
+    from crisis.content.loader import load_content
+    content = load_content(games_dir() / "civil-war-card-game")
+    session, decision, menu = at_a_window_with(content, lang, title)
+    number = next(index for index, choice in enumerate(menu, 1) if title in choice.description)
+    played = list(session.game.history)
+    for text in typed:
+        reading = session.read(text, decision, menu)
+        assert reading.kind == "problem" and f" {number} " in reading.problem and title in reading.problem
+    assert session.game.history == played
+    card = menu[number - 1]
+    for text in (str(number), card.description, card.notation):
+        reading = session.read(text, decision, menu)
+        assert reading.kind == "action" and reading.action is card.action, text
