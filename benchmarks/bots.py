@@ -23,7 +23,6 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -31,6 +30,7 @@ from crisis.balance.stats import wilson  # noqa: E402
 from crisis.content.loader import load_content  # noqa: E402
 from crisis.interpreter import batch  # noqa: E402
 from crisis.interpreter.engine.game import Options, option_names  # noqa: E402
+from crisis.interpreter.engine.program import program_of  # noqa: E402
 from crisis.interpreter.players import registry as controllers  # noqa: E402
 
 
@@ -72,7 +72,7 @@ def play(args) -> dict:
         started = time.perf_counter()
         for chunk in batch.run(batch.Job(content, options, pairing), args.seed, args.games, jobs):
             counts["games"][side] += chunk.summary.games
-            counts["wins"][side] += chunk.summary.wins[side]
+            counts["wins"][side] += chunk.summary.wins.get(side, 0)  # a chunk the side lost holds no key
         counts["seconds"] += time.perf_counter() - started
     if TIMES:
         counts["decisions"] = {f"{name}/{kind}": times for (name, kind), times in sorted(TIMES.items())}
