@@ -36,6 +36,7 @@ from crisis.ruleset import rulecache
 from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, one_of, shown
 
 from . import bots as B
+from . import catalogcache
 from .bots import BotSettings
 from .locale import (REFERENCE_LANG, Catalog, MessageError, flatten, format_message, interface_dir, looked_in,
                      placeholders)
@@ -276,10 +277,24 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
     """The messages of one folder of catalog files (``locale/<lang>/``), each checked: a key given
     twice in the folder, a text that is no text, broken or too deep placeholders, contractions
     beyond their bound are reported through ``reader``.  ``files``: the files read, appended."""
+    sources = []
+    for path in reader.listing(lang_dir, ".yaml") or ():
+        found = reader.source(path)
+        if found is not None:
+            sources.append((path, *found))
+    folder_key = catalogcache.key_of([(file.path, file.text) for _, file, _ in sources])
+    kept = _kept_catalog(reader, folder_key, contractions)
+    if kept is not None:  # read before, without a problem: the same texts, not parsed again
+        for path, file, raw in sources:
+            reader.kept(path, raw)
+            files.append(file)
+        reader.budget.values += kept.values
+        return Catalog(lang_dir.name, dict(kept.messages), dict(kept.positions))
     messages: Dict[str, str] = {}
     positions: Dict[str, Tuple[str, int, int]] = {}
-    for path in reader.listing(lang_dir, ".yaml") or ():
-        file, data = reader.read(path)
+    problems, values = len(reader.problems.items), reader.budget.values
+    for path, file, raw in sources:
+        file, data = reader.parse(path, file, raw)
         if file is None or data is None:
             continue
         files.append(file)
@@ -320,7 +335,28 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
                     continue
             messages[key] = str(value)
             positions[key] = (file.path, position[0], position[1])
+    if len(reader.problems.items) == problems:
+        catalogcache.put(folder_key, catalogcache.Kept(messages, positions, reader.budget.values - values))
     return Catalog(lang_dir.name, messages, positions)
+
+
+def _kept_catalog(reader: Reader, key: str, contractions: "_Contractions") -> Optional[catalogcache.Kept]:
+    """What an earlier reading of these very files gave, if it is kept and still holds here: its
+    placeholders within the limit, its values within what the content has left, its contractions
+    taken beside those already known (each added to ``contractions``)."""
+    kept = catalogcache.get(key)
+    if kept is None or reader.budget.values + kept.values > reader.budget.max_values:
+        return None  # (read afresh: the reading says what is wrong)
+    if any(("{" in text or "}" in text) and _brace_depth(text) > limits.MAX_MESSAGE_DEPTH
+           for text in kept.messages.values()):
+        return None
+    trial = _Contractions()
+    trial.count, trial.growth = contractions.count, contractions.growth
+    for name, text in kept.messages.items():
+        if name.startswith(CONTRACTIONS) and trial.add(name[len(CONTRACTIONS):], text):
+            return None
+    contractions.count, contractions.growth = trial.count, trial.growth
+    return kept
 
 
 _INTERFACE: Dict[Tuple[str, str], Tuple[Catalog, List[Diagnostic]]] = {}

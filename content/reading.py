@@ -45,6 +45,14 @@ class Reader:
     def read(self, path: Path) -> Tuple[Optional[YamlFile], Any]:
         """The file and its value; (None, None) when it could not be read (the problem is reported),
         (file, None) when it is empty."""
+        found = self.source(path)
+        if found is None:
+            return None, None
+        return self.parse(path, *found)
+
+    def source(self, path: Path) -> Optional[Tuple[YamlFile, bytes]]:
+        """The file (its text) and its bytes, read through the defences but not yet parsed; None
+        when it could not be read (the problem is reported)."""
         try:
             override = self.overrides.get(os.path.realpath(path)) if self.overrides else None  # a loop of links: no error
             if override is not None:
@@ -52,13 +60,24 @@ class Reader:
                 text, raw = override, override.encode("utf-8")
             else:
                 text, raw = read_text(path, self.root, self.budget)
-            file = YamlFile(display_path(path), text)
+        except ContentError as error:
+            self.problems.extend(error.diagnostics)
+            return None
+        return YamlFile(display_path(path), text), raw
+
+    def parse(self, path: Path, file: YamlFile, raw: bytes) -> Tuple[Optional[YamlFile], Any]:
+        """A file read by ``source`` and its value, as ``read`` gives them."""
+        try:
             data = file.load(self.budget)
         except ContentError as error:
             self.problems.extend(error.diagnostics)
             return None, None
-        self.files[str(path.relative_to(self.root))] = raw
+        self.kept(path, raw)
         return file, data
+
+    def kept(self, path: Path, raw: bytes) -> None:
+        """A file read as part of the content (its bytes count in the content's digest)."""
+        self.files[str(path.relative_to(self.root))] = raw
 
     def listing(self, folder: Path, suffix: str = "", folders: bool = False) -> Optional[List[Path]]:
         """A folder's entries; [] if it does not exist, None if it cannot be read (the problem is reported)."""
