@@ -56,6 +56,7 @@ def _split_top(text: str, separator: str) -> List[str]:
 
 
 _BRACE = re.compile(r"[{}]")
+_COLOURS = re.compile(r"\x1b\[[0-9;]*m")  # a terminal's colour codes around a name (SGR sequences)
 
 
 @lru_cache(maxsize=4096)
@@ -243,6 +244,8 @@ class Catalog:
                 base = name[:-len(suffix)]
                 if name.endswith(suffix) and isinstance(params.get(base), str):
                     shown = params[base]
+                    if "\x1b" in shown:  # a name coloured for the terminal keeps its grammar
+                        shown = _COLOURS.sub("", shown)
                     found[name] = by_name.get(shown, {}).get(form, shown if form == "plural" else "")
         return found
 

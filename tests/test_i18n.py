@@ -492,3 +492,17 @@ def test_a_prompt_that_only_play_makes_is_reported_where_it_belongs(tmp_path):
     assert "locale/en/interface.yaml" in line and "<decision.forfeit>" in line
     assert "asked for at 'forfeit " in report  # the choice it was missing at, as typed
     assert run_main("i18n", "check", "--content", root, "--games", "many").returncode == 2
+
+
+@pytest.mark.parametrize("coloured", [False, True])
+def test_a_side_coloured_for_the_terminal_keeps_its_article_in_spanish(content, coloured):
+    """The full screen colours a side's name; the Spanish text that names it ("El Unionista está
+    pensando…") still finds the name's grammar through the colour codes."""
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    spanish = content.catalog("es")
+    name = Presenter(content, spanish).side(content.sides[0])
+    side = Style(enabled=coloured).side(0, name)
+    assert ("\x1b[" in side) == coloured
+    said = spanish.text("cli.tui.thinking", side=side)
+    assert said.startswith(f"El {side} ")
