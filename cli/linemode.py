@@ -21,7 +21,7 @@ from . import info
 from .board import Screen, fit
 from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
                       before_result, controller_text)
-from .paths import command_line, shown_path
+from .paths import shown_path
 from .terminal import Terminal
 from .typed import too_long, too_long_text, typed_number
 from crisis.interpreter.engine.program import program_of
@@ -116,7 +116,7 @@ class LineMode:
             self.term.write(self.c.text(key))
             if not s.save_failed:
                 self.term.write(self.c.text("cli.stop.saved", file=shown_path(s.path)))
-                self.term.command_hint(s.resume_hint(), command_line("resume", s.path))
+                self.term.command_hint(s.resume_hint(), s.command("resume"))
             else:
                 self.term.write(s.unsaved_text())
             self.term.flush()
@@ -429,7 +429,7 @@ class LineReplay:
             self.term.lines([""] + scr.result())
         else:
             self.term.lines(["", self.c.text("cli.replay.end_unfinished", n=r.size)])
-            self.term.command_hint(self.session.resume_hint(), command_line("resume", self.session.path))
+            self.term.command_hint(self.session.resume_hint(), self.session.command("resume"))
         return EXIT_OK
 
     def stepping(self) -> int:

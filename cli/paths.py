@@ -150,18 +150,31 @@ def command_apart(text: str, command: str) -> List[str]:
     return [text[:at].rstrip(), "  " + command]
 
 
-def command_line(command: str, path) -> str:
+def command_line(command: str, path, content=None) -> str:
     """``crisis COMMAND PATH`` as a person can paste it into a shell: quoted by ``shlex``, or, for a
-    name with characters ``shown_path`` escapes, in the ``$'...'`` form of bash and zsh."""
+    name with characters ``shown_path`` escapes, in the ``$'...'`` form of bash and zsh.  With
+    ``content`` (a Content) that is not a shipped game's, ``--content FOLDER`` too: a game played
+    on a designer's copy goes on on that copy."""
+    words = [command] + (["--content", content.root] if content is not None and not shipped(content) else [])
+    return "crisis " + " ".join(_shell_word(str(word)) for word in words + [path])
+
+
+def shipped(content) -> bool:
+    """Whether ``content`` is one of the games shipped with the tool (found again by its name)."""
+    from crisis.content.games import game_path
+    folder = game_path(os.path.basename(str(content.root)))
+    return folder is not None and os.path.realpath(folder) == os.path.realpath(str(content.root))
+
+
+def _shell_word(text: str) -> str:
     import shlex
 
     from crisis.ruleset.diagnostics import _UNPRINTABLE
-    text = str(path)
     if not _UNPRINTABLE.search(text):
-        return f"crisis {command} {shlex.quote(text)}"
+        return shlex.quote(text)
 
     def spelt(char: str) -> str:
         if _UNPRINTABLE.match(char):
             return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
         return "\\" + char if char in "\\'" else char
-    return f"crisis {command} $'{''.join(spelt(char) for char in text)}'"
+    return f"$'{''.join(spelt(char) for char in text)}'"

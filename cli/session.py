@@ -482,15 +482,20 @@ class GameSession:
             return self.c.text("cli.save.write_ok_again", file=shown_path(self.path))
         return None
 
+    def command(self, word: str) -> str:
+        """``crisis resume FILE`` (or replay...) for this game's file, as it can be pasted; with
+        ``--content`` when the game is played on a content folder that is not a shipped game."""
+        return command_line(word, self.path, self.content)
+
     def resume_hint(self) -> str:
-        return self.c.text("cli.resume_hint", command=command_line("resume", self.path))
+        return self.c.text("cli.resume_hint", command=self.command("resume"))
 
     def replay_hint(self) -> str:
         """At the end of a game: where the whole of it is saved, or (when the last write failed)
         how much of it the file holds."""
         if self.save_failed:
             return self.unsaved_text()
-        return self.c.text("cli.end.saved", file=shown_path(self.path), command=command_line("replay", self.path))
+        return self.c.text("cli.end.saved", file=shown_path(self.path), command=self.command("replay"))
 
     def unsaved_text(self) -> str:
         """What the save file holds when the last write failed: never "saved" unless it was."""
@@ -1023,7 +1028,7 @@ def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
         path = file_to_write(args.save, "--save", c)
         hold_file(path, show)  # before looking: two new games of one name cannot both find it free
         if path.exists():
-            raise CliError(c.text("cli.error.save_exists", file=shown_path(path), command=command_line("resume", path)))
+            raise CliError(c.text("cli.error.save_exists", file=shown_path(path), command=command_line("resume", path, content)))
     else:
         path = saves.default_path(Path.cwd(), saves.game_name(content), seed)
         hold_file(path, show)
@@ -1127,7 +1132,7 @@ class Replay:
         hold_file(path, self.show)
         if named and path.exists():
             raise CliError(self.show.catalog.text("cli.error.save_exists", file=shown_path(path),
-                                                  command=command_line("resume", path)))
+                                                  command=command_line("resume", path, self.content)))
         controllers = [self.saved.controllers[s] for s in program_of(self.content).schema.sides]
         session = GameSession(self.content, self.show, self.saved.seed, self.options, controllers, path,
                               self.actions[:position])

@@ -146,6 +146,26 @@ def test_end_of_input_at_each_kind_of_decision_keeps_the_save_as_it_was(tmp_path
         assert saved(path)["actions"] == data["actions"][:index]
 
 
+def test_a_game_played_on_a_content_folder_goes_on_with_the_command_it_prints(tmp_path):
+    """A designer plays a copy of the game (--content): the command printed to go on names that copy
+    (the shipped game's files would not replay it), and it resumes the game where it stopped; the
+    shipped game's file, resumed on the copy, is told apart from a changed content."""
+    import shlex
+    from helpers import copy_content, replace_in
+    folder = copy_content(tmp_path)
+    replace_in(folder / "cards" / "strategy-both.yaml", "place 3 in Armaments spaces", "place 2 in Armaments spaces")
+    played = run_main("play", "--content", str(folder), "--vs", "random", "--seed", "3", "--plain", "--save",
+                      "g.json", input="1\nquit\n", cwd=tmp_path, env=WIDE)
+    command = next(line for line in played.stdout.splitlines() + played.stderr.splitlines()
+                   if "crisis resume" in line).split("crisis ", 1)[1]
+    assert shlex.split(command) == ["resume", "--content", str(folder), "g.json"]
+    resumed = run_main(*shlex.split(command), input="quit\n", cwd=tmp_path, env=WIDE)
+    assert "other content" not in resumed.stdout + resumed.stderr and saved(tmp_path / "g.json")["actions"]
+    assert resumed.returncode == played.returncode
+    shipped = run_main("resume", "g.json", input="quit\n", cwd=tmp_path, env=WIDE)
+    assert shipped.returncode != 0 and "If it was played with --content FOLDER, give that folder again" in shipped.stderr
+
+
 # ------------------------------------------------------------ bad save files
 
 
@@ -163,7 +183,7 @@ def variants(data):
     yield "newer format", json.dumps(dict(data, version=99)), "saved by a newer version of crisis"
     yield "another game", json.dumps(dict(data, game="twilight-struggle")), "is a saved game of 'twilight-struggle'"
     yield "other content", json.dumps(dict(data, content_digest="0123456789abcdef")), \
-        "was played on other content"
+        "was saved with other content files than those in"
     yield "seed missing", json.dumps({k: v for k, v in data.items() if k != "seed"}), "its 'seed' entry"
     yield "options wrong", json.dumps(dict(data, options={"house_rule": True})), "its 'options.house_rule' entry"
     yield "unknown player", json.dumps(dict(data, controllers={"Unionist": "human", "Secessionist": "deep-blue"})), \

@@ -47,7 +47,7 @@ from crisis.ruleset.diagnostics import shown
 from .. import info
 from ..board import Screen
 from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
-from ..paths import command_apart, command_line, shown_path
+from ..paths import command_apart, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
 from .paragraphs import Paragraphs
@@ -901,7 +901,7 @@ class GameApp(App):
         self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
-        hint = command_apart(s.replay_hint(), command_line("replay", s.path))
+        hint = command_apart(s.replay_hint(), s.command("replay"))
         self.say("\n".join(hint))
         self.outcome = "\n".join([Text.from_ansi(line).plain for line in result] + [s.replay_hint()])
         self.info(result + [""] + hint)
@@ -1064,7 +1064,7 @@ def run_app(session: Optional[GameSession] = None, replay: Optional[Replay] = No
     code = app.return_code or EXIT_OK
     width = shutil.get_terminal_size().columns
     session = app.session
-    commands = [] if session is None else [command_line(word, session.path) for word in ("resume", "replay")]
+    commands = [] if session is None else [session.command(word) for word in ("resume", "replay")]
     if app.outcome:
         print(farewell(app.outcome, width, commands))
     elif code and session is not None:  # a bug (Textual has shown it): the file holds every action
