@@ -250,6 +250,9 @@ def test_replay_of_an_unfinished_game_keeps_private_choices_private(finished, tm
     assert "The game is not finished: private choices are not shown." in out
     assert re.search(r"^#1  Unionist: a private choice$", out, re.M)
     assert "[keep " not in out
+    # a card played is face up once played: its play is shown, as the log line after it says
+    plays = [text for text in data["actions"][:10] if text.split()[0] in ("event", "value")]
+    assert plays and all(f"[{text}]" in out for text in plays)
     assert "End of the saved actions (10): the game is not finished." in out
     assert f"crisis resume {path}" in out
 
