@@ -133,10 +133,11 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:40].strip("-") or "game"
 
 
-def default_path(folder: Path, game: str, seed: int) -> Path:
-    """A new file in ``folder`` named from the game, the date and time and the seed."""
+def default_path(folder: Path, game: str, seed: Optional[int]) -> Path:
+    """A new file in ``folder`` named from the game, the date and time and the seed (None: a seed
+    the players are not shown until the game is over, as in hot seat, is left out)."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = f"{slug(game)}-{stamp}-seed{seed}"
+    base = f"{slug(game)}-{stamp}" + (f"-seed{seed}" if seed is not None else "")
     path = folder / f"{base}.json"
     n = 2
     while os.path.lexists(path):

@@ -1002,7 +1002,9 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
         controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]
     else:
         controllers = [saves.HUMAN] * len(sides)
-    path = new_save_path(args, content, show, seed)
+    # in hot seat the seed is shown when the game is over (GameSession.seed_shown): not in the name
+    hotseat = all(controller == saves.HUMAN for controller in controllers)
+    path = new_save_path(args, content, show, None if hotseat else seed)
     session = GameSession(content, show, seed, options, controllers, path)
     session.check = getattr(args, "check", False)
     if session.save() is not None and session.save_failed:
@@ -1022,7 +1024,7 @@ def hold_file(path: Path, show: Presenter) -> None:
         raise CliError(show.catalog.text(problem.key, **params), code=1) from None
 
 
-def new_save_path(args, content: Content, show: Presenter, seed: int) -> Path:
+def new_save_path(args, content: Content, show: Presenter, seed: Optional[int]) -> Path:
     c = show.catalog
     if getattr(args, "save", None):
         path = file_to_write(args.save, "--save", c)

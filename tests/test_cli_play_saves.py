@@ -345,3 +345,16 @@ def test_a_new_game_branches_off_a_replay_in_a_new_file(finished, tmp_path):
         assert stepped["actions"][:int(number)] == data["actions"][:int(number)]
     too_far = run_crisis("replay", original, "--branch", "9999", cwd=tmp_path)
     assert too_far.returncode == 2 and "There is no action 9999" in too_far.stderr
+
+
+def test_a_hot_seat_game_keeps_its_seed_out_of_its_file_name(tmp_path):
+    """Two players at one terminal are told the seed is shown when the game is over: the name of the
+    file the game is saved in, printed at once, does not show it either (a game against a bot does)."""
+    hot = run_main("play", "--seed", "34933", "--plain", input="quit\n", cwd=tmp_path, env=WIDE)
+    assert "The seed is shown when the game is over" in hot.stdout and "34933" not in hot.stdout + hot.stderr
+    (name,) = [path.name for path in tmp_path.glob("*.json")]
+    assert "seed" not in name and saved(tmp_path / name)["seed"] == 34933
+    (tmp_path / "bot").mkdir()
+    against = run_main("play", "--vs", "random", "--seed", "34933", "--plain", input="quit\n", cwd=tmp_path / "bot",
+                       env=WIDE)
+    assert "seed34933" in against.stdout
