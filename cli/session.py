@@ -891,8 +891,8 @@ def label_matches(text: str, menu: Sequence[Choice]) -> List[Choice]:
     """The choices whose shown label the typed words name: the whole label, or some of its words
     in order, each typed whole but the last, which may be a start of three letters or more."""
     typed = _label_words(text)
-    if not typed:
-        return []
+    if not any(any(char.isalpha() for char in word) for word in typed):
+        return []  # numbers alone ('-1', '2)') name a choice by its number, never a label's "(1)"
     whole = [choice for choice in menu if _label_words(choice.description) == typed]
     if whole:
         return whole

@@ -216,3 +216,18 @@ def test_some_words_of_a_label_do_not_take_a_choice_that_cannot_be_undone(lang, 
     for text in (str(number), card.description, card.notation):
         reading = session.read(text, decision, menu)
         assert reading.kind == "action" and reading.action is card.action, text
+
+
+@pytest.mark.parametrize("typed", ["-1", "(1)", "2)", "1.", "#3"])
+def test_a_number_with_a_sign_or_brackets_is_no_label(content, typed):
+    """Labels show values in brackets ("for its value (1)"): a number typed with a sign or a
+    bracket is refused as no choice, not matched against them."""
+    session = GameSession(content, Presenter(content, content.catalog("en")), 3, Options(),
+                          [saves.HUMAN, saves.HUMAN], None)
+    while session.decision.kind != "play_card":
+        session.game.apply(session.decision.actions[0])
+    decision = session.decision
+    menu = session.choices(decision)
+    assert any("(1)" in choice.description for choice in menu) or any("(2)" in c.description for c in menu)
+    reading = session.read(typed, decision, menu)
+    assert reading.kind == "problem" and "fits" not in reading.problem
