@@ -400,7 +400,24 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
         rows = [[w.step(f), w.rate(f)] for f in run["first_player"]]
         out.append(_table([w("first_player_of"), w("first_player_won")], rows))
     # cards
-    out.append(f"<h3>{_e(w('cards_heading'))}</h3><p class=\"note\">{_e(w('cards_note'))}</p>")
+    if not run["rule_uses"]:
+        out.append(_cards_played(run, w))
+    else:
+        out.append(_cards_compared(run, w, plotter, confidence))
+    # cards kept by a 'keep' statement (the objectives)
+    if run["kept"]:
+        out.append(f"<h3>{_e(w('kept_heading'))}</h3>")
+        rows = [[w.card(o["card"], o["kind"]), o["held"], w.rate(o["carried_out"]), w.rate(o["holder_won"])]
+                for o in run["kept"]]
+        out.append(_table([w("kept_card"), w("held"), w("carried_out"), w("holder_won")], rows))
+        if plotter is not None:
+            out.append(_img(plotter.kept(run), w("alt_kept", n=len(run["kept"]), confidence=confidence)))
+    return "".join(out)
+
+
+def _cards_compared(run: dict, w: Words, plotter, confidence: str) -> str:
+    """Each card played to carry out its rule against played otherwise (Fisher's test, Holm)."""
+    out = [f"<h3>{_e(w('cards_heading'))}</h3><p class=\"note\">{_e(w('cards_note'))}</p>"]
     cards = sorted(run["cards"], key=lambda c: (c["p_holm"], c["p"]))
     extra = run["rule_uses"][1:]  # the plays of the other uses that carry out the rule (claims), counted apart
     rows = [[w.card(c["card"]), w.rate(c["rule"]), w.rate(c["other"]), *[c["uses"][use]["n"] for use in extra],
@@ -416,14 +433,18 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
         most = sorted(run["cards"], key=lambda c: -(c["rule"]["n"] + c["other"]["n"]))[:3]
         out.append(_img(plotter.plays(run), w("alt_plays", n=len(run["cards"]),
                                               cards=w.names([w.card(c["card"]) for c in most]))))
-    # cards kept by a 'keep' statement (the objectives)
-    if run["kept"]:
-        out.append(f"<h3>{_e(w('kept_heading'))}</h3>")
-        rows = [[w.card(o["card"], o["kind"]), o["held"], w.rate(o["carried_out"]), w.rate(o["holder_won"])]
-                for o in run["kept"]]
-        out.append(_table([w("kept_card"), w("held"), w("carried_out"), w("holder_won")], rows))
-        if plotter is not None:
-            out.append(_img(plotter.kept(run), w("alt_kept", n=len(run["kept"]), confidence=confidence)))
+    return "".join(out)
+
+
+def _cards_played(run: dict, w: Words) -> str:
+    """Each card's plays in each way and the games won by the side that played it, where no way of
+    playing a card carries out a rule of its own (nothing to compare it with)."""
+    uses = run["other_uses"]
+    out = [f"<h3>{_e(w('cards_played_heading'))}</h3><p class=\"note\">{_e(w('cards_played_note'))}</p>"]
+    cards = sorted(run["cards"], key=lambda c: -c["other"]["n"])
+    rows = [[w.card(c["card"]), *[c["uses"][use]["n"] for use in uses], w.rate(c["other"])] for c in cards]
+    out.append(_table([w("card"), *[w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use) for use in uses],
+                       w("player_won")], rows))
     return "".join(out)
 
 

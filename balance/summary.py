@@ -35,7 +35,8 @@ class RunSummary:
         self.side_index = {side: i for i, side in enumerate(self.sides)}
         # the counter the winner is decided on, and the loop over a counter the game may leave early
         self.score = reading.counters[reading.score].name if reading.score >= 0 else None
-        loop = reading.counters[reading.loops[0]] if reading.loops else None
+        # the game's own loop (its rounds, its turns), not a loop within a turn (a turn's battles)
+        loop = reading.counters[reading.game_loops[0]] if reading.game_loops else None
         self.loop = (loop.name, loop.low, loop.high) if loop is not None else None
         self.zones = [(reading.schema.tracks[t].name, reading.schema.tracks[t].zones[z].name) for t, z in reading.zones]
         self.cards = list(program.cards[reading.played_kind].ids)

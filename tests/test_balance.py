@@ -406,3 +406,26 @@ def test_the_page_names_the_contents_own_things_in_the_reports_language(content,
     assert len(run["kept"]) == len(program_of(content).definition.cards["objective cards"].ids)
     assert sum(k["held"] for k in run["kept"]) == sum(2 * int(r) * n for r, n in
                                                       ((e["value"], e["k"]) for e in run["loop"]["ends"]))
+
+
+# ------------------------------------------------------------------ another game
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_game_without_a_rule_of_its_cards_reports_how_its_cards_were_played_and_its_turns(tmp_path, lang):
+    """The Civil War Card Game plays no card for a rule of its own (only as an interrupt), so there is
+    no event against value to compare: the report counts each card's plays and the games its player
+    won, with no test of significance; how far the game went is told in turns (its own loop), not in
+    the battles of a turn."""
+    from crisis.content.games import game_path
+    cwcg = load_content(game_path("civil-war-card-game"))
+    data = balance(cwcg, Plan(games=12, seed=1, pairings=(("random", "random"),)))
+    run = data["runs"][0]
+    assert run["rule_uses"] == [] and run["loop"]["counter"] == "turn"
+    assert [end["value"] for end in run["loop"]["ends"]] == list(range(1, 26))
+    write(tmp_path, data, Presenter(cwcg, cwcg.catalog(lang)), lang)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    words = cwcg.catalog(lang)
+    assert words.text("report.cards_played_heading") in page and words.text("report.cards_heading") not in page
+    assert words.text("report.p_holm") not in page
+    played = max(run["cards"], key=lambda card: card["other"]["n"])
+    assert played["other"]["n"] > 0
