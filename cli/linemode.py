@@ -349,8 +349,11 @@ class LineMode:
             self.notices = []
         lines += scr.result(reveal_seed=s.seed if s.hotseat else None)
         lines.append("")
-        lines.append(s.replay_hint())
         self.term.lines(lines)
+        if s.save_failed:
+            self.term.lines([s.replay_hint()])
+        else:  # the command to watch it again whole, on a line of its own where the line is narrow
+            self.term.command_hint(s.replay_hint(), s.command("replay"))
 
 
 # ------------------------------------------------------------- replay

@@ -358,3 +358,14 @@ def test_a_hot_seat_game_keeps_its_seed_out_of_its_file_name(tmp_path):
     against = run_main("play", "--vs", "random", "--seed", "34933", "--plain", input="quit\n", cwd=tmp_path / "bot",
                        env=WIDE)
     assert "seed34933" in against.stdout
+
+
+def test_the_command_to_watch_a_game_again_is_never_broken_across_lines(finished, tmp_path):
+    """At the end of a game on a narrow terminal the sentence wraps, the command does not (a
+    command broken over two lines runs without its file when pasted)."""
+    path = tmp_path / "a-game-saved-under-a-rather-long-name-for-a-narrow-terminal.json"
+    path.write_text(finished["file"].read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_main("resume", path.name, cwd=tmp_path, env={"COLUMNS": "60"})
+    assert result.returncode == 0
+    last = [line for line in result.stdout.splitlines() if line.strip()][-1]
+    assert last.strip() == f"crisis replay {path.name}"
