@@ -563,8 +563,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return error.code
     except UserError as error:
         print(printable(error.report(), keep="\n\t"), file=sys.stderr)
-        failed = (isinstance(error, (ContentError, RulesError)) and not isinstance(error, NotContent)
-                  or args.command == "check")
+        # content with problems fails (check's problems too); a folder that is no content is a
+        # mistake on the command line, for check as for any other command
+        failed = (isinstance(error, (ContentError, RulesError)) or args.command == "check") \
+            and not isinstance(error, NotContent)
         return EXIT_FAILED if failed else EXIT_USAGE
     except KeyboardInterrupt:
         print("", file=sys.stderr)

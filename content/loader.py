@@ -234,6 +234,10 @@ class _Loader(Reader):
     def load(self) -> Content:
         if os.path.lexists(self.root):
             real_inside(self.root, None)  # a folder that is a loop of links is refused here
+        else:  # (a mistyped --content, most often)
+            raise NotContent([Diagnostic(message="there is no such folder", path=display_path(self.root),
+                                           expected="a content folder, with state.yaml, sequence.yaml, cards/ "
+                                                    "and locale/")])
         if not os.path.lexists(self.root / "state.yaml"):
             raise NotContent([Diagnostic(message="this is not a content directory: it has no state.yaml",
                                            path=display_path(self.root),

@@ -70,7 +70,11 @@ def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
 
 
 def test_an_unknown_content_directory_is_a_clear_error(tmp_path):
-    result = run_crisis("play", "--bots", "--content", tmp_path / "nowhere")
-    assert result.returncode == 2
-    assert "this is not a content directory" in result.stderr
-    assert "Traceback" not in result.stderr
+    (tmp_path / "notes").mkdir()
+    for command in (["play", "--bots"], ["check"]):
+        result = run_crisis(*command, "--content", tmp_path / "notes")
+        assert result.returncode == 2, command
+        assert "this is not a content directory" in result.stderr
+        assert "Traceback" not in result.stderr
+        missing = run_main(*command, "--content", tmp_path / "nowhere")
+        assert missing.returncode == 2 and "there is no such folder" in missing.stderr, command
