@@ -156,11 +156,26 @@ def bots_for_sides(given, content, show, default: str) -> tuple:
     from crisis.interpreter.players.registry import UnknownController, controller_factory
     from .errors import CliError
     names = [default] * len(content.sides)
-    for side, bot in given:
-        from .session import bot_problem, match_side  # only when a side is named: `crisis sim` alone needs none
+    for index, bot in each_side_once(given, content, show):
         try:
             controller_factory(bot)
         except (UnknownController, ValueError) as error:
+            from .session import bot_problem
             raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=bot_problem(show.catalog, error)))
-        names[match_side(side, content, show)] = bot
+        names[index] = bot
     return tuple(names)
+
+
+def each_side_once(given, content, show):
+    """(side index, bots) for each (side as typed, bots) of ``--bot``; a side named twice is refused
+    (the last would win, silently: which was meant is not known)."""
+    from .errors import CliError
+    from .session import match_side  # only when a side is named: `crisis sim` alone needs none
+    named = {}  # side -> how it was named first
+    for side, bot in given:
+        index = match_side(side, content, show)
+        if index in named:
+            raise CliError(show.catalog.text("cli.error.bot_twice", side=show.side(content.sides[index]),
+                                             first=named[index], second=f"{side}={bot}"))
+        named[index] = f"{side}={bot}"
+        yield index, bot

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from . import games, words
-from .commands import (bots_for_sides, choose_language, load, no_catalog, presenter, print_coverage, side_bots,
-                       solo_options)
+from .commands import (bots_for_sides, choose_language, each_side_once, load, no_catalog, presenter, print_coverage,
+                       side_bots, solo_options)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PROGRAM = "crisis"  # the command's name, which starts its own messages
@@ -360,11 +360,10 @@ def cmd_balance(args) -> int:
         raise CliError(c.text("cli.error.level", given=args.level))
     other = load_content(args.compare) if args.compare else None
     # each side's bots, one pairing per bot (BOT,BOT... in any of the options side_bots reads)
-    from .session import match_side
     sides = content.sides
     lineup = [["heuristic"], ["heuristic"]]
-    for side, bots in side_bots(args, c):
-        lineup[match_side(side, content, show)] = [b for b in bots.split(",") if b] or ["heuristic"]
+    for index, bots in each_side_once(side_bots(args, c), content, show):
+        lineup[index] = [b for b in bots.split(",") if b] or ["heuristic"]
     first, second = lineup
     if len(first) != len(second) and 1 not in (len(first), len(second)):
         raise CliError(c.text("cli.error.pairings", side=show.side(sides[0]), count=len(first),

@@ -201,6 +201,8 @@ def game_options(args, reading, catalog, game: str = ""):
     from crisis.interpreter.engine.game import Options
     if getattr(args, "difficulty", None):
         raise CliError(catalog.text("cli.error.difficulty_without_solo"))
+    if getattr(args, "side", None):
+        raise CliError(catalog.text("cli.error.side_without_solo"))
     from .commands import refuse_other_games_options
     refuse_other_games_options(getattr(args, "event_discard", False), reading.options, catalog, game)
     return Options(frozenset(name for name in reading.options if getattr(args, name, False)))

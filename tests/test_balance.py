@@ -379,8 +379,9 @@ def test_the_console_counts_in_words(edited, edited_report, lang, none, flagged,
 @pytest.mark.parametrize("lang, one, two", [("en", "Playing 1 game (1 run)...", "Playing 4 games (2 runs)..."),
                                             ("es", "Jugando 1 partida (1 serie)...", "Jugando 4 partidas (2 series)...")])
 def test_the_command_counts_games_and_runs_in_words(tmp_path, lang, one, two):
-    for args, says in ((["--games", "1"], one), (["--games", "2", "--bot", "secessionist=random,random"], two)):
-        result = run_main("balance", "--lang", lang, "--jobs", "1", "--bot", "union=random", "--bot", "secessionist=random",
+    for args, says in ((["--games", "1", "--bot", "secessionist=random"], one),
+                       (["--games", "2", "--bot", "secessionist=random,random"], two)):
+        result = run_main("balance", "--lang", lang, "--jobs", "1", "--bot", "union=random",
                           *args, "--out", tmp_path / "r", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert says in result.stderr.splitlines(), result.stderr

@@ -242,6 +242,23 @@ def test_options_the_solo_statistics_would_ignore_are_refused(option, capsys, tm
     assert not (tmp_path / "games.jsonl").exists()
 
 
+@pytest.mark.parametrize("command", ["sim", "balance"])
+def test_a_side_given_twice_or_a_side_without_the_solo_game_is_refused(command, capsys, tmp_path, monkeypatch):
+    """The last of two bots for one side won silently, and --side (the person's side in the solo
+    statistics) was ignored without --solo: each is a one-line error (exit status 2)."""
+    from crisis.cli import main as cli
+    monkeypatch.chdir(tmp_path)
+    code = cli.main([command, "--games", "2", "--jobs", "1", "--bot", "union=heuristic", "--bot", "unionist=random",
+                     "--out", "r"][:9 if command == "sim" else 11])
+    said = capsys.readouterr().err.strip()
+    assert code == 2 and said == ("--bot names the Unionist side twice (union=heuristic, then unionist=random): "
+                                  "give each side once.")
+    assert not (tmp_path / "r").exists()
+    if command == "sim":
+        assert cli.main(["sim", "--games", "2", "--side", "union"]) == 2
+        assert "use it with --solo" in capsys.readouterr().err
+
+
 def test_the_solo_statistics_as_json_have_the_two_player_shape_and_the_solo_figures():
     from clirun import run_main
     text = run_main("sim", "--solo", "--games", "6", "--seed", "5", "--jobs", "1", "--lang", "en")
