@@ -418,7 +418,7 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
     elif summary.get("checked"):
         print(c.text("cli.sim.all_held"))
     print(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
-                 rate=f"{summary['games_per_second']:.0f}"))
+                 rate=round(summary["games_per_second"])))
     if summary["processes"] == "ray":
         print(c.text("cli.sim.ray"))
     else:
@@ -451,5 +451,5 @@ def sim_solo(args, content, show) -> int:
                      vp=show.decimal(total.mean(reading.score, opponent), 2),
                      player_vp=show.decimal(total.mean(reading.score, player), 2)))
     elapsed = time.perf_counter() - started
-    print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=f"{played / elapsed:.0f}"))
+    print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=round(played / elapsed)))
     return EXIT_OK

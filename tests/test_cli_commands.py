@@ -1,5 +1,6 @@
 """The batch commands a designer or tester runs: check, test, play --bots, sim."""
 
+import pytest
 import re
 
 from clirun import run_crisis, run_main
@@ -54,7 +55,7 @@ def test_sim_reports_win_rates_mean_vp_and_speed():
                        result.stdout, re.M)
     assert [s[0] for s in sides] == ["Unionist", "Secessionist"]
     assert sum(int(s[1]) for s in sides) == 50
-    assert re.search(r"^50 games in [\d.]+ s \(\d+ games per second\)$", result.stdout, re.M)
+    assert re.search(r"^50 games in [\d.]+ s \(\d+ games? per second\)$", result.stdout, re.M)
 
 
 def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
@@ -66,7 +67,7 @@ def test_test_command_runs_scenarios_and_reports_failures(tmp_path):
     result = run_crisis("test", scenario)
     assert result.returncode == 1
     assert "FAIL" in result.stdout and "tokens.Texas.Unionist: expected 2, got 1" in result.stdout
-    assert "0 passed, 1 failed, 0 not run (1 scenarios in 1 file)" in result.stdout
+    assert "0 passed, 1 failed, 0 not run (1 scenario in 1 file)" in result.stdout
 
 
 def test_an_unknown_content_directory_is_a_clear_error(tmp_path):
@@ -78,3 +79,12 @@ def test_an_unknown_content_directory_is_a_clear_error(tmp_path):
         assert "Traceback" not in result.stderr
         missing = run_main(*command, "--content", tmp_path / "nowhere")
         assert missing.returncode == 2 and "there is no such folder" in missing.stderr, command
+
+
+@pytest.mark.parametrize("lang, one, many", [
+    ("en", "1 game in 2 s (1 game per second)", "3 games in 2 s (2 games per second)"),
+    ("es", "1 partida en 2 s (1 partida por segundo)", "3 partidas en 2 s (2 partidas por segundo)")])
+def test_the_sim_summary_counts_in_words(content, lang, one, many):
+    catalog = content.catalog(lang)
+    assert catalog.text("summary.sim", games=1, seconds="2", rate=1) == one
+    assert catalog.text("summary.sim", games=3, seconds="2", rate=2) == many

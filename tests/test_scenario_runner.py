@@ -222,7 +222,7 @@ def test_the_command_prints_failures_and_a_summary_by_default(tmp_path):
     verbose = run_crisis("test", "-v", good)
     assert "PASS  " in verbose.stdout and "good.yaml:1: value play" in verbose.stdout
     assert verbose.returncode == 0
-    assert run_crisis("test", "-q", good).stdout.strip() == "1 passed, 0 failed, 0 not run (1 scenarios in 1 file)"
+    assert run_crisis("test", "-q", good).stdout.strip() == "1 passed, 0 failed, 0 not run (1 scenario in 1 file)"
 
 
 def test_a_file_that_is_not_yaml_is_not_run_and_the_others_still_are(tmp_path):
