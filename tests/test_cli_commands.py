@@ -1,7 +1,8 @@
 """The batch commands a designer or tester runs: check, test, play --bots, sim."""
 
-import pytest
 import re
+
+import pytest
 
 from clirun import run_crisis, run_main
 from helpers import copy_content
