@@ -24,13 +24,16 @@ WIDTH = 96
 TERM_KINDS = {"card_term": "card", "place": "space"}
 
 
-def _wrapped(text: str, indent: str = "  ", hanging: str = "     ") -> List[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=hanging) or [indent]
-
-
-def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
+def aid_lines(content: Content, show: Presenter, side: str, width: int = WIDTH) -> List[str]:
     """The aid of ``side``, from the solo overlay of the game's definition (solo/overlay.yaml and
-    its aid-*.yaml), its rules put into words by ruleset/phrasing.py."""
+    its aid-*.yaml), its rules put into words by ruleset/phrasing.py, in lines of at most
+    ``width`` characters."""
+    def _wrapped(text: str, indent: str = "  ", hanging: str = "     ") -> List[str]:
+        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=hanging) or [indent]
+
+    def heading(text: str) -> List[str]:
+        return _wrapped(text, "", "")
+
     c, definition = show.catalog, content.definition
     overlay, schema = definition.overlay, definition.schema
     declarations = definition.declarations
@@ -43,7 +46,7 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
 
     tables = overlay.aids[schema.sides.index(side)]
     other = next(s for s in schema.sides if s != side)
-    lines = [c.text("cli.aid.title", side=show.side(side), player=show.side(other)), ""]
+    lines = heading(c.text("cli.aid.title", side=show.side(side), player=show.side(other))) + [""]
     # rows not from the printed aid (its rows are not public): said once, before the tables; a
     # mark on each such row only when some rows are the printed aid's
     authored = [row.provenance == "authored" for table in ("place", "remove") for row in tables[table]]
@@ -52,7 +55,7 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
         lines.extend(_wrapped(c.text("cli.aid.authored.some" if marked else "cli.aid.authored.all"), "", ""))
         lines.append("")
     for table in ("place", "remove"):
-        lines.append(c.text(f"cli.aid.{table}"))
+        lines.extend(heading(c.text(f"cli.aid.{table}")))
         for index, row in enumerate(tables[table], 1):
             text = places(row.places)
             if row.whose:
@@ -63,12 +66,12 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
     lines.extend(_wrapped(c.text("cli.aid.selection"), "", ""))
     lines.append("")
     for marker, priorities in overlay.markers.items():
-        lines.append(c.text("cli.aid.priorities", marker=c.name("markers", schema.markers[marker].name)))
+        lines.extend(heading(c.text("cli.aid.priorities", marker=c.name("markers", schema.markers[marker].name))))
         for index, line in enumerate(priorities, 1):
             ties = c.text(f"cli.aid.ties.{line.ties}") if line.ties else ""
             lines.extend(_wrapped(c.text("cli.aid.line", n=index, text=places(line.places), ties=ties)))
         lines.append("")
-    lines.append(c.text("cli.aid.definitions"))
+    lines.extend(heading(c.text("cli.aid.definitions")))
     for when, holders in overlay.available:
         if when is None:
             lines.extend(_wrapped(c.text("cli.aid.available", tokens=places(holders))))
@@ -89,7 +92,7 @@ def aid_lines(content: Content, show: Presenter, side: str) -> List[str]:
     for section, written, rule in played:
         name = key(written)
         title = f"cli.aid.procedure.{name}"
-        lines.append(c.text(title) if c.has(title) else capitalised(c.name(section, written)))
+        lines.extend(heading(c.text(title) if c.has(title) else capitalised(c.name(section, written))))
         # a list the solo rulebook letters is lettered as it is, with what happens when no line can be
         named = c.has(f"trace.line_labels.{name}")
         labels = show.line_labels(name) if named else None

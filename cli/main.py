@@ -323,7 +323,9 @@ def cmd_sim(args) -> int:
 
 def cmd_aid(args) -> int:
     """The Solo Opponent Aid of one side (or of each), as a player reads it, from the rules."""
-    from .aid import aid_lines
+    import shutil
+
+    from .aid import WIDTH, aid_lines
     from .errors import CliError
     from .session import match_side
     content = load(args)
@@ -332,10 +334,11 @@ def cmd_aid(args) -> int:
         raise CliError(show.catalog.text("cli.error.no_solo", content=content.root))
     sides = [match_side(args.side, content, show)] if args.side else range(len(content.sides))
     lines: list = []
+    width = min(WIDTH, shutil.get_terminal_size((WIDTH, 40)).columns)  # the terminal's, if narrower
     for side in sides:
         if lines:
             lines.append("")
-        lines += aid_lines(content, show, content.sides[side])
+        lines += aid_lines(content, show, content.sides[side], max(40, width))
     for line in lines:
         print(line)
     return EXIT_OK

@@ -110,6 +110,17 @@ def test_the_aid_is_printed_from_the_rules_in_each_language(capsys):
     assert "Dónde retirar fichas" in spanish and "casillas de Opinión Pública" in spanish
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_aid_fits_a_narrow_terminal(capsys, monkeypatch, lang):
+    """Its rows and headings wrap at the terminal's width (they were laid out for 96 columns)."""
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, errors = crisis(capsys, "aid", "--lang", lang)
+    assert code == 0, errors
+    lines = out.splitlines()
+    assert len(lines) > 40 and max(len(line) for line in lines) <= 60
+    assert any(len(line) > 50 for line in lines)  # wrapped, not cut short
+
+
 def test_sim_solo_reports_the_opponents_win_rate_for_each_side(capsys):
     code, out, errors = crisis(capsys, "sim", "--solo", "--games", "3", "--difficulty", "hard")
     assert code == 0, errors
