@@ -204,7 +204,12 @@ class Terminal:
         self._cleared = False
 
     def ask(self, prompt: str) -> str:
-        """One line of input without its newline; EOFError at end of input."""
+        """One line of input without its newline; EOFError at end of input.  A prompt wider than
+        the terminal is broken between words, the answer typed after its last piece."""
+        if visible(prompt) > self.width:
+            *before, last = fit(prompt.rstrip(" "), self.width - 1)
+            self.lines(before)
+            prompt = last + " "
         if self.in_tty and self.out_tty:
             if not self._readline_loaded:
                 self._readline_loaded = True

@@ -369,3 +369,15 @@ def test_the_command_to_watch_a_game_again_is_never_broken_across_lines(finished
     assert result.returncode == 0
     last = [line for line in result.stdout.splitlines() if line.strip()][-1]
     assert last.strip() == f"crisis replay {path.name}"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_replay_steps_fit_an_80_column_terminal_prompt_and_all(finished, lang):
+    """The prompt of replay --step says every command (100 characters in English): it is broken
+    between words like any line, the answer typed after its last piece."""
+    result = run_main("replay", finished["file"].name, "--step", "--lang", lang, input="\n\nq\n",
+                      cwd=finished["file"].parent, env={"COLUMNS": "80"})
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert sum(1 for line in lines if line.startswith("[2/")) == 1  # the prompt, at the third action
