@@ -731,7 +731,8 @@ class GameSession:
     def consequences(self, decision: Decision, action: Optional[Action], short: bool = False) -> List[str]:
         """What an action would do, in words, where the rules make it visible before it is taken:
         a zone entered and its effect, control of places and groups, where a marker would block.
-        ``short`` leaves out the place's name (a menu line already says it)."""
+        ``short`` leaves out the place's name (a menu line already says it) where only one place
+        changes hands."""
         from crisis.interpreter.preview import preview
         if action is None:
             return []
@@ -755,8 +756,10 @@ class GameSession:
             return lines
         for side, track, zone, first in found.entered:
             lines.append(self._zone_entered(me, side, track, zone, first))
+        # the menu line names the place when one changes hands; two (a move's ends) are named each
+        named = not short or len(found.spaces) > 1
         for place, was, now in found.spaces:
-            key = "cli.consequence.space_short" if short else "cli.consequence.space"
+            key = "cli.consequence.space" if named else "cli.consequence.space_short"
             lines.append(c.text(key, space=show.space(schema.map.places[place]), **sides(was, now)))
         for group, was, now in found.groups:
             lines.append(c.text("cli.consequence.group", group=show.group(schema.map.groups[group].name),

@@ -486,3 +486,32 @@ def test_the_helps_example_of_typing_short_is_an_action_of_the_game_and_plays_it
     actions_before = len(saves.parse(save)["actions"])
     run_main("resume", save, input=f"{short}\nquit\n", env={"COLUMNS": "200"})
     assert saves.parse(save)["actions"][actions_before] == full
+
+
+def test_a_move_that_changes_two_spaces_hands_names_each_space(tmp_path, content):
+    """The menu line of a move names both its ends: what changes hands is said of each space by
+    name ('... loses control of Washington; you lose control of Montgomery'), where a placement's
+    one space is left to the line."""
+    from crisis.interpreter.preview import preview
+    show = Presenter(content, content.catalog("en"))
+    places = content.definition.schema.map.places
+    checked = 0
+    for seed in range(1, 30):
+        session = GameSession(content, show, seed, Options(), [saves.HUMAN, saves.HUMAN], tmp_path / f"{seed}.json")
+        while session.decision is not None and checked < 3:
+            decision = session.decision
+            for action in decision.actions:
+                found = preview(session.game, decision, action) if action.kind in ("move", "place") else None
+                if not found or not found.spaces:
+                    continue
+                said = "; ".join(session.consequences(decision, action, short=True))
+                named = [show.space(places[place]) for place, _, _ in found.spaces]
+                if len(found.spaces) == 2:
+                    assert all(f"control of {name}" in said for name in named), said
+                    checked += 1
+                else:
+                    assert not any(f"control of {name}" in said for name in named), said
+            session.game.apply(decision.actions[-1])
+        if checked >= 3:
+            break
+    assert checked >= 3
