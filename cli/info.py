@@ -59,6 +59,18 @@ def find_cards(screen: Screen, query: str) -> Tuple[List[Tuple[int, int]], Optio
         found = [(kind, i) for kind, i, ns in names if any(test(fold(n)) for n in ns)]
         if found:
             return found, None
+    # a guess among the names, and among each word of the titles ('garison' for William Lloyd
+    # Garrison, 'winfeld' for Winfield Scott, not for the id 'springfield'): a word guessed stands
+    # for its card's title
+    title_of = {}
+    for kind, i, ns in names:
+        title = screen.title(kind, i)
+        title_of.setdefault(fold(title), title)
+        for word in re.findall(r"\w{3,}", fold(title)):
+            title_of.setdefault(word, title)
+    guess = did_you_mean(wanted, list(title_of), cutoff=0.6)
+    if guess is not None:
+        return [], title_of[guess]
     everything = [n for _, _, ns in names for n in ns]
     return [], did_you_mean(query, everything, cutoff=0.5)
 

@@ -4,6 +4,8 @@ never from one game's tables."""
 import re
 import shutil
 
+import pytest
+
 from clirun import run_main
 from crisis.content.loader import default_content_dir
 
@@ -43,3 +45,18 @@ def test_rules_summaries_quote_the_numbers_the_rules_write(tmp_path):
     assert "For 4 rounds they play cards" in text
     assert "both players get 5 strategy cards and 2 objective cards" in text
     assert "until each has played 3" in text
+
+
+@pytest.mark.parametrize("typed, meant", [("winfeld", "Winfield Scott"), ("garison", "William Lloyd Garrison"),
+                                          ("Winfeld Scott", "Winfield Scott")])
+def test_a_misspelt_card_is_guessed_from_the_words_of_the_titles(content, typed, meant):
+    """'card winfeld' guessed the objective 'springfield' (the closest whole id); a word of a
+    title misspelt names that card."""
+    from crisis.cli.board import Screen
+    from crisis.cli.info import card_query
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    from crisis.interpreter.engine.game import Game
+    screen = Screen(Game.of(content, 1), Presenter(content, content.catalog("en")), Style(False), 100)
+    found, problem = card_query(screen, typed, None)
+    assert found == [] and problem == f"There is no card called '{typed}'. Did you mean '{meant}'?"
