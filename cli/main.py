@@ -432,7 +432,10 @@ def build_parser(catalog) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog=PROGRAM, description=say("description"))
     parser.add_argument("--version", action=VersionAction, nargs=0, help=catalog.text("cli.argparse.version"))
+    # --lang before the command too ('crisis --lang es play'): the command's own --lang wins
+    parser.add_argument("--lang", dest="lang_first", metavar=metavar("lang"), help=say("lang"))
     commands = parser.add_subparsers(dest="command", metavar=metavar("command"), title=say("commands"))
+    parser.commands = commands.choices  # each command's parser, for its own usage and help
 
     def command(name: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=say(f"{name}.help"), description=say(f"{name}.help"))
@@ -549,10 +552,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     catalog = words.cli_catalog(argv)
     words.translate_argparse(catalog)
     parser = build_parser(catalog)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # a mistake after the command is told with that command's usage, not the tool's
+    command = parser.commands.get(getattr(args, "command", None) or "", parser)
+    if extra:
+        command.error(argparse._("unrecognized arguments: %s") % " ".join(extra))
     if not getattr(args, "run", None):
-        parser.print_help()
+        command.print_help()
         return EXIT_USAGE
+    if getattr(args, "lang", None) is None and args.lang_first:
+        args.lang = args.lang_first
     from crisis.content.loader import NotContent
     from crisis.content.yamlfile import ContentError
     from crisis.ruleset.diagnostics import RulesError, UserError, printable

@@ -89,3 +89,15 @@ def test_the_sim_summary_counts_in_words(content, lang, one, many):
     catalog = content.catalog(lang)
     assert catalog.text("summary.sim", games=1, seconds="2", rate=1) == one
     assert catalog.text("summary.sim", games=3, seconds="2", rate=2) == many
+
+
+def test_command_line_mistakes_are_told_with_the_commands_own_usage(tmp_path):
+    """A misspelt option after the command shows that command's usage (the tool's said nothing of
+    it); a command that needs an action shows its own help; --lang before the command is read."""
+    mistyped = run_main("play", "--lang", "es", "--sede", "3", cwd=tmp_path)
+    assert mistyped.returncode == 2
+    assert mistyped.stderr.startswith("uso: crisis play ") and "--sede 3" in mistyped.stderr
+    bare = run_main("i18n", cwd=tmp_path)
+    assert bare.returncode == 2 and bare.stdout.startswith("usage: crisis i18n ")
+    first = run_main("--lang", "es", "sim", "--games", "2", "--jobs", "1", cwd=tmp_path)
+    assert first.returncode == 0 and "2 partidas en" in first.stdout
