@@ -945,15 +945,30 @@ def _run(server, stdin, stdout) -> None:
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue = asyncio.Queue(maxsize=2)
 
+        def ended():
+            """The input is over (in the loop): a plain call, not a coroutine, so that when the
+            server has stopped first and the loop closes without running it, nothing is left
+            unawaited (Python warned of it at every 'exit')."""
+            try:
+                inbox.put_nowait(None)
+            except asyncio.QueueFull:
+                loop.create_task(inbox.put(None))
+
         def read():
             try:
                 for frame in _frames(stdin):
-                    asyncio.run_coroutine_threadsafe(inbox.put(frame), loop).result()
+                    putting = inbox.put(frame)
+                    try:
+                        posted = asyncio.run_coroutine_threadsafe(putting, loop)
+                    except RuntimeError:  # the server has stopped already
+                        putting.close()
+                        return
+                    posted.result()
             except Exception as error:
                 _log(f"the editor's input could not be read: {error}")
             finally:
                 try:
-                    asyncio.run_coroutine_threadsafe(inbox.put(None), loop)
+                    loop.call_soon_threadsafe(ended)
                 except RuntimeError:  # the server has stopped already
                     pass
 

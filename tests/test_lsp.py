@@ -470,3 +470,24 @@ def test_the_limits_page_gives_the_servers_limits():
     assert f"| {lsp.CHECK_SECONDS:g} s (" in rows["CHECK_SECONDS"]
     assert rows["ASK_SECONDS"].endswith(f"| {lsp.ASK_SECONDS:g} s |")
     assert rows["WORKER_MEMORY"].endswith(f"| {lsp.WORKER_MEMORY // (1 << 30)} GiB |")
+
+
+def test_shutdown_and_exit_sent_at_once_end_the_server_quietly():
+    """An editor that sends initialize, shutdown and exit back to back: the server ends with
+    status 0 and says nothing on standard error (Python warned of a put never awaited)."""
+    import json
+    import subprocess
+
+    def frame(message):
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                 "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+                {"jsonrpc": "2.0", "method": "exit"}]
+    for _ in range(2):
+        done = subprocess.run([*crisis_command(), "lsp"], input=b"".join(frame(m) for m in messages),
+                              capture_output=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+        assert done.returncode == 0 and done.stderr.decode() == ""
