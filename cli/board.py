@@ -413,9 +413,11 @@ class Screen:
         return self.named("cli.board.step", [f"cli.phase.{snake(step)}"],
                            step=found if found is not None else capitalised(step))
 
-    def header(self, compact: bool = False) -> List[str]:
+    def header(self, compact: bool = False, width: Optional[int] = None) -> List[str]:
         """The game's name, its counters, the step and the first player; each side's counters and
-        the piles counted (``compact``: in two lines of 80 columns, the full-screen interface's)."""
+        the piles counted (``compact``: in two lines of 80 columns, the full-screen interface's).
+        The title's rows are at most ``width`` wide (the screen's, by default)."""
+        width = width or self.width
         layout = self.layout
         parts = [self.text("cli.title")] if self.has("cli.title") else []
         parts += [self.counter_text(name, compact=compact) for name in layout.title]
@@ -428,14 +430,22 @@ class Screen:
         first = self.side(self.engine.first_player())
         parts.append(self.text("cli.board.first_short", first=first) if compact
                      else self.text("cli.board.first", first=first))
-        title = (self.text("cli.board.separator_short") if compact else self.text("cli.board.separator")).join(parts)
+        separator = self.text("cli.board.separator_short") if compact else self.text("cli.board.separator")
+        # parts joined while they fit the width, then on the next row: a row never ends in a separator
+        rows = [parts[0]] if parts else [""]
+        for part in parts[1:]:
+            joined = rows[-1] + separator + part
+            if visible(joined) <= width or rows[-1].strip() == "":
+                rows[-1] = joined
+            else:
+                rows.append("  " + part)
         facts = []
         now = steps_under_way(self.engine)
         for fact in layout.facts:
             if fact.during and now.isdisjoint(fact.during):
                 continue
             facts.append(self.counter_fact(fact, compact) if fact.counter else self.pile_fact(fact.pile, compact))
-        return [self.style.bold(title), "   ".join(f for f in facts if f)]
+        return [self.style.bold(row) for row in rows] + ["   ".join(f for f in facts if f)]
 
     def counter_fact(self, fact, compact: bool) -> str:
         name = fact.counter

@@ -197,8 +197,8 @@ def test_a_counter_shown_during_a_step_inside_another_shows_there(tmp_path):
         while game.decision is not None and len(seen) < 2:
             in_battle = "battle" in steps_under_way(game)
             if in_battle not in seen:
-                screen = Screen(game, Presenter(content, content.catalog("en")), Style(False), 80)
-                seen[in_battle] = screen.header()
+                screen = Screen(game, Presenter(content, content.catalog("en")), Style(False), 160)
+                seen[in_battle] = screen.header()  # (wide: the title on one row)
             game.apply(bots[game.decision.player].choose(game, game.decision))
     assert set(seen) == {True, False}
     title, facts = seen[True]
@@ -310,3 +310,20 @@ def test_the_spanish_board_names_cards_in_play_their_kinds_and_flags_in_spanish(
     cards = out.getvalue()
     assert "  ·  arma  ·  " in cards and "  ·  artefacto  ·  " in cards
     assert "  ·  weapon  ·  " not in cards and "  ·  device  ·  " not in cards
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_title_wider_than_the_screen_breaks_between_its_parts(width):
+    """The title's parts are joined while they fit, the rest on the next row: a row never ends in
+    the separator ('Turn 4 of 25 · North's turn ·' / 'Move · First...' read as one broken line)."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    content = load_content(game_path("civil-war-card-game"))
+    game = Game.of(content, 3, log=False)
+    for _ in range(12):
+        game.apply(game.decision.actions[0])
+    *title, facts = Screen(game, Presenter(content, content.catalog("en")), Style(False), width).header()
+    wide = Screen(game, Presenter(content, content.catalog("en")), Style(False), 200).header()[0]
+    assert len(title) > 1 and all(len(row) <= width for row in title)
+    assert not any(row.rstrip().endswith("·") or row.lstrip().startswith("·") for row in title)
+    assert "  ·  ".join(row.strip() for row in title) == wide

@@ -407,7 +407,7 @@ class GameApp(App):
     def draw_game(self, viewer: int, start: int, changed) -> None:
         """The board, the tracks, ``viewer``'s cards and the feed from its line ``start``."""
         scr = self.screen_blocks()
-        self.put("header", scr.header(compact=True))
+        self.put("header", scr.header(compact=True, width=self.size.width - 2))
         used = self.put_map(scr, changed)
         feed = [self.c.text("cli.panel.recent")] + scr.feed(self.session.shown_log(), start)
         self.place(scr, viewer, self.size.height - CHROME - used, feed)
@@ -893,7 +893,7 @@ class GameApp(App):
         self.query_one("#choices", OptionList).clear_options()
         self.query_one("#choices", OptionList).display = False
         self.screen.add_class("over")  # (the score takes the choices' room)
-        self.put("header", scr.header(compact=True))
+        self.put("header", scr.header(compact=True, width=self.size.width - 2))
         used = self.put_map(scr, s.changed_spaces(viewer))
         start, log = s.feed(viewer)
         self.place(scr, None, self.size.height - CHROME - used,
@@ -912,7 +912,7 @@ class GameApp(App):
     def replay_draw(self) -> None:
         r = self.replay
         scr = self.screen_blocks()
-        self.put("header", scr.header(compact=True) + [self.c.text("cli.tui.replay_position", position=r.position,
+        self.put("header", scr.header(compact=True, width=self.size.width - 2) + [self.c.text("cli.tui.replay_position", position=r.position,
                                                                    n=r.size)])
         used = self.put_map(scr, ())
         private = []
