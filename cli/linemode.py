@@ -502,6 +502,10 @@ class LineReplay:
             r.go(r.position - 1)
             return "moved"
         if command == "branch":
+            if r.finished and r.position >= r.size:
+                self.term.write(self.style.error(f"{self.style.error_mark} "
+                                                 + self.c.text("cli.replay.branch_at_end", n=r.size, last=r.size - 1)))
+                return "stay"
             return r.branch(r.position)
         if command == "round":
             target = rest.strip()

@@ -123,6 +123,9 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
         if not 0 <= args.branch <= replay.size:
             from .errors import CliError
             raise CliError(show.catalog.text("cli.replay.no_action", number=args.branch, n=replay.size))
+        if replay.finished and args.branch == replay.size:  # a copy of the finished game: nothing to play
+            from .errors import CliError
+            raise CliError(show.catalog.text("cli.replay.branch_at_end", n=replay.size, last=replay.size - 1))
         from .paths import file_to_write
         branched = replay.branch(args.branch, file_to_write(args.save, "--save", show.catalog) if args.save else None)
         if wants_tui(args):

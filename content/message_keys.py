@@ -240,6 +240,7 @@ MESSAGES = {
     "cli.prompt.input": frozenset({"n", "player"}),
     "cli.replay.action": frozenset({"description", "n", "side", "text"}),
     "cli.replay.action_hidden": frozenset({"n", "side"}),
+    "cli.replay.branch_at_end": frozenset({"last", "n"}),
     "cli.replay.branched": frozenset({"file", "n"}),
     "cli.replay.end_unfinished": frozenset({"n"}),
     "cli.replay.no_action": frozenset({"n", "number"}),

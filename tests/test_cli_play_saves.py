@@ -381,3 +381,19 @@ def test_replay_steps_fit_an_80_column_terminal_prompt_and_all(finished, lang):
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert sum(1 for line in lines if line.startswith("[2/")) == 1  # the prompt, at the third action
+
+
+def test_a_finished_game_is_not_branched_off_after_its_last_action(finished, tmp_path):
+    """Branching after the action that ended the game wrote a new file holding the same finished
+    game: it is refused in one line, in --branch and in replay --step; an earlier action branches."""
+    path = tmp_path / "done.json"
+    path.write_text(finished["file"].read_text(encoding="utf-8"), encoding="utf-8")
+    size = len(finished["data"]["actions"])
+    refused = run_main("replay", path.name, "--branch", str(size), cwd=tmp_path, env=WIDE)
+    assert refused.returncode == 2
+    assert f"Action {size} ends the game: there is nothing to play on after it" in refused.stderr
+    stepped = run_main("replay", path.name, "--step", input=f"{size}\nbranch\nq\n", cwd=tmp_path, env=WIDE)
+    assert stepped.returncode == 0 and "there is nothing to play on after it" in stepped.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["done.json"]
+    earlier = run_main("replay", path.name, "--branch", str(size - 1), input="quit\n", cwd=tmp_path, env=WIDE)
+    assert "A new game branched off after action" in earlier.stdout

@@ -1011,6 +1011,9 @@ class GameApp(App):
     def branch(self) -> None:
         """Play on from the replay's current action, in a new file."""
         r = self.replay
+        if r.finished and r.position >= r.size:  # a copy of the finished game: nothing to play on
+            self.say(self.c.text("cli.replay.branch_at_end", n=r.size, last=r.size - 1), error=True)
+            return
         self.session = r.branch(r.position)
         self.replay = None
         self.screen.remove_class("watching")
