@@ -1033,7 +1033,8 @@ def new_save_path(args, content: Content, show: Presenter, seed: Optional[int]) 
         path = file_to_write(args.save, "--save", c)
         hold_file(path, show)  # before looking: two new games of one name cannot both find it free
         if path.exists():
-            raise CliError(c.text("cli.error.save_exists", file=shown_path(path), command=command_line("resume", path, content)))
+            raise CliError(c.text("cli.error.save_exists", file=shown_path(path),
+                                  command=command_line("resume", path, content)))
     else:
         path = saves.default_path(Path.cwd(), saves.game_name(content), seed)
         hold_file(path, show)

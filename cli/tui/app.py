@@ -912,8 +912,8 @@ class GameApp(App):
     def replay_draw(self) -> None:
         r = self.replay
         scr = self.screen_blocks()
-        self.put("header", scr.header(compact=True, width=self.size.width - 2) + [self.c.text("cli.tui.replay_position", position=r.position,
-                                                                   n=r.size)])
+        self.put("header", scr.header(compact=True, width=self.size.width - 2)
+                 + [self.c.text("cli.tui.replay_position", position=r.position, n=r.size)])
         used = self.put_map(scr, ())
         private = []
         if r.private_shown():
