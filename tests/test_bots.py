@@ -68,7 +68,7 @@ def test_judging_a_step_leaves_the_position_as_it_was(content):
 def test_the_command_line_knows_the_bots(tmp_path):
     result = run_crisis("sim", "--games", "1", "--bot", "union=heuristic", "--bot", "secessionist=search:1", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "1 games" in result.stdout
+    assert "1 game in " in result.stdout
     unknown = run_main("sim", "--games", "2", "--bot", "union=clever", cwd=tmp_path)  # the rest in the process
     assert unknown.returncode == 2 and "no bot is called 'clever'" in unknown.stderr and "search" in unknown.stderr
     budget = run_main("sim", "--games", "2", "--bot", "Secessionist=search:fast", cwd=tmp_path)

@@ -185,7 +185,7 @@ def test_ctrl_c_partial_summary_in_words(tmp_path):
     assert proc.returncode == 130
     assert re.search(r"^Interrupted: these are the results of the first \d+ of the 1000000 games asked "
                      r"\(seeds 1 to \d+\)\.$", out, re.M)
-    assert re.search(r"^\d+ games in [\d.]+ s", out, re.M)
+    assert re.search(r"^\d+ games? in [\d.]+ s", out, re.M)
 
 
 # ------------------------------------------------------------------ the API
