@@ -430,7 +430,7 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
 def sim_solo(args, content, show) -> int:
     """The solo opponent against a random player: its win rate for each side asked, and the speed
     (``args``' numbers checked by ``cli.sim``)."""
-    from crisis.interpreter.batch import Job, play_batch
+    from crisis.interpreter.batch import Job, play_batch, processes
     from crisis.interpreter.records import reading_of
     from .commands import solo_game
     from .session import match_side
@@ -452,4 +452,5 @@ def sim_solo(args, content, show) -> int:
                      player_vp=show.decimal(total.mean(reading.score, player), 2)))
     elapsed = time.perf_counter() - started
     print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=round(played / elapsed)))
+    print(c.text("cli.sim.processes", n=processes(args.games, args.jobs)))  # as the two-player summary says
     return EXIT_OK

@@ -128,6 +128,7 @@ def test_sim_solo_reports_the_opponents_win_rate_for_each_side(capsys):
     assert code == 0, errors
     assert out.count("Solo Opponent as") == 2 and "(hard)" in out
     assert re.search(r"\d+ games? per second", out)
+    assert re.search(r"^Played by \d+ process(es)?\.$", out, re.M)  # as the two-player summary says
 
 
 @pytest.mark.parametrize("args, message", [
