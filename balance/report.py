@@ -424,7 +424,7 @@ def _cards_compared(run: dict, w: Words, plotter, confidence: str) -> str:
              "–" if c["difference"] is None else w.number(100 * c["difference"], 1), w.p(c["p"]),
              w.p(c["p_holm"]), w("yes") if c["flagged"] else ""] for c in cards]
     out.append(_table([w("card"), w("rule_player_won"), w("other_player_won"),
-                       *[w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use) for use in extra],
+                       *[_use_column(w, use) for use in extra],
                        w("difference"), w("p"), w("p_holm"), w("flagged")], rows, [c["flagged"] for c in cards]))
     if plotter is not None:
         flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
@@ -436,6 +436,11 @@ def _cards_compared(run: dict, w: Words, plotter, confidence: str) -> str:
     return "".join(out)
 
 
+def _use_column(w: Words, use: str) -> str:
+    """The heading of a column counting a card's plays of one use (the content's word, else general)."""
+    return w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use)
+
+
 def _cards_played(run: dict, w: Words) -> str:
     """Each card's plays in each way and the games won by the side that played it, where no way of
     playing a card carries out a rule of its own (nothing to compare it with)."""
@@ -443,7 +448,7 @@ def _cards_played(run: dict, w: Words) -> str:
     out = [f"<h3>{_e(w('cards_played_heading'))}</h3><p class=\"note\">{_e(w('cards_played_note'))}</p>"]
     cards = sorted(run["cards"], key=lambda c: -c["other"]["n"])
     rows = [[w.card(c["card"]), *[c["uses"][use]["n"] for use in uses], w.rate(c["other"])] for c in cards]
-    out.append(_table([w("card"), *[w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use) for use in uses],
+    out.append(_table([w("card"), *[_use_column(w, use) for use in uses],
                        w("player_won")], rows))
     return "".join(out)
 

@@ -102,8 +102,8 @@ def put(folder_key: str, kept: Kept) -> None:
         return
     entries = _entries(folder, code)
     entries.pop(folder_key, None)
-    entries[folder_key] = {"messages": kept.messages, "positions": {k: list(v) for k, v in kept.positions.items()},
-                    "values": kept.values}
+    entries[folder_key] = {"messages": kept.messages, "values": kept.values,
+                           "positions": {key: list(where) for key, where in kept.positions.items()}}
     while len(entries) > _MAX_ENTRIES:
         del entries[next(iter(entries))]
     try:
