@@ -128,6 +128,23 @@ def test_a_test_of_several_parts_says_which_part_decided(content):
     assert seen == {friendly, pieces}
 
 
+def test_a_designers_own_test_of_one_part_is_explained_in_the_log_in_each_language(capsys, tmp_path):
+    """A test the shipped procedures do not make ("you control Abolitionists", one condition whose
+    rule keeps no syntax of its own) is still phrased in the Solo Opponent's reasons; it ended
+    `crisis play --bots --solo` with a traceback (found by tools/fuzz_inputs.py)."""
+    root = copy_content(tmp_path)
+    overlay = root / "solo" / "overlay.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    start = text.index("  pivotal bonus:\n    solo opponent: |\n")
+    end = text.index("\n  final crisis matching:")
+    overlay.write_text(text[:start] + "  pivotal bonus:\n    solo opponent: |\n      if you control Abolitionists:\n"
+                       "        remove up to 4 opponent tokens from Deep South" + text[end:], encoding="utf-8")
+    for lang, asked in (("en", "asks: the Solo Opponent controls Abolitionists?"),
+                        ("es", "¿el Oponente en Solitario controla los Abolitionists?")):
+        out = crisis(capsys, "play", "--bots", "--solo", "--seed", "1", "--content", str(root), "--lang", lang)
+        assert asked in out
+
+
 def test_the_turns_tests_name_the_deciding_part_in_the_printed_game_in_each_language(capsys):
     out = " ".join(crisis(capsys, "play", "--bots", "--solo", "--seed", "1", "--side", "union",
                           "--lang", "en").split())

@@ -407,7 +407,7 @@ class _ExplainedIf(IfOp):
     def _branch(self, board, ctx):
         holds = self.condition(board, ctx, NOBODY)
         if board.log is not None:
-            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.node.condition
+            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.condition
                        if self.node is not None else None, holds=holds, part=self.deciding(board, ctx, holds))
         return self.then if holds else self.otherwise
 

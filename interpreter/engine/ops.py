@@ -339,7 +339,7 @@ class IfOp(Op):
     def _branch(self, board, ctx):
         holds = self.condition(board, ctx, NOBODY)
         if self.trace and board.log is not None:
-            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.node.condition
+            board.emit("log.solo.if", side=board.program.schema.sides[ctx.me], rule=self.node.condition
                        if self.node is not None else None, holds=holds)
         return self.then if holds else self.otherwise
 
