@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import random
 import resource
 import sys
@@ -202,6 +201,9 @@ def main(argv=None) -> int:
     parser.add_argument("--disk", type=int, default=200, help="games saved on a failing disk (default 200)")
     parser.add_argument("--lsp", type=int, default=1_000, help="hostile messages to the language server (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from", dest="first", type=int, default=0, metavar="N",
+                        help="the first content case to run (default 0): runs of --seed S with --from 0 "
+                             "--content 5000 and --from 5000 --content 5000 play the cases of one run of 10000")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per case before it counts as a hang")
     parser.add_argument("--memory", type=int, default=1024, help="memory cap per worker, MiB (default 1024)")
     parser.add_argument("--jobs", type=int, default=1)
@@ -232,8 +234,10 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown play {unknown[0]!r}: choose among {', '.join(PLAYS)}")
 
+    if not 0 <= args.first <= 500_000 - args.content:
+        parser.error("--from and --content must stay within the 500000 content cases of a seed")
     jobs = [("content", args.seed * 1_000_003 + i, args.rules_share, plays, args.play_timeout)
-            for i in range(args.content)]
+            for i in range(args.first, args.first + args.content)]
     jobs += [("save", args.seed * 1_000_003 + 500_000 + i, 0.0, (), 0.0) for i in range(args.saves)]
     jobs += [("disk", args.seed * 1_000_003 + 700_000 + i, 0.0, (), 0.0) for i in range(args.disk)]
     counts = {kind: {"cases": 0, "error": 0, "valid": 0, "wrong": 0, "traceback": 0, "hang": 0, "memory": 0,
@@ -253,7 +257,7 @@ def main(argv=None) -> int:
         free = list(pools)
         pending = {}
         queue = list(jobs)
-        done = 0
+        done = failed = 0
         while queue or pending:
             while queue and free:
                 pool = free.pop()
@@ -274,6 +278,7 @@ def main(argv=None) -> int:
                     failures.write(json.dumps({"kind": kind, "seed": seed, "outcome": outcome, "mutation": what,
                                                "detail": detail}) + "\n")
                     failures.flush()
+                    failed += 1
                 for which, result, why in plays_done:
                     if which in played:
                         played[which][result] += 1
@@ -281,9 +286,12 @@ def main(argv=None) -> int:
                         failures.write(json.dumps({"kind": "play", "play": which, "seed": seed, "outcome": result,
                                                    "mutation": what, "detail": why}) + "\n")
                         failures.flush()
+                        failed += 1
                 done += 1
                 if done % 500 == 0:
-                    print(f"{done} cases, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+                    # what was found so far, so that a run cut short still says it
+                    print(f"{done} cases, {time.perf_counter() - started:.0f} s, {failed} failures written",
+                          file=sys.stderr, flush=True)
     for pool in pools:
         pool.close()
     lsp = None
@@ -298,7 +306,7 @@ def main(argv=None) -> int:
             failures.write(json.dumps(failure) + "\n")
         lsp = lsp["counts"]
     failures.close()
-    summary = {"seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
+    summary = {"seed": args.seed, "from": args.first, "seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
                "timeout_s": args.timeout, "play_timeout_s": args.play_timeout, "memory_cap_mb": args.memory,
                "rules_share": args.rules_share, **counts, "plays": played, "lsp": lsp}
     if args.json:
