@@ -303,7 +303,8 @@ def _escape(text: str, i: int) -> Tuple[Optional[str], int]:
 
 
 class Map(dict):
-    """A YAML mapping with the position of each key and each value."""
+    """A YAML mapping with the position of each key and each value.  One made in code (an empty
+    file's stand-in, a refused tag's) stands at the start of its file, with no keys."""
 
     path: str
     line: int
@@ -312,12 +313,22 @@ class Map(dict):
     value_positions: Dict[Any, Position]
     key_texts: Dict[str, "Text"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.path, self.line, self.column = "", 1, 1
+        self.key_positions, self.value_positions, self.key_texts = {}, {}, {}
+
 
 class Seq(list):
     path: str
     line: int
     column: int
     positions: List[Position]
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.path, self.line, self.column = "", 1, 1
+        self.positions = []
 
 
 # ------------------------------------------------------------------ YAML
@@ -514,8 +525,6 @@ class YamlFile:
             result = Map()
             result.path = self.path
             result.line, result.column = self._at(node.start_mark)
-            result.key_positions, result.value_positions = {}, {}
-            result.key_texts = {}
             for key_node, value_node in node.value:
                 key = self._convert(key_node, loader, errors, depth + 1)
                 if isinstance(key, (dict, list)):

@@ -289,6 +289,18 @@ def test_an_empty_definition_file_names_its_path_and_reason(tmp_path, name):
     assert d.path.endswith(name) and d.message == f"{name} is empty"
 
 
+@pytest.mark.parametrize("text", ["# the rows are still to come\n", "!!map {}\n", ""])
+def test_a_solo_aid_with_nothing_in_it_is_an_error_at_its_start_not_a_traceback(tmp_path, text):
+    """A comment alone (a file cut short), a refused tag or no text: the aid's missing entries are
+    reported at 1:1 of the file (tools/fuzz_inputs.py found an AttributeError here)."""
+    root = copy_content(tmp_path)
+    (root / "solo" / "aid-unionist.yaml").write_text(text)
+    found = [d for d in problems(root) if d.path.endswith("aid-unionist.yaml")]
+    assert found
+    missing = [d for d in found if "has no 'side'" in d.message]
+    assert [(d.line, d.column) for d in missing] == [(1, 1)]
+
+
 def test_name_errors_in_state_yaml_have_a_line(tmp_path):
     root = copy_content(tmp_path)
     replace_in(root / "state.yaml", "sides: [Unionist, Secessionist]", "sides: [unionist, Secessionist]")
