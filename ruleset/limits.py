@@ -61,6 +61,12 @@ MAX_CARDS = 1000                # cards of one kind, and a pile's limit (Fort Su
 # a saved game): past these one decision would take hours, which is a hang, not a setting.
 MAX_SEARCH_ITERATIONS = 100_000
 MAX_SEARCH_MILLISECONDS = 600_000   # ten minutes
+# Actions the bots judge in one look-ahead (the play carried on from one tried action to the next
+# decision of the horizon: its token steps and options, each action of each judged): past it, the
+# rest of that look-ahead takes each step and option as the engine's own look-ahead imagines a
+# person's.  A rule may ask a thousand decisions of hundreds of actions each, and the bots judge
+# every action of each: without this a bot's one choice could take minutes.
+MAX_JUDGED_PER_LOOK_AHEAD = 2_000
 
 # ------------------------------------------------------------------ saves
 MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: 3.4 KB at most)

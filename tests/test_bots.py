@@ -136,3 +136,73 @@ def test_widening_searches_only_the_heuristics_best_actions(content):
     assert len(edges) > 2
     best = sorted(edges, key=lambda t: -edges[t].chance)[:2]
     assert {t for t, e in edges.items() if e.visits > 1} <= set(best) and chosen in best
+
+
+# ------------------------------------------------ a look-ahead's work is bounded
+def _judged_per_look_ahead(monkeypatch):
+    """Patches the heuristic's judge to count, for each outermost look-ahead (``settle``), the
+    actions it judged: token steps judged by the evaluation and actions tried on a fork."""
+    from crisis.interpreter.players import heuristic
+    from crisis.interpreter.players.evaluation import Evaluator
+    counts, open_ = [], [0]
+    settle, trials, step_judge = heuristic.Judge.settle, heuristic.Judge.trials, Evaluator.step_judge
+
+    def counting_settle(self, *args, **kwargs):
+        if open_[0] == 0:
+            counts.append(0)
+        open_[0] += 1
+        try:
+            return settle(self, *args, **kwargs)
+        finally:
+            open_[0] -= 1
+
+    def counting_trials(self, sim, rng, depth=1, record=False, actions=None):
+        if open_[0]:
+            counts[-1] += len(sim.decision.actions if actions is None else actions)
+        return trials(self, sim, rng, depth, record, actions)
+
+    def counting_step_judge(self, *args, **kwargs):
+        judge = step_judge(self, *args, **kwargs)
+
+        def counted(action):
+            if open_[0]:
+                counts[-1] += 1
+            return judge(action)
+        return counted
+    monkeypatch.setattr(heuristic.Judge, "settle", counting_settle)
+    monkeypatch.setattr(heuristic.Judge, "trials", counting_trials)
+    monkeypatch.setattr(Evaluator, "step_judge", counting_step_judge)
+    return counts
+
+
+def _heuristic_game(content, seed):
+    game = Game.of(content, seed, log=False)
+    bots = [HeuristicBot(seed, side) for side in range(2)]
+    while not game.over:
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    return game
+
+
+def test_a_look_ahead_judges_no_more_actions_than_its_allowance_and_the_game_goes_on(content, monkeypatch):
+    """Rules may ask hundreds of token steps between two card plays, each of hundreds of actions;
+    a look-ahead judges at most its allowance (docs/limits.md, Bots), then takes the rest unjudged,
+    and the game still ends.  A small allowance shows it on the shipped game."""
+    from crisis.interpreter.players import heuristic
+    monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 150)
+    counts = _judged_per_look_ahead(monkeypatch)
+    game = _heuristic_game(content, 3)
+    assert game.over and game.view.winner in (0, 1)
+    assert max(counts) <= 150
+    assert sum(1 for n in counts if n > 140) >= 5  # the allowance was reached, not merely respected
+
+
+def test_the_allowance_leaves_the_shipped_games_look_aheads_untouched(content, monkeypatch):
+    """The shipped game's heaviest look-ahead judges well under the allowance: the same game with
+    no allowance at all is the same game."""
+    from crisis.interpreter.players import heuristic
+    from crisis.ruleset import limits
+    counts = _judged_per_look_ahead(monkeypatch)
+    bounded = [_heuristic_game(content, seed).history for seed in (1, 2)]
+    assert max(counts) * 2 < limits.MAX_JUDGED_PER_LOOK_AHEAD
+    monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 10 ** 9)
+    assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded

@@ -23,7 +23,8 @@ from typing import Dict, Optional
 
 import attrs
 
-from crisis.interpreter.actions import Action, Decision
+from crisis.interpreter.actions import DONE, Action, Decision
+from crisis.ruleset.limits import MAX_JUDGED_PER_LOOK_AHEAD
 
 from .evaluation import Evaluator
 from .sample import deal_again
@@ -46,6 +47,8 @@ class Judge:
         self.order_playouts = evaluation.order_playouts
         self._alike = _alike_plays(program)
         self._scratch = None  # a board to judge a shared trial's position on, made when first needed
+        # actions the look-ahead under way may still judge (``settle``); None when none is under way
+        self._allowance: Optional[int] = None
 
     # ------------------------------------------------------------ choosing
     def choose(self, sim: Sim, rng: random.Random) -> Action:
@@ -61,6 +64,8 @@ class Judge:
     def step(self, sim: Sim, decision: Decision, rng: random.Random) -> Action:
         """The token step (or stop) that leaves the best position for the player: each step is
         taken on the position's numbers and taken back."""
+        if self._spent(len(decision.actions)):
+            return _imagined(decision)
         board = sim.board
         player = decision.player
         steps = self.evaluator.steps_under_way(board.position)  # the same for every step judged
@@ -146,20 +151,37 @@ class Judge:
         return steps(a) == steps(b)
 
     def settle(self, sim: Sim, rng: random.Random, depth: int = 0, taken: Optional[list] = None) -> None:
-        """Carry the play on to the next decision of the horizon (or the end)."""
-        while sim.decision is not None and sim.decision.kind not in self.horizon:
-            decision = sim.decision
-            if len(decision.actions) == 1:
-                action = decision.actions[0]
-            elif decision.kind in STEPS:
-                action = self.step(sim, decision, rng)
-            elif decision.kind == ORDER:
-                action = decision.actions[rng.randrange(len(decision.actions))]
-            else:
-                action = self._pick([(a, v) for a, v, _ in self.trials(sim, rng, depth)], rng)
-            sim.apply(action)
-            if taken is not None:
-                taken.append(action)
+        """Carry the play on to the next decision of the horizon (or the end), judging at most
+        ``MAX_JUDGED_PER_LOOK_AHEAD`` actions on the way (docs/limits.md)."""
+        outermost = self._allowance is None
+        if outermost:
+            self._allowance = MAX_JUDGED_PER_LOOK_AHEAD
+        try:
+            while sim.decision is not None and sim.decision.kind not in self.horizon:
+                decision = sim.decision
+                if len(decision.actions) == 1:
+                    action = decision.actions[0]
+                elif decision.kind in STEPS:
+                    action = self.step(sim, decision, rng)
+                elif decision.kind == ORDER:
+                    action = decision.actions[rng.randrange(len(decision.actions))]
+                elif self._spent(len(decision.actions)):
+                    action = _imagined(decision)
+                else:
+                    action = self._pick([(a, v) for a, v, _ in self.trials(sim, rng, depth)], rng)
+                sim.apply(action)
+                if taken is not None:
+                    taken.append(action)
+        finally:
+            if outermost:
+                self._allowance = None
+
+    def _spent(self, judged: int) -> bool:
+        """Count ``judged`` actions against the look-ahead under way; whether it has run out."""
+        if self._allowance is None:
+            return False
+        self._allowance -= judged
+        return self._allowance < 0
 
     def steps(self, sim: Sim, rng: random.Random, taken: Optional[list] = None) -> None:
         """Take the token steps that come next (each player his own), up to any other decision."""
@@ -208,6 +230,12 @@ class Judge:
             elif value >= best_value - _EPSILON:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def _imagined(decision: Decision) -> Action:
+    """An action taken unjudged: the first that is not "stop here", as the engine's look-ahead
+    imagines a person's choice (machine.predict)."""
+    return next((action for action in decision.actions if action is not DONE), DONE)
 
 
 def _alike_plays(program) -> Dict[int, tuple]:
