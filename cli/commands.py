@@ -153,12 +153,12 @@ def chosen_bots(args, content, show, default: str = "random") -> tuple:
 
 
 def bots_for_sides(given, content, show, default: str) -> tuple:
-    from crisis.interpreter.players.registry import UnknownController, controller_factory
+    from crisis.interpreter.players.registry import UnknownController, controller_for
     from .errors import CliError
     names = [default] * len(content.sides)
     for index, bot in each_side_once(given, content, show):
         try:
-            controller_factory(bot)
+            controller_for(bot, content)
         except (UnknownController, ValueError) as error:
             from .session import bot_problem
             raise CliError(show.catalog.text("cli.error.bot", given=bot, reason=bot_problem(show.catalog, error)))

@@ -27,7 +27,7 @@ from crisis.interpreter.actions import Action, Decision
 from crisis.interpreter.engine.game import Game, IllegalAction, Options, option_names
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.players.registry import (Controller, RandomBot, UnknownController, controller_factories,
-                                                 controller_factory)
+                                                 controller_factory, controller_for)
 from crisis.interpreter.preview import rule_uses
 from crisis.ruleset.diagnostics import shown
 
@@ -999,7 +999,7 @@ def new_session(args, content: Content, show: Presenter, seed: int, options: Opt
                 raise CliError(c.text("cli.error.vs_guess", given=args.vs, names=", ".join(names), guess=guess))
             raise CliError(c.text("cli.error.vs", given=args.vs, names=", ".join(names)))
         try:
-            controller_factory(bot)  # a setting after the name: search:200, search:500ms
+            controller_for(bot, content)  # a setting after the name: search:200, search:500ms
         except (UnknownController, ValueError) as error:
             raise CliError(c.text("cli.error.bot", given=args.vs, reason=bot_problem(c, error)))
         controllers = [saves.HUMAN if i == human else bot for i in range(len(sides))]

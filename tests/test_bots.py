@@ -77,6 +77,29 @@ def test_the_command_line_knows_the_bots(tmp_path):
     assert game.returncode in (0, 3) and "heuristic" in game.stdout
 
 
+def test_bots_that_judge_positions_are_refused_in_one_line_for_content_without_an_evaluation(tmp_path):
+    """A new game's content may have no bots/evaluation.yaml yet: the random bot plays it, and the
+    heuristic and search bots are refused before the game starts (they ended `crisis sim` with a
+    traceback), in the player's language, with exit status 2."""
+    import shutil
+    from helpers import copy_content
+    root = copy_content(tmp_path)
+    shutil.rmtree(root / "bots")
+    folder = str(root)
+    for command in (["sim", "--games", "2", "--bot", "union=heuristic"],
+                    ["sim", "--games", "2", "--bot", "secessionist=search:2", "--lang", "es"],
+                    ["play", "--vs", "search:5", "--save", str(tmp_path / "g.json")],
+                    ["balance", "--games", "2", "--out", str(tmp_path / "report")]):
+        result = run_main(*command, "--content", folder, input="quit\n", cwd=tmp_path)
+        assert result.returncode == 2, (command, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "bots/evaluation.yaml" in lines[0], (command, result.stderr)
+        assert ("juzga las posiciones" in lines[0]) == ("es" in command)
+        assert not (tmp_path / "g.json").exists() and not (tmp_path / "report").exists()
+    played = run_main("sim", "--games", "2", "--bot", "union=random", "--content", folder, cwd=tmp_path)
+    assert played.returncode == 0 and "2 games in " in played.stdout
+
+
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_half_way_through_a_card_the_other_sides_hidden_cards_do_not_change_the_choice(content, name):
     """The twins are followed from a card play into the card's effect: at each step the bot's

@@ -329,6 +329,7 @@ class HeuristicBot:
 
     name = "heuristic"
     stateless = True
+    needs_evaluation = True
 
     def __init__(self, seed: Optional[int] = None, side: int = 0, evaluation=None):
         self.seed, self.side = seed, side

@@ -26,6 +26,8 @@ class Controller:
     # True for a bot whose choices depend on the game alone (it draws from a generator made
     # for each decision): a game rebuilt from its actions need not ask it again
     stateless = False
+    # True for a bot that judges positions by the content's bots/evaluation.yaml
+    needs_evaluation = False
 
     def choose(self, game, decision: Decision) -> Action:  # pragma: no cover - interface
         raise NotImplementedError
@@ -114,3 +116,16 @@ def controller_factory(name: str) -> Callable:
         raise UnknownController(f"'{base}' takes no setting after ':'", "no_setting", name=base)
     known = ", ".join(sorted(registry))
     raise UnknownController(f"no controller named '{name}' (known: {known})", "unknown", name=name, known=known)
+
+
+def controller_for(name: str, content) -> Callable:
+    """``controller_factory(name)``, for a game of ``content``: a bot that judges positions by the
+    content's bots/evaluation.yaml is refused (``UnknownController``) where the content has none."""
+    factory = controller_factory(name)
+    made = getattr(factory, "func", factory)  # a bot with a setting: a partial of its class
+    definition = getattr(content, "definition", None)
+    if getattr(made, "needs_evaluation", False) and (definition is None or definition.evaluation is None):
+        base = name.partition(":")[0]
+        raise UnknownController(f"'{base}' judges positions by the content's bots/evaluation.yaml, which it has not",
+                                "no_evaluation", name=base)
+    return factory

@@ -315,6 +315,7 @@ class SearchBot:
 
     name = "search"
     stateless = True
+    needs_evaluation = True
     budget: Optional[Budget] = None  # None: the content's (bots/search.yaml)
 
     def __init__(self, seed: Optional[int] = None, side: int = 0, budget: Optional[Budget] = None,
