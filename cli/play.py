@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from pathlib import Path
 from typing import List, Sequence
 
 from crisis.content.model import Content

@@ -238,7 +238,6 @@ def solo_summary(args, content, show) -> dict:
     from crisis.interpreter import batch
     from crisis.interpreter.records import reading_of
     from .commands import solo_game
-    from .commands import solo_game
     from .session import match_side
     reading = reading_of(program_of(content))
     sides = reading.sides

@@ -23,7 +23,7 @@ from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
 from crisis.ruleset.rulecache import keywords, parse
 
 from .schema import Entry, Lexicon, Schema, SchemaReader
-from .yamlfile import ContentError, Map, Seq, Text, YamlFile, display_path
+from .yamlfile import Map, Seq, Text, YamlFile, display_path
 
 CARD_FILE_KEYS = ("id", "provenance", "note")
 CARD_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -27,13 +27,13 @@ import re
 import stat
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import attrs
 
 from crisis.ruleset import limits
 from crisis.ruleset import rulecache
-from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, one_of, shown
+from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, shown
 
 from . import bots as B
 from . import catalogcache
@@ -42,7 +42,7 @@ from .locale import (REFERENCE_LANG, Catalog, MessageError, flatten, format_mess
                      placeholders)
 from .games import DEFAULT_GAME
 from .model import Content
-from .reading import Reader, _width
+from .reading import Reader
 from .yamlfile import ContentError, Map, YamlFile, display_path, list_folder, real_inside, size_text
 
 GAME_DIR = DEFAULT_GAME

@@ -1003,8 +1003,8 @@ class SchemaReader:
             action = {"puts into play": "enter", "removes from play": "leave", "moves": "move", "sets": "set",
                       "clears": "clear"}[actions[0]]
             if "sets" in part and action in ("leave",):
-                self.error(self.at(part, "sets"), f"a card that leaves play keeps no flags: 'sets' goes with "
-                                                  f"'puts into play' or 'moves'")
+                self.error(self.at(part, "sets"), "a card that leaves play keeps no flags: 'sets' goes with "
+                                                  "'puts into play' or 'moves'")
             flag = part.get("clears") if action == "clear" else part.get("sets")
             if flag is not None and not self.refer(part, "clears" if action == "clear" else "sets", flag, flags,
                                                    "flag"):

@@ -539,7 +539,6 @@ class EntityPhrases:
         if quantity is None:
             self.error(node, f"{verb} what?", expected=f"'{verb} a card from ...', '{verb} up to 2 cards from ...'")
             return None, None
-        kinds = {self.r.kind_index[self.schema.piles[p.pile].kind] for p in piles}
         if quantity.kind == "thing" and p_any(quantity.phrase):  # "deploy any number of farms from your hand"
             inner = quantity.phrase.of[0]
             head = inner.words[-1] if inner.words else None

@@ -400,7 +400,7 @@ def catalog(lang: str):
 
 def rendered(definition, lang: str):
     from crisis.content.phrases import every_rule
-    from crisis.ruleset.phrasing import phrase_block, phrase_condition, phrase_outline
+    from crisis.ruleset.phrasing import phrase_condition, phrase_outline
     texts = {}
     cat = catalog(lang)
     for label, how, rule, actor in every_rule(definition):

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from clirun import Session, last_line, run_crisis, run_main
+from clirun import Session, run_crisis, run_main
 from crisis.cli.text import Presenter
 from crisis.cli import saves
 from crisis.cli.session import GameSession

@@ -9,7 +9,7 @@ from crisis.interpreter.designer.scenario import run_file as run_scenario_file
 from crisis.interpreter.engine.program import program_of
 from crisis.ruleset.reader import parse
 from crisis.ruleset.resolver import Resolver
-from helpers import add_designer_card, copy_content, replace_in
+from helpers import add_designer_card, copy_content
 
 
 def run_file(content, path):

@@ -202,7 +202,7 @@ def set_state_numbers(root, shift):
     for old, new in (("  each side: 25", f"  each side: {most}"), ("  at most per place: 4", f"  at most per place: {most}"),
                      # at the limit the tokens add up (the pool holds those the track and boxes do not)
                      ("    pool: {words: [pool]}", f"    pool: {{words: [pool], start: {most - 25 if not shift else most}}}"),
-                     ("      Escalation: {from: 10, to: 8, box: 2}", f"      Escalation: {{from: 10, to: 8, box: 2}}"),
+                     ("      Escalation: {from: 10, to: 8, box: 2}", "      Escalation: {from: 10, to: 8, box: 2}"),
                      ("    to: 99\n", f"    to: {limits.MAX_COUNTER + shift}\n"),
                      ("game: fort-sumter", "game: " + "g" * (limits.MAX_NAME_CHARS + shift))):
         assert old in text, old

@@ -3,7 +3,6 @@ input/output and checks diagnostics, completion, hover and go-to-definition."""
 
 import asyncio
 import os
-import sys
 
 import pytest
 

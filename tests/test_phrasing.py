@@ -276,7 +276,7 @@ def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
     """A template made from the game's names (render.holder.pool, render.statement.resolve_breached)
     is in no list in the program: `crisis i18n check` learns it from the rules, and reports it
     missing, with the rule that needs it, when the reference catalog lacks it."""
-    from helpers import copy_content, replace_in
+    from helpers import copy_content
 
     from crisis.content.i18n import check_catalog
 

@@ -7,7 +7,6 @@ file:line:column; a load whose texts are all cached never imports Lark."""
 import hashlib
 import json
 
-import attrs
 import pytest
 
 from crisis.content.loader import load_content, read_game

@@ -70,7 +70,7 @@ def direct(content, seed: int, solo=None, generated: bool = True, monkeypatch=No
                      solo=solo)
 
 
-def stopped(play) -> "Diagnostic":
+def stopped(play):
     started = time.perf_counter()
     with pytest.raises(RuleWorkError) as caught:
         play()

@@ -196,7 +196,6 @@ class Coverage:
 
     def _overlay(self, definition, overlay, terms) -> None:
         schema = definition.schema
-        roles = overlay.roles
         holders = next((name for name, (kind, meaning) in definition.terms.items() if kind == "holders"), "cases")
         for index, (when, places) in enumerate(overlay.available):
             if when is not None:

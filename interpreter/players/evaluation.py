@@ -10,7 +10,7 @@ names a game: every term is the content's rule text, compiled by the engine's co
 from __future__ import annotations
 
 import operator
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence
 
 import attrs
 
