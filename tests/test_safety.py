@@ -30,17 +30,31 @@ def test_no_code_runs_content(pattern):
 
 
 def test_generated_rules_run_only_after_their_source_is_verified():
-    """exec() appears once, on code compiled from the tree verify() returned, with builtins cut to a list."""
+    """exec() appears once, on code compiled either from the tree verify() returned or from a text
+    whose exact digest passed verify() in an earlier run (verified.py), with builtins cut to a list."""
     tree = ast.parse((ROOT / GENERATED_CODE_RUNNER).read_text(encoding="utf-8"))
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
     (run,) = [call for call in calls if call.func.id == "exec"]
-    (compiled,) = [call for call in calls if call.func.id == "compile"]
+    compiled = [call for call in calls if call.func.id == "compile"]
+    code_name, namespace_name = (argument.id for argument in run.args)
+    # the code run is assigned only from compile() calls, in the two branches of one test
+    (branches,) = [node for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and any(isinstance(n, ast.Assign) and n.targets[0].id == code_name for n in node.body)]
+    test = branches.test
+    assert isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "was_verified"
+    source_name = test.args[0].id
+    (cached,) = [n.value for n in branches.body if isinstance(n, ast.Assign)]
+    (fresh,) = [n.value for n in branches.orelse if isinstance(n, ast.Assign)]
+    assert [cached, fresh] == compiled and len(compiled) == 2
+    assert cached.args[0].id == source_name  # the text whose digest was verified, compiled as it is
+    walked = fresh.args[0]
+    assert isinstance(walked, ast.Call) and walked.func.id == "verify" and walked.args[0].id == source_name
+    # and nothing else assigns the code that is run
+    assigned = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == code_name for t in node.targets)]
+    assert len(assigned) == 2
     assignments = {target.id: node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                    for target in node.targets if isinstance(target, ast.Name)}
-    code_name, namespace_name = (argument.id for argument in run.args)
-    assert assignments[code_name] is compiled
-    verified = assignments[compiled.args[0].id]
-    assert isinstance(verified, ast.Call) and verified.func.id == "verify"
     builtins = dict(zip((key.value for key in assignments[namespace_name].keys), assignments[namespace_name].values))
     assert isinstance(builtins["__builtins__"], ast.Dict)
     allowed = {key.value for key in builtins["__builtins__"].keys}

@@ -3,9 +3,11 @@
 ``native(program)`` generates the program's module (codegen.py), verifies it
 (verify.py), compiles it and runs it in a namespace holding only the runtime
 names the generator uses (no builtins beyond ``range`` and ``len``).  The
-result is kept on the program.  ``CRISIS_INTERPRET=1`` in the environment turns
-generated code off: every game then runs the operations themselves, which play
-the same games (tests/test_generated_code.py).
+result is kept on the program.  A module whose exact text was verified in an
+earlier run (verified.py) is compiled without being walked again.
+``CRISIS_INTERPRET=1`` in the environment turns generated code off: every game
+then runs the operations themselves, which play the same games
+(tests/test_generated_code.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from crisis.interpreter.actions import DONE, Decision
 
 from .codegen import ROOT_CTX, CodeGenerator, roots
 from .ops import Stopped, Won
+from . import verified
 from .verify import verify
 
 
@@ -57,8 +60,11 @@ def interpreting() -> bool:
 def generate(program) -> Native:
     generator = CodeGenerator(program)
     source = generator.module(roots(program))
-    tree = verify(source)
-    code = compile(tree, "<generated rules>", "exec")
+    if verified.was_verified(source):  # this very text passed verify in an earlier run (verified.py)
+        code = compile(source, "<generated rules>", "exec")
+    else:
+        code = compile(verify(source), "<generated rules>", "exec")
+        verified.remember(source)
     namespace = {"__builtins__": {"range": range, "len": len}, "K": tuple(generator.constants),
                  "Stopped": Stopped, "Won": Won, "Decision": Decision, "DONE": DONE}
     exec(code, namespace)  # the verified module: only generated definitions (verify.py)
