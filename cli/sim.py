@@ -391,39 +391,51 @@ def connect_ray(address: str, catalog) -> None:
         watchdog.cancel()
 
 
+def say(text: str) -> None:
+    """A line of the report, broken between words at the terminal's width when it goes to one;
+    piped, each result stays on one line for the tools that read it."""
+    if not sys.stdout.isatty():
+        print(text)
+        return
+    import shutil
+    from .terminal import fit
+    for part in fit(text, max(40, shutil.get_terminal_size().columns)):
+        print(part)
+
+
 def print_summary(show, reading, total, summary: dict, records: Optional[str]) -> None:
     c = show.catalog
     games = max(total.games, 1)
     if summary["partial"]:
-        print(c.text("cli.sim.partial", games=total.games, requested=summary["requested"],
-                     first=summary["first_seed"], last=summary["last_seed"]))
+        say(c.text("cli.sim.partial", games=total.games, requested=summary["requested"],
+                   first=summary["first_seed"], last=summary["last_seed"]))
     for side, name in enumerate(reading.sides):
         wins = total.wins.get(side, 0)
-        print(c.text("summary.sim_side", side=show.side(name), wins=wins, percent=show.decimal(100 * wins / games, 1),
-                     vp=show.decimal(total.mean(reading.score, side), 2)))
+        say(c.text("summary.sim_side", side=show.side(name), wins=wins, percent=show.decimal(100 * wins / games, 1),
+                   vp=show.decimal(total.mean(reading.score, side), 2)))
     for index, count in sorted(total.tie_breaks.items()):
-        print(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
+        say(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
     if total.at_once:
-        print(c.text("cli.sim.at_once", n=total.at_once, percent=show.decimal(100 * total.at_once / games, 1)))
+        say(c.text("cli.sim.at_once", n=total.at_once, percent=show.decimal(100 * total.at_once / games, 1)))
     for counter in reading.game_loops:  # the game's own loop over a counter stopped before its last value
         early = total.stopped_early(reading, counter)
         if early:
-            print(c.text("cli.sim.early", last=reading.counters[counter].high, n=early,
-                         percent=show.decimal(100 * early / games, 1)))
+            say(c.text("cli.sim.early", last=reading.counters[counter].high, n=early,
+                       percent=show.decimal(100 * early / games, 1)))
     if total.broken:
-        print(c.text("cli.sim.broken", n=total.broken))
+        say(c.text("cli.sim.broken", n=total.broken))
         for problem in total.problems:
-            print(c.text("cli.sim.problem", problem=problem))
+            say(c.text("cli.sim.problem", problem=problem))
     elif summary.get("checked"):
-        print(c.text("cli.sim.all_held"))
-    print(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
-                 rate=round(summary["games_per_second"])))
+        say(c.text("cli.sim.all_held"))
+    say(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
+               rate=round(summary["games_per_second"])))
     if summary["processes"] == "ray":
-        print(c.text("cli.sim.ray"))
+        say(c.text("cli.sim.ray"))
     else:
-        print(c.text("cli.sim.processes", n=summary["processes"]))
+        say(c.text("cli.sim.processes", n=summary["processes"]))
     if records:
-        print(c.text("cli.sim.records", file=shown_path(records)))
+        say(c.text("cli.sim.records", file=shown_path(records)))
 
 
 def sim_solo(args, content, show) -> int:
@@ -444,12 +456,12 @@ def sim_solo(args, content, show) -> int:
         total = play_batch(job, range(args.seed, args.seed + args.games), args.jobs)
         wins = total.wins.get(opponent, 0)
         played += args.games
-        print(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
-                     difficulty=c.name("difficulty", job.options.difficulty), wins=wins,
-                     percent=show.decimal(100 * wins / args.games, 1),
-                     vp=show.decimal(total.mean(reading.score, opponent), 2),
-                     player_vp=show.decimal(total.mean(reading.score, player), 2)))
+        say(c.text("summary.sim_solo", opponent=show.side(sides[opponent]), player=show.side(sides[player]),
+                   difficulty=c.name("difficulty", job.options.difficulty), wins=wins,
+                   percent=show.decimal(100 * wins / args.games, 1),
+                   vp=show.decimal(total.mean(reading.score, opponent), 2),
+                   player_vp=show.decimal(total.mean(reading.score, player), 2)))
     elapsed = time.perf_counter() - started
-    print(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=round(played / elapsed)))
-    print(c.text("cli.sim.processes", n=processes(args.games, args.jobs)))  # as the two-player summary says
+    say(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=round(played / elapsed)))
+    say(c.text("cli.sim.processes", n=processes(args.games, args.jobs)))  # as the two-player summary says
     return EXIT_OK

@@ -330,3 +330,31 @@ def test_records_name_only_what_the_game_declares():
     assert [f["step"] for f in first["first_players"]] == ["orders"] * 3
     assert [f["counters"] for f in first["first_players"]] == [{"round": 1}, {"round": 2}, {"round": 3}]
     assert first["entered"] == {} and first["kept"] == []
+
+
+@pytest.mark.parametrize("solo", [False, True])
+def test_on_a_narrow_terminal_the_summary_breaks_between_words_and_piped_it_keeps_one_line_a_result(
+        monkeypatch, solo):
+    import io
+    import sys
+    from crisis.cli.main import main
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("NO_COLOR", "1")
+    command = ["sim", "--games", "3", "--jobs", "1", "--lang", "es"] + (["--solo"] if solo else [])
+    outputs = []
+    for stream in (Terminal(), io.StringIO()):
+        monkeypatch.setattr(sys, "stdout", stream)
+        assert main(command) == 0
+        outputs.append(stream.getvalue().splitlines())
+    on_terminal, piped = outputs
+    assert max(len(line) for line in on_terminal) <= 60
+    assert max(len(line) for line in piped) > 60 or not solo  # the solo lines are longer than 60
+    # the same words, in the same order, only broken differently (the timings aside)
+    words = [re.sub(r"[\d.,]+", "N", " ".join(" ".join(lines).split())) for lines in (on_terminal, piped)]
+    assert words[0] == words[1]
+    assert len(on_terminal) > len(piped) or not solo
