@@ -1,6 +1,7 @@
 """Fit the bots' evaluation weights (bots/evaluation.yaml) to games: which terms predict the winner.
 
-Plays games between heuristic bots on the general engine (a share of their card plays at random,
+Plays games between heuristic bots (or the bot ``--bot`` names: the search bot, to fit the
+positions it reaches) on the general engine (a share of their card plays at random,
 so that positions vary), records at every decision of the evaluation's horizon (the positions
 a trial is judged at) each term of bots/evaluation.yaml for the player about to decide (its
 value less the other side's, as the bots work it out; 0 while the term does not count), with
@@ -11,7 +12,7 @@ them; the logistic scale (points of evaluation per unit of log-odds) is what the
 ``scale`` setting takes.  One fit per stage (the steps of the sequence of play under way) shows
 how much the weights move over a game.
 
-    python tools/fit_evaluation.py --games 600 [--seed 1] [--content DIR] [--random 0.2] [--jobs 2]
+    python tools/fit_evaluation.py --games 600 [--seed 1] [--content DIR] [--random 0.2] [--jobs 2] [--bot search]
         [--data positions.json] [--terms "your VP,lead,..."] [--write] [--write-scale]
 
 ``--data`` keeps the positions played (a later run with the same file fits again without
@@ -57,16 +58,18 @@ def fitted_terms(evaluator):
 
 def play(task):
     """The terms at each decision of the horizon of one game, and the winner."""
-    seed, explore = task
+    seed, explore, bot = task
     from crisis.interpreter.engine.game import Game
-    from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
+    from crisis.interpreter.players.heuristic import judge_for
+    from crisis.interpreter.players.registry import controller_for
     from crisis.interpreter.players.sim import Sim
     c = content()
     game = Game.of(c, seed, log=False)
     judge = judge_for(game.program)
     evaluator = judge.evaluator
     terms = fitted_terms(evaluator)
-    bots = [HeuristicBot(seed, side) for side in range(len(game.program.schema.sides))]
+    factory = controller_for(bot, c)
+    bots = [factory(seed, side) for side in range(len(game.program.schema.sides))]
     rng = random.Random(f"fit/{seed}")
     rows = []
     while game.decision is not None:
@@ -153,6 +156,8 @@ def main() -> int:
     parser.add_argument("--content", default=None)
     parser.add_argument("--random", type=float, default=0.2, help="share of the horizon's decisions made at random")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--bot", default="heuristic",
+                        help="the bot playing every side, as crisis sim names it (default heuristic; search, search:40)")
     parser.add_argument("--data", help="a file to keep the positions in, or to read them from")
     parser.add_argument("--terms", help="the terms to fit on, separated by commas (default: all)")
     parser.add_argument("--write", action="store_true", help="write the fitted weights into bots/evaluation.yaml")
@@ -170,7 +175,7 @@ def main() -> int:
     if args.data and Path(args.data).exists():
         data = json.loads(Path(args.data).read_text())
     else:
-        tasks = [(args.seed + index, args.random) for index in range(args.games)]
+        tasks = [(args.seed + index, args.random, args.bot) for index in range(args.games)]
         if args.jobs > 1:
             with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
                 games = pool.map(play, tasks, chunksize=4)
