@@ -126,6 +126,6 @@ def controller_for(name: str, content) -> Callable:
     definition = getattr(content, "definition", None)
     if getattr(made, "needs_evaluation", False) and (definition is None or definition.evaluation is None):
         base = name.partition(":")[0]
-        raise UnknownController(f"'{base}' judges positions by the content's bots/evaluation.yaml, which it has not",
-                                "no_evaluation", name=base)
+        raise UnknownController(f"'{base}' judges positions by the content's bots/evaluation.yaml, "
+                                "and this content has none", "no_evaluation", name=base)
     return factory
