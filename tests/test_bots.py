@@ -229,3 +229,25 @@ def test_the_allowance_leaves_the_shipped_games_look_aheads_untouched(content, m
     assert max(counts) * 2 < limits.MAX_JUDGED_PER_LOOK_AHEAD
     monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 10 ** 9)
     assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded
+
+
+def test_a_process_that_loads_content_after_content_keeps_no_bot_of_content_it_let_go(tmp_path):
+    """The language server and long runs load content after content: once a content is let go,
+    its program and its bots' judges go too (a table of judges kept every program: the fuzz
+    run's workers grew by megabytes a content until they ran out of memory)."""
+    import gc
+    import weakref
+    from crisis.content.loader import load_content
+    from helpers import copy_content
+    root = copy_content(tmp_path)
+
+    def play_a_decision(seed):
+        loaded = load_content(root)
+        game = Game.of(loaded, seed, log=False)
+        for bot in (HeuristicBot(seed, 0), SearchBot(seed, 0, Budget(iterations=1))):
+            bot.choose(game, game.decision)
+        return weakref.ref(program_of(loaded))
+
+    programs = [play_a_decision(seed) for seed in (1, 2)]
+    gc.collect()
+    assert [ref() for ref in programs] == [None, None]

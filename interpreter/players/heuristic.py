@@ -295,20 +295,22 @@ def _fields_read(node, M):
 
 # ------------------------------------------------------------------ the bot
 
-_JUDGES: Dict[tuple, Judge] = {}
-
-
 def judge_for(program, evaluation=None) -> Judge:
     """The judge of a game program, with its content's evaluation or ``evaluation`` (another
-    content's for the same rules: a retuned copy, say), built once."""
-    key = (id(program), id(evaluation) if evaluation is not None else None)
-    judge = _JUDGES.get(key)
-    if judge is None or judge.program is not program:
-        if evaluation is None:
-            evaluation = program.definition.evaluation
-        if evaluation is None:
-            raise ValueError("this content has no bots/evaluation.yaml: the bots cannot judge its positions")
-        judge = _JUDGES[key] = Judge(program, evaluation)
+    content's for the same rules: a retuned copy, say), built once.  Kept on the program, so it
+    goes when the program does (a process that loads content after content -- the language
+    server, a fuzz run -- keeps no judge of content it no longer holds)."""
+    judges = getattr(program, "_judges", None)
+    if judges is None:
+        judges = program._judges = {}
+    found = judges.get(id(evaluation))
+    if found is not None and found[0] is evaluation:
+        return found[1]
+    chosen = evaluation if evaluation is not None else program.definition.evaluation
+    if chosen is None:
+        raise ValueError("this content has no bots/evaluation.yaml: the bots cannot judge its positions")
+    judge = Judge(program, chosen)
+    judges[id(evaluation)] = (evaluation, judge)  # the evaluation kept: its id is not reused while it is here
     return judge
 
 
