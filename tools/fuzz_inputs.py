@@ -174,9 +174,16 @@ class Pool:
         self.conn.send(job)
         if self.conn.poll(timeout):
             try:
-                return self.conn.recv()
-            except EOFError:
+                result = self.conn.recv()
+            except (EOFError, OSError):  # the worker died (killed, or out of memory as it started)
                 pass
+            else:
+                if result[0] == "memory" or any(outcome == "memory" for _, outcome, _ in result[4]):
+                    # a worker that ran out of memory is not trusted with the next case: one case's
+                    # finding must not turn into every later case's
+                    self.close()
+                    self.start()
+                return result
             self.process.join(5)
             code = self.process.exitcode
             self.start()
