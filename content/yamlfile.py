@@ -564,6 +564,13 @@ class YamlFile:
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError):  # an explicit tag that does not fit
             errors.append(self.diagnostic(at, f"this value cannot be read as '{shown(node.tag)}'"))
             return None
+        if type(value) is float and not -_LARGEST <= value <= _LARGEST:  # .inf, .nan, 1.0e+400 ...
+            what = "this number is too large" if value == value and abs(value) != float("inf") else \
+                "this is not a finite number"
+            errors.append(self.diagnostic(at, f"{what}: content's numbers lie between "
+                                              f"-{_LARGEST:,.0f} and {_LARGEST:,.0f}",
+                                          width=min(len(node.value), limits.MAX_SHOWN_CHARS)))
+            return None
         if not isinstance(value, str):
             return value
         control = _CONTROL.search(value)
@@ -576,6 +583,12 @@ class YamlFile:
         text.line, text.column = at
         text._file, text._span = self, (node.start_mark.index, node.end_mark.index)
         return text
+
+
+# the largest a number of content may be, as the digits of a whole number allow (999,999,999): a
+# float past it (or not a number at all, .nan) would turn every judgement or chance it enters
+# into infinity or NaN
+_LARGEST = float(10 ** limits.MAX_NUMBER_DIGITS - 1)
 
 
 class _ParserRefused(ContentError):

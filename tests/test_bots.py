@@ -251,3 +251,18 @@ def test_a_process_that_loads_content_after_content_keeps_no_bot_of_content_it_l
     programs = [play_a_decision(seed) for seed in (1, 2)]
     gc.collect()
     assert [ref() for ref in programs] == [None, None]
+
+
+def test_the_search_bot_plays_with_the_largest_weights_content_may_give(tmp_path):
+    """A weight of 999,999,999 VP (the largest number content holds) made the search bot's chance
+    of winning overflow (found by tools/fuzz_inputs.py); it now plays the game through."""
+    from crisis.content.loader import load_content
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "  your VP: 1.0\n", "  your VP: 999999999\n")
+    loaded = load_content(root)
+    game = Game.of(loaded, 4, log=False)
+    players = [SearchBot(4, 0, Budget(iterations=2)), RandomBot(4, 1)]
+    while not game.over:
+        game.apply(players[game.decision.player].choose(game, game.decision))
+    assert game.view.winner in (0, 1)

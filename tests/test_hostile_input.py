@@ -301,6 +301,19 @@ def test_a_solo_aid_with_nothing_in_it_is_an_error_at_its_start_not_a_traceback(
     assert [(d.line, d.column) for d in missing] == [(1, 1)]
 
 
+@pytest.mark.parametrize("number, message", [(".nan", "not a finite number"), (".inf", "not a finite number"),
+                                             ("-.inf", "not a finite number"), ("2.5e+9", "too large")])
+def test_a_number_that_is_not_finite_or_too_large_is_refused_where_it_stands(tmp_path, number, message):
+    """A bot's weight of .nan or .inf turned every judgement into NaN or infinity; content's
+    numbers lie within the whole numbers' nine digits."""
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "  your VP: 1.0\n", f"  your VP: {number}\n")
+    d = one(problems(root), message)
+    assert d.path.endswith("evaluation.yaml") and (d.line, d.column) == (
+        line_of(root / "bots" / "evaluation.yaml", f"  your VP: {number}"), 12)
+    assert "999,999,999" in d.message
+
+
 def test_name_errors_in_state_yaml_have_a_line(tmp_path):
     root = copy_content(tmp_path)
     replace_in(root / "state.yaml", "sides: [Unionist, Secessionist]", "sides: [unionist, Secessionist]")

@@ -109,8 +109,13 @@ class Search:
         return len(visits) < 2 or visits[0] - visits[1] > remaining
 
     def chance(self, value: float) -> float:
-        """An evaluation (VP) as a chance of winning."""
-        return 1.0 / (1.0 + math.exp(-value / self.settings.scale))
+        """An evaluation (VP) as a chance of winning.  Written so that no evaluation overflows:
+        a content's weights may be as large as its numbers allow (999,999,999 VP a term)."""
+        x = value / self.settings.scale
+        if x >= 0:
+            return 1.0 / (1.0 + math.exp(-x))
+        small = math.exp(x)  # at most 1; for a very bad position it underflows to 0, never overflows
+        return small / (1.0 + small)
 
     def iterate(self, game) -> None:
         """One determinization, down the tree to a node not yet expanded; its result back up."""
