@@ -592,6 +592,16 @@ class DefinitionReader:
                                          {"if": str, "card": str, "discarding": str, "option": str}, at=at)
             if body is None:
                 continue
+            # A use of another card (card:) is paid for with a card of the hand
+            # (discarding:); the two only make sense together.
+            if ("card" in body) != ("discarding" in body):
+                given, missing = ("card", "discarding") if "card" in body else ("discarding", "card")
+                self.problems.add(file.diagnostic(
+                    spec["uses"].key_positions[name],
+                    f"the use '{shown(name)}' has '{given}:' but no '{missing}:'",
+                    width=len(str(name)), expected=f"'{missing}:' as well, or neither",
+                    hint="a use of a card not in the hand ('card:') needs the card of the hand that pays for it "
+                         "('discarding:'); a use of the played card has neither"))
             # "the card": the card played (or claimed); "this space": its place, for cards with one
             slot = attrs.evolve(card_slot(schema, played_kind, ""), description=f"the use '{name}'", revealed=True,
                                 pile_cards=True) if played_kind is not None else ANYWHERE

@@ -143,6 +143,21 @@ def test_a_rule_of_the_sequence_of_play_is_checked_like_a_card(tmp_path):
     assert d.hint == "did you mean 'Fort Sumter'?"
 
 
+@pytest.mark.parametrize("dropped, given, missing", [
+    ("      discarding: a card of your hand whose value is at least the value of the card\n", "card", "discarding"),
+    ("      card: the last card played\n", "discarding", "card"),
+])
+def test_a_use_of_another_card_says_what_pays_for_it(tmp_path, dropped, given, missing):
+    """Found by the fuzzer: a use with 'card:' but no 'discarding:' passed check, and offering it in
+    play ended the game with a TypeError. Each needs the other; the error stands at the use."""
+    root = copy_content(tmp_path)
+    where = line_of(root / "sequence.yaml", "    claim:")
+    replace_in(root / "sequence.yaml", dropped, "")
+    (d,) = problems(root)
+    assert (d.path.endswith("sequence.yaml"), d.line, d.column) == (True, where, 5)
+    assert d.message == f"the use 'claim' has '{given}:' but no '{missing}:'"
+
+
 def test_not_a_content_directory(tmp_path):
     (d,) = problems(tmp_path)
     assert d.message == "this is not a content directory: it has no state.yaml"
