@@ -67,6 +67,12 @@ MAX_SEARCH_MILLISECONDS = 600_000   # ten minutes
 # person's.  A rule may ask a thousand decisions of hundreds of actions each, and the bots judge
 # every action of each: without this a bot's one choice could take minutes.
 MAX_JUDGED_PER_LOOK_AHEAD = 2_000
+# Actions a bot judges in one choice (and the search in judging one node's actions): its
+# look-aheads together, and the games it plays out to judge a card of an order.  A look-ahead is
+# bounded above, but a choice holds as many as it has actions, and a card of an order is judged
+# by games played to the end, each with choices of its own: on a hand of thirty cards a search
+# bot's one choice took minutes.  Past it, the rest of the choice is taken unjudged.
+MAX_JUDGED_PER_CHOICE = 20_000
 
 # ------------------------------------------------------------------ saves
 MAX_SAVE_BYTES = 16 * MIB       # a saved game (a whole game of Fort Sumter: 3.4 KB at most)

@@ -231,6 +231,53 @@ def test_the_allowance_leaves_the_shipped_games_look_aheads_untouched(content, m
     assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded
 
 
+def _judged_per_choice(monkeypatch):
+    """Patches the heuristic's judge to record, for each outermost choice (``choosing``), the
+    actions it judged: its look-aheads and games played out together."""
+    import contextlib
+    from crisis.interpreter.players import heuristic
+    counts, choosing = [], heuristic.Judge.choosing
+
+    @contextlib.contextmanager
+    def counting(self):
+        outermost = self._choice_left is None
+        with choosing(self):
+            yield
+            if outermost:
+                counts.append(heuristic.MAX_JUDGED_PER_CHOICE - self._choice_left)
+    monkeypatch.setattr(heuristic.Judge, "choosing", counting)
+    return counts
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "search:2"])
+def test_a_choice_judges_no_more_actions_than_its_allowance_and_the_game_goes_on(content, monkeypatch, bot):
+    """Found by the fuzzer: on hands of 31 cards a search game took minutes, each card of an order
+    judged by games played to the end.  One choice judges at most its allowance (docs/limits.md,
+    Bots), past it only the look-ahead under way finishes, and the rest is taken unjudged."""
+    from crisis.interpreter.players import heuristic
+    from crisis.interpreter.players.registry import controller_factory, play_out
+    monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_CHOICE", 500)
+    counts = _judged_per_choice(monkeypatch)
+    game = Game.of(content, 3, log=False)
+    factory = controller_factory(bot)
+    play_out(game, [factory(3, side) for side in range(2)])
+    assert game.over and game.view.winner in (0, 1)
+    assert max(counts) <= 500 + heuristic.MAX_JUDGED_PER_LOOK_AHEAD
+    assert sum(1 for n in counts if n > 500) >= 3  # the allowance was reached, not merely respected
+
+
+def test_the_choice_allowance_leaves_the_shipped_games_untouched(content, monkeypatch):
+    """The shipped game's heaviest choice (a card of the final crisis order, judged by games
+    played out) judges well under the allowance: the same game with no allowance is the same."""
+    from crisis.interpreter.players import heuristic
+    from crisis.ruleset import limits
+    counts = _judged_per_choice(monkeypatch)
+    bounded = [_heuristic_game(content, seed).history for seed in (1, 2)]
+    assert max(counts) * 2 < limits.MAX_JUDGED_PER_CHOICE
+    monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_CHOICE", 10 ** 9)
+    assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded
+
+
 def test_a_process_that_loads_content_after_content_keeps_no_bot_of_content_it_let_go(tmp_path):
     """The language server and long runs load content after content: once a content is let go,
     its program and its bots' judges go too (a table of judges kept every program: the fuzz

@@ -18,13 +18,14 @@ for the decisions it does not search and to end its look-ahead.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Dict, Optional
 
 import attrs
 
 from crisis.interpreter.actions import DONE, Action, Decision
-from crisis.ruleset.limits import MAX_JUDGED_PER_LOOK_AHEAD
+from crisis.ruleset.limits import MAX_JUDGED_PER_CHOICE, MAX_JUDGED_PER_LOOK_AHEAD
 
 from .evaluation import Evaluator
 from .sample import deal_again
@@ -49,17 +50,39 @@ class Judge:
         self._scratch = None  # a board to judge a shared trial's position on, made when first needed
         # actions the look-ahead under way may still judge (``settle``); None when none is under way
         self._allowance: Optional[int] = None
+        # actions the choice under way may still judge, its look-aheads and games played out
+        # included (``choosing``); None when none is under way
+        self._choice_left: Optional[int] = None
 
     # ------------------------------------------------------------ choosing
     def choose(self, sim: Sim, rng: random.Random) -> Action:
         decision = sim.decision
         if len(decision.actions) == 1:
             return decision.actions[0]
-        if decision.kind in STEPS:
-            return self.step(sim, decision, rng)
-        if decision.kind == ORDER:
-            return self._best(decision, rng, lambda action: self.order_value(sim, action, rng))
-        return self._pick([(action, value) for action, value, _ in self.trials(sim, rng, 1)], rng)
+        with self.choosing():
+            if decision.kind in STEPS:
+                return self.step(sim, decision, rng)
+            if self._spent(len(decision.actions)):
+                if decision.kind == ORDER:
+                    return decision.actions[rng.randrange(len(decision.actions))]
+                return _imagined(decision)
+            if decision.kind == ORDER:
+                return self._best(decision, rng, lambda action: self.order_value(sim, action, rng))
+            return self._pick([(action, value) for action, value, _ in self.trials(sim, rng, 1)], rng)
+
+    @contextlib.contextmanager
+    def choosing(self):
+        """One choice of a bot (or one node's actions judged by the search): everything judged
+        within it, look-aheads and games played out included, counts against
+        ``MAX_JUDGED_PER_CHOICE`` (docs/limits.md); past it, the rest is taken unjudged."""
+        outermost = self._choice_left is None
+        if outermost:
+            self._choice_left = MAX_JUDGED_PER_CHOICE
+        try:
+            yield
+        finally:
+            if outermost:
+                self._choice_left = None
 
     def step(self, sim: Sim, decision: Decision, rng: random.Random) -> Action:
         """The token step (or stop) that leaves the best position for the player: each step is
@@ -177,11 +200,16 @@ class Judge:
                 self._allowance = None
 
     def _spent(self, judged: int) -> bool:
-        """Count ``judged`` actions against the look-ahead under way; whether it has run out."""
-        if self._allowance is None:
-            return False
-        self._allowance -= judged
-        return self._allowance < 0
+        """Count ``judged`` actions against the look-ahead and the choice under way; whether
+        either has run out."""
+        spent = False
+        if self._choice_left is not None:
+            self._choice_left -= judged
+            spent = self._choice_left < 0
+        if self._allowance is not None:
+            self._allowance -= judged
+            spent = spent or self._allowance < 0
+        return spent
 
     def steps(self, sim: Sim, rng: random.Random, taken: Optional[list] = None) -> None:
         """Take the token steps that come next (each player his own), up to any other decision."""
@@ -198,9 +226,12 @@ class Judge:
         player = sim.decision.player
         playouts = playouts or self.order_playouts
         total = 0.0
-        for _ in range(playouts):
+        for played in range(playouts):
             trial = sim.fork()
             trial.apply(action)
+            if self._choice_left is not None and self._choice_left < 0:
+                # the choice's allowance is spent: the position the card leaves, unplayed
+                return (total + (playouts - played) * self.value(trial.board, player)) / playouts
             self.play_out(trial, rng)
             total += self.value(trial.board, player)
         return total / playouts

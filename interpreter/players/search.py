@@ -170,12 +170,13 @@ class Search:
         steps that follow it; cards of an order by ``order_playouts`` games played out."""
         judge = self.judge
         decision = sim.decision
-        if decision.kind == ORDER:
-            trials = [(action, judge.order_value(sim, action, self.rng, self.settings.order_playouts), None)
-                      for action in (decision.actions if actions is None else actions)]
-        else:
-            depth = 1 if decision.player == self.me else min(1, self.settings.reply_depth)
-            trials = judge.trials(sim, self.rng, depth, record=True, actions=actions)
+        with judge.choosing():
+            if decision.kind == ORDER:
+                trials = [(action, judge.order_value(sim, action, self.rng, self.settings.order_playouts), None)
+                          for action in (decision.actions if actions is None else actions)]
+            else:
+                depth = 1 if decision.player == self.me else min(1, self.settings.reply_depth)
+                trials = judge.trials(sim, self.rng, depth, record=True, actions=actions)
         return [(action, self.chance(value), taken) for action, value, taken in trials]
 
     def _expand(self, node: Node, sim: Sim) -> float:
@@ -270,7 +271,8 @@ class Search:
         if self.settings.policy_depth == 0 and decision.kind not in judge.horizon and decision.kind not in STEPS \
                 and len(decision.actions) > 1:
             # an option, a marker...: judged by what it does at once, not played on to the horizon
-            return judge._pick([(a, v) for a, v, _ in judge.trials(sim, self.rng, 0)], self.rng)
+            with judge.choosing():
+                return judge._pick([(a, v) for a, v, _ in judge.trials(sim, self.rng, 0)], self.rng)
         return judge.choose(sim, self.rng)
 
     def _settle(self, sim: Sim, edge: Edge) -> None:
