@@ -264,13 +264,12 @@ def _first(op, kind):
     return None
 
 
-_ROUNDS: Dict[int, Rounds] = {}
-
-
 def rounds_of(program) -> Rounds:
-    found = _ROUNDS.get(id(program))
-    if found is None or found.program is not program:
-        found = _ROUNDS[id(program)] = Rounds(program)
+    """The program's rounds, worked out once and kept on the program (so they go when it does:
+    a table of every program asked about would keep each one alive)."""
+    found = getattr(program, "_rounds", None)
+    if found is None:
+        found = program._rounds = Rounds(program)
     return found
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import errno
+import math
 import os
 import re
 import stat
@@ -565,8 +566,7 @@ class YamlFile:
             errors.append(self.diagnostic(at, f"this value cannot be read as '{shown(node.tag)}'"))
             return None
         if type(value) is float and not -_LARGEST <= value <= _LARGEST:  # .inf, .nan, 1.0e+400 ...
-            what = "this number is too large" if value == value and abs(value) != float("inf") else \
-                "this is not a finite number"
+            what = "this number is too large" if math.isfinite(value) else "this is not a finite number"
             errors.append(self.diagnostic(at, f"{what}: content's numbers lie between "
                                               f"-{_LARGEST:,.0f} and {_LARGEST:,.0f}",
                                           width=min(len(node.value), limits.MAX_SHOWN_CHARS)))

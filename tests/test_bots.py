@@ -284,6 +284,7 @@ def test_a_process_that_loads_content_after_content_keeps_no_bot_of_content_it_l
     run's workers grew by megabytes a content until they ran out of memory)."""
     import gc
     import weakref
+    from crisis.cli.session import rounds_of
     from crisis.content.loader import load_content
     from helpers import copy_content
     root = copy_content(tmp_path)
@@ -293,6 +294,7 @@ def test_a_process_that_loads_content_after_content_keeps_no_bot_of_content_it_l
         game = Game.of(loaded, seed, log=False)
         for bot in (HeuristicBot(seed, 0), SearchBot(seed, 0, Budget(iterations=1))):
             bot.choose(game, game.decision)
+        assert rounds_of(program_of(loaded)).program is program_of(loaded)  # what a play session keeps
         return weakref.ref(program_of(loaded))
 
     programs = [play_a_decision(seed) for seed in (1, 2)]
