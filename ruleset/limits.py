@@ -61,13 +61,13 @@ MAX_CARDS = 1000                # cards of one kind, and a pile's limit (Fort Su
 # a saved game): past these one decision would take hours, which is a hang, not a setting.
 MAX_SEARCH_ITERATIONS = 100_000
 MAX_SEARCH_MILLISECONDS = 600_000   # ten minutes
-# Actions the bots judge in one look-ahead (the play carried on from one tried action to the next
-# decision of the horizon: its token steps and options, each action of each judged): past it, the
-# rest of that look-ahead takes each step and option as the engine's own look-ahead imagines a
-# person's.  A rule may ask a thousand decisions of hundreds of actions each, and the bots judge
-# every action of each: without this a bot's one choice could take minutes.
+# Actions the bots judge or take in one look-ahead (the play carried on from one tried action to
+# the next decision of the horizon: its token steps and options, each action of each judged, and
+# each action taken): past it, the look-ahead ends where it stands and is judged there.  A rule may
+# ask a thousand decisions of hundreds of actions each, and a horizon the game never reaches would
+# play every look-ahead to the game's end: without this a bot's one choice could take minutes.
 MAX_JUDGED_PER_LOOK_AHEAD = 2_000
-# Actions a bot judges in one choice (and the search in judging one node's actions): its
+# Actions a bot judges or takes in one choice (and the search in judging one node's actions): its
 # look-aheads together, and the games it plays out to judge a card of an order.  A look-ahead is
 # bounded above, but a choice holds as many as it has actions, and a card of an order is judged
 # by games played to the end, each with choices of its own: on a hand of thirty cards a search

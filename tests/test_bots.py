@@ -231,6 +231,50 @@ def test_the_allowance_leaves_the_shipped_games_look_aheads_untouched(content, m
     assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded
 
 
+def test_a_look_ahead_to_a_horizon_never_reached_ends_at_its_allowance(tmp_path, monkeypatch):
+    """Found by the fuzzer: an evaluation whose horizon names no decision the game asks (a file
+    cut short, a misspelt kind) played every look-ahead to the end of the game, unjudged past its
+    allowance: a Civil War game took minutes a decision.  The actions a look-ahead takes count
+    against its allowance as the actions it judges do; spent, it ends where it stands."""
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players import heuristic
+    from crisis.interpreter.players.sim import Sim
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]",
+               "horizon: [never-asked]")
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+               "decisions: [play_card, order]")
+    monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 40)
+    taken, open_, cut_short = [], [0], [0]
+    settle, apply = heuristic.Judge.settle, Sim.apply
+
+    def counting_settle(self, sim, *args, **kwargs):
+        if open_[0] == 0:
+            taken.append(0)
+        open_[0] += 1
+        try:
+            return settle(self, sim, *args, **kwargs)
+        finally:
+            open_[0] -= 1
+            if open_[0] == 0 and sim.decision is not None:
+                cut_short[0] += 1  # neither at the horizon (never asked) nor at the game's end
+
+    def counting_apply(self, action):
+        if open_[0]:
+            taken[-1] += 1
+        return apply(self, action)
+    monkeypatch.setattr(heuristic.Judge, "settle", counting_settle)
+    monkeypatch.setattr(Sim, "apply", counting_apply)
+    game = Game.of(load_content(root), 1, log=False)
+    bots = [HeuristicBot(1, side) for side in range(2)]
+    while not game.over:
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert game.view.winner in (0, 1)
+    assert max(taken) <= 40 + 1  # the last action, chosen as the allowance ran out
+    assert cut_short[0] >= 5  # reached, not merely respected
+
+
 def _judged_per_choice(monkeypatch):
     """Patches the heuristic's judge to record, for each outermost choice (``choosing``), the
     actions it judged: its look-aheads and games played out together."""

@@ -174,13 +174,16 @@ class Judge:
         return steps(a) == steps(b)
 
     def settle(self, sim: Sim, rng: random.Random, depth: int = 0, taken: Optional[list] = None) -> None:
-        """Carry the play on to the next decision of the horizon (or the end), judging at most
-        ``MAX_JUDGED_PER_LOOK_AHEAD`` actions on the way (docs/limits.md)."""
+        """Carry the play on to the next decision of the horizon (or the end), judging and taking
+        at most ``MAX_JUDGED_PER_LOOK_AHEAD`` actions on the way (docs/limits.md): past it, the
+        look-ahead ends where it stands."""
         outermost = self._allowance is None
         if outermost:
             self._allowance = MAX_JUDGED_PER_LOOK_AHEAD
         try:
             while sim.decision is not None and sim.decision.kind not in self.horizon:
+                if self._spent(1):  # each action taken counts, judged or not (a horizon may be far)
+                    break  # the allowance is spent: the look-ahead ends where it stands
                 decision = sim.decision
                 if len(decision.actions) == 1:
                     action = decision.actions[0]
@@ -214,6 +217,8 @@ class Judge:
     def steps(self, sim: Sim, rng: random.Random, taken: Optional[list] = None) -> None:
         """Take the token steps that come next (each player his own), up to any other decision."""
         while sim.decision is not None and (sim.decision.kind in STEPS or len(sim.decision.actions) == 1):
+            if self._spent(1):
+                break  # the allowance is spent: judged where it stands
             decision = sim.decision
             action = decision.actions[0] if len(decision.actions) == 1 else self.step(sim, decision, rng)
             sim.apply(action)
@@ -237,10 +242,14 @@ class Judge:
         return total / playouts
 
     def play_out(self, sim: Sim, rng: random.Random) -> None:
-        """Play to the end: cards of an order at random, everything else as ``settle``."""
+        """Play to the end: cards of an order at random, everything else as ``settle``; or, once
+        the choice under way has spent its allowance, to where it stands."""
         while sim.decision is not None:
+            if self._choice_left is not None and self._choice_left < 0:
+                return
             decision = sim.decision
             if decision.kind == ORDER:
+                self._spent(1)
                 sim.apply(decision.actions[rng.randrange(len(decision.actions))])
             elif decision.kind in self.horizon:
                 sim.apply(self.choose(sim, rng))
