@@ -547,6 +547,16 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     return parser
 
 
+def on_terminal(text: str, stream) -> str:
+    """A message of the command line broken between words at the terminal's width when ``stream``
+    goes to one (a content's report is not: its carets point into quoted lines); piped, as it is."""
+    if not stream.isatty():
+        return text
+    import shutil
+    from .terminal import fit_all
+    return "\n".join(fit_all(text.split("\n"), max(40, shutil.get_terminal_size().columns)))
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     catalog = words.cli_catalog(argv)
@@ -570,7 +580,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return args.run(args)
     except CliError as error:
         # messages may quote a saved game or content: printed with control characters escaped
-        print(printable(str(error), keep="\n\t"), file=sys.stderr)
+        print(on_terminal(printable(str(error), keep="\n\t"), sys.stderr), file=sys.stderr)
         return error.code
     except UserError as error:
         print(printable(error.report(), keep="\n\t"), file=sys.stderr)

@@ -24,6 +24,7 @@ import attrs
 
 from crisis.content.model import Content
 from crisis.interpreter.actions import Action, Decision
+from crisis.interpreter.engine.board import LogEntry
 from crisis.interpreter.engine.game import Game, IllegalAction, Options, option_names
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.players.registry import (Controller, RandomBot, UnknownController, controller_factories,
@@ -230,6 +231,12 @@ class Rounds:
         self.end_steps = frozenset(op.name for op in steps[turns + 1:]) if turns is not None else frozenset()
         win = next((op for op in program.ops if isinstance(op, WinOp) and op.counter >= 0), None)
         self.score = program.schema.counters[win.counter].name if win is not None else None
+        # the players' turns: the counter that counts them (its log entry ends a turn) and the
+        # steps within a turn (a step's log entry outside these starts something else)
+        alternate = _first(program.main, AlternateOp)
+        self.turn_counter = program.schema.counters[alternate.counter].name if alternate is not None else None
+        self.turn_steps = frozenset(op.name for op in _every(alternate.body, StepOp)) \
+            if alternate is not None else frozenset()
 
     def in_loop(self, game) -> bool:
         """Whether the game stands inside a pass of the loop (not before it, nor after it)."""
@@ -262,6 +269,43 @@ def _first(op, kind):
             return op
         stack = _children(op) + stack
     return None
+
+
+def _every(op, kind) -> list:
+    """Every operation of a kind in ``op`` (itself included)."""
+    found, stack, seen = [], [op], set()
+    while stack:
+        op = stack.pop()
+        if op is None or id(op) in seen:
+            continue
+        seen.add(id(op))
+        if isinstance(op, kind):
+            found.append(op)
+        stack.extend(_children(op))
+    return found
+
+
+def turns_without_choice(log, start: int, rounds: Rounds, side: str) -> List[int]:
+    """The log indices where the turns of ``side`` end that began after the log's first ``start``
+    entries (its last decision): whole turns in which it had nothing to choose, which the feed
+    says (the log alone shows only what was done, and a turn in which a side could pay for
+    nothing does nothing)."""
+    if rounds.turn_counter is None:
+        return []
+    out, began = [], False
+    for index in range(max(start, 0), len(log)):
+        entry = log[index]
+        if entry.key == "log.counter" and entry.params.get("counter") == rounds.turn_counter \
+                and entry.params.get("n", 0) > 0:  # a turn counted (not the count set back)
+            if began and entry.params.get("side") == side:
+                out.append(index)
+            began = True  # a turn ended: the next one begins here
+        elif entry.key == "log.step" and entry.params.get("step") not in rounds.turn_steps:
+            began = True  # a step outside the turns: any turn after it begins after it
+    return out
+
+
+TURN_WITHOUT_CHOICE = "log.turn_without_choice"
 
 
 def rounds_of(program) -> Rounds:
@@ -557,8 +601,13 @@ class GameSession:
         return bisect.bisect_left([index for index, _ in self._shown_lines()], entries)
 
     def feed(self, viewer: int) -> Tuple[int, list]:
-        """(index of the first new line, the whole feed): everything since ``viewer``'s last turn."""
-        return self.shown_count(self.seen[viewer]), list(self.shown_log())
+        """(index of the first new line, the whole feed): everything since ``viewer``'s last turn,
+        with a line after each whole turn of ``viewer``'s in which it had nothing to choose."""
+        lines = list(self.shown_log())
+        side = self.sides[viewer]
+        for end in reversed(turns_without_choice(self.game.log or [], self.seen[viewer], self.rounds, side)):
+            lines.insert(self.shown_count(end + 1), LogEntry(TURN_WITHOUT_CHOICE, {"side": side}))
+        return self.shown_count(self.seen[viewer]), lines
 
     def round_ends_since(self, viewer: int) -> List[RoundEnd]:
         """The ends of rounds over since ``viewer``'s last turn, each shown once it is over: after

@@ -217,6 +217,7 @@ def _names(root: Path) -> dict:
     """The board's names, read from the copy's state.yaml: the map's groups of places (dimensions)
     and its markers (a damaged file: none)."""
     import yaml
+    state = None
     try:
         state = yaml.safe_load((root / "state.yaml").read_text(encoding="utf-8"))
         groups = state["map"]["groups"]
@@ -227,7 +228,36 @@ def _names(root: Path) -> dict:
     except Exception:  # a damaged file: the rules will simply not check
         dimensions, markers = {"Nowhere": ["Nowhere"]}, []
     return {"dimensions": dimensions, "spaces": [s for spaces in dimensions.values() for s in spaces],
-            "markers": markers}
+            "markers": markers, "lines": _own_lines(root, state)}
+
+
+def _own_lines(root: Path, state) -> List[str]:
+    """For a game without tokens (whose rules the token steps below cannot be): the one-line
+    statements of its own rules (procedures of sequence.yaml, rules of its cards), to be nested
+    anew; none for a game with tokens, whose cases stay as they were."""
+    import yaml
+    if not isinstance(state, dict) or state.get("tokens"):
+        return []
+    texts = []
+    try:
+        sequence = yaml.safe_load((root / "sequence.yaml").read_text(encoding="utf-8"))
+        texts += [v for v in (sequence.get("procedures") or {}).values() if isinstance(v, str)]
+    except Exception:
+        pass
+    for path in sorted((root / "cards").glob("*.yaml")) if (root / "cards").is_dir() else ():
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except Exception:
+            continue
+        texts += [card[field] for cards in (data or {}).values() if isinstance(cards, list) for card in cards
+                  if isinstance(card, dict) for field in _RULE_FIELDS if isinstance(card.get(field), str)]
+    lines = {line.strip() for text in texts for line in text.splitlines()
+             if line.strip() and not line.startswith(" ") and not line.rstrip().endswith(":")
+             and not line.startswith(("or", "otherwise"))}
+    return sorted(lines)
+
+
+_RULE_FIELDS = ("event", "effect")
 
 
 def _indent(text: str) -> str:
@@ -255,6 +285,8 @@ def _token_step(rng: random.Random, names: dict, plain: bool = False) -> str:
 
 def _statement(rng: random.Random, names: dict, depth: int) -> str:
     leaf = rng.random() < 0.45 or depth <= 0
+    if leaf and names["lines"] and rng.random() < 0.7:
+        return rng.choice(names["lines"])
     if leaf:
         marker = names["markers"][0] if names["markers"] else None
         return rng.choice([
@@ -309,15 +341,18 @@ def rule_structure(rng: random.Random, root: Path) -> str:
     rule = random_rule(rng, names)
     where = rng.choice(["card", "card", "card", "rules", "solo"])
     cards = sorted((root / "cards").glob("strategy-*.yaml")) if (root / "cards").is_dir() else []
+    cards = cards or (sorted((root / "cards").glob("*.yaml")) if (root / "cards").is_dir() else [])
     try:
         if where == "card" and cards:
             path = rng.choice(cards)
             picked = []
 
             def change(data):
-                with_events = [card for card in data["strategy_cards"] if card.get("event")]
-                card = rng.choice(with_events)
-                card["event"] = rule
+                with_events = [(card, field) for cards in data.values() if isinstance(cards, list)
+                               for card in cards if isinstance(card, dict)
+                               for field in _RULE_FIELDS if card.get(field)]
+                card, field = rng.choice(with_events)
+                card[field] = rule
                 picked.append(card["id"])
             _rewrite_yaml(path, change)
             return f"event of {picked[0]} -> {rule[:60]!r}"
@@ -331,11 +366,24 @@ def rule_structure(rng: random.Random, root: Path) -> str:
                 data["steps" if key == "turn" else "procedures"][key] = {role: rule}
             _rewrite_yaml(overlay, change)
             return f"solo {key} -> {rule[:60]!r}"
-        key = rng.choice(["pivotal bonus", "dimension scoring", "objective scoring"])
+        every, texts = _procedures(root)
+        key = rng.choice([k for k in ("pivotal bonus", "dimension scoring", "objective scoring") if k in every]
+                         or texts)
         _rewrite_yaml(root / "sequence.yaml", lambda data: data["procedures"].__setitem__(key, rule))
         return f"{key} -> {rule[:60]!r}"
     except Exception:  # a file already damaged by another mutation: left as it is
         return "no rule to replace"
+
+
+def _procedures(root: Path):
+    """The names of sequence.yaml's procedures, and of those whose rule is one text (none of a
+    damaged file)."""
+    import yaml
+    try:
+        procedures = yaml.safe_load((root / "sequence.yaml").read_text(encoding="utf-8"))["procedures"]
+        return list(procedures), [k for k, v in procedures.items() if isinstance(v, str)]
+    except Exception:
+        return [], []
 
 
 def definitions(rng: random.Random, root: Path) -> str:

@@ -101,3 +101,29 @@ def test_command_line_mistakes_are_told_with_the_commands_own_usage(tmp_path):
     assert bare.returncode == 2 and bare.stdout.startswith("usage: crisis i18n ")
     first = run_main("--lang", "es", "sim", "--games", "2", "--jobs", "1", cwd=tmp_path)
     assert first.returncode == 0 and "2 partidas en" in first.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_command_line_error_breaks_between_words_on_a_narrow_terminal_and_keeps_one_line_piped(
+        monkeypatch, lang):
+    """An unknown bot's error names every bot: 87 characters in Spanish, cut by a terminal of 60
+    mid-word; on a terminal it is broken between words, piped it stays one line for tools."""
+    import io
+    import sys
+    from crisis.cli.main import main
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("NO_COLOR", "1")
+    errors = []
+    for stream in (Terminal(), io.StringIO()):
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert main(["play", "--vs", "nobody-at-all", "--lang", lang]) == 2
+        errors.append(stream.getvalue().splitlines())
+    on_terminal, piped = errors
+    assert len(piped) == 1 and len(piped[0]) > 60
+    assert max(len(line) for line in on_terminal) <= 60 and len(on_terminal) > 1
+    assert " ".join(" ".join(on_terminal).split()) == " ".join(piped[0].split())

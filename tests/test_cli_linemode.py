@@ -515,3 +515,40 @@ def test_a_move_that_changes_two_spaces_hands_names_each_space(tmp_path, content
         if checked >= 3:
             break
     assert checked >= 3
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_whole_turn_with_nothing_to_choose_is_said_once_in_the_feed(tmp_path, lang):
+    """A side that can pay for nothing (no farm in the Civil War Card Game) takes turns without a
+    prompt: the feed says of each such turn of yours that you had nothing to choose, once, and
+    of none in which you chose."""
+    from crisis.content.loader import load_content
+    from crisis.content.games import game_path
+    content = load_content(game_path("civil-war-card-game"))
+    from crisis.cli.session import TURN_WITHOUT_CHOICE, rounds_of
+    from crisis.interpreter.engine.board import LogEntry
+    said = Presenter(content, content.catalog(lang)).log_line(LogEntry(TURN_WITHOUT_CHOICE, {"side": "North"}))
+    counter = rounds_of(program_of(content)).turn_counter
+    # seed 5: the North, played by the person, draws no farm: after its set-up choice it is never asked
+    result = run_main("play", "--game", "civil-war-card-game", "--vs", "random", "--seed", "5", "--save", "c.json",
+                      "--lang", lang, "--plain", input="1\n" * 40, cwd=tmp_path, env={"COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    game = replay(content, saved(tmp_path / "c.json"))
+    ended = [e for e in game.log if e.key == "log.counter" and e.params.get("side") == "North"
+             and e.params.get("n", 0) > 0 and e.params.get("counter") == counter]
+    asked = sum(1 for _ in screens(result.stdout))
+    assert asked == 1 and len(ended) >= 5
+    assert result.stdout.count(said) == len(ended)
+
+
+def test_no_turn_is_said_to_be_without_choice_where_every_turn_asks(tmp_path):
+    """In Fort Sumter every turn is a card played: no such line, in a whole game against a bot."""
+    from crisis.content.loader import load_content
+    from crisis.content.games import game_path
+    content = load_content(game_path("fort-sumter"))
+    c = content.catalog("en")
+    result = run_main("play", "--vs", "random", "--seed", "3", "--save", "f.json", "--plain", input="1\n" * 200,
+                      cwd=tmp_path, env={"COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    assert "nothing to choose" not in result.stdout
+    assert c.raw("log.turn_without_choice")

@@ -117,6 +117,29 @@ def test_accepted_content_plays_through_with_every_bot_the_solo_opponent_and_the
     assert played == 2
 
 
+CIVIL_WAR_SEEDS = (13, 15, 18)  # 'either' in a fighting's procedure; an event's march; an event's might
+
+
+def test_the_second_games_accepted_content_plays_through_too():
+    """The long run's --game: the second game's rules nested anew from its own statements (its
+    battles, payments and characters, which Fort Sumter has not), then played as a designer would."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from mutations import PLAYS, Alarm, mutate_rules, play
+    for seed in CIVIL_WAR_SEEDS:
+        rng = random.Random(seed)
+        with tempfile.TemporaryDirectory() as folder:
+            root = copy_content(game_path("civil-war-card-game"), Path(folder) / "content")
+            what = mutate_rules(rng, root)
+            assert "->" in what  # a rule was rewritten
+            with _Alarm(30):
+                assert content_outcome(root) == "valid", what
+            content = load_content(root)
+            for which in PLAYS:
+                with Alarm(60):
+                    assert play(root, which, seed, content) == "ok", (which, what)
+
+
 # ------------------------------------------------------------ a failing disk and the language server (issue 18)
 # Fixed slices of the long run's --disk and --lsp phases.
 

@@ -40,6 +40,11 @@ replaced.
 
     python tools/fuzz_inputs.py --content 10000 --saves 1000 --disk 200 --lsp 1000 --seed 1 --jobs 2
 
+damages the default game; ``--game civil-war-card-game`` damages another
+shipped game's content instead (its own statements, nested anew, make its
+well-formed rules), the saves, the disk and the language server staying on
+the default game.
+
 prints the counts (clean errors, valid loads, tracebacks, hangs, memory
 peak; then each play's, the disk cases' and the language server's) and
 writes every failing case's seed and mutation to --failures.
@@ -83,19 +88,19 @@ def _plays(target: Path, seed: int, plays, timeout: float):
     return found
 
 
-def _worker(conn, memory_mb: int) -> None:
+def _worker(conn, memory_mb: int, source: Path) -> None:
     cap = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     from crisis.cli import saves
-    from crisis.content.loader import default_content_dir, load_content
+    from crisis.content.loader import load_content
     from crisis.cli.session import saved_options
     from crisis.interpreter.engine.game import Game, Options
     from crisis.interpreter.players.registry import RandomBot
     from mutations import BrokenPromise, content_outcome, copy_content, disk_case, mutate_content, mutate_rules, \
         mutate_save, save_outcome
 
-    content = load_content()
-    pristine = default_content_dir()
+    content = load_content()  # saves and the disk: the default game's, as `crisis play` plays it
+    pristine = source  # the content damaged: --game's
     game = Game.of(content, 3, log=False)
     bots = [RandomBot(3, side) for side in range(len(content.sides))]
     while not game.over:
@@ -159,14 +164,14 @@ def _worker(conn, memory_mb: int) -> None:
 
 
 class Pool:
-    def __init__(self, memory_mb: int):
-        self.memory_mb = memory_mb
+    def __init__(self, memory_mb: int, source: Path):
+        self.memory_mb, self.source = memory_mb, source
         self.start()
 
     def start(self):
         context = multiprocessing.get_context("fork")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, self.memory_mb), daemon=True)
+        self.process = context.Process(target=_worker, args=(child, self.memory_mb, self.source), daemon=True)
         self.process.start()
 
     def run(self, job, timeout: float):
@@ -208,6 +213,9 @@ def main(argv=None) -> int:
     parser.add_argument("--disk", type=int, default=200, help="games saved on a failing disk (default 200)")
     parser.add_argument("--lsp", type=int, default=1_000, help="hostile messages to the language server (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", metavar="NAME",
+                        help="the shipped game whose content is damaged (default: the default game; saves, the "
+                             "disk and the language server stay on the default game)")
     parser.add_argument("--from", dest="first", type=int, default=0, metavar="N",
                         help="the first content case to run (default 0): runs of --seed S with --from 0 "
                              "--content 5000 and --from 5000 --content 5000 play the cases of one run of 10000")
@@ -227,13 +235,17 @@ def main(argv=None) -> int:
     parser.add_argument("--play-timeout", type=float, default=30.0,
                         help="seconds of CPU time per play before it counts as a hang")
     args = parser.parse_args(argv)
+    from crisis.content.games import game_path, shipped_games
+    from crisis.content.loader import default_content_dir
+    if args.game and game_path(args.game) is None:
+        parser.error(f"--game: no shipped game '{args.game}': choose among {', '.join(shipped_games())}")
+    source = Path(game_path(args.game)) if args.game else Path(default_content_dir())
     if args.case is not None:
         if not args.keep:
             parser.error("--case needs --keep DIR")
-        from crisis.content.loader import default_content_dir
         from mutations import copy_content, mutate_content, mutate_rules
         rng = random.Random(args.case)  # as the worker draws it
-        copy_content(default_content_dir(), Path(args.keep))
+        copy_content(source, Path(args.keep))
         print((mutate_rules if rng.random() < args.rules_share else mutate_content)(rng, Path(args.keep)))
         return 0
     plays = () if args.plays == "none" else tuple(p for p in args.plays.split(",") if p)
@@ -258,7 +270,7 @@ def main(argv=None) -> int:
     slowest = 0.0
     started = time.perf_counter()
     failures = open(args.failures, "w", encoding="utf-8")
-    pools = [Pool(args.memory) for _ in range(args.jobs)]
+    pools = [Pool(args.memory, source) for _ in range(args.jobs)]
     import concurrent.futures as cf
     with cf.ThreadPoolExecutor(args.jobs) as threads:
         free = list(pools)
@@ -313,7 +325,7 @@ def main(argv=None) -> int:
             failures.write(json.dumps(failure) + "\n")
         lsp = lsp["counts"]
     failures.close()
-    summary = {"seed": args.seed, "from": args.first, "seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
+    summary = {"game": source.name, "seed": args.seed, "from": args.first, "seconds": round(time.perf_counter() - started), "memory_peak_mb": peak, "slowest_case_s": round(slowest, 2),
                "timeout_s": args.timeout, "play_timeout_s": args.play_timeout, "memory_cap_mb": args.memory,
                "rules_share": args.rules_share, **counts, "plays": played, "lsp": lsp}
     if args.json:
