@@ -249,7 +249,9 @@ def _own_lines(root: Path, state) -> List[str]:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except Exception:
             continue
-        texts += [card[field] for cards in (data or {}).values() if isinstance(cards, list) for card in cards
+        if not isinstance(data, dict):  # a file damaged by an earlier mutation
+            continue
+        texts += [card[field] for cards in data.values() if isinstance(cards, list) for card in cards
                   if isinstance(card, dict) for field in _RULE_FIELDS if isinstance(card.get(field), str)]
     lines = {line.strip() for text in texts for line in text.splitlines()
              if line.strip() and not line.startswith(" ") and not line.rstrip().endswith(":")
