@@ -119,8 +119,9 @@ class Workbench:
     @staticmethod
     def _whole_check(content) -> List[Diagnostic]:
         from crisis.content.i18n import check_all
-        program_of(content)  # compiling must succeed too, as in crisis check
-        return list(content.warnings) + check_all(content)
+        from crisis.interpreter.players.evaluation import horizon_warnings
+        program = program_of(content)  # compiling must succeed too, as in crisis check
+        return list(content.warnings) + horizon_warnings(program) + check_all(content)
 
     def _under(self, path: Path, folder: str) -> bool:
         try:

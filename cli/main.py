@@ -49,7 +49,8 @@ def cmd_check(args) -> int:
     from crisis.interpreter.engine.program import program_of
     program_of(content)  # compiling must succeed too
     # every catalog against the reference, and the reference against what the game asks for
-    found = list(content.warnings) + check_all(content)
+    from crisis.interpreter.players.evaluation import horizon_warnings
+    found = list(content.warnings) + horizon_warnings(program_of(content)) + check_all(content)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise UserError(errors)

@@ -46,6 +46,10 @@ class Evaluation:
     horizon: Tuple[str, ...] = ()  # kinds of decision a trial plays on to before it judges
     quick_steps: bool = True  # token steps judged without projecting procedures
     order_playouts: int = 4  # games played out to judge each card of an order
+    # where the horizon's kinds stand, for the warnings that need the compiled game (see
+    # interpreter/players/evaluation.horizon_warnings): (the file, [position of each kind], the
+    # position of the key or of the file's start when there is none)
+    horizon_at: Optional[tuple] = attrs.field(default=None, eq=False, repr=False)
 
 
 TERM_KEYS = {"weight": (int, float), "judging side only": bool, "during": list, "project": str,
@@ -83,9 +87,12 @@ class EvaluationReader:
         if playouts < 1 or playouts > 64:
             self.problems.add(file.diagnostic(spec.value_positions["order playouts"],
                                               "'order playouts' must be from 1 to 64"))
+        horizon = spec.get("horizon", ())
+        at = (file, list(getattr(horizon, "positions", ())),
+              spec.key_positions.get("horizon") or spec.key_positions.get("terms"))
         return Evaluation(tuple(out), float(spec.get("win", 20.0)),
-                          tuple(str(k) for k in spec.get("horizon", ())), bool(spec.get("quick steps", True)),
-                          int(playouts))
+                          tuple(str(k) for k in horizon), bool(spec.get("quick steps", True)),
+                          int(playouts), horizon_at=at)
 
     def term(self, file, terms: Map, key, value) -> Optional[Term]:
         at = terms.key_positions[key]

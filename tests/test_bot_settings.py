@@ -132,3 +132,43 @@ def test_a_game_without_a_horizon_still_has_a_search_that_searches(tmp_path):
     evaluation.write_text("\n".join(line for line in text.splitlines() if not line.startswith("horizon:")) + "\n",
                           encoding="utf-8")
     assert settings_for(Game.of(load_content(folder), 1, log=False)).decisions == ENGINE_DECISIONS
+
+
+def _horizon_warnings(root):
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.program import program_of
+    from crisis.interpreter.players.evaluation import horizon_warnings
+    return horizon_warnings(program_of(load_content(root)))
+
+
+@pytest.mark.parametrize("game", ["fort-sumter", "civil-war-card-game"])
+def test_the_shipped_horizons_name_decisions_their_games_ask(game):
+    from crisis.content.games import game_path
+    assert _horizon_warnings(game_path(game)) == []
+
+
+def test_a_misspelt_kind_of_the_horizon_is_a_warning_at_its_place_with_a_guess(tmp_path):
+    """A horizon names the decisions a look-ahead plays on to; a kind the game never asks is never
+    reached (the fuzzer's files cut short made every look-ahead play to the end of the game)."""
+    from helpers import copy_content, line_of, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]",
+               "horizon: [play_crad, keep_objective, order]")
+    (warning,) = _horizon_warnings(root)
+    assert warning.severity == "warning"
+    assert (warning.line, warning.column) == (line_of(root / "bots" / "evaluation.yaml", "horizon:"), 11)
+    assert warning.message == "this game never asks a decision of the kind 'play_crad'"
+    assert warning.hint == "did you mean 'play_card'?"
+
+
+def test_an_evaluation_without_a_horizon_is_a_warning_and_check_strict_fails(tmp_path):
+    from clirun import run_main
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]", "")
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+               "decisions: [play_card, order]")
+    (warning,) = _horizon_warnings(root)
+    assert warning.message.startswith("the evaluation has no horizon: each look-ahead plays on to the end")
+    assert run_main("check", "--content", root).returncode == 0
+    assert run_main("check", "--content", root, "--strict").returncode != 0

@@ -713,3 +713,34 @@ class Evaluator:
             return 0.0
         others = [values[self.score_offset + o] for o in range(self.sides) if o != side]
         return values[self.score_offset + side] - sum(others) / len(others)
+
+
+def horizon_warnings(program) -> list:
+    """Warnings about the evaluation's horizon that need the compiled game, for ``crisis check`` and
+    the language server: a kind of decision the game never asks, or none at all.  A look-ahead
+    plays on to the next decision of the horizon, so with neither it plays on to the end of the
+    game (or to its allowance, docs/limits.md): slow in a long game, and never what was meant."""
+    import attrs as _attrs
+    from crisis.ruleset.diagnostics import did_you_mean, one_of
+    from crisis.interpreter.designer.notation import decision_kinds
+    evaluation = program.definition.evaluation
+    if evaluation is None or evaluation.horizon_at is None:
+        return []
+    file, positions, key_at = evaluation.horizon_at
+    kinds = sorted(decision_kinds(program))
+    found = []
+    for index, kind in enumerate(evaluation.horizon):
+        if kind in kinds:
+            continue
+        guess = did_you_mean(kind, kinds)
+        at = positions[index] if index < len(positions) else key_at
+        found.append(file.diagnostic(at, f"this game never asks a decision of the kind '{kind}'", width=len(kind),
+                                     expected=f"a kind of decision: {one_of(kinds)}",
+                                     hint=f"did you mean '{guess}'?" if guess else
+                                     "a look-ahead plays on to the next decision of the horizon"))
+    if not any(kind in kinds for kind in evaluation.horizon):
+        what = "the horizon names no kind of decision this game asks" if evaluation.horizon else \
+            "the evaluation has no horizon"
+        found.append(file.diagnostic(key_at, f"{what}: each look-ahead plays on to the end of the game, or to "
+                                     "its allowance", expected=f"'horizon:' with kinds of decision: {one_of(kinds)}"))
+    return [_attrs.evolve(d, severity="warning") for d in found]
