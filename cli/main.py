@@ -47,10 +47,10 @@ def cmd_check(args) -> int:
     content = load(args)
     from crisis.content.i18n import check_all
     from crisis.interpreter.engine.program import program_of
-    program_of(content)  # compiling must succeed too
-    # every catalog against the reference, and the reference against what the game asks for
     from crisis.interpreter.players.evaluation import horizon_warnings
-    found = list(content.warnings) + horizon_warnings(program_of(content)) + check_all(content)
+    program = program_of(content)  # compiling must succeed too
+    # every catalog against the reference, and the reference against what the game asks for
+    found = list(content.warnings) + horizon_warnings(program) + check_all(content)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise UserError(errors)

@@ -257,32 +257,26 @@ def _children(op) -> list:
     return out
 
 
-def _first(op, kind):
-    """The first operation of a kind in ``op`` (itself included), walking its statements in order."""
+def _walk(op):
+    """``op`` and every operation in it, each once, statements in order."""
     stack, seen = [op], set()
     while stack:
         op = stack.pop(0)
         if op is None or id(op) in seen:
             continue
         seen.add(id(op))
-        if isinstance(op, kind):
-            return op
+        yield op
         stack = _children(op) + stack
-    return None
+
+
+def _first(op, kind):
+    """The first operation of a kind in ``op`` (itself included), walking its statements in order."""
+    return next((found for found in _walk(op) if isinstance(found, kind)), None)
 
 
 def _every(op, kind) -> list:
     """Every operation of a kind in ``op`` (itself included)."""
-    found, stack, seen = [], [op], set()
-    while stack:
-        op = stack.pop()
-        if op is None or id(op) in seen:
-            continue
-        seen.add(id(op))
-        if isinstance(op, kind):
-            found.append(op)
-        stack.extend(_children(op))
-    return found
+    return [found for found in _walk(op) if isinstance(found, kind)]
 
 
 def turns_without_choice(log, start: int, rounds: Rounds, side: str) -> List[int]:

@@ -720,7 +720,6 @@ def horizon_warnings(program) -> list:
     the language server: a kind of decision the game never asks, or none at all.  A look-ahead
     plays on to the next decision of the horizon, so with neither it plays on to the end of the
     game (or to its allowance, docs/limits.md): slow in a long game, and never what was meant."""
-    import attrs as _attrs
     from crisis.ruleset.diagnostics import did_you_mean, one_of
     from crisis.interpreter.designer.notation import decision_kinds
     evaluation = program.definition.evaluation
@@ -743,4 +742,4 @@ def horizon_warnings(program) -> list:
             "the evaluation has no horizon"
         found.append(file.diagnostic(key_at, f"{what}: each look-ahead plays on to the end of the game, or to "
                                      "its allowance", expected=f"'horizon:' with kinds of decision: {one_of(kinds)}"))
-    return [_attrs.evolve(d, severity="warning") for d in found]
+    return [attrs.evolve(d, severity="warning") for d in found]

@@ -214,6 +214,9 @@ class Judge:
             spent = spent or self._allowance < 0
         return spent
 
+    def _choice_spent(self) -> bool:
+        return self._choice_left is not None and self._choice_left < 0
+
     def steps(self, sim: Sim, rng: random.Random, taken: Optional[list] = None) -> None:
         """Take the token steps that come next (each player his own), up to any other decision."""
         while sim.decision is not None and (sim.decision.kind in STEPS or len(sim.decision.actions) == 1):
@@ -234,7 +237,7 @@ class Judge:
         for played in range(playouts):
             trial = sim.fork()
             trial.apply(action)
-            if self._choice_left is not None and self._choice_left < 0:
+            if self._choice_spent():
                 # the choice's allowance is spent: the position the card leaves, unplayed
                 return (total + (playouts - played) * self.value(trial.board, player)) / playouts
             self.play_out(trial, rng)
@@ -245,7 +248,7 @@ class Judge:
         """Play to the end: cards of an order at random, everything else as ``settle``; or, once
         the choice under way has spent its allowance, to where it stands."""
         while sim.decision is not None:
-            if self._choice_left is not None and self._choice_left < 0:
+            if self._choice_spent():
                 return
             decision = sim.decision
             if decision.kind == ORDER:
