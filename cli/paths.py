@@ -21,10 +21,12 @@ from .errors import CliError
 _NAME_MAX, _PATH_MAX = 255, 4096  # where the system does not say (POSIX's usual values)
 
 
-def file_to_write(text: str, option: str, catalog) -> Path:
-    """``text`` as a file this command may create or replace, else a one-line CliError."""
+def file_to_write(text: str, option: str, catalog, beside: int = 0) -> Path:
+    """``text`` as a file this command may create or replace, else a one-line CliError.
+    ``beside``: how many bytes longer than its name are the names of the files the command keeps
+    beside it (a save's lock and temporary file): a name those would not fit is refused here too."""
     path = Path(text)
-    reason = _too_long(path) or _existing(path, want_folder=False) or _parent(path.parent)
+    reason = _too_long(path, beside) or _existing(path, want_folder=False) or _parent(path.parent)
     if reason:
         raise _refusal(catalog, option, text, reason)
     return path
@@ -61,9 +63,11 @@ def _limits(path: Path) -> Tuple[int, int]:
     return _NAME_MAX, _PATH_MAX
 
 
-def _too_long(path: Path) -> Optional[str]:
+def _too_long(path: Path, beside: int = 0) -> Optional[str]:
     name_max, path_max = _limits(path)
-    if len(os.fsencode(str(path))) >= path_max or any(len(os.fsencode(part)) > name_max for part in path.parts):
+    if len(os.fsencode(str(path))) + beside >= path_max or len(os.fsencode(path.name)) + beside > name_max:
+        return "too_long"
+    if any(len(os.fsencode(part)) > name_max for part in path.parts):
         return "too_long"
     return None
 

@@ -125,8 +125,10 @@ def cmd_replay(args, content: Content, show: Presenter) -> int:
         if replay.finished and args.branch == replay.size:  # a copy of the finished game: nothing to play
             from .errors import CliError
             raise CliError(show.catalog.text("cli.replay.branch_at_end", n=replay.size, last=replay.size - 1))
+        from . import saves
         from .paths import file_to_write
-        branched = replay.branch(args.branch, file_to_write(args.save, "--save", show.catalog) if args.save else None)
+        save = file_to_write(args.save, "--save", show.catalog, beside=saves.NAME_BESIDE) if args.save else None
+        branched = replay.branch(args.branch, save)
         if wants_tui(args):
             return run_tui(session=branched, args=args)
         term = terminal(args)

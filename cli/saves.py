@@ -156,6 +156,13 @@ def _temporary_files(path: Path, folder: Path):
         return []
 
 
+# How much longer than a save's name are the names of the files kept beside it: its temporary
+# file (".NAME." + mkstemp's letters + ".tmp", the letters counted at their most as
+# _temporary_files reads them) and its lock (".NAME.lock").  A name they would not fit is
+# refused with the other path checks, before the game (cli/paths.py).
+NAME_BESIDE = len(".") + len(".") + 12 + len(".tmp")
+
+
 def write_atomic(path: Path, data: dict) -> None:
     """Write JSON so that the file is always either the old or the new version:
     a temporary file in the same folder, flushed to disk, then renamed over.

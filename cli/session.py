@@ -1072,7 +1072,7 @@ def hold_file(path: Path, show: Presenter) -> None:
 def new_save_path(args, content: Content, show: Presenter, seed: Optional[int]) -> Path:
     c = show.catalog
     if getattr(args, "save", None):
-        path = file_to_write(args.save, "--save", c)
+        path = file_to_write(args.save, "--save", c, beside=saves.NAME_BESIDE)
         hold_file(path, show)  # before looking: two new games of one name cannot both find it free
         if path.exists():
             raise CliError(c.text("cli.error.save_exists", file=shown_path(path),

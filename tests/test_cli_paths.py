@@ -141,3 +141,24 @@ def test_a_port_that_answers_but_is_no_ray_cluster_is_given_up_after_the_stated_
     assert result.stderr.strip().splitlines()[-1] == (
         f"No Ray cluster answered at 127.0.0.1:{port} within 5 s: crisis sim gave up.")
     assert took < 100  # not Ray's own retries, for ever
+
+
+def test_a_save_name_that_its_lock_or_temporary_file_would_not_fit_is_refused_before_the_game(tmp_path):
+    """A save keeps files beside it whose names are longer than its own (``.NAME.lock``, and
+    ``.NAME.XXXXXXXX.tmp`` while it is written): a name that fits but theirs would not was
+    refused only once the game tried to lock it (exit status 1) or to write it."""
+    name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
+    lock_too_long = "l" * (name_max - len(".json") - 3) + ".json"  # the lock's name is 6 bytes longer
+    temporary_too_long = "t" * (name_max - len(".json") - 10) + ".json"  # the temporary file's, 14
+    for name in (lock_too_long, temporary_too_long):
+        line = one_line(run_main("play", "--vs", "random", "--seed", "1", "--save", tmp_path / name,
+                                 input="quit\n", cwd=tmp_path))
+        assert "longer than this system allows" in line and name[:40] in line, line
+    assert list(tmp_path.iterdir()) == []
+
+    fits = "f" * (name_max - len(".json") - 18) + ".json"  # the longest the files beside it allow
+    played = run_main("play", "--vs", "random", "--seed", "1", "--save", fits, input="quit\n", cwd=tmp_path)
+    assert played.returncode == 0 and (tmp_path / fits).is_file(), played.stderr
+    branched = run_main("replay", fits, "--branch", "0", "--save", temporary_too_long, input="quit\n", cwd=tmp_path)
+    assert "longer than this system allows" in one_line(branched)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [fits]
