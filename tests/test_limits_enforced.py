@@ -375,9 +375,10 @@ def test_contractions_that_feed_each_other_are_refused_where_written(tmp_path, c
     from crisis.cli.main import main
     e = "e" * 1000
     root = with_contractions(tmp_path, [("e", e), ("ee", e), ("eee", e)])
-    assert main(["cards", "--content", str(root), "--lang", "es"]) == 1
-    err = capsys.readouterr().err
-    assert "MemoryError" not in err and "Traceback" not in err
+    for command in (["cards"], ["play", "--bots", "--seed", "1"], ["i18n", "check"]):  # each died or passed
+        assert main(command + ["--content", str(root), "--lang", "es"]) == 1, command
+        err = capsys.readouterr().err
+        assert "MemoryError" not in err and "Traceback" not in err and "contraction" in err, (command, err)
     with pytest.raises(ContentError) as caught:
         load_content(root)
     lines = (root / "locale" / "es" / "board.yaml").read_text(encoding="utf-8").splitlines()
