@@ -16,13 +16,14 @@ import attrs
 
 from crisis.ruleset import limits
 from crisis.ruleset.diagnostics import did_you_mean, one_of, shown
+from crisis.ruleset.frozen import frozen
 
 from .yamlfile import Map, Seq, YamlFile
 
 # ------------------------------------------------------------------ the schema
 
 
-@attrs.frozen
+@frozen
 class Counter:
     """A bounded whole number, kept for each side or once for the game."""
 
@@ -34,13 +35,13 @@ class Counter:
     words: Tuple[str, ...] = ()  # what rules call it (its name, unless given)
 
 
-@attrs.frozen
+@frozen
 class Group:
     name: str
     places: Tuple[str, ...]
 
 
-@attrs.frozen
+@frozen
 class GameMap:
     """Named places, the groups they form, the attributes some have, and which touch."""
 
@@ -59,7 +60,7 @@ class GameMap:
         return None
 
 
-@attrs.frozen
+@frozen
 class CardsNamed:
     """The cards a noun of the schema names: every card of a kind, or those whose kind field has one
     of some values ("locations": the location and capital cards)."""
@@ -70,7 +71,7 @@ class CardsNamed:
     values: Tuple[str, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class Line:
     """A map whose places are cards: a place is on the map while the card standing for it (the card
     whose place field names it) is in play, and the places on the map lie in a line, ordered by a
@@ -81,7 +82,7 @@ class Line:
     ordered_by: str  # the cards' number field that orders the line
 
 
-@attrs.frozen
+@frozen
 class Paying:
     """How costs are paid: each of the payer's cards in play named by ``cards`` pays 1, spent by the
     verb ``by`` (it sets a flag; a card with that flag set pays nothing more)."""
@@ -91,7 +92,7 @@ class Paying:
     flag: str  # the flag it sets
 
 
-@attrs.frozen
+@frozen
 class Holder:
     """Where a side's tokens wait off the map."""
 
@@ -100,7 +101,7 @@ class Holder:
     start: int
 
 
-@attrs.frozen
+@frozen
 class Tokens:
     """Counted pieces: each side has a fixed number, always somewhere."""
 
@@ -112,7 +113,7 @@ class Tokens:
     control_words: Tuple[str, ...]  # the relation a side has to a place it holds more tokens in
 
 
-@attrs.frozen
+@frozen
 class Zone:
     name: str
     top: int
@@ -120,7 +121,7 @@ class Zone:
     box: int  # tokens in the zone's box at the start, for each side (0: no box)
 
 
-@attrs.frozen
+@frozen
 class Track:
     """A holder laid out on numbered spaces; tokens leave from the top, and the
     first to leave a zone enters it (the zone's flag is set, its box is due)."""
@@ -142,7 +143,7 @@ class Track:
         raise ValueError(number)
 
 
-@attrs.frozen
+@frozen
 class Marker:
     name: str
     blocks_placement: bool
@@ -152,7 +153,7 @@ class Marker:
 FIELD_TYPES = ("number", "rule", "sides", "side", "place", "group", "text", "kind")
 
 
-@attrs.frozen
+@frozen
 class CardKind:
     name: str
     words: Tuple[str, ...]
@@ -178,7 +179,7 @@ class CardKind:
         return dict(self.ranges).get(name, (-limits.MAX_COUNTER, limits.MAX_COUNTER))
 
 
-@attrs.frozen
+@frozen
 class Flag:
     """A yes-or-no mark a card in play carries (tapped, moved); clear when the card enters play."""
 
@@ -187,7 +188,7 @@ class Flag:
     opposite: Tuple[str, ...] = ()  # the adjective when clear ("untapped")
 
 
-@attrs.frozen
+@frozen
 class InPlay:
     """Cards that come into play as pieces (entities): each has an owner, a place of the map
     (or none), may be carried by another, carries flags and number fields that change in play."""
@@ -207,7 +208,7 @@ class InPlay:
 VERB_ACTIONS = ("puts into play", "removes from play", "moves", "sets", "clears")
 
 
-@attrs.frozen
+@frozen
 class Verb:
     """A verb a game declares for one of the engine's actions on cards in play."""
 
@@ -221,7 +222,7 @@ class Verb:
 SEEN_BY = ("nobody", "owner", "everyone")
 
 
-@attrs.frozen
+@frozen
 class Pile:
     name: str
     kind: str  # the card kind it holds
@@ -235,7 +236,7 @@ class Pile:
     ordered: bool = False  # the order of its cards matters (a deck, an order of play)
 
 
-@attrs.frozen
+@frozen
 class Schema:
     sides: Tuple[str, ...]
     counters: Tuple[Counter, ...]
@@ -286,7 +287,7 @@ class Schema:
 WORD_KINDS = ("NOUN", "ADJ", "RELATION", "VERB")
 
 
-@attrs.frozen
+@frozen
 class Entry:
     """One word (or several words read as one) and what it refers to."""
 
@@ -295,7 +296,7 @@ class Entry:
     refers_to: str  # what the resolver finds: "places", "group", "tokens", "holder:pool", "pile:hand"...
 
 
-@attrs.frozen
+@frozen
 class Lexicon:
     entries: Tuple[Entry, ...]
     kinds: Mapping[str, str]  # word -> its kind (a word has one kind)

@@ -14,12 +14,14 @@ from typing import Optional, Tuple, Union
 
 import attrs
 
+from .frozen import frozen
+
 
 def _node():
     return attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
+@frozen
 class Meaning:
     node: object = _node()
 
@@ -29,7 +31,7 @@ class Meaning:
 # (a side-valued register such as "the leader"), or the first player.
 
 
-@attrs.frozen
+@frozen
 class Side(Meaning):
     kind: str  # "me" | "opponent" | "side" | "register" | "first"
     index: int = -1  # a side's index, or a register's
@@ -43,7 +45,7 @@ OPPONENT = Side("opponent")
 # A set of map places, in order, without repeats.
 
 
-@attrs.frozen
+@frozen
 class Fixed(Meaning):
     """Places named outright: a place, a group's places, an attribute's places, every place."""
 
@@ -52,7 +54,7 @@ class Fixed(Meaning):
     index: int = -1  # the group or attribute, for rendering
 
 
-@attrs.frozen
+@frozen
 class ContextPlace(Meaning):
     """The place the rule runs for ("this space"), the place tested ("it"), or the place
     an earlier step of the same effect chose ("that space")."""
@@ -60,7 +62,7 @@ class ContextPlace(Meaning):
     kind: str  # "this" | "it" | "that"
 
 
-@attrs.frozen
+@frozen
 class ContextGroupPlaces(Meaning):
     """The places of the group the rule runs for ("this dimension"), or of the tested
     place's group ("its dimension")."""
@@ -68,7 +70,7 @@ class ContextGroupPlaces(Meaning):
     kind: str  # "this" | "its"
 
 
-@attrs.frozen
+@frozen
 class CardPlaces(Meaning):
     """The place field of cards: "your objective space", "revealed objective spaces"."""
 
@@ -76,13 +78,13 @@ class CardPlaces(Meaning):
     field: int  # index of the field in its card kind
 
 
-@attrs.frozen
+@frozen
 class Filtered(Meaning):
     places: "PlaceSet"
     test: "Condition"  # about "it", each place in turn
 
 
-@attrs.frozen
+@frozen
 class Related(Meaning):
     """"spaces you control": places a side (or nobody) stands in the relation to."""
 
@@ -91,7 +93,7 @@ class Related(Meaning):
     relation: int = 0
 
 
-@attrs.frozen
+@frozen
 class Most(Meaning):
     """"spaces with the most opponent tokens": the most among the places considered."""
 
@@ -100,7 +102,7 @@ class Most(Meaning):
     owner: "Owners"
 
 
-@attrs.frozen
+@frozen
 class WithTerm(Meaning):
     places: "PlaceSet"
     term: int
@@ -110,7 +112,7 @@ PlaceSet = Union[Fixed, ContextPlace, ContextGroupPlaces, CardPlaces, Filtered, 
                  "Union_"]
 
 
-@attrs.frozen
+@frozen
 class Union_(Meaning):
     """Places and holders named together, in order, without repeats."""
 
@@ -121,7 +123,7 @@ class Union_(Meaning):
 # Where a side's tokens are off the map.  The side is whoever owns the tokens.
 
 
-@attrs.frozen
+@frozen
 class Holder(Meaning):
     kind: str  # "holder" | "track" | "box" | "above" | "supply"
     index: int = -1  # the holder or the track
@@ -132,7 +134,7 @@ class Holder(Meaning):
 # ------------------------------------------------------------------ groups
 
 
-@attrs.frozen
+@frozen
 class GroupRef(Meaning):
     """A group of places: by name, the group the rule runs for, the tested place's group,
     or a card's group field."""
@@ -146,7 +148,7 @@ class GroupRef(Meaning):
 # ------------------------------------------------------------------ cards and piles
 
 
-@attrs.frozen
+@frozen
 class PileRef(Meaning):
     """A pile; for a pile each side has, whose (``side``), or every side's in turn order (``each``)."""
 
@@ -155,7 +157,7 @@ class PileRef(Meaning):
     each: bool = False
 
 
-@attrs.frozen
+@frozen
 class CardRef(Meaning):
     """One card: the top or the current card of a pile, the card a rule is about ("the
     card"), a term's card, or the last card played."""
@@ -164,7 +166,7 @@ class CardRef(Meaning):
     pile: Optional[PileRef] = None
 
 
-@attrs.frozen
+@frozen
 class Cards(Meaning):
     """Cards of a kind: those in piles, or those revealed ("revealed objectives")."""
 
@@ -174,7 +176,7 @@ class Cards(Meaning):
     type: Optional[Tuple[int, int, object]] = None  # only those of a kind field's values ("presidents")
 
 
-@attrs.frozen
+@frozen
 class CardFilter(Meaning):
     """"a card of your hand whose value is at least the value of the card": cards of piles whose
     field compares so to a number."""
@@ -185,12 +187,12 @@ class CardFilter(Meaning):
     other: object  # a Number
 
 
-@attrs.frozen
+@frozen
 class Marker(Meaning):
     index: int
 
 
-@attrs.frozen
+@frozen
 class ZoneRef(Meaning):
     track: int
     zone: int
@@ -202,7 +204,7 @@ class ZoneRef(Meaning):
 # carries it, flags and number fields (docs/state.md, "in play").
 
 
-@attrs.frozen
+@frozen
 class Entities(Meaning):
     """Cards in play: of some kinds (and a value of a kind field: "units"), whose (``owner``),
     with flags set or clear, at places, carried by an entity, whose field compares so."""
@@ -218,7 +220,7 @@ class Entities(Meaning):
     by: Optional["EntityRef"] = None  # "its gear": cards carried by that card
 
 
-@attrs.frozen
+@frozen
 class EntityRef(Meaning):
     """One card in play: the one a "for each" runs for ("the unit", "this unit"), the one an
     earlier statement of the same rule chose ("that unit"), or the card a rule is about ("the card").
@@ -227,7 +229,7 @@ class EntityRef(Meaning):
     kind: str  # "this" | "that" | "card"
 
 
-@attrs.frozen
+@frozen
 class PileCards(Meaning):
     """Cards of piles that may come into play: of a kind (and a kind field's value), maybe
     whose field compares so to a number."""
@@ -241,14 +243,14 @@ class PileCards(Meaning):
     card: Optional["CardRef"] = None  # one named card ("the card") rather than a choice among a pile's
 
 
-@attrs.frozen
+@frozen
 class EntityPlaces(Meaning):
     """The places where cards in play stand: "the site of your camp"."""
 
     entities: object  # Entities or EntityRef
 
 
-@attrs.frozen
+@frozen
 class Adjacent(Meaning):
     """The places next to others (the map's adjacency): next to a place set, or, with ``of``
     None, next to where the card being moved stands ("march a unit to an adjacent site")."""
@@ -256,7 +258,7 @@ class Adjacent(Meaning):
     of: Optional[object] = None  # a PlaceSet, or None: the moving card's place
 
 
-@attrs.frozen
+@frozen
 class Within(Meaning):
     """"a location within its speed": the places at most so many steps along the map from the
     place of the card that moves (its own place left out)."""
@@ -264,7 +266,7 @@ class Within(Meaning):
     steps: object  # a Number, read with the moving card as "its"
 
 
-@attrs.frozen
+@frozen
 class RegisterPlace(Meaning):
     """The place a register holds ("the battlefield"); none while it holds none."""
 
@@ -274,24 +276,24 @@ class RegisterPlace(Meaning):
 # ------------------------------------------------------------------ numbers
 
 
-@attrs.frozen
+@frozen
 class Literal(Meaning):
     value: int
 
 
-@attrs.frozen
+@frozen
 class CounterValue(Meaning):
     counter: int
     side: Optional[Side] = None
 
 
-@attrs.frozen
+@frozen
 class CardField(Meaning):
     card: CardRef
     field: int
 
 
-@attrs.frozen
+@frozen
 class Count(Meaning):
     """How many of something: places in a set, groups a side holds, cards in a pile."""
 
@@ -300,13 +302,13 @@ class Count(Meaning):
     who: Optional[Side] = None  # groups: those this side (or nobody) controls
 
 
-@attrs.frozen
+@frozen
 class Sum(Meaning):
     terms: Tuple[object, ...]
     signs: Tuple[int, ...]
 
 
-@attrs.frozen
+@frozen
 class EntityField(Meaning):
     """A number field of a card in play (its value in play, where the field changes in play)."""
 
@@ -314,7 +316,7 @@ class EntityField(Meaning):
     field: str
 
 
-@attrs.frozen
+@frozen
 class EntityTotal(Meaning):
     """"the total power of your units at Ridge": a field summed over cards in play."""
 
@@ -322,7 +324,7 @@ class EntityTotal(Meaning):
     field: str
 
 
-@attrs.frozen
+@frozen
 class EntityExtreme(Meaning):
     """"the highest leadership of your characters at Ridge": the most (or least) of a field over cards
     in play; 0 when there are none."""
@@ -332,7 +334,7 @@ class EntityExtreme(Meaning):
     highest: bool = True
 
 
-@attrs.frozen
+@frozen
 class Distance(Meaning):
     """"their distance to the battlefield": the steps along the map from where a card stands (the
     card tested, or moved) to a place; a card or place off the map is at no distance (a very large one)."""
@@ -341,7 +343,7 @@ class Distance(Meaning):
     to: object  # a PlaceSet (its first place)
 
 
-@attrs.frozen
+@frozen
 class CardsTotal(Meaning):
     """"the total influence of your captured cards": a number field added up over the cards of piles."""
 
@@ -356,7 +358,7 @@ Number = Union[Literal, CounterValue, CardField, Count, Sum, EntityField, Entity
 # ------------------------------------------------------------------ token phrases
 
 
-@attrs.frozen
+@frozen
 class Owners(Meaning):
     """Whose tokens a step moves."""
 
@@ -364,7 +366,7 @@ class Owners(Meaning):
     side: int = -1
 
 
-@attrs.frozen
+@frozen
 class Amount(Meaning):
     kind: str  # "exactly" | "up_to" | "all" | "any" (any number of, one at a time) | "cover"
     n: int = 0
@@ -376,29 +378,29 @@ class Amount(Meaning):
 # ------------------------------------------------------------------ conditions
 
 
-@attrs.frozen
+@frozen
 class AnyOf(Meaning):
     items: Tuple["Condition", ...]
 
 
-@attrs.frozen
+@frozen
 class AllOf(Meaning):
     items: Tuple["Condition", ...]
 
 
-@attrs.frozen
+@frozen
 class Not(Meaning):
     item: "Condition"
 
 
-@attrs.frozen
+@frozen
 class EachSide(Meaning):
     """The condition holds for every side as "you"."""
 
     item: "Condition"
 
 
-@attrs.frozen
+@frozen
 class Controls(Meaning):
     """A side holds a place or a whole group (every place of it)."""
 
@@ -408,26 +410,26 @@ class Controls(Meaning):
     nobody: bool = False
 
 
-@attrs.frozen
+@frozen
 class ControlsCount(Meaning):
     side: Side
     test: "Comparison"
     within: Optional[GroupRef] = None
 
 
-@attrs.frozen
+@frozen
 class ControlsMore(Meaning):
     side: Side
     other: Side
 
 
-@attrs.frozen
+@frozen
 class Comparison(Meaning):
     op: str
     n: int
 
 
-@attrs.frozen
+@frozen
 class TokensIn(Meaning):
     """How many tokens a side has in a place set or a holder, compared."""
 
@@ -436,7 +438,7 @@ class TokensIn(Meaning):
     test: Comparison
 
 
-@attrs.frozen
+@frozen
 class TokensMore(Meaning):
     side: Side
     other: Side
@@ -444,7 +446,7 @@ class TokensMore(Meaning):
     lead: Optional[Comparison] = None
 
 
-@attrs.frozen
+@frozen
 class NumberTest(Meaning):
     number: Number
     test: Optional[Comparison] = None
@@ -452,7 +454,7 @@ class NumberTest(Meaning):
     other: Optional[Number] = None
 
 
-@attrs.frozen
+@frozen
 class CounterMore(Meaning):
     counter: int
     side: Side
@@ -460,49 +462,49 @@ class CounterMore(Meaning):
     fewer: bool = False
 
 
-@attrs.frozen
+@frozen
 class IsFirstPlayer(Meaning):
     side: Side
 
 
-@attrs.frozen
+@frozen
 class IsSide(Meaning):
     side: Side
     named: int
 
 
-@attrs.frozen
+@frozen
 class IsRole(Meaning):
     side: Side
     role: str  # a register's or an overlay role's name
     negated: bool = False
 
 
-@attrs.frozen
+@frozen
 class HasAttribute(Meaning):
     place: object  # a place
     attribute: str
 
 
-@attrs.frozen
+@frozen
 class ZoneEntered(Meaning):
     zone: ZoneRef
 
 
-@attrs.frozen
+@frozen
 class MarkerAt(Meaning):
     marker: int
     where: Optional[object] = None  # a PlaceSet; None: on or off the map
     off: bool = False
 
 
-@attrs.frozen
+@frozen
 class CardIs(Meaning):
     card: CardRef
     term: int
 
 
-@attrs.frozen
+@frozen
 class CardFor(Meaning):
     card: CardRef
     side: Side
@@ -510,20 +512,20 @@ class CardFor(Meaning):
     field: int = -1
 
 
-@attrs.frozen
+@frozen
 class PlayedBy(Meaning):
     card: CardRef
     side: Side
 
 
-@attrs.frozen
+@frozen
 class CardWould(Meaning):
     """The card's event, imagined: would it place or remove pieces on the map?"""
 
     card: CardRef
 
 
-@attrs.frozen
+@frozen
 class Change(Meaning):
     """A change of control: of a place, of a group, or of any place of a group."""
 
@@ -533,7 +535,7 @@ class Change(Meaning):
     target_kind: str  # "place" | "group" | "places"
 
 
-@attrs.frozen
+@frozen
 class Would(Meaning):
     verb: str  # "place" | "remove"
     owners: Owners
@@ -541,7 +543,7 @@ class Would(Meaning):
     change: Change
 
 
-@attrs.frozen
+@frozen
 class AllInOneGroup(Meaning):
     """The places of cards (and, with ``also``, of more cards) all lie in one group."""
 
@@ -549,21 +551,21 @@ class AllInOneGroup(Meaning):
     also: Optional[Cards] = None
 
 
-@attrs.frozen
+@frozen
 class Named(Meaning):
     """A named condition of the content ("the final crisis trigger holds")."""
 
     procedure: int
 
 
-@attrs.frozen
+@frozen
 class Term(Meaning):
     """A defined term about a place or a card, tested on "it" or on "the card"."""
 
     term: int
 
 
-@attrs.frozen
+@frozen
 class EntityFlag(Meaning):
     """"the card is tapped": a flag of a card in play (false when it is not in play)."""
 
@@ -572,7 +574,7 @@ class EntityFlag(Meaning):
     set: bool = True
 
 
-@attrs.frozen
+@frozen
 class EntityAt(Meaning):
     """"that unit is at Ridge"."""
 
@@ -580,14 +582,14 @@ class EntityAt(Meaning):
     places: object
 
 
-@attrs.frozen
+@frozen
 class EntityIn(Meaning):
     """"the card is in play"."""
 
     entity: EntityRef
 
 
-@attrs.frozen
+@frozen
 class CardIsType(Meaning):
     """"the card is an interrupt": a card (of a pile, or in play) whose kind field has one of the
     values a noun names."""
@@ -596,7 +598,7 @@ class CardIsType(Meaning):
     type: Tuple[int, int, object]  # (card kind, field, values)
 
 
-@attrs.frozen
+@frozen
 class CanPay(Meaning):
     """"you can pay 2": the side's cards that pay (state.yaml, 'paying') cover the number."""
 
@@ -604,7 +606,7 @@ class CanPay(Meaning):
     amount: object  # a Number
 
 
-@attrs.frozen
+@frozen
 class RegisterSet(Meaning):
     """"the battlefield is on the map" (``held``), "... off the map": a place register holds a place
     that is on the map, or none."""
@@ -622,7 +624,7 @@ Condition = Union[AnyOf, AllOf, Not, EachSide, Controls, ControlsCount, Controls
 # ------------------------------------------------------------------ statements
 
 
-@attrs.frozen
+@frozen
 class Transfer(Meaning):
     """Place, remove or move tokens, one token per step (docs/language.md)."""
 
@@ -638,18 +640,18 @@ class Transfer(Meaning):
     chooser: Optional[str] = None  # "all": the other player makes the choices; "pieces": only which tokens
 
 
-@attrs.frozen
+@frozen
 class PlaceMarker(Meaning):
     marker: int
     places: object
 
 
-@attrs.frozen
+@frozen
 class RemoveMarker(Meaning):
     marker: int
 
 
-@attrs.frozen
+@frozen
 class ChangeCounter(Meaning):
     """"gain 1 VP", "lose 1 VP for each ...", "add 1 to the final crisis step"."""
 
@@ -660,20 +662,20 @@ class ChangeCounter(Meaning):
     side: Optional[Side] = None  # a counter each side keeps: whose
 
 
-@attrs.frozen
+@frozen
 class SetCounter(Meaning):
     counter: int
     value: Number
     each_side: bool = False
 
 
-@attrs.frozen
+@frozen
 class SetRegister(Meaning):
     register: int
     first_player: bool = True
 
 
-@attrs.frozen
+@frozen
 class Draw(Meaning):
     n: int  # -1: "until they have N"
     source: PileRef
@@ -681,19 +683,19 @@ class Draw(Meaning):
     until: int = -1
 
 
-@attrs.frozen
+@frozen
 class Shuffle(Meaning):
     pile: PileRef
     into: Optional[PileRef] = None
 
 
-@attrs.frozen
+@frozen
 class Put(Meaning):
     source: PileRef
     dest: PileRef
 
 
-@attrs.frozen
+@frozen
 class Reveal(Meaning):
     """Turn face up: every card of piles, or the current card of piles."""
 
@@ -701,17 +703,17 @@ class Reveal(Meaning):
     current: bool = False
 
 
-@attrs.frozen
+@frozen
 class Discard(Meaning):
     card: CardRef
 
 
-@attrs.frozen
+@frozen
 class Play(Meaning):
     source: PileRef
 
 
-@attrs.frozen
+@frozen
 class Keep(Meaning):
     n: int
     source: PileRef
@@ -720,13 +722,13 @@ class Keep(Meaning):
     verb: str = "keep"
 
 
-@attrs.frozen
+@frozen
 class Order(Meaning):
     source: PileRef
     dest: PileRef
 
 
-@attrs.frozen
+@frozen
 class CarryOut(Meaning):
     """A named procedure, or a card's rule field, carried out; ``bind`` gives "this space",
     "this dimension" or "the card" for it."""
@@ -737,40 +739,40 @@ class CarryOut(Meaning):
     bind: Optional[object] = None
 
 
-@attrs.frozen
+@frozen
 class Score(Meaning):
     procedure: int
     counter: int
 
 
-@attrs.frozen
+@frozen
 class Resolve(Meaning):
     track: int
 
 
-@attrs.frozen
+@frozen
 class Win(Meaning):
     counter: int = -1  # -1: "you win"
     ties: int = -1  # a procedure: the tie-breaks
 
 
-@attrs.frozen
+@frozen
 class Stop(Meaning):
     pass
 
 
-@attrs.frozen
+@frozen
 class Forget(Meaning):
     """The last card played is forgotten (a new round of plays)."""
 
 
-@attrs.frozen
+@frozen
 class Call(Meaning):
     verb: str
     args: Tuple[object, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class EnterPlay(Meaning):
     """Cards from piles into play, one choice per card: at a place, onto a card in play, or
     nowhere in particular (``dest`` None).  ``verb``: the word of its actions ("deploy")."""
@@ -784,7 +786,7 @@ class EnterPlay(Meaning):
     paying: Optional[object] = None  # a Number: each card paid for as it comes in ("its" is the card)
 
 
-@attrs.frozen
+@frozen
 class LeavePlay(Meaning):
     """Cards in play to a pile (the owner's, for a pile each side keeps); what they carry goes too."""
 
@@ -795,7 +797,7 @@ class LeavePlay(Meaning):
     owner_pile: int = -1
 
 
-@attrs.frozen
+@frozen
 class MoveEntity(Meaning):
     """Cards in play to another place (or onto another card), one choice per card and place."""
 
@@ -808,7 +810,7 @@ class MoveEntity(Meaning):
     paying: Optional[object] = None  # a Number: each move paid for ("its" the card, "it" where it goes)
 
 
-@attrs.frozen
+@frozen
 class SetFlag(Meaning):
     """"tap 2 of your untapped farms", "untap your cards": a flag set or cleared on cards in play."""
 
@@ -819,7 +821,7 @@ class SetFlag(Meaning):
     set: bool = True
 
 
-@attrs.frozen
+@frozen
 class ChangeEntityField(Meaning):
     """"add 1 to the power of the unit", "set the power of the unit to 2" (a field that changes in play)."""
 
@@ -829,7 +831,7 @@ class ChangeEntityField(Meaning):
     set_to: bool = False
 
 
-@attrs.frozen
+@frozen
 class Pay(Meaning):
     """"pay 2": the acting side's cards that pay are spent until they cover the number (state.yaml,
     'paying'); all or nothing: a cost that cannot be covered is not paid at all."""
@@ -837,7 +839,7 @@ class Pay(Meaning):
     amount: object  # a Number
 
 
-@attrs.frozen
+@frozen
 class Choose(Meaning):
     """"choose up to 1 location where ... as the battlefield": one place of a set, chosen by the
     acting player, held by a register; "up to": the player may choose none (the register then holds
@@ -849,7 +851,7 @@ class Choose(Meaning):
     paying: Optional[object] = None
 
 
-@attrs.frozen
+@frozen
 class PlayCards(Meaning):
     """"play any number of cards from your hand", "play up to 2 cards from your hand": cards played
     one at a time, each for one of its uses (sequence.yaml, 'playing a card'), as long as the player
@@ -860,7 +862,7 @@ class PlayCards(Meaning):
     type: Optional[Tuple[int, int, object]] = None  # only cards of a kind field's values ("interrupts")
 
 
-@attrs.frozen
+@frozen
 class ForEachEntity(Meaning):
     """"for each unit you control at Ridge:": the cards of the set when it starts, in card order;
     one that has left play (or the set) by its turn is passed over."""
@@ -869,48 +871,48 @@ class ForEachEntity(Meaning):
     body: "Block"
 
 
-@attrs.frozen
+@frozen
 class Acting(Meaning):
     actor: str  # "opponent" | "each" | "first" | "register"
     statement: object
     register: int = -1
 
 
-@attrs.frozen
+@frozen
 class Block(Meaning):
     statements: Tuple[object, ...]
 
 
-@attrs.frozen
+@frozen
 class If(Meaning):
     condition: Condition
     then: Block
     otherwise: Optional[Block] = None
 
 
-@attrs.frozen
+@frozen
 class Either(Meaning):
     options: Tuple[Block, ...]
 
 
-@attrs.frozen
+@frozen
 class FirstOf(Meaning):
     options: Tuple[Block, ...]
 
 
-@attrs.frozen
+@frozen
 class Goal(Meaning):
     change: Change
     steps: Tuple[Transfer, ...]
 
 
-@attrs.frozen
+@frozen
 class ForEachPlayer(Meaning):
     body: Block
     who: Optional[Condition] = None  # settled for every player before the first runs
 
 
-@attrs.frozen
+@frozen
 class ForEachPlace(Meaning):
     """"for each pivotal space you control, in the order you choose, as a bonus:"."""
 
@@ -920,7 +922,7 @@ class ForEachPlace(Meaning):
     action: str = ""
 
 
-@attrs.frozen
+@frozen
 class ForEachCounter(Meaning):
     """"for each round:": the counter from where it stands to its highest value."""
 
@@ -928,19 +930,19 @@ class ForEachCounter(Meaning):
     body: Block
 
 
-@attrs.frozen
+@frozen
 class Step(Meaning):
     name: str
     body: Block
 
 
-@attrs.frozen
+@frozen
 class Repeat(Meaning):
     condition: Condition
     body: Block
 
 
-@attrs.frozen
+@frozen
 class Alternate(Meaning):
     first: int  # a register
     n: int

@@ -14,8 +14,10 @@ from typing import Optional, Tuple, Union
 
 import attrs
 
+from .frozen import frozen
 
-@attrs.frozen
+
+@frozen
 class Pos:
     """A span in the rule text (1-based lines and columns, end exclusive)."""
 
@@ -29,7 +31,7 @@ def _pos():
     return attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
-@attrs.frozen
+@frozen
 class Node:
     pos: Optional[Pos] = _pos()
 
@@ -56,7 +58,7 @@ class Node:
 # ------------------------------------------------------------------ words
 
 
-@attrs.frozen
+@frozen
 class Word(Node):
     """One word or name of a phrase, with the kind the lexer gave it."""
 
@@ -64,19 +66,19 @@ class Word(Node):
     kind: str  # "NAME" | "NOUN" | "ADJ" | "OWNS" (a name or noun with 's) | "ADJACENT"
 
 
-@attrs.frozen
+@frozen
 class Player(Node):
     """A player named relative to the acting one."""
 
     kind: str  # "you" | "opponent"
 
 
-@attrs.frozen
+@frozen
 class Possessive(Node):
     kind: str  # "own" | "their" | "opponent"
 
 
-@attrs.frozen
+@frozen
 class Relation(Node):
     """"you control", "the opponent controls", "nobody controls" after a phrase."""
 
@@ -84,7 +86,7 @@ class Relation(Node):
     verb: str
 
 
-@attrs.frozen
+@frozen
 class Phrase(Node):
     """A noun phrase: "the top card of the strategy deck", "pivotal spaces you control"."""
 
@@ -105,23 +107,23 @@ class Phrase(Node):
     distance: Optional["Phrase"] = None  # "their distance to the battlefield": steps along the map to a place
 
 
-@attrs.frozen
+@frozen
 class Where(Node):
     condition: "Condition"
 
 
-@attrs.frozen
+@frozen
 class Most(Node):
     kind: str  # "most" | "fewest"
     pieces: "Pieces"
 
 
-@attrs.frozen
+@frozen
 class WithTerm(Node):
     term: str
 
 
-@attrs.frozen
+@frozen
 class Whose(Node):
     """"whose value is at least the value of the card": a field of each thing, compared."""
 
@@ -131,7 +133,7 @@ class Whose(Node):
     other: Optional[Phrase] = None
 
 
-@attrs.frozen
+@frozen
 class Filtered(Node):
     phrase: Phrase
     filter: Union[Where, Most, WithTerm, Whose]
@@ -157,7 +159,7 @@ def hoist_whose(phrase: "Phrase"):
     return attrs.evolve(phrase, **{name: inner}), whose
 
 
-@attrs.frozen
+@frozen
 class Places(Node):
     """A union of phrases, in order: "Abolitionists, Border States or Newspapers"."""
 
@@ -167,7 +169,7 @@ class Places(Node):
 # ------------------------------------------------------------- quantities
 
 
-@attrs.frozen
+@frozen
 class Pieces(Node):
     """Whose pieces, and what: "of your tokens", "opponent tokens", "Secessionist tokens", "VP"."""
 
@@ -177,7 +179,7 @@ class Pieces(Node):
     adjectives: Tuple[str, ...] = ()  # "2 of your untapped farms"
 
 
-@attrs.frozen
+@frozen
 class Quantity(Node):
     """How many: exactly n, up to n, up to a number phrase, all, or one thing named by a phrase."""
 
@@ -187,7 +189,7 @@ class Quantity(Node):
     phrase: Optional[Phrase] = None
 
 
-@attrs.frozen
+@frozen
 class Number(Node):
     """A number: terms added or subtracted ("the power of your units plus 2")."""
 
@@ -195,7 +197,7 @@ class Number(Node):
     signs: Tuple[int, ...]  # +1 or -1 before each term after the first
 
 
-@attrs.frozen
+@frozen
 class Comparison(Node):
     op: str  # "==" | ">=" | "<=" | ">" | "<"
     n: int
@@ -204,22 +206,22 @@ class Comparison(Node):
 # ------------------------------------------------------------- conditions
 
 
-@attrs.frozen
+@frozen
 class AnyOf(Node):
     items: Tuple["Condition", ...]
 
 
-@attrs.frozen
+@frozen
 class AllOf(Node):
     items: Tuple["Condition", ...]
 
 
-@attrs.frozen
+@frozen
 class Not(Node):
     item: "Condition"
 
 
-@attrs.frozen
+@frozen
 class EachPlayer(Node):
     """"each player" as the subject of a condition: it holds for every player."""
 
@@ -227,7 +229,7 @@ class EachPlayer(Node):
 Subject = Union[Player, Phrase, EachPlayer]
 
 
-@attrs.frozen
+@frozen
 class Relates(Node):
     """"you control Fort Sumter"; with ``comparison`` "you control 2 spaces of its dimension";
     with ``more_than`` "you control more spaces than the opponent"."""
@@ -239,13 +241,13 @@ class Relates(Node):
     more_than: Optional[Subject] = None
 
 
-@attrs.frozen
+@frozen
 class NobodyRelates(Node):
     verb: str
     target: Phrase
 
 
-@attrs.frozen
+@frozen
 class HasCount(Node):
     """"you have no tokens in Texas", "your pool has at least 3 tokens", "you have 3 VP"."""
 
@@ -256,7 +258,7 @@ class HasCount(Node):
     there: bool = False
 
 
-@attrs.frozen
+@frozen
 class HasMore(Node):
     """"you have more tokens than the opponent there", "... at least 3 more tokens than ...",
     "each player has more cards in their final crisis order than the final crisis step"."""
@@ -270,19 +272,19 @@ class HasMore(Node):
     than_number: Optional[Phrase] = None
 
 
-@attrs.frozen
+@frozen
 class HasFewer(Node):
     subject: Subject
     pieces: Pieces
     other: Subject
 
 
-@attrs.frozen
+@frozen
 class IsFirstPlayer(Node):
     subject: Subject
 
 
-@attrs.frozen
+@frozen
 class IsState(Node):
     """"X is Y": a side, an attribute, a flag, a role, a term, "for you", in places, off the map..."""
 
@@ -295,7 +297,7 @@ class IsState(Node):
     where: Optional[Union[Places, "Phrase"]] = None
 
 
-@attrs.frozen
+@frozen
 class Compares(Node):
     """"the round is at least 2", "the value of X is at most the value of Y", "X is the same as Y"."""
 
@@ -305,7 +307,7 @@ class Compares(Node):
     other: Optional[Phrase] = None
 
 
-@attrs.frozen
+@frozen
 class Change(Node):
     """A change of a relation: "you gain control of this dimension"."""
 
@@ -315,7 +317,7 @@ class Change(Node):
     target: Phrase
 
 
-@attrs.frozen
+@frozen
 class Would(Node):
     """"placing a token there would give you control of it" -- one step, imagined."""
 
@@ -325,14 +327,14 @@ class Would(Node):
     change: Change
 
 
-@attrs.frozen
+@frozen
 class CardWould(Node):
     """"the revealed card would place or remove pieces"."""
 
     subject: Subject
 
 
-@attrs.frozen
+@frozen
 class Played(Node):
     """"the opponent played the card": who made the last play of a card."""
 
@@ -340,7 +342,7 @@ class Played(Node):
     card: Phrase
 
 
-@attrs.frozen
+@frozen
 class Holds(Node):
     """"the final crisis trigger holds": a named condition of the content."""
 
@@ -354,20 +356,20 @@ Condition = Union[AnyOf, AllOf, Not, Relates, NobodyRelates, HasCount, HasMore, 
 # ------------------------------------------------------------- statements
 
 
-@attrs.frozen
+@frozen
 class Limit(Node):
     kind: str  # "per" | "one"
     n: Optional[int] = None
     noun: str = ""
 
 
-@attrs.frozen
+@frozen
 class Selection(Node):
     kind: str  # "random" | "opponent"
     pieces_only: bool = False  # "the opponent choosing the tokens": only which ones, not where
 
 
-@attrs.frozen
+@frozen
 class Place(Node):
     quantity: Quantity
     source: Optional[Places]
@@ -376,7 +378,7 @@ class Place(Node):
     selection: Optional[Selection] = None
 
 
-@attrs.frozen
+@frozen
 class Remove(Node):
     quantity: Quantity
     source: Optional[Places]  # None: "remove the Peace Commissioner"
@@ -384,7 +386,7 @@ class Remove(Node):
     selection: Optional[Selection] = None
 
 
-@attrs.frozen
+@frozen
 class Move(Node):
     quantity: Quantity
     source: Optional[Places]
@@ -394,7 +396,7 @@ class Move(Node):
     selection: Optional[Selection] = None
 
 
-@attrs.frozen
+@frozen
 class Gain(Node):
     """"gain 1 VP" (``lose``: "lose 1 VP"), maybe "for each dimension you control"."""
 
@@ -404,14 +406,14 @@ class Gain(Node):
     per: Optional[Phrase] = None
 
 
-@attrs.frozen
+@frozen
 class Set(Node):
     target: Places
     number: Optional[Number] = None
     first_player: bool = False
 
 
-@attrs.frozen
+@frozen
 class Add(Node):
     """"add 1 to the final crisis step"."""
 
@@ -419,7 +421,7 @@ class Add(Node):
     target: Places
 
 
-@attrs.frozen
+@frozen
 class Draw(Node):
     n: Optional[int]  # None: "draw cards ... until they have N"
     noun: str
@@ -428,35 +430,35 @@ class Draw(Node):
     until: Optional[int] = None
 
 
-@attrs.frozen
+@frozen
 class Shuffle(Node):
     pile: Places
     into: Optional[Places] = None
 
 
-@attrs.frozen
+@frozen
 class Put(Node):
     source: Places
     dest: Places
 
 
-@attrs.frozen
+@frozen
 class Reveal(Node):
     what: Places
 
 
-@attrs.frozen
+@frozen
 class Discard(Node):
     what: Places
 
 
-@attrs.frozen
+@frozen
 class Play(Node):
     quantity: Quantity
     source: Places
 
 
-@attrs.frozen
+@frozen
 class Keep(Node):
     n: int
     noun: str
@@ -465,30 +467,30 @@ class Keep(Node):
     verb: str = "keep"  # "keep" | "assign": the decision's name
 
 
-@attrs.frozen
+@frozen
 class Order(Node):
     source: Places
     dest: Places
 
 
-@attrs.frozen
+@frozen
 class CarryOut(Node):
     what: Places
     for_: Optional[Places] = None
 
 
-@attrs.frozen
+@frozen
 class Score(Node):
     what: Places
     counter: Pieces
 
 
-@attrs.frozen
+@frozen
 class Resolve(Node):
     words: Tuple[Word, ...]
 
 
-@attrs.frozen
+@frozen
 class Win(Node):
     """"the player with more VP wins, ties broken by the tie-breaks"; "you win"."""
 
@@ -496,17 +498,17 @@ class Win(Node):
     ties: Optional[Places] = None
 
 
-@attrs.frozen
+@frozen
 class Stop(Node):
     pass
 
 
-@attrs.frozen
+@frozen
 class Forget(Node):
     """"forget the last card played"."""
 
 
-@attrs.frozen
+@frozen
 class Covering(Node):
     """"until their total cost is at least the damage": cards taken one at a time until a field of
     theirs, added up, covers a number."""
@@ -515,7 +517,7 @@ class Covering(Node):
     number: "Number"
 
 
-@attrs.frozen
+@frozen
 class Call(Node):
     """A verb the game declares, with its phrases: "tap the card", "deploy a card from your hand"."""
 
@@ -526,14 +528,14 @@ class Call(Node):
     paying: Optional["Number"] = None  # ", paying its cost": each choice paid for as it is taken
 
 
-@attrs.frozen
+@frozen
 class Pay(Node):
     """"pay 2", "pay the cost of the card": the game's way of paying (state.yaml, 'paying')."""
 
     number: "Number"
 
 
-@attrs.frozen
+@frozen
 class Choose(Node):
     """"choose up to 1 location where ... as the battlefield": a register set by a choice."""
 
@@ -543,7 +545,7 @@ class Choose(Node):
     paying: Optional["Number"] = None
 
 
-@attrs.frozen
+@frozen
 class CanPay(Node):
     """"you can pay 2"."""
 
@@ -551,7 +553,7 @@ class CanPay(Node):
     number: "Number"
 
 
-@attrs.frozen
+@frozen
 class PutIntoPlay(Node):
     """"put a unit from your hand into play at Ridge"."""
 
@@ -560,7 +562,7 @@ class PutIntoPlay(Node):
     at: Optional[Places] = None
 
 
-@attrs.frozen
+@frozen
 class RemoveFromPlay(Node):
     """"remove the card from play into your discard pile"."""
 
@@ -568,7 +570,7 @@ class RemoveFromPlay(Node):
     dest: Optional[Places] = None
 
 
-@attrs.frozen
+@frozen
 class Acting(Node):
     """A statement carried out by someone else: "the opponent removes ...", "each player places ..."."""
 
@@ -577,31 +579,31 @@ class Acting(Node):
     role: Optional[str] = None
 
 
-@attrs.frozen
+@frozen
 class Block(Node):
     statements: Tuple["Statement", ...]
 
 
-@attrs.frozen
+@frozen
 class If(Node):
     condition: Condition
     then: Block
     otherwise: Optional[Block] = None
 
 
-@attrs.frozen
+@frozen
 class Either(Node):
     options: Tuple[Block, ...]
 
 
-@attrs.frozen
+@frozen
 class FirstOf(Node):
     """A priority list: the first option that can be carried out (fully, if any can)."""
 
     options: Tuple[Block, ...]
 
 
-@attrs.frozen
+@frozen
 class Goal(Node):
     """"so that you gain control of this dimension:" -- steps taken only in a way that makes it happen."""
 
@@ -609,19 +611,19 @@ class Goal(Node):
     body: Block
 
 
-@attrs.frozen
+@frozen
 class ForEachPlayer(Node):
     body: Block
     who: Optional[Tuple[str, Phrase]] = None  # "who controls their objective space": (verb, phrase)
 
 
-@attrs.frozen
+@frozen
 class OrderChoice(Node):
     chooser: str  # "you" | "opponent" | a role's noun
     action: Optional[str] = None  # "as a bonus": the word of the choice's actions
 
 
-@attrs.frozen
+@frozen
 class ForEach(Node):
     """"for each round:", "for each pivotal space you control, in the order you choose:"."""
 
@@ -630,19 +632,19 @@ class ForEach(Node):
     order: Optional[OrderChoice] = None
 
 
-@attrs.frozen
+@frozen
 class Step(Node):
     name: str
     body: Block
 
 
-@attrs.frozen
+@frozen
 class Repeat(Node):
     condition: Condition
     body: Block
 
 
-@attrs.frozen
+@frozen
 class Alternate(Node):
     """"players alternate, the leader first, until each has 3 plays:"."""
 

@@ -95,3 +95,24 @@ def test_syntax_tree_nodes_and_meanings_are_frozen():
         node.n = 2
     with pytest.raises(Exception):
         M.Literal(1).value = 2
+
+
+def frozen_classes():
+    from crisis.content import schema
+    return [cls for module in (N, M, schema) for cls in vars(module).values()
+            if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == module.__name__]
+
+
+def test_a_node_shows_its_class_and_fields_without_its_position():
+    """The tree's classes share one repr (ruleset/frozen.py: attrs' own per class cost a third of
+    their import) and show what attrs' would: what a developer reads in a failed test."""
+    word = N.Word("Washington", "NAME", pos=N.Pos(3, 7, 3, 17))
+    assert repr(word) == "Word(text='Washington', kind='NAME')"
+    assert repr(N.Player("you")) == "Player(kind='you')"
+    assert repr((word,)) == "(Word(text='Washington', kind='NAME'),)"
+    assert len(frozen_classes()) > 150
+    for cls in frozen_classes():
+        fields = [f for f in attrs.fields(cls) if f.init]
+        shown = repr(cls(**{f.alias: number for number, f in enumerate(fields)}))
+        assert shown == f"{cls.__name__}(" + ", ".join(f"{f.name}={number}" for number, f in enumerate(fields)
+                                                        if f.repr) + ")"
