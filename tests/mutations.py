@@ -56,7 +56,20 @@ def _files(root: Path) -> List[Path]:
 
 
 def _text(path: Path) -> str:
-    return path.read_bytes().decode("utf-8", "replace")
+    return _regular(path).read_bytes().decode("utf-8", "replace")
+
+
+def _regular(path: Path) -> Path:
+    """``path``, if it is a regular file to read; else OSError.  An earlier mutation of the same
+    case may have left a FIFO there (whose opening would block the harness itself, before crisis
+    is ever run) or a link to /dev/zero."""
+    if not path.is_file():
+        raise OSError(f"{path} is not a regular file")
+    return path
+
+
+def _read(path: Path) -> str:
+    return _regular(path).read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ content
@@ -219,7 +232,7 @@ def _names(root: Path) -> dict:
     import yaml
     state = None
     try:
-        state = yaml.safe_load((root / "state.yaml").read_text(encoding="utf-8"))
+        state = yaml.safe_load(_read(root / "state.yaml"))
         groups = state["map"]["groups"]
         dimensions = {name: list(places) for name, places in groups.items() if name != "words"}
         if not dimensions or not all(dimensions.values()):
@@ -240,13 +253,13 @@ def _own_lines(root: Path, state) -> List[str]:
         return []
     texts = []
     try:
-        sequence = yaml.safe_load((root / "sequence.yaml").read_text(encoding="utf-8"))
+        sequence = yaml.safe_load(_read(root / "sequence.yaml"))
         texts += [v for v in (sequence.get("procedures") or {}).values() if isinstance(v, str)]
     except Exception:
         pass
     for path in sorted((root / "cards").glob("*.yaml")) if (root / "cards").is_dir() else ():
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.safe_load(_read(path))
         except Exception:
             continue
         if not isinstance(data, dict):  # a file damaged by an earlier mutation
@@ -331,7 +344,7 @@ def random_rule(rng: random.Random, names: dict) -> str:
 
 def _rewrite_yaml(path: Path, change) -> None:
     import yaml
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load(_read(path))
     change(data)
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
@@ -342,8 +355,9 @@ def rule_structure(rng: random.Random, root: Path) -> str:
     names = _names(root)
     rule = random_rule(rng, names)
     where = rng.choice(["card", "card", "card", "rules", "solo"])
-    cards = sorted((root / "cards").glob("strategy-*.yaml")) if (root / "cards").is_dir() else []
-    cards = cards or (sorted((root / "cards").glob("*.yaml")) if (root / "cards").is_dir() else [])
+    found = sorted((root / "cards").glob("*.yaml")) if (root / "cards").is_dir() else []
+    found = [path for path in found if path.is_file()]  # not a FIFO an earlier mutation left
+    cards = [path for path in found if path.name.startswith("strategy-")] or found
     try:
         if where == "card" and cards:
             path = rng.choice(cards)
@@ -382,7 +396,7 @@ def _procedures(root: Path):
     damaged file)."""
     import yaml
     try:
-        procedures = yaml.safe_load((root / "sequence.yaml").read_text(encoding="utf-8"))["procedures"]
+        procedures = yaml.safe_load(_read(root / "sequence.yaml"))["procedures"]
         return list(procedures), [k for k, v in procedures.items() if isinstance(v, str)]
     except Exception:
         return [], []
