@@ -146,9 +146,14 @@ def default_path(folder: Path, game: str, seed: Optional[int]) -> Path:
     return path
 
 
+# the random letters mkstemp puts in a temporary file's name (8 in CPython), as this module allows them
+_TEMPORARY_LETTERS = (6, 12)
+
+
 def _temporary_files(path: Path, folder: Path):
     """Temporary files of earlier writes of ``path`` (left behind if a write was killed)."""
-    pattern = re.compile(re.escape(f".{path.name}.") + r"[A-Za-z0-9_]{6,12}\.tmp")
+    low, high = _TEMPORARY_LETTERS
+    pattern = re.compile(re.escape(f".{path.name}.") + f"[A-Za-z0-9_]{{{low},{high}}}" + r"\.tmp")
     try:
         with os.scandir(folder) as entries:
             return [folder / e.name for e in entries if pattern.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
@@ -157,10 +162,10 @@ def _temporary_files(path: Path, folder: Path):
 
 
 # How much longer than a save's name are the names of the files kept beside it: its temporary
-# file (".NAME." + mkstemp's letters + ".tmp", the letters counted at their most as
-# _temporary_files reads them) and its lock (".NAME.lock").  A name they would not fit is
-# refused with the other path checks, before the game (cli/paths.py).
-NAME_BESIDE = len(".") + len(".") + 12 + len(".tmp")
+# file (".NAME." + mkstemp's letters + ".tmp", the letters counted at their most) and its lock
+# (".NAME.lock").  A name they would not fit is refused with the other path checks, before the
+# game (cli/paths.py).
+NAME_BESIDE = len(".") + len(".") + _TEMPORARY_LETTERS[1] + len(".tmp")
 
 
 def write_atomic(path: Path, data: dict) -> None:

@@ -26,10 +26,8 @@ def fields_repr(self) -> str:
     return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({', '.join(shown)})"
 
 
-def frozen(cls=None, **options):
-    """``attrs.frozen`` (with the same options), its ``__repr__`` the shared one."""
-    def make(target):
-        made = attrs.frozen(target, repr=False, **options)
-        made.__repr__ = fields_repr
-        return made
-    return make(cls) if cls is not None else make
+def frozen(cls):
+    """``attrs.frozen``, its ``__repr__`` the shared one."""
+    made = attrs.frozen(cls, repr=False)
+    made.__repr__ = fields_repr
+    return made

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 from typing import Callable, List
 
+from crisis.content.yamlfile import read_regular
+
 # ------------------------------------------------------------------ values
 
 HOSTILE_SCALARS = [
@@ -45,6 +47,12 @@ def copy_content(source: Path, target: Path) -> Path:
     return target
 
 
+# The harness reads what it damages through the loader's own reader: an earlier mutation of the
+# same case may have left a FIFO there (whose opening would block the harness itself, before
+# crisis ever runs) or a link to /dev/zero; a file it grew may be large, hence the high limit.
+_READ_LIMIT = 1 << 30
+
+
 def _files(root: Path) -> List[Path]:
     """The files load_content reads (docs/state.md, docs/sequence.md, docs/solo.md)."""
     files = [root / "state.yaml", root / "sequence.yaml", root / "layout.yaml"]
@@ -56,20 +64,11 @@ def _files(root: Path) -> List[Path]:
 
 
 def _text(path: Path) -> str:
-    return _regular(path).read_bytes().decode("utf-8", "replace")
-
-
-def _regular(path: Path) -> Path:
-    """``path``, if it is a regular file to read; else OSError.  An earlier mutation of the same
-    case may have left a FIFO there (whose opening would block the harness itself, before crisis
-    is ever run) or a link to /dev/zero."""
-    if not path.is_file():
-        raise OSError(f"{path} is not a regular file")
-    return path
+    return read_regular(path, _READ_LIMIT).decode("utf-8", "replace")
 
 
 def _read(path: Path) -> str:
-    return _regular(path).read_text(encoding="utf-8")
+    return read_regular(path, _READ_LIMIT).decode("utf-8")
 
 
 # ------------------------------------------------------------------ content
