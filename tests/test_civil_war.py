@@ -643,7 +643,7 @@ def test_the_cards_a_side_cannot_see_do_not_change_its_choice(program, name, see
     """Issue 21: the bots decide on what their side may know. The other side's hand and both
     decks' order changed, the same choice, and for the search bot the same tree."""
     from crisis.content.bots import Budget
-    from crisis.interpreter.players.heuristic import HeuristicBot
+    from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
     from crisis.interpreter.players.search import SearchBot
     original, twin = war_twins(program, seed, kind, turn)
     me = original.decision.player
@@ -716,3 +716,79 @@ def test_another_games_optional_rule_is_refused_not_ignored(command, tmp_path):
     assert result.returncode == 2
     assert "--event-discard" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "report").exists()
+
+
+# ------------------------------------------------------------------ listing cards in play, cheaply
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_cards_in_play_a_board_keeps_follow_every_card_that_comes_and_goes(program, seed):
+    # the board keeps the list of cards in play while the owners' column is unchanged
+    # (entities.cards_in_play); it must never answer with a list a card has since left or joined
+    from crisis.interpreter.engine.entities import cards_in_play
+    from crisis.interpreter.engine.layout import NOBODY
+    game = Game(program, seed)
+    rng = random.Random(seed)
+    layout = program.layout
+    board = game.machine.board
+    while game.decision is not None:
+        values = board.values
+        expected = [e for e in range(layout.entities) if values[layout.entity_of(e)] != NOBODY]
+        assert cards_in_play(board) == expected
+        if expected:  # a card taken out of play by hand is gone from the next listing at once
+            record = layout.entity_of(expected[0])
+            owner, values[record] = values[record], NOBODY
+            assert cards_in_play(board) == expected[1:]
+            values[record] = owner
+        game.apply(rng.choice(game.decision.actions))
+
+
+def test_a_distance_counted_to_the_same_place_for_every_card_is_read_once_and_changes_nothing(
+        definition, monkeypatch):
+    # "your forces whose range is more than their distance to the battlefield" (the might) and the
+    # bots' "characters whose speed is at least their distance to the opponent's capital" find
+    # that place once per listing; played with it found again for every card, as it was, the games
+    # and the bots' choices are the same
+    from crisis.interpreter.engine import entities
+    from crisis.interpreter.engine.ops import with_entity
+    from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
+
+    def play(program, seed):
+        game = Game(program, seed)
+        bots = [HeuristicBot(seed, side) for side in range(2)]
+        rng = random.Random(seed)
+        while game.decision is not None and game.actions_taken < 120:
+            decision = game.decision
+            action = (bots[decision.player].choose(game, decision) if seed % 2 or decision.kind == "play_card"
+                      else rng.choice(decision.actions))
+            game.apply(action)
+        return game.position.values, [list(p) for p in game.position.piles], game.actions_taken
+
+    listed = 0
+    staged = entities.EntityCompiler.number_for_each_card
+
+    def counted(self, node):
+        nonlocal listed
+        if isinstance(node, entities.M.Distance):
+            listed += 1
+        return staged(self, node)
+    monkeypatch.setattr(entities.EntityCompiler, "number_for_each_card", counted)
+    read_once = GameProgram(definition)
+    judge_for(read_once)  # the bots' evaluation, compiled now
+    assert listed >= 3  # the might's and the evaluation's distances are read the new way
+
+    def for_every_card(self, node):
+        number = self.number(node)
+        return lambda board, ctx, it: lambda e: number(board, with_entity(ctx, e), it)
+    monkeypatch.setattr(entities.EntityCompiler, "number_for_each_card", for_every_card)
+    read_each_time = GameProgram(definition)
+    for seed in (3, 4):
+        assert play(read_once, seed) == play(read_each_time, seed)
+
+
+def test_a_context_for_another_card_is_the_same_as_replacing_its_card():
+    from crisis.interpreter.engine.ops import Ctx, with_entity
+    ctx = Ctx(1, 2, 3, 4, "reason", 5, 6)
+    assert with_entity(ctx, 9) == ctx._replace(entity=9)
+    assert type(with_entity(ctx, 9)) is Ctx and with_entity(ctx, 9).entity == 9

@@ -100,7 +100,7 @@ class Board:
     __slots__ = ("program", "layout", "position", "values", "piles", "log", "locations", "max_per_place",
                  "_block_place", "_block_remove", "markers_seen", "no_place", "no_remove", "solo", "shortfall",
                  "_first_key", "_first", "sides", "tokens_base", "n", "options", "offsets", "supply_offsets",
-                 "marker_base", "marker_count", "probe", "meter", "ask")
+                 "marker_base", "marker_count", "probe", "meter", "ask", "entities_kept")
 
     def __init__(self, program, position: Position, log: Optional[list] = None, solo=None,
                  options: frozenset = frozenset()):
@@ -121,6 +121,7 @@ class Board:
         self.ask = None
         self._first_key = None
         self._first = 0
+        self.entities_kept = None  # (the owners' column, the cards in play): entities.cards_in_play
         self.options = options  # the game options in force ("event discard")
         self.probe = False  # only looking ahead (a prediction, a search on a copy): nothing here really happens
         fixed = program.__dict__.get("_board_fixed")

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import attrs
+
 from crisis.interpreter.actions import DONE, Action, Decision
 from crisis.ruleset import meaning as M
 
 from .layout import CARRIER, FIELDS, FLAGS, NOBODY, OWNER, PLACE
-from .ops import WAITING, Op, call, choose_place, play
+from .ops import WAITING, Op, call, choose_place, play, with_entity
 from .sequence import ForEachPlaceOp, PlayOp
 
 _COMPARE = {"==": lambda a, b: a == b, ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
@@ -85,6 +87,8 @@ class EntityTables:
         self.payer_records = tuple((e, layout.entity_of(e)) for e in self.payers)  # (entity, its record)
         # the record of the card standing for each place (-1: none), for "is it on the map"
         self.place_record = tuple(layout.entity_of(e) if e != NOBODY else -1 for e in self.place_card)
+        # the same for the places of a line, in the line's order (distances count along it)
+        self.line_records = tuple(self.place_record[p] for p in self.line_order)
 
     def named(self, cards) -> Tuple[int, ...]:
         """The entities a schema noun names (content/schema.py's CardsNamed)."""
@@ -145,6 +149,21 @@ def tables(program) -> EntityTables:
 
 
 # ------------------------------------------------------------------ what rules do to cards in play
+
+
+def cards_in_play(board) -> List[int]:
+    """The entities in play, in entity order.  Read from the owners' column of the position in
+    one slice; the list is kept on the board while that column stays the same (rules list the
+    cards in play far more often than cards come and go)."""
+    layout = board.layout
+    first, stride = layout.entity, layout.entity_stride
+    owners = board.values[first:first + layout.entities * stride:stride]
+    kept = board.entities_kept
+    if kept is not None and kept[0] == owners:
+        return kept[1]
+    found = [e for e, owner in enumerate(owners) if owner != NOBODY]
+    board.entities_kept = (owners, found)
+    return found
 
 
 def in_play(board, entity: int) -> bool:
@@ -225,10 +244,11 @@ def carriers_of(board, cards) -> frozenset:
     return frozenset(values[layout.entity_of(c) + CARRIER] for c in cards) - {NOBODY}
 
 
-def on_map(board, place: int) -> bool:
+def on_map(board, place: int, t: Optional[EntityTables] = None) -> bool:
     """Whether a place is on the map: always, unless the map is a line of cards, where a place is
-    on it while its card is in play."""
-    t = tables(board.program)
+    on it while its card is in play.  (``t``: the program's tables, when the caller has them.)"""
+    if t is None:
+        t = tables(board.program)
     if not t.line:
         return place >= 0
     record = t.place_record[place] if place >= 0 else -1
@@ -248,7 +268,7 @@ def neighbours(board, place: int) -> List[int]:
     for step in (-1, 1):
         k = index + step
         while 0 <= k < len(order):
-            if on_map(board, order[k]):
+            if on_map(board, order[k], t):
                 out.append(order[k])
                 break
             k += step
@@ -261,14 +281,15 @@ FAR = 10 ** 6  # the distance to a place that cannot be reached
 def distance(board, start: int, goal: int) -> int:
     """Steps along the map from one place to another (FAR when either is off the map, or none leads
     there): in a line of cards, the places on the map between them plus one."""
-    if start < 0 or goal < 0 or not on_map(board, start) or not on_map(board, goal):
+    t = tables(board.program)
+    if start < 0 or goal < 0 or not on_map(board, start, t) or not on_map(board, goal, t):
         return FAR
     if start == goal:
         return 0
-    t = tables(board.program)
     if t.line:
         a, b = sorted((t.line_index[start], t.line_index[goal]))
-        return sum(1 for p in t.line_order[a + 1:b + 1] if on_map(board, p))
+        values = board.values
+        return sum(1 for record in t.line_records[a + 1:b + 1] if record >= 0 and values[record] != NOBODY)
     seen, frontier, steps = {start}, [start], 0
     while frontier:  # bounded by the places
         steps += 1
@@ -329,6 +350,20 @@ def set_flag(board, entity: int, flag: int, on: bool) -> None:
         board.values[record] &= ~(1 << flag)
 
 
+def _reads_its_card(node) -> bool:
+    """Whether a rule's part may read the card a "whose" clause tests ("its", "their"); a named
+    condition or term, or an imagined event, may read anything, so it counts as reading it."""
+    if isinstance(node, M.EntityRef):
+        return node.kind == "this"
+    if isinstance(node, (M.Term, M.Named, M.Would, M.CardWould)):
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(_reads_its_card(item) for item in node)
+    if attrs.has(type(node)):
+        return any(_reads_its_card(getattr(node, field.name)) for field in attrs.fields(type(node)))
+    return False
+
+
 def chosen(board) -> int:
     offset = board.layout.chosen_entity
     return board.values[offset] if offset >= 0 else NOBODY
@@ -365,7 +400,10 @@ class EntityCompiler:
             candidates = t.of_kinds(node.kinds)
         layout = self.program.layout
         stride, first = layout.entity_stride, layout.entity
-        records = tuple((e, first + e * stride) for e in candidates)
+        wanted = [False] * layout.entities
+        for e in candidates:
+            wanted[e] = True
+        wanted = tuple(wanted)
         owner = self.side(node.owner) if node.owner is not None else None
         mask = sum(1 << flag for flag, _ in node.flags)
         want = sum(1 << flag for flag, on in node.flags if on)
@@ -379,9 +417,12 @@ class EntityCompiler:
             where = at(board, ctx, it) if at is not None else None
             carriers = carriers_of(board, carrying(board, ctx, it)) if carrying is not None else None
             out = []
-            for e, record in records:
-                o = values[record]
-                if o == NOBODY or (owner is not None and o != side):
+            test = None
+            for e in cards_in_play(board):
+                if not wanted[e]:
+                    continue
+                record = first + e * stride
+                if owner is not None and values[record] != side:
                     continue
                 if mask and values[record + FLAGS] & mask != want:
                     continue
@@ -389,37 +430,74 @@ class EntityCompiler:
                     continue
                 if carriers is not None and e not in carriers:
                     continue
-                if extra is not None and not extra(board, ctx, it, e, record):
-                    continue
+                if extra is not None:
+                    if test is None:  # the tests' set-up, once per listing, and only for a card that gets here
+                        test = extra(board, ctx, it)
+                    if not test(e, record):
+                        continue
                 out.append(e)
             return out
         return members
 
     def entity_tests(self, node: M.Entities) -> Optional[Callable]:
-        """(board, ctx, it, entity, record) -> bool for what else an Entities says: "whose ..." (a field
-        of the card compared with a number read for it: "its", "their" is that card) and "its ..."
-        (carried by the card in context); None when it says nothing else ("carrying ..." is worked out
-        once per listing, by ``entities``)."""
+        """What else an Entities says, as ``(board, ctx, it) -> test(entity, record) -> bool``, set up
+        once per listing: "whose ..." (a field of the card compared with a number read for it: "its",
+        "their" is that card) and "its ..." (carried by the card in context).  What the tests read
+        that is the same for every card (the place a distance is counted to, the card in context) is
+        read once per listing, not once per card.  None when it says nothing else ("carrying ..." is
+        worked out once per listing, by ``entities``)."""
         tests = []
         if node.whose is not None:
             field, op, other = node.whose
             t = tables(self.program)
             printed, slot, compare = t.field(field), t.mutable.get(field), _COMPARE[op]
-            number = self.number(other)
+            for_each_card = self.number_for_each_card(other)
 
-            def whose(board, ctx, it, e, record):
-                value = board.values[record + slot] if slot is not None else printed[e]
-                return compare(value, number(board, ctx._replace(entity=e), it))
+            def whose(board, ctx, it):
+                number, values = for_each_card(board, ctx, it), board.values
+                if slot is not None:
+                    return lambda e, record: compare(values[record + slot], number(e))
+                return lambda e, record: compare(printed[e], number(e))
             tests.append(whose)
         if node.by is not None:
             carrier = self.entity_ref(node.by)
-            tests.append(lambda board, ctx, it, e, record: board.values[record + CARRIER] == carrier(board, ctx)
-                         != NOBODY)
+
+            def by(board, ctx, it):
+                held, values = carrier(board, ctx), board.values  # the card in context: the same for every card
+                return lambda e, record: values[record + CARRIER] == held != NOBODY
+            tests.append(by)
         if not tests:
             return None
         if len(tests) == 1:
             return tests[0]
-        return lambda board, ctx, it, e, record: all(test(board, ctx, it, e, record) for test in tests)
+
+        def all_of(board, ctx, it):
+            each = [test(board, ctx, it) for test in tests]
+            return lambda e, record: all(test(e, record) for test in each)
+        return all_of
+
+    def number_for_each_card(self, node) -> Callable:
+        """``(board, ctx, it) -> number(entity)``: the number ``node`` reads with each card as "its",
+        "their", as ``self.number(node)`` with ``ctx.entity`` that card.  A distance to places that
+        do not depend on the card ("their distance to the battlefield") finds those places once,
+        when the first card asks, not once per card."""
+        if isinstance(node, M.Distance) and node.entity.kind == "this" and not _reads_its_card(node.to):
+            to, layout = self.places(node.to), self.program.layout
+
+            def distances(board, ctx, it):
+                values, goal = board.values, []
+
+                def steps(e):
+                    record = layout.entity_of(e) if e >= 0 else -1
+                    if record < 0 or values[record] == NOBODY:
+                        return FAR
+                    if not goal:
+                        goal.append(to(board, ctx, it))
+                    return distance(board, values[record + PLACE], goal[0][0]) if goal[0] else FAR
+                return steps
+            return distances
+        number = self.number(node)
+        return lambda board, ctx, it: lambda e: number(board, with_entity(ctx, e), it)
 
     def pile_cards(self, node: M.PileCards) -> Callable:
         """(board, ctx) -> [(entity, index in Position.piles)] of the cards of piles that may come into
@@ -714,11 +792,11 @@ class EntityOp(Op):
                 return ()
             if self.targets is None:
                 return (site,)
-            return (site,) if site in self.targets(board, ctx._replace(entity=entity), NOBODY) else ()
+            return (site,) if site in self.targets(board, with_entity(ctx, entity), NOBODY) else ()
         if self.targets is None:
             return (NOBODY,)
         # where a card in play goes is read with it as "its" (a card coming in is not in play yet)
-        moving = ctx._replace(entity=entity) if self.action == "move" else ctx
+        moving = with_entity(ctx, entity) if self.action == "move" else ctx
         if self.how == "onto":  # never onto itself, what it carries, or what carries it already
             carrier = board.values[board.layout.entity_of(entity) + CARRIER] if self.action == "move" else NOBODY
             return [c for c in self.targets(board, moving, NOBODY)
@@ -735,7 +813,7 @@ class EntityOp(Op):
     def cost(self, board, ctx, entity: int, target: int) -> int:
         if self.paying is None:
             return 0
-        return self.paying(board, ctx._replace(entity=entity), target if self.how != "onto" else NOBODY)
+        return self.paying(board, with_entity(ctx, entity), target if self.how != "onto" else NOBODY)
 
     def legal(self, board, ctx, taken, only=None) -> List[Tuple[int, int, int]]:
         """[(entity, pile index, target)], in card order then target order."""
@@ -935,7 +1013,7 @@ class ForEachEntityOp(Op):
     def run(self, board, ctx):
         for entity in self.members(board, ctx, NOBODY):
             if entity in self.members(board, ctx, NOBODY):
-                self.body.run(board, ctx._replace(entity=entity))
+                self.body.run(board, with_entity(ctx, entity))
 
     def begin(self, machine, ctx):
         # frame: [id, ctx, the cards, next]
@@ -947,7 +1025,7 @@ class ForEachEntityOp(Op):
             entity = frame[2][frame[3]]
             frame[3] += 1
             if entity in self.members(board, ctx, NOBODY):
-                call(machine, self.body, ctx._replace(entity=entity))
+                call(machine, self.body, with_entity(ctx, entity))
                 return None
         machine.stack.pop()
         return None
@@ -955,10 +1033,10 @@ class ForEachEntityOp(Op):
     def play(self, board, ctx, choose):
         for entity in self.members(board, ctx, NOBODY):
             if entity in self.members(board, ctx, NOBODY):
-                play(self.body, board, ctx._replace(entity=entity), choose)
+                play(self.body, board, with_entity(ctx, entity), choose)
 
     def can_act(self, board, ctx):
-        return any(self.body.can_act(board, ctx._replace(entity=e)) for e in self.members(board, ctx, NOBODY))
+        return any(self.body.can_act(board, with_entity(ctx, e)) for e in self.members(board, ctx, NOBODY))
 
 
 class EntityFieldOp(Op):

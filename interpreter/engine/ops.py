@@ -47,6 +47,12 @@ class Ctx(NamedTuple):
 _new_ctx = tuple.__new__
 
 
+def with_entity(ctx: Ctx, entity: int) -> Ctx:
+    """``ctx`` for another card in play ("its", "their"): ``ctx._replace(entity=entity)``, made
+    the cheap way (rules that read each card's fields make one per card, per listing)."""
+    return _new_ctx(Ctx, ctx[:6] + (entity,))
+
+
 class Op:
     """An operation; ``id`` is its index in the program's operation list (frames name it)."""
 
