@@ -192,7 +192,7 @@ class Terminal:
         if self.out_tty:
             self.out.write(_CLEAR)
         else:
-            self.out.write("\n" + "=" * 72 + "\n\n")
+            self.out.write("\n" + "=" * min(self.width, 72) + "\n\n")  # (no wider than the terminal)
         self.out.flush()
         self._cleared = True
 

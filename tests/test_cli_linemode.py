@@ -267,6 +267,17 @@ def test_every_line_fits_60_80_and_120_columns_without_breaking_a_word(tmp_path,
         assert parts(out) == reference, columns
 
 
+def test_the_hot_seat_hand_over_on_a_pipe_fits_60_columns(tmp_path):
+    # on a pipe a new player's screen starts below a line of "=" (nothing can be wiped): it was
+    # 72 wide whatever the terminal
+    result = run_main("play", "--seed", "3", "--save", "h.json", input="\n1\n\n1\nquit\n", cwd=tmp_path,
+                      env={"COLUMNS": "60"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(set(line) == {"="} for line in lines)  # the hand-over was reached
+    assert [line for line in lines if len(line) > 60] == []
+
+
 def test_the_board_takes_two_columns_at_80_and_one_at_60(tmp_path):
     wide = first_screens(80, "en", tmp_path)
     narrow = first_screens(60, "en", tmp_path)
