@@ -26,6 +26,23 @@ class Meaning:
     node: object = _node()
 
 
+def any_part(meaning, found) -> bool:
+    """Whether ``found`` holds of ``meaning`` or of any part of it, at any depth: the items of
+    tuples and lists, the fields of each meaning (not the syntax a meaning keeps, ``node``).
+    ``found(part)`` says True or False to stop at that part, None to look inside it."""
+    if meaning is None or isinstance(meaning, (int, str, float, bool)):
+        return False
+    verdict = found(meaning)
+    if verdict is not None:
+        return verdict
+    if isinstance(meaning, (tuple, list)):
+        return any(any_part(item, found) for item in meaning)
+    if attrs.has(type(meaning)):
+        return any(any_part(getattr(meaning, field.name), found) for field in attrs.fields(type(meaning))
+                   if field.name != "node")
+    return False
+
+
 # ------------------------------------------------------------------ sides
 # Who: relative to the acting player ("you" is ctx.me), a named side, a role
 # (a side-valued register such as "the leader"), or the first player.

@@ -643,7 +643,7 @@ def test_the_cards_a_side_cannot_see_do_not_change_its_choice(program, name, see
     """Issue 21: the bots decide on what their side may know. The other side's hand and both
     decks' order changed, the same choice, and for the search bot the same tree."""
     from crisis.content.bots import Budget
-    from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
+    from crisis.interpreter.players.heuristic import HeuristicBot
     from crisis.interpreter.players.search import SearchBot
     original, twin = war_twins(program, seed, kind, turn)
     me = original.decision.player

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-import attrs
-
 from crisis.interpreter.actions import DONE, Action, Decision
 from crisis.ruleset import meaning as M
 
@@ -353,15 +351,11 @@ def set_flag(board, entity: int, flag: int, on: bool) -> None:
 def _reads_its_card(node) -> bool:
     """Whether a rule's part may read the card a "whose" clause tests ("its", "their"); a named
     condition or term, or an imagined event, may read anything, so it counts as reading it."""
-    if isinstance(node, M.EntityRef):
-        return node.kind == "this"
-    if isinstance(node, (M.Term, M.Named, M.Would, M.CardWould)):
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_reads_its_card(item) for item in node)
-    if attrs.has(type(node)):
-        return any(_reads_its_card(getattr(node, field.name)) for field in attrs.fields(type(node)))
-    return False
+    def found(part):
+        if isinstance(part, M.EntityRef):
+            return part.kind == "this"
+        return True if isinstance(part, (M.Term, M.Named, M.Would, M.CardWould)) else None
+    return M.any_part(node, found)
 
 
 def chosen(board) -> int:

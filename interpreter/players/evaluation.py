@@ -81,15 +81,7 @@ _READS_ANYTHING = (M.CounterValue, M.CounterMore, M.IsFirstPlayer, M.Named, M.Te
 
 def _reads_scores(node) -> bool:
     """Whether a rule's test or number may read a counter (or anything the bots cannot tell)."""
-    if node is None or isinstance(node, (int, str, float, bool)):
-        return False
-    if isinstance(node, _READS_ANYTHING):
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_reads_scores(item) for item in node)
-    if attrs.has(type(node)):
-        return any(_reads_scores(getattr(node, field.name)) for field in attrs.fields(type(node)))
-    return False
+    return M.any_part(node, lambda part: True if isinstance(part, _READS_ANYTHING) else None)
 
 
 def _getter(offsets: tuple) -> Callable:
