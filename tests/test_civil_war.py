@@ -792,3 +792,30 @@ def test_a_context_for_another_card_is_the_same_as_replacing_its_card():
     ctx = Ctx(1, 2, 3, 4, "reason", 5, 6)
     assert with_entity(ctx, 9) == ctx._replace(entity=9)
     assert type(with_entity(ctx, 9)) is Ctx and with_entity(ctx, 9).entity == 9
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_places_within_reach_along_the_line_are_those_of_a_walk_from_neighbour_to_neighbour(program, seed):
+    # "a location within its speed" on a line of cards is read off the line (entities._within_line);
+    # it must be what going from place to place finds, nearest first, left before right, whatever
+    # places are off the map
+    from crisis.interpreter.engine.entities import _within_line, neighbours, tables
+
+    def walked(board, it, most):
+        reached, frontier = [it], [it]
+        for _ in range(max(0, min(most, board.layout.places))):
+            following = [other for place in frontier for other in neighbours(board, place) if other not in reached]
+            following = list(dict.fromkeys(following))
+            reached += following
+            if not following:
+                break
+            frontier = following
+        return reached[1:]
+
+    game = random_game(program, seed)  # a map with places taken off it
+    board = game.machine.board
+    for most in range(4):
+        within = _within_line(tables(program), lambda board, ctx, it: most)
+        for place in range(program.layout.places):
+            assert within(board, None, place) == walked(board, place, most), (place, most)

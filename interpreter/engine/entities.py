@@ -280,14 +280,19 @@ def distance(board, start: int, goal: int) -> int:
     """Steps along the map from one place to another (FAR when either is off the map, or none leads
     there): in a line of cards, the places on the map between them plus one."""
     t = tables(board.program)
-    if start < 0 or goal < 0 or not on_map(board, start, t) or not on_map(board, goal, t):
+    if start < 0 or goal < 0:
         return FAR
+    if t.line:
+        values, place_record = board.values, t.place_record
+        first, last = place_record[start], place_record[goal]
+        if first < 0 or values[first] == NOBODY or last < 0 or values[last] == NOBODY:
+            return FAR  # (off the map)
+        if start == goal:
+            return 0
+        a, b = sorted((t.line_index[start], t.line_index[goal]))
+        return sum(1 for record in t.line_records[a + 1:b + 1] if record >= 0 and values[record] != NOBODY)
     if start == goal:
         return 0
-    if t.line:
-        a, b = sorted((t.line_index[start], t.line_index[goal]))
-        values = board.values
-        return sum(1 for record in t.line_records[a + 1:b + 1] if record >= 0 and values[record] != NOBODY)
     seen, frontier, steps = {start}, [start], 0
     while frontier:  # bounded by the places
         steps += 1
@@ -348,6 +353,41 @@ def set_flag(board, entity: int, flag: int, on: bool) -> None:
         board.values[record] &= ~(1 << flag)
 
 
+def _within_line(t: EntityTables, steps: Callable) -> Callable:
+    """``places_Within`` on a line of cards, where going from place to place reaches, at each step,
+    the next place on the map to the left and the next to the right: the places it would reach,
+    in the same order (nearest first, left before right), read off the line directly."""
+    order, records, index_of = t.line_order, t.line_records, t.line_index
+
+    def within(board, ctx, it):
+        if it < 0:
+            return []
+        most = steps(board, ctx, it)
+        index = index_of.get(it)
+        if index is None:
+            return []
+        levels = max(0, min(most, board.layout.places))
+        values = board.values
+        sides = []
+        for step, end in ((-1, -1), (1, len(order))):
+            found, k = [], index + step
+            while k != end and len(found) < levels:
+                record = records[k]
+                if record >= 0 and values[record] != NOBODY:
+                    found.append(order[k])
+                k += step
+            sides.append(found)
+        left, right = sides
+        out = []
+        for level in range(max(len(left), len(right))):
+            if level < len(left):
+                out.append(left[level])
+            if level < len(right):
+                out.append(right[level])
+        return out
+    return within
+
+
 def _reads_its_card(node) -> bool:
     """Whether a rule's part may read the card a "whose" clause tests ("its", "their"); a named
     condition or term, or an imagined event, may read anything, so it counts as reading it."""
@@ -405,19 +445,29 @@ class EntityCompiler:
         extra = self.entity_tests(node)
         carrying = self.entities(node.carrying) if node.carrying is not None else None
 
+        # the cards of these kinds in play (and the side's, if a side is named) are a function of the
+        # owners' column alone, so of the list cards_in_play keeps for it, which is never changed:
+        # (that list, the side, those cards), the last worked out; one tuple, read and replaced whole
+        # (a bot may list cards in another thread)
+        kept = [((), NOBODY, [])]
+
         def members(board, ctx, it):
             values = board.values
             side = owner(board, ctx) if owner is not None else NOBODY
             where = at(board, ctx, it) if at is not None else None
             carriers = carriers_of(board, carrying(board, ctx, it)) if carrying is not None else None
+            cards = cards_in_play(board)
+            last = kept[0]
+            if last[0] is cards and last[1] == side:
+                chosen = last[2]
+            else:
+                owners = board.entities_kept[0]
+                chosen = [e for e in cards if wanted[e] and (owner is None or owners[e] == side)]
+                kept[0] = (cards, side, chosen)
             out = []
             test = None
-            for e in cards_in_play(board):
-                if not wanted[e]:
-                    continue
+            for e in chosen:
                 record = first + e * stride
-                if owner is not None and values[record] != side:
-                    continue
                 if mask and values[record + FLAGS] & mask != want:
                     continue
                 if where is not None and values[record + PLACE] not in where:
@@ -568,6 +618,9 @@ class EntityCompiler:
         """Places at most so many steps from the moving card's place (passed as ``it``), its own left out:
         the places reached by going from place to place, each step to a place next to one reached."""
         steps = self.number(node.steps)
+        t = tables(self.program)
+        if t.line:
+            return _within_line(t, steps)
 
         def within(board, ctx, it):
             if it < 0:
