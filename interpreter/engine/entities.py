@@ -87,6 +87,7 @@ class EntityTables:
         self.place_record = tuple(layout.entity_of(e) if e != NOBODY else -1 for e in self.place_card)
         # the same for the places of a line, in the line's order (distances count along it)
         self.line_records = tuple(self.place_record[p] for p in self.line_order)
+        self.in_play_lists: Dict[tuple, List[int]] = {}  # an owners' column -> the cards in play (cards_in_play)
 
     def named(self, cards) -> Tuple[int, ...]:
         """The entities a schema noun names (content/schema.py's CardsNamed)."""
@@ -149,6 +150,9 @@ def tables(program) -> EntityTables:
 # ------------------------------------------------------------------ what rules do to cards in play
 
 
+_MAX_IN_PLAY_LISTS = 1024  # owners' columns whose cards in play are kept, then forgotten
+
+
 def cards_in_play(board) -> List[int]:
     """The entities in play, in entity order.  Read from the owners' column of the position in
     one slice; the list is kept on the board while that column stays the same (rules list the
@@ -159,7 +163,15 @@ def cards_in_play(board) -> List[int]:
     kept = board.entities_kept
     if kept is not None and kept[0] == owners:
         return kept[1]
-    found = [e for e, owner in enumerate(owners) if owner != NOBODY]
+    # one list for each owners' column met, shared by every board of the program (the forks of a
+    # look-ahead), so that what a listing keeps for a list (``members``) serves them all
+    lists = tables(board.program).in_play_lists
+    key = tuple(owners)
+    found = lists.get(key)
+    if found is None:
+        if len(lists) >= _MAX_IN_PLAY_LISTS:
+            lists.clear()
+        found = lists[key] = [e for e, owner in enumerate(owners) if owner != NOBODY]
     board.entities_kept = (owners, found)
     return found
 
@@ -447,9 +459,9 @@ class EntityCompiler:
 
         # the cards of these kinds in play (and the side's, if a side is named) are a function of the
         # owners' column alone, so of the list cards_in_play keeps for it, which is never changed:
-        # (that list, the side, those cards), the last worked out; one tuple, read and replaced whole
-        # (a bot may list cards in another thread)
-        kept = [((), NOBODY, [])]
+        # side -> (that list, those cards), the last worked out for the side (a bot may list cards
+        # in another thread: an entry is read and replaced whole)
+        kept: Dict[int, tuple] = {}
 
         def members(board, ctx, it):
             values = board.values
@@ -457,13 +469,13 @@ class EntityCompiler:
             where = at(board, ctx, it) if at is not None else None
             carriers = carriers_of(board, carrying(board, ctx, it)) if carrying is not None else None
             cards = cards_in_play(board)
-            last = kept[0]
-            if last[0] is cards and last[1] == side:
-                chosen = last[2]
+            last = kept.get(side)
+            if last is not None and last[0] is cards:
+                chosen = last[1]
             else:
                 owners = board.entities_kept[0]
                 chosen = [e for e in cards if wanted[e] and (owner is None or owners[e] == side)]
-                kept[0] = (cards, side, chosen)
+                kept[side] = (cards, chosen)
             out = []
             test = None
             for e in chosen:
