@@ -169,6 +169,6 @@ def test_an_evaluation_without_a_horizon_is_a_warning_and_check_strict_fails(tmp
     replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
                "decisions: [play_card, order]")
     (warning,) = _horizon_warnings(root)
-    assert warning.message.startswith("the evaluation has no horizon: each look-ahead plays on to the end")
+    assert warning.message.startswith("the evaluation has no horizon: each look-ahead stops at the next decision")
     assert run_main("check", "--content", root).returncode == 0
     assert run_main("check", "--content", root, "--strict").returncode != 0

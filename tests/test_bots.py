@@ -231,18 +231,19 @@ def test_the_allowance_leaves_the_shipped_games_look_aheads_untouched(content, m
     assert [_heuristic_game(content, seed).history for seed in (1, 2)] == bounded
 
 
-def test_a_look_ahead_to_a_horizon_never_reached_ends_at_its_allowance(tmp_path, monkeypatch):
-    """Found by the fuzzer: an evaluation whose horizon names no decision the game asks (a file
-    cut short, a misspelt kind) played every look-ahead to the end of the game, unjudged past its
-    allowance: a Civil War game took minutes a decision.  The actions a look-ahead takes count
-    against its allowance as the actions it judges do; spent, it ends where it stands."""
+def test_a_look_ahead_to_a_far_horizon_ends_at_its_allowance(tmp_path, monkeypatch):
+    """Found by the fuzzer: an evaluation whose horizon was never reached played every look-ahead
+    to the end of the game, unjudged past its allowance: a Civil War game took minutes a decision.
+    The actions a look-ahead takes count against its allowance as the actions it judges do; spent,
+    it ends where it stands.  (Here the horizon is the Final Crisis order, once a game: from a card
+    play of the first rounds no look-ahead reaches it within 40 actions.)"""
     from crisis.content.loader import load_content
     from crisis.interpreter.players import heuristic
     from crisis.interpreter.players.sim import Sim
     from helpers import copy_content, replace_in
     root = copy_content(tmp_path)
     replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]",
-               "horizon: [never-asked]")
+               "horizon: [order]")
     replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
                "decisions: [play_card, order]")
     monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 40)
@@ -258,7 +259,7 @@ def test_a_look_ahead_to_a_horizon_never_reached_ends_at_its_allowance(tmp_path,
         finally:
             open_[0] -= 1
             if open_[0] == 0 and sim.decision is not None:
-                cut_short[0] += 1  # neither at the horizon (never asked) nor at the game's end
+                cut_short[0] += 1  # neither at the horizon (far away) nor at the game's end
 
     def counting_apply(self, action):
         if open_[0]:
@@ -273,6 +274,42 @@ def test_a_look_ahead_to_a_horizon_never_reached_ends_at_its_allowance(tmp_path,
     assert game.view.winner in (0, 1)
     assert max(taken) <= 40 + 1  # the last action, chosen as the allowance ran out
     assert cut_short[0] >= 5  # reached, not merely respected
+
+
+@pytest.mark.parametrize("horizon", ["horizon: [never-asked]", ""])
+def test_a_horizon_naming_no_decision_of_the_game_stops_each_look_ahead_at_the_next_choice(
+        tmp_path, monkeypatch, horizon):
+    """Found by the fuzzer: an evaluation cut short before its horizon (Civil War cases 1000228 and
+    1000685) made every look-ahead play on until its allowance, 3 s a decision and 11 s the
+    slowest.  A horizon that names no kind of decision the game asks, or none at all, stands for
+    every kind but token steps: each look-ahead ends at the next such decision, or the game's end,
+    and none is cut short by its allowance."""
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players import heuristic
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]", horizon)
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+               "decisions: [play_card, order]")
+    ended, settle = [], heuristic.Judge.settle
+
+    def recording_settle(self, sim, *args, **kwargs):
+        outermost = self._allowance is None
+        result = settle(self, sim, *args, **kwargs)
+        if outermost:
+            ended.append(None if sim.decision is None else sim.decision.kind)
+        return result
+    monkeypatch.setattr(heuristic.Judge, "settle", recording_settle)
+    game = Game.of(load_content(root), 1, log=False)
+    bots = [HeuristicBot(1, side) for side in range(2)]
+    while not game.over:
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert game.view.winner in (0, 1)
+    assert len(ended) > 50
+    assert not any(kind in heuristic.STEPS for kind in ended)  # each at a choice or the game's end
+    # one decision ahead, not to the end of the game (those that end it: the Final Crisis, played out)
+    assert ended.count(None) < len(ended) / 2
+    assert "option" in ended or "marker" in ended  # (not only card plays: every kind but token steps)
 
 
 def _judged_per_choice(monkeypatch):

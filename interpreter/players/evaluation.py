@@ -710,8 +710,8 @@ class Evaluator:
 def horizon_warnings(program) -> list:
     """Warnings about the evaluation's horizon that need the compiled game, for ``crisis check`` and
     the language server: a kind of decision the game never asks, or none at all.  A look-ahead
-    plays on to the next decision of the horizon, so with neither it plays on to the end of the
-    game (or to its allowance, docs/limits.md): slow in a long game, and never what was meant."""
+    plays on to the next decision of the horizon; with none the game asks, it stops at the next
+    decision that is not a token step (heuristic.default_horizon), which is seldom what was meant."""
     from crisis.ruleset.diagnostics import did_you_mean, one_of
     from crisis.interpreter.designer.notation import decision_kinds
     evaluation = program.definition.evaluation
@@ -732,6 +732,6 @@ def horizon_warnings(program) -> list:
     if not any(kind in kinds for kind in evaluation.horizon):
         what = "the horizon names no kind of decision this game asks" if evaluation.horizon else \
             "the evaluation has no horizon"
-        found.append(file.diagnostic(key_at, f"{what}: each look-ahead plays on to the end of the game, or to "
-                                     "its allowance", expected=f"'horizon:' with kinds of decision: {one_of(kinds)}"))
+        found.append(file.diagnostic(key_at, f"{what}: each look-ahead stops at the next decision that is not "
+                                     "a token step", expected=f"'horizon:' with kinds of decision: {one_of(kinds)}"))
     return [attrs.evolve(d, severity="warning") for d in found]

@@ -43,7 +43,12 @@ class Judge:
         self.program = program
         self.evaluator = Evaluator(program, evaluation)
         self.value = self.evaluator.value
-        self.horizon = frozenset(evaluation.horizon)
+        # the kinds of decision a look-ahead plays on to: those the evaluation names; where it names
+        # none that the game asks (none at all, or only misspelt ones: crisis check warns), every
+        # kind the game asks but token steps, so that a look-ahead is one decision ahead, not a
+        # play to the end of the game (docs/bots.md)
+        self.named_horizon = frozenset(evaluation.horizon)
+        self.horizon = default_horizon(program, self.named_horizon)
         self.quick_steps = evaluation.quick_steps
         self.order_playouts = evaluation.order_playouts
         self._alike = _alike_plays(program)
@@ -273,6 +278,14 @@ class Judge:
             elif value >= best_value - _EPSILON:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def default_horizon(program, named: frozenset) -> frozenset:
+    """``named`` where it names a kind of decision the program asks, else every kind it asks that
+    is not a token step (the next option, marker, card play, card in play chosen...)."""
+    from crisis.interpreter.designer.notation import decision_kinds
+    asked = frozenset(decision_kinds(program))
+    return named if named & asked else asked - STEPS
 
 
 def _imagined(decision: Decision) -> Action:

@@ -313,7 +313,7 @@ def with_decisions(settings: SearchSettings, game, evaluation=None) -> SearchSet
     nothing would be the heuristic under another name)."""
     if settings.decisions:
         return settings
-    horizon = judge_for(game.program, evaluation).horizon
+    horizon = judge_for(game.program, evaluation).named_horizon  # (not the look-ahead's default)
     return attrs.evolve(settings, decisions=tuple(sorted(horizon)) or ENGINE_DECISIONS)
 
 
