@@ -1014,8 +1014,9 @@ class EntityOp(Op):
         if action is DONE or action.kind == "done":
             machine.stack.pop()
             return None
-        legal, _ = self.next_choice(board, ctx, frame[2], frame[3], frame[4])
-        for choice in legal:
+        # the action is one of the decision's (step, just before): the chosen card's choices are
+        # listed alone, as the decision listed them (the same order, the same costs)
+        for choice in self.legal(board, ctx, frame[3], only=action.a):
             if choice[0] == action.a and choice[2] == action.b:
                 self._take(board, ctx, frame, choice)
                 break
