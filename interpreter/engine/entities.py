@@ -183,15 +183,16 @@ def in_play(board, entity: int) -> bool:
 def carried(board, entity: int) -> List[int]:
     """The cards an entity carries, and those they carry, in entity order (bounded by the cards)."""
     layout, values = board.layout, board.values
+    first, stride = layout.entity, layout.entity_stride
     found: List[int] = []
     frontier = [entity]
+    playing = cards_in_play(board)  # (a card out of play carries nothing and is carried by nothing)
     for _ in range(layout.entities):
         if not frontier:
             break
         holders, frontier = frontier, []
-        for e in range(layout.entities):
-            record = layout.entity_of(e)
-            if values[record + OWNER] != NOBODY and values[record + CARRIER] in holders and e not in found:
+        for e in playing:
+            if values[first + e * stride + CARRIER] in holders and e not in found:
                 found.append(e)
                 frontier.append(e)
     return found
