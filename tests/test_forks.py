@@ -115,3 +115,25 @@ def test_samples_do_not_depend_on_the_cards_the_side_cannot_see(content):
         a = deal_again(program, original.position, me, random.Random(seed))
         b = deal_again(program, twin.position, me, random.Random(seed))
         assert (a.values, a.piles, a.rng.getstate()) == (b.values, b.piles, b.rng.getstate())
+
+
+def test_a_look_ahead_fork_takes_any_action_as_a_sim_rebuilt_at_that_decision_would(content):
+    # a look-ahead's fork carries its decision over instead of working it out again (Sim.fork):
+    # taking any of its actions must lead where a sim made afresh at the same decision leads
+    from crisis.interpreter.players.sim import Sim
+    picker = random.Random(7)
+    checked = 0
+    for game in random_games(content, range(4)):
+        if picker.random() > 0.2:
+            continue
+        sim = Sim.of(game)
+        fork = sim.fork()
+        assert fork.decision is sim.decision
+        for action in picker.sample(sim.decision.actions, min(3, len(sim.decision.actions))):
+            taken, rebuilt = sim.fork(), Sim.of(game)
+            taken.apply(action)
+            rebuilt.apply(next(a for a in rebuilt.decision.actions if a.text == action.text))
+            assert same_position(taken.position, rebuilt.position)
+            assert decision_of(taken) == decision_of(rebuilt)
+            checked += 1
+    assert checked > 50

@@ -47,5 +47,7 @@ class Sim:
         self.decision = self._drive(self.machine.answer(action))
 
     def fork(self, rng: Optional[random.Random] = None) -> "Sim":
-        """An independent copy at the same decision (``rng``: its generator, else a copy)."""
-        return Sim(self.program, self.position.copy(rng), self.automa, self.options, started=False)
+        """An independent copy at the same decision (``rng``: its generator, else a copy).  The
+        copy's machine stands where this one does, waiting for an answer to the same decision,
+        so the decision is not worked out again (a fork is mostly made to take one of its actions)."""
+        return Sim(self.program, self.position.copy(rng), self.automa, self.options, decision=self.decision)
