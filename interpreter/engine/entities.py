@@ -275,15 +275,19 @@ def neighbours(board, place: int) -> List[int]:
     index = t.line_index.get(place)
     if index is None:
         return []
-    order, out = t.line_order, []
-    for step in (-1, 1):
-        k = index + step
-        while 0 <= k < len(order):
-            if on_map(board, order[k], t):
-                out.append(order[k])
-                break
-            k += step
-    return out
+    return _along_line(t, board.values, index, -1, 1) + _along_line(t, board.values, index, 1, 1)
+
+
+def _along_line(t: "EntityTables", values, index: int, step: int, most: int) -> List[int]:
+    """The first ``most`` places on the map from the line's place ``index`` on, one way (``step``
+    -1 or 1), nearest first; the place itself left out."""
+    order, records, found, k = t.line_order, t.line_records, [], index + step
+    while 0 <= k < len(order) and len(found) < most:
+        record = records[k]
+        if record >= 0 and values[record] != NOBODY:
+            found.append(order[k])
+        k += step
+    return found
 
 
 FAR = 10 ** 6  # the distance to a place that cannot be reached
@@ -370,7 +374,7 @@ def _within_line(t: EntityTables, steps: Callable) -> Callable:
     """``places_Within`` on a line of cards, where going from place to place reaches, at each step,
     the next place on the map to the left and the next to the right: the places it would reach,
     in the same order (nearest first, left before right), read off the line directly."""
-    order, records, index_of = t.line_order, t.line_records, t.line_index
+    index_of = t.line_index
 
     def within(board, ctx, it):
         if it < 0:
@@ -380,17 +384,8 @@ def _within_line(t: EntityTables, steps: Callable) -> Callable:
         if index is None:
             return []
         levels = max(0, min(most, board.layout.places))
-        values = board.values
-        sides = []
-        for step, end in ((-1, -1), (1, len(order))):
-            found, k = [], index + step
-            while k != end and len(found) < levels:
-                record = records[k]
-                if record >= 0 and values[record] != NOBODY:
-                    found.append(order[k])
-                k += step
-            sides.append(found)
-        left, right = sides
+        left = _along_line(t, board.values, index, -1, levels)
+        right = _along_line(t, board.values, index, 1, levels)
         out = []
         for level in range(max(len(left), len(right))):
             if level < len(left):
