@@ -116,3 +116,29 @@ def test_a_node_shows_its_class_and_fields_without_its_position():
         shown = repr(cls(**{f.alias: number for number, f in enumerate(fields)}))
         assert shown == f"{cls.__name__}(" + ", ".join(f"{f.name}={number}" for number, f in enumerate(fields)
                                                         if f.repr) + ")"
+
+
+def test_nodes_are_equal_when_their_fields_are_whatever_their_positions():
+    """The tree's classes share one ``__eq__`` and ``__hash__`` too (ruleset/frozen.py): two nodes
+    are equal, and hash alike, when they are of one class and their fields are; a position (a
+    field with ``eq=False``) is not compared; nodes of two classes are never equal; each class
+    compares as attrs' own ``__eq__`` would."""
+    here, there = N.Pos(3, 7, 3, 17), N.Pos(9, 1, 9, 11)
+    assert N.Word("Washington", "NAME", pos=here) == N.Word("Washington", "NAME", pos=there)
+    assert hash(N.Word("Washington", "NAME", pos=here)) == hash(N.Word("Washington", "NAME", pos=there))
+    assert N.Word("Washington", "NAME") != N.Word("Washington", "NUMBER")
+    assert N.Word("Washington", "NAME") != N.Word("Richmond", "NAME")
+    assert len({N.Player("you"), N.Player("you"), N.Player("opponent")}) == 2
+    for cls in frozen_classes():
+        fields = [f for f in attrs.fields(cls) if f.init]
+        one = cls(**{f.alias: number for number, f in enumerate(fields)})
+        same = cls(**{f.alias: number if f.eq else -number for number, f in enumerate(fields)})
+        assert one == same and hash(one) == hash(same) and not (one != same), cls
+        compared = [f for f in fields if f.eq]
+        if compared:
+            other = cls(**{f.alias: number + (f is compared[-1]) for number, f in enumerate(fields)})
+            assert one != other and not (one == other), cls
+        twin = next((c for c in frozen_classes() if c is not cls
+                     and [f.alias for f in attrs.fields(c) if f.init] == [f.alias for f in fields]), None)
+        if twin is not None:
+            assert one != twin(**{f.alias: number for number, f in enumerate(fields)}), (cls, twin)
