@@ -138,14 +138,23 @@ def test_a_token_step_that_gains_control_is_judged_better(content):
     assert judge.value(board, me, quick=True) > before
 
 
-def test_a_token_step_is_judged_as_the_whole_position_would_be(content):
+@pytest.mark.parametrize("table", [True, False], ids=["worth-table", "summed"])
+def test_a_token_step_is_judged_as_the_whole_position_would_be(content, table, monkeypatch):
     """Token steps are judged only where they change the position (the places and groups they
     touch, the terms that read what they change); every step gets the value the whole position
-    gets after it, less before it, and the position is left as it was."""
-    from crisis.interpreter.players.heuristic import STEPS
+    gets after it, less before it, and the position is left as it was.  Both ways of working out
+    a place's worth: read off a table by the lead, and (for leads capped too high for a table)
+    summed at the place."""
+    from crisis.interpreter.players import evaluation
+    from crisis.interpreter.players.heuristic import STEPS, Judge
     from crisis.interpreter.players.sim import Sim
-    judge = judge_for(program_of(content))
+    if not table:
+        monkeypatch.setattr(evaluation, "_WORTH_ROWS_BOUND", 0)
+    program = program_of(content)
+    judge = Judge(program, program.definition.evaluation)  # its own plans, made under this setting
     evaluator = judge.evaluator
+    made = evaluator._step_plan(program.layout, 0, True, frozenset())
+    assert (made[-2] is not None) == table
     checked = 0
     for seed in (3, 4):
         game = Game.of(content, seed, log=False)

@@ -397,7 +397,7 @@ class Evaluator:
         plan = self._plans.get((quick, steps, side))
         if plan is None:
             plan = self._plans[(quick, steps, side)] = self._step_plan(layout, side, quick, steps)
-        control, lead_terms, group_weight, any_place, known, unknown = plan
+        control, lead_terms, group_weight, any_place, known, unknown, worth_rows, bound = plan
         n, tokens = layout.places, layout.tokens
         generic = list(known)  # [weight, difference, value before (None: not yet worked out)]
         always, off_map_terms, at_offset = [], [], dict(self._plan_offsets[(quick, steps, side)])
@@ -422,20 +422,13 @@ class Evaluator:
         place_groups = self._place_groups
         steps_kinds = _STEPS
 
-        def place_worth(place):
-            a, b = values[mine + place], values[theirs + place]
-            total = 0.0
-            weight = control[place]
-            if weight:
-                if a > b:
-                    total = weight
-                elif b > a:
-                    total = -weight
-            if lead_terms:
-                ahead = a - b
-                for weight, cap in lead_terms:
-                    total += weight * (ahead if -cap < ahead < cap else (cap if ahead > 0 else -cap))
-            return total
+        if worth_rows is not None:
+            def place_worth(place):  # read off the plan's table: the same sums, made once
+                ahead = values[mine + place] - values[theirs + place]
+                return worth_rows[place][ahead if -bound <= ahead <= bound else (bound if ahead > 0 else -bound)]
+        else:
+            def place_worth(place):
+                return _place_sum(control[place], lead_terms, values[mine + place] - values[theirs + place])
 
         def group_worth(group):
             ahead = behind = True
@@ -447,7 +440,14 @@ class Evaluator:
                     behind = False
             return group_weight if ahead else (-group_weight if behind else 0.0)
 
-        place_before = [place_worth(p) for p in range(n)] if any_place else None
+        if not any_place:
+            place_before = None
+        elif worth_rows is not None:
+            place_before = [row[ahead if -bound <= ahead <= bound else (bound if ahead > 0 else -bound)]
+                            for row, ahead in zip(worth_rows, map(operator.sub, values[mine:mine + n],
+                                                                  values[theirs:theirs + n]))]
+        else:
+            place_before = [place_worth(p) for p in range(n)]
         group_before = [group_worth(g) for g in range(len(groups))]
         saved = list(values)
         take, put = board.take, board.put
@@ -631,7 +631,8 @@ class Evaluator:
         self._plan_offsets[(quick, steps, side)] = {o: frozenset(found) for o, found in at_offset.items()}
         lead_terms = tuple(leads)
         any_place = local and bool(lead_terms or any(control))
-        return tuple(control), lead_terms, group_weight, any_place, tuple(known), tuple(unknown)
+        worth_rows, bound = _worth_rows(control, lead_terms) if any_place else (None, 0)
+        return tuple(control), lead_terms, group_weight, any_place, tuple(known), tuple(unknown), worth_rows, bound
 
     def _full_step_judge(self, board, side: int, quick: bool, steps: frozenset, default_owner: int) -> Callable:
         """``step_judge`` by judging the whole position after each step."""
@@ -705,6 +706,38 @@ class Evaluator:
             return 0.0
         others = [values[self.score_offset + o] for o in range(self.sides) if o != side]
         return values[self.score_offset + side] - sum(others) / len(others)
+
+
+_WORTH_ROWS_BOUND = 64  # leads capped higher than this (or not at all) are summed at each place instead
+
+
+def _worth_rows(control: Sequence[float], lead_terms: tuple):
+    """What holding a place and leading in it are worth, as a table per place by the lead (one
+    side's tokens there less the other's), and the lead past which the worth no longer changes
+    (control counts only the lead's sign; each lead term is capped).  Each entry is ``_place_sum``,
+    as ``step_judge`` sums a place without a table, so a value read off the table is that sum to
+    the last bit (the bots choose the same steps).  Row ``[ahead]`` for ``ahead`` from
+    -bound to bound, a negative lead read from the row's end.  (None, 0) when a cap is too high
+    for a table."""
+    bound = max((cap for _, cap in lead_terms), default=0) + 1
+    if bound > _WORTH_ROWS_BOUND:
+        return None, 0
+    leads = list(range(0, bound + 1)) + list(range(-bound, 0))
+    return tuple(tuple(_place_sum(weight, lead_terms, ahead) for ahead in leads) for weight in control), bound
+
+
+def _place_sum(weight: float, lead_terms: tuple, ahead: int) -> float:
+    """A place's worth to a side ``ahead`` tokens up there (behind when negative): ``weight`` for
+    holding it, and each lead term's weight for each token of the lead up to the term's cap."""
+    total = 0.0
+    if weight:
+        if ahead > 0:
+            total = weight
+        elif ahead < 0:
+            total = -weight
+    for lead_weight, cap in lead_terms:
+        total += lead_weight * (ahead if -cap < ahead < cap else (cap if ahead > 0 else -cap))
+    return total
 
 
 def horizon_warnings(program) -> list:
