@@ -154,7 +154,7 @@ def test_a_token_step_is_judged_as_the_whole_position_would_be(content, table, m
     judge = Judge(program, program.definition.evaluation)  # its own plans, made under this setting
     evaluator = judge.evaluator
     made = evaluator._step_plan(program.layout, 0, True, frozenset())
-    assert (made[-2] is not None) == table
+    assert (made.worth_rows is not None) == table
     checked = 0
     for seed in (3, 4):
         game = Game.of(content, seed, log=False)

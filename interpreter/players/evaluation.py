@@ -10,7 +10,7 @@ names a game: every term is the content's rule text, compiled by the engine's co
 from __future__ import annotations
 
 import operator
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import attrs
 
@@ -23,6 +23,19 @@ from crisis.interpreter.engine.sequence import StepOp
 
 
 _STEPS = frozenset(("place", "remove", "move"))  # the kinds of decision that are token steps
+
+
+class StepPlan(NamedTuple):
+    """What judging token steps needs of the terms that count at a kind of moment, for one side
+    (``Evaluator._step_plan``), made once."""
+    control: tuple  # per place, the weight of holding it
+    lead_terms: tuple  # (weight, the lead counted at most) of each lead term
+    group_weight: float  # the weight of holding a group of the map (leading in all its places)
+    any_place: bool  # whether holding or leading in a place counts at all
+    known: tuple  # (weight, difference, None, whether a step off the map changes it): reads known
+    unknown: tuple  # the terms whose reads are found on the position (``_reads``)
+    worth_rows: Optional[tuple]  # per place, its worth by the lead (``_worth_rows``); None: summed
+    bound: int  # the lead past which a place's worth no longer changes (with ``worth_rows``)
 
 
 class _Term:
@@ -594,7 +607,7 @@ class Evaluator:
             return change
         return judge
 
-    def _step_plan(self, layout, side: int, quick: bool, steps: frozenset):
+    def _step_plan(self, layout, side: int, quick: bool, steps: frozenset) -> StepPlan:
         """What judging token steps needs of the terms that count now, worked out once: the weight
         of holding each place, the leads, the weight of each group held, the terms whose reads are
         known ([weight, difference, None, whether a step off the map changes them]) and those whose
@@ -632,7 +645,8 @@ class Evaluator:
         lead_terms = tuple(leads)
         any_place = local and bool(lead_terms or any(control))
         worth_rows, bound = _worth_rows(control, lead_terms) if any_place else (None, 0)
-        return tuple(control), lead_terms, group_weight, any_place, tuple(known), tuple(unknown), worth_rows, bound
+        return StepPlan(tuple(control), lead_terms, group_weight, any_place, tuple(known), tuple(unknown),
+                        worth_rows, bound)
 
     def _full_step_judge(self, board, side: int, quick: bool, steps: frozenset, default_owner: int) -> Callable:
         """``step_judge`` by judging the whole position after each step."""
