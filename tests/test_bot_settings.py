@@ -166,7 +166,7 @@ def test_an_evaluation_without_a_horizon_is_a_warning_and_check_strict_fails(tmp
     from helpers import copy_content, replace_in
     root = copy_content(tmp_path)
     replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]", "")
-    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective]",
                "decisions: [play_card, order]")
     (warning,) = _horizon_warnings(root)
     assert warning.message.startswith("the evaluation has no horizon: each look-ahead stops at the next decision")

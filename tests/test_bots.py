@@ -244,7 +244,7 @@ def test_a_look_ahead_to_a_far_horizon_ends_at_its_allowance(tmp_path, monkeypat
     root = copy_content(tmp_path)
     replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]",
                "horizon: [order]")
-    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective]",
                "decisions: [play_card, order]")
     monkeypatch.setattr(heuristic, "MAX_JUDGED_PER_LOOK_AHEAD", 40)
     taken, open_, cut_short = [], [0], [0]
@@ -289,7 +289,7 @@ def test_a_horizon_naming_no_decision_of_the_game_stops_each_look_ahead_at_the_n
     from helpers import copy_content, replace_in
     root = copy_content(tmp_path)
     replace_in(root / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]", horizon)
-    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective, order]",
+    replace_in(root / "bots" / "search.yaml", "decisions: [play_card, keep_objective]",
                "decisions: [play_card, order]")
     ended, settle = [], heuristic.Judge.settle
 

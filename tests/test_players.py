@@ -257,7 +257,8 @@ def test_the_search_tries_every_card_of_an_order_it_plays_no_games_for(content):
     from crisis.interpreter.players.search import Search
     game = game_at(content, 3, "order", 3)
     cards = len(game.decision.actions)
-    settings = attrs.evolve(content.bots.search, order_playouts=0, budget=Budget(iterations=cards + 1))
+    settings = attrs.evolve(content.bots.search, order_playouts=0, decisions=("order",),
+                            budget=Budget(iterations=cards + 1))
     search = Search(judge_for(game.program), settings, game.decision.player, random.Random(4))
     chosen = search.run(game)
     visits = sorted(edge.visits for edge in search.root.edges.values())

@@ -1,7 +1,7 @@
 """The search bot: information-set Monte Carlo tree search over determinizations.
 
-At the decisions that shape a game (the kinds its settings list: playing a card, keeping a
-card, ordering cards, in Fort Sumter) the bot runs a number of iterations (its budget); each one
+At the decisions that shape a game (the kinds its settings list: playing a card and keeping
+an objective, in Fort Sumter) the bot runs a number of iterations (its budget); each one
 
 1. deals a *determinization*: a fork of the game in which every card the bot's side cannot see
    is dealt again at random among the cards it could be (``sample.deal_again``: from the bot's
