@@ -49,9 +49,9 @@ def test_a_heuristic_settings_file_left_from_the_earlier_engine_is_a_warning_not
 
 
 @pytest.mark.parametrize("old,new,expected", [
-    ("iterations: 20", "iterations: 0", "'iterations' must be at least 1"),
-    ("iterations: 20", "iterations: many", "'iterations' in search.yaml should be a whole number"),
-    ("iterations: 20", "iterations: 12\nmilliseconds: 50", "either iterations or milliseconds"),
+    ("iterations: 30", "iterations: 0", "'iterations' must be at least 1"),
+    ("iterations: 30", "iterations: many", "'iterations' in search.yaml should be a whole number"),
+    ("iterations: 30", "iterations: 12\nmilliseconds: 50", "either iterations or milliseconds"),
     ("decisions: [play_card,", "decisions: [play_cards,", "unknown kind of decision 'play_cards'"),
     ("exploration: 0.7", "exploration: -1", "'exploration' must be at least 0"),
     ("widen: 3", "widen: -1", "'widen' must be at least 0"),
@@ -67,7 +67,7 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
 def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     folder = copy_content(tmp_path)
     replace_in(folder / "bots" / "evaluation.yaml", "  your pool: 0.1", "  your pool: 0.75")
-    replace_in(folder / "bots" / "search.yaml", "iterations: 20", "milliseconds: 250")
+    replace_in(folder / "bots" / "search.yaml", "iterations: 30", "milliseconds: 250")
     changed = load_content(folder)
     weights = [term.weight for term in judge_for(program_of(changed)).evaluator.terms]
     assert 0.75 in weights and 0.75 not in [term.weight for term in judge_for(program_of(content)).evaluator.terms]
