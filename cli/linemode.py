@@ -179,8 +179,12 @@ class LineMode:
             if command == "undo":
                 self.problem(self.c.text("cli.undo.nothing"))
                 continue
-            self.problem(self.c.text("cli.pass.only_enter", side=self.show.side(s.sides[player]),
-                                     undo=s.command_word("undo"), quit=s.command_word("quit")))
+            explained = self.c.text("cli.pass.only_enter", side=self.show.side(s.sides[player]),
+                                    undo=s.command_word("undo"), quit=s.command_word("quit"))
+            if command == "help":  # the welcome says help is there at any prompt: asked, not refused
+                self.term.write(explained)
+            else:
+                self.problem(explained)
         if other is not None:
             self.term.clear()
         return True

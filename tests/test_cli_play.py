@@ -266,6 +266,12 @@ def test_bad_input_at_every_kind_of_prompt_gets_one_line_and_the_same_prompt(tmp
                 for bad in ("xyzzy", "1"):
                     session.send(bad)
                     assert_refused_once(session.prompt(), bad, prompt, "Press Enter")
+                # help is there at any prompt (the welcome says so): here it says what the prompt
+                # waits for, and is no mistake
+                session.send("?")
+                helped = session.prompt().split("\n")
+                assert helped[0] == "?" and not helped[1].startswith(ERROR), helped
+                assert "Press Enter" in helped[1] and helped[-1] == prompt, helped
             session.send("")
             continue
         kind = decision_kind(out)
