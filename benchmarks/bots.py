@@ -6,8 +6,10 @@
 Plays ``--games`` games with the bot as the first side (seeds S .. S+N-1) and as many with it
 as the second side (the same seeds), through the batch API (``crisis.interpreter.batch``, on
 ``--jobs`` processes, default every core), and prints the bot's win rate on each side and over
-both, each with its Wilson interval, and the time per game.  Bot names are those of
-``crisis sim`` (``search:40``: 40 iterations per decision).
+both, each with its Wilson interval, and the time per game: CPU seconds (user + system) of
+this process and of the processes that played, which a run beside other work does not
+inflate, and the wall clock.  Bot names are those of ``crisis sim`` (``search:40``: 40
+iterations per decision).
 
 With ``--jobs 1`` the games are played in this process and each bot's time per decision is
 measured too (wall clock and CPU time of the process, median, 99th percentile and worst; for
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sys
 import time
@@ -58,6 +61,16 @@ def timed(name: str) -> str:
     return f"timed/{name}"
 
 
+def cpu_seconds() -> float:
+    """CPU (user + system) of this process and of its children that have ended: the pool's
+    workers are reaped when ``batch.run`` ends, so a run's workers are counted once it is over."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        used = resource.getrusage(who)
+        total += used.ru_utime + used.ru_stime
+    return total
+
+
 def play(args) -> dict:
     content = load_content(args.content)
     options = Options(frozenset(option_names(program_of(content))) if args.event_discard else frozenset())
@@ -66,14 +79,15 @@ def play(args) -> dict:
     if jobs == 1:  # played here: the choices can be timed
         names = tuple(timed(name) for name in names)
     counts = {"bot": args.bot, "against": args.against, "games": [0, 0], "wins": [0, 0], "seconds": 0.0,
-              "jobs": jobs, "sides": list(content.sides), "first_seed": args.seed}
+              "cpu_seconds": 0.0, "jobs": jobs, "sides": list(content.sides), "first_seed": args.seed}
     for side in (0, 1):
         pairing = names if side == 0 else names[::-1]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         for chunk in batch.run(batch.Job(content, options, pairing), args.seed, args.games, jobs):
             counts["games"][side] += chunk.summary.games
             counts["wins"][side] += chunk.summary.wins.get(side, 0)  # a chunk the side lost holds no key
         counts["seconds"] += time.perf_counter() - started
+        counts["cpu_seconds"] += cpu_seconds() - cpu
     if TIMES:
         counts["decisions"] = {f"{name}/{kind}": times for (name, kind), times in sorted(TIMES.items())}
     return counts
@@ -107,8 +121,9 @@ def report(counts: dict) -> None:
     for side in (0, 1):
         print(line(f"as {counts['sides'][side]}", wins[side], games[side]))
     print(line("both sides", sum(wins), sum(games)))
-    per_game = counts["seconds"] * counts["jobs"] / max(1, sum(games))
-    print(f"  {counts['seconds']:.0f} s on {counts['jobs']} processes: {per_game:.2f} process-seconds per game")
+    played = max(1, sum(games))
+    print(f"  {counts['cpu_seconds'] / played:.2f} CPU s per game ({counts['cpu_seconds']:.0f} CPU s in all;"
+          f" {counts['seconds']:.0f} s wall on {counts['jobs']} processes)")
     for text in time_lines(counts):
         print(text)
 
