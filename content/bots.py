@@ -77,11 +77,6 @@ class SearchSettings:
     order_playouts: int = 4  # games played out to judge each card of an order at a new node (0: none)
     reply_depth: int = 1  # the opponent's card plays tried on to the horizon (1) or through their token steps (0)
     policy_depth: int = 1  # between nodes, options and markers tried on to the horizon (1) or through their steps (0)
-    # piles (kept by each side, seen by their owner) whose hidden cards on the opponent's side are
-    # guessed from the opponent's own judgement of the position, not dealt at random; each card
-    # that could be there weighs exp(the opponent's value with it / guess_scale VP)
-    guess: Tuple[str, ...] = ()
-    guess_scale: float = 0.5
 
 
 @attrs.frozen
@@ -93,4 +88,4 @@ class BotSettings:
 SEARCH_KEYS = {"iterations": (int, 1), "milliseconds": (float, 0), "exploration": (float, 0),
                "scale": (float, 0.01), "prior": (int, 0),
                "widen": (int, 0), "replies": (int, 0), "rollout": (int, 0), "order_playouts": (int, 0),
-               "reply_depth": (int, 0), "policy_depth": (int, 0), "guess_scale": (float, 0.01)}
+               "reply_depth": (int, 0), "policy_depth": (int, 0)}

@@ -78,7 +78,7 @@ class _Loader(Reader):
                 path=display_path(retired), severity="warning",
                 hint="the bots' judgement, 'order playouts' and 'quick steps' are in bots/evaluation.yaml "
                      "(docs/bots.md); delete this file"))
-        search = self.bot_file(folder / "search.yaml", {"decisions": list, "guess": list, **_types(B.SEARCH_KEYS)})
+        search = self.bot_file(folder / "search.yaml", {"decisions": list, **_types(B.SEARCH_KEYS)})
         if search is not None:
             file, spec = search
             numbers = self.bot_numbers(file, spec, B.SEARCH_KEYS, settings.search)
@@ -106,17 +106,7 @@ class _Loader(Reader):
                         for i, kind in enumerate(kinds)]
                 if all(good):
                     decisions = tuple(str(kind) for kind in kinds)
-            guess = settings.search.guess
-            if "guess" in spec and getattr(self, "schema", None) is not None:
-                names = spec["guess"]
-                # a pile the opponent keeps out of sight: each side's own, seen by its owner alone
-                hidden = tuple(p.name for p in self.schema.piles if p.each_side and p.seen_by == "owner")
-                good = [self.name(file, name, names.positions[i], hidden, "pile each side keeps hidden")
-                        for i, name in enumerate(names)]
-                if all(good):
-                    guess = tuple(str(name) for name in names)
-            settings = attrs.evolve(settings, search=B.SearchSettings(budget=budget, decisions=decisions, guess=guess,
-                                                                      **numbers))
+            settings = attrs.evolve(settings, search=B.SearchSettings(budget=budget, decisions=decisions, **numbers))
         return settings
 
     def bot_file(self, path: Path, known: Dict[str, type]):

@@ -70,37 +70,6 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
     assert "bots/search.yaml:" in report and expected in report
 
 
-def set_search_line(folder, key: str, line: str) -> None:
-    """``line`` in place of the shipped ``key:`` line of bots/search.yaml, or added if it has none."""
-    path = folder / "bots" / "search.yaml"
-    text = path.read_text(encoding="utf-8")
-    text, found = re.subn(rf"^{key}:.*$", line, text, flags=re.M)
-    path.write_text(text if found else text + line + "\n", encoding="utf-8")
-
-
-@pytest.mark.parametrize("key,line,expected", [
-    ("guess", "guess: [objectiv]", "unknown pile each side keeps hidden 'objectiv'"),
-    # a pile nobody sees is no side's own: there is no other side's judgement to read it from
-    ("guess", "guess: [objective deck]", "unknown pile each side keeps hidden 'objective deck'"),
-    ("guess_scale", "guess_scale: 0", "'guess_scale' must be at least 0.01"),
-])
-def test_a_guess_names_piles_each_side_keeps_hidden(tmp_path, key, line, expected):
-    folder = copy_content(tmp_path)
-    set_search_line(folder, key, line)
-    report = problems(folder)
-    assert "bots/search.yaml:" in report and expected in report and "^" in report
-    if "objectiv'" in expected:
-        assert "did you mean 'objective'?" in report
-
-
-def test_a_guess_is_read_into_the_search_settings(tmp_path):
-    folder = copy_content(tmp_path)
-    set_search_line(folder, "guess", "guess: [objective, hand]")
-    set_search_line(folder, "guess_scale", "guess_scale: 0.75")
-    settings = load_content(folder).bots.search
-    assert (settings.guess, settings.guess_scale) == (("objective", "hand"), 0.75)
-
-
 def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     folder = copy_content(tmp_path)
     replace_in(folder / "bots" / "evaluation.yaml", "  your pool: 0.1", "  your pool: 0.75")

@@ -4,7 +4,6 @@ beat a random player.  Their strength and cost are measured in benchmarks/player
 
 import random
 
-import attrs
 import pytest
 
 from crisis.content.yamlfile import ContentError
@@ -12,7 +11,7 @@ from crisis.content.loader import load_content
 from crisis.interpreter.players.registry import RandomBot
 from crisis.interpreter.engine.game import Game
 from crisis.interpreter.players.heuristic import HeuristicBot, judge_for
-from crisis.interpreter.players.sample import Guess, deal_again, hidden_places
+from crisis.interpreter.players.sample import deal_again, hidden_places
 from crisis.interpreter.players.search import SearchBot
 from crisis.content.bots import Budget
 
@@ -280,38 +279,3 @@ def test_a_wrong_term_is_refused_at_its_place(tmp_path, term, message, line):
     found = [d for d in caught.value.diagnostics if message in d.message]
     assert found, [d.message for d in caught.value.diagnostics]
     assert found[0].path.endswith("evaluation.yaml") and found[0].line == line
-
-
-@pytest.mark.parametrize("seed,kind,round_", [(11, "play_card", 2), (5, "play_card", 3), (7, "keep_objective", 2)])
-def test_the_guess_of_the_other_sides_objective_reads_nothing_the_side_cannot_see(content, seed, kind, round_):
-    """``guess`` weighs the cards the other side may hold by its judgement of the position: the
-    twins (its true objective swapped with one of the deck) still get the same search."""
-    original, twin = twins(content, seed, kind, round_)
-    me = original.decision.player
-    settings = attrs.evolve(content.bots.search, guess=("objective",), budget=Budget(iterations=3))
-    assert_same_choice_on_twins(lambda: SearchBot(original.seed, me, settings=settings), original, twin)
-
-
-def test_the_guess_favours_the_objective_the_other_side_plays_for(content):
-    """Between two heuristic bots, at each card play, the card a side keeps as its objective gets
-    on average well over the weight of a card dealt at random: it plays towards that card's space,
-    and its judgement of the position shows it."""
-    judge = judge_for(program_of(content))
-    shares = []
-    for seed in (1, 2, 3):
-        game = Game.of(content, seed, log=False)
-        bots = [HeuristicBot(seed, 0), HeuristicBot(seed, 1)]
-        while game.decision is not None:
-            decision = game.decision
-            if decision.kind == "play_card":
-                me = decision.player
-                guess = Guess(game.program, game.position, me, ("objective",), judge.value, 0.25,
-                              random.Random(seed))
-                kept = game.view.pile("objective", 1 - me)
-                for _, _, cards, weights in guess.slots:
-                    shares.append((weights[cards.index(kept[0])] / sum(weights), 1 / len(cards)))
-            game.apply(bots[decision.player].choose(game, decision))
-    assert len(shares) >= 30
-    guessed = sum(share for share, _ in shares) / len(shares)
-    uniform = sum(share for _, share in shares) / len(shares)
-    assert guessed > 2 * uniform

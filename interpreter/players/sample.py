@@ -12,7 +12,6 @@ shuffled back into the hidden places.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Dict, List, Tuple
 
@@ -51,13 +50,14 @@ def hidden_places(program, position, side: int) -> List[Tuple[int, int]]:
     return out
 
 
-def _hidden_slots(program, position, side: int) -> Dict[tuple, List[Tuple[int, int]]]:
-    """(kind, side on the back) -> the slots (pile index, place in it) of the cards ``side``
-    cannot see, each group the cards that may be dealt again among its own slots.
+def deal_again(program, position, side: int, rng: random.Random):
+    """A copy of ``position`` where the cards ``side`` cannot see are dealt again by ``rng``, and
+    whose generator is new (drawn from ``rng``): the future is the bot's guess too.
 
     Where each side starts with a pile of its own cards of a kind (a deck per side), a card's
     side shows on its back: a hidden card is dealt again only among the hidden cards of the same
     side, each hidden slot keeping the side of the card it held."""
+    copy = position.copy(rng=random.Random(rng.getrandbits(64)))
     schema, layout = program.schema, program.layout
     pile_kind = [schema.piles[number].kind for number in range(len(schema.piles))]
     index_kind = {}
@@ -70,23 +70,15 @@ def _hidden_slots(program, position, side: int) -> Dict[tuple, List[Tuple[int, i
             k = kind_number[pile.kind]
             if k < len(layout.card_sides) and layout.card_sides[k]:
                 backs[pile.kind] = layout.card_sides[k]
-    groups: Dict[tuple, List[Tuple[int, int]]] = {}
-    for index, start in hidden_places(program, position, side):
+    groups: Dict[tuple, List[Tuple[int, int]]] = {}  # (kind, side on the back) -> hidden slots
+    for index, start in hidden_places(program, copy, side):
         kind = index_kind[index]
         sides = backs.get(kind)
-        pile = position.piles[index]
+        pile = copy.piles[index]
         for at in range(start, len(pile)):
             back = sides[pile[at]] if sides is not None and pile[at] < len(sides) else NOBODY
             groups.setdefault((kind, back), []).append((index, at))
-    return groups
-
-
-def deal_again(program, position, side: int, rng: random.Random):
-    """A copy of ``position`` where the cards ``side`` cannot see are dealt again by ``rng``, and
-    whose generator is new (drawn from ``rng``): the future is the bot's guess too (cards of a
-    side's own deck only among that side's: ``_hidden_slots``)."""
-    copy = position.copy(rng=random.Random(rng.getrandbits(64)))
-    for slots in _hidden_slots(program, copy, side).values():
+    for slots in groups.values():
         if len(slots) < 2:
             continue
         fill = sorted(copy.piles[index][at] for index, at in slots)
@@ -94,65 +86,3 @@ def deal_again(program, position, side: int, rng: random.Random):
         for (index, at), card in zip(slots, fill):
             copy.piles[index][at] = card
     return copy
-
-
-class Guess:
-    """Where the opponent's hidden cards of some piles (its kept objective, say) are likely to
-    be, read from its own judgement of the position: the cards it acts as if it held.
-
-    Each hidden slot of those piles is weighed once, on a determinization (so never from the
-    true hidden cards): every card that could be there is tried in it, and the position is judged
-    for the pile's owner (``value(board, side)``, the bots' evaluation); the card's weight is
-    ``exp(value / scale)``.  A side that has been playing towards what its card rewards judges
-    the position best with that card, so that card is guessed most.  ``deal`` then puts cards in
-    those slots by these weights, on each determinization ``deal_again`` made."""
-
-    def __init__(self, program, position, side: int, piles, value, scale: float, rng: random.Random):
-        from crisis.interpreter.engine.board import Board
-        schema, layout = program.schema, program.layout
-        base = deal_again(program, position, side, rng)
-        groups = _hidden_slots(program, base, side)
-        group_of = {slot: slots for slots in groups.values() for slot in slots}
-        self.slots = []  # (slot, its group's slots, the cards it may hold, their weights)
-        for number, pile in enumerate(schema.piles):
-            if pile.name not in piles or not pile.each_side:
-                continue
-            for owner in range(layout.sides):
-                if owner == side:
-                    continue
-                index = layout.pile(number, owner)
-                for at in range(len(base.piles[index])):
-                    slots = group_of.get((index, at))
-                    if slots is None or len(slots) < 2:
-                        continue  # seen, or the only card it can be
-                    cards = sorted({base.piles[i][a] for i, a in slots})
-                    judged = []
-                    for card in cards:
-                        trial = base.copy(rng=base.rng)
-                        _put(trial.piles, slots, (index, at), card)
-                        judged.append(value(Board(program, trial), owner) / scale)
-                    best = max(judged)
-                    # the best card weighs 1: no weight overflows, however large the values
-                    weights = [math.exp(v - best) for v in judged]
-                    self.slots.append(((index, at), slots, cards, weights))
-
-    def deal(self, position, rng: random.Random) -> None:
-        """Put a card in each guessed slot of ``position`` (a determinization), drawn by its
-        weight from the cards not already put in an earlier guessed slot."""
-        placed = set()
-        for slot, slots, cards, weights in self.slots:
-            left = [(card, weight) for card, weight in zip(cards, weights) if card not in placed]
-            if not left:
-                continue
-            card = rng.choices([c for c, _ in left], [w for _, w in left])[0]
-            _put(position.piles, slots, slot, card)
-            placed.add(card)
-
-
-def _put(piles, slots, slot, card: int) -> None:
-    """``card`` into ``slot``, swapped with the card there, wherever among ``slots`` it was."""
-    index, at = slot
-    for i, a in slots:
-        if piles[i][a] == card:
-            piles[i][a], piles[index][at] = piles[index][at], card
-            return

@@ -6,9 +6,7 @@ an objective, in Fort Sumter) the bot runs a number of iterations (its budget); 
 1. deals a *determinization*: a fork of the game in which every card the bot's side cannot see
    is dealt again at random among the cards it could be (``sample.deal_again``: from the bot's
    own cards, the cards seen played and revealed, and the counts; never from the true hidden
-   cards).  With ``guess`` (the piles named), the opponent's hidden cards of those piles are
-   dealt by how well the opponent's own judgement of the position fits each card
-   (``sample.Guess``): a side playing towards its objective is guessed to hold it;
+   cards);
 2. walks down one tree shared by all determinizations (single-observer ISMCTS, Cowling, Powley
    and Whitehouse 2012).  Its nodes are the bot's own decisions of those kinds
    and the opponent's card plays (public once made); a node's actions that are legal in
@@ -49,7 +47,6 @@ from crisis.content.bots import ENGINE_DECISIONS, Budget, SearchSettings
 from crisis.interpreter.actions import Action, Decision
 
 from .heuristic import ORDER, STEPS, Judge, decision_rng, judge_for, sample
-from .sample import Guess, deal_again
 from .sim import Sim
 
 # the opponent's choices that are nodes: those it makes face up
@@ -88,7 +85,6 @@ class Search:
         self.judge, self.settings, self.me, self.rng = judge, settings, me, rng
         self.root = Node(me)
         self.iterations = 0
-        self.guess: Optional[Guess] = None  # the opponent's hidden cards guessed (``guess``), once a search
 
     def run(self, game) -> Action:
         budget = self.settings.budget
@@ -124,15 +120,7 @@ class Search:
     def iterate(self, game) -> None:
         """One determinization, down the tree to a node not yet expanded; its result back up."""
         self.iterations += 1
-        if self.settings.guess:
-            if self.guess is None:
-                self.guess = Guess(game.program, game.position, self.me, self.settings.guess, self.judge.value,
-                                   self.settings.guess_scale, self.rng)
-            position = deal_again(game.program, game.position, self.me, self.rng)
-            self.guess.deal(position, self.rng)
-            sim = Sim.of(game, position)
-        else:
-            sim = sample(game, self.me, self.rng)
+        sim = sample(game, self.me, self.rng)
         node, path = self.root, []
         while True:
             decision = sim.decision
