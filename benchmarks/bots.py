@@ -28,6 +28,9 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare import cpu_used  # noqa: E402 - the benchmarks share their helpers
 
 from crisis.balance.stats import wilson  # noqa: E402
 from crisis.content.loader import load_content  # noqa: E402
@@ -64,11 +67,7 @@ def timed(name: str) -> str:
 def cpu_seconds() -> float:
     """CPU (user + system) of this process and of its children that have ended: the pool's
     workers are reaped when ``batch.run`` ends, so a run's workers are counted once it is over."""
-    total = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        used = resource.getrusage(who)
-        total += used.ru_utime + used.ru_stime
-    return total
+    return cpu_used(resource.RUSAGE_SELF) + cpu_used(resource.RUSAGE_CHILDREN)
 
 
 def play(args) -> dict:

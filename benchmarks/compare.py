@@ -120,12 +120,18 @@ def per_core(args, scratch: Path) -> None:
     print(f"same games in both trees: {'yes' if same else 'NO (the ref plays other games)'}")
 
 
+def cpu_used(who: int = resource.RUSAGE_CHILDREN) -> float:
+    """User + system CPU seconds so far of this process (``RUSAGE_SELF``) or of its children
+    that have ended and been waited for (``RUSAGE_CHILDREN``)."""
+    used = resource.getrusage(who)
+    return used.ru_utime + used.ru_stime
+
+
 def child_cpu(command: List[str], env=None) -> float:
-    """User + system CPU seconds of one child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """User + system CPU seconds of one child process (and its own children)."""
+    before = cpu_used()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=TREE, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu_used() - before
 
 
 def crisis_command(*arguments: str) -> List[str]:

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -51,18 +50,10 @@ from pathlib import Path
 from crisis.interpreter.engine.program import program_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import import_dir, spread  # noqa: E402 - the benchmarks share their helpers
+from compare import child_cpu, import_dir, spread  # noqa: E402 - the benchmarks share their helpers
 
 TREE = Path(__file__).resolve().parent.parent
 REFERENCE = TREE.parent / "shared" / "benchmarks" / "reference_playout.py"
-
-
-def child_cpu(command, env) -> float:
-    """User + system CPU seconds of one child process (and its own children)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=TREE, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def crisis(where: Path, *arguments: str) -> list:

@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import export, import_dir  # noqa: E402 - the benchmarks share their helpers
+from compare import child_cpu, export, import_dir  # noqa: E402 - the benchmarks share their helpers
 
 TREE = Path(__file__).resolve().parent.parent
 
@@ -48,10 +46,7 @@ def command(where: Path) -> list:
 
 def cpu_with(env: dict, where: Path) -> float:
     """User + system CPU seconds of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command(where), check=True, stdout=subprocess.DEVNULL, cwd=TREE, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return child_cpu(command(where), env)
 
 
 def main() -> None:
