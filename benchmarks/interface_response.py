@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import os
 import pty
-import resource
 import select
 import statistics
 import subprocess
@@ -29,17 +28,7 @@ import time
 from pathlib import Path
 
 
-from startup import crisis, read_to_prompt  # noqa: E402  (benchmarks/ is on the path when a script here runs)
-
-
-def timed(command, env=None):
-    """(wall time, CPU time) of a command: on a busy machine the CPU time moves less."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(command, env=env, capture_output=True, check=True)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+from startup import crisis, read_to_prompt, timed  # noqa: E402  (benchmarks/ is on the path when a script here runs)
 
 
 def help_times(runs: int):
@@ -108,6 +97,9 @@ def full_screen_start(runs: int, folder: Path) -> float:
     return statistics.median(times)
 
 
+MAX_IDLE_PRESSES = 50  # a move's steps may take a few presses; fifty without an action is a hang
+
+
 def headless(games: int, folder: Path):
     from crisis.cli import saves
     from crisis.cli.session import GameSession
@@ -121,9 +113,9 @@ def headless(games: int, folder: Path):
     firsts, handler, pilot_seen = [], [], []
 
     class Timed(GameApp):
-        def take(self, text):
+        def take(self, text, **how):  # how: the interface's own keywords (previewed=...), passed on
             started = time.perf_counter()
-            taken = super().take(text)
+            taken = super().take(text, **how)
             handler.append(time.perf_counter() - started)
             return taken
 
@@ -134,13 +126,19 @@ def headless(games: int, folder: Path):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             firsts.append(time.perf_counter() - started)
+            idle = 0  # presses in a row that took no action: a game that stopped answering
             while not session.over:
+                if idle > MAX_IDLE_PRESSES:
+                    raise SystemExit(f"the full-screen interface took no action in {MAX_IDLE_PRESSES} presses "
+                                     f"(seed {seed}, {len(session.game.history)} actions in)")
+                taken = len(session.game.history)
                 if isinstance(app.screen, InfoScreen):
                     await pilot.press("enter")
-                    continue
-                started = time.perf_counter()
-                await pilot.press("down", "enter")  # the first choice (nothing is highlighted before a move)
-                pilot_seen.append(time.perf_counter() - started)
+                else:
+                    started = time.perf_counter()
+                    await pilot.press("down", "enter")  # the first choice (nothing is highlighted before a move)
+                    pilot_seen.append(time.perf_counter() - started)
+                idle = idle + 1 if len(session.game.history) == taken else 0
 
     for seed in range(1, games + 1):
         asyncio.run(one(seed))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -20,21 +19,25 @@ import time
 from pathlib import Path
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import cpu_used as cpu  # noqa: E402 - the benchmarks share their helpers
+
+
 def crisis() -> list:
     script = Path(sys.executable).parent / "crisis"
     return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
 
 
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def timed(command, env=None):
+    """(wall, CPU) seconds of one run of ``command``: on a busy machine the CPU time moves less."""
+    started, used = time.perf_counter(), cpu()
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    return time.perf_counter() - started, cpu() - used
 
 
 def check(env):
     """(wall, CPU) seconds of one `crisis check`."""
-    started, used = time.perf_counter(), cpu()
-    subprocess.run(crisis() + ["check"], env=env, capture_output=True, check=True)
-    return time.perf_counter() - started, cpu() - used
+    return timed(crisis() + ["check"], env)
 
 
 def read_to_prompt(proc) -> bool:
