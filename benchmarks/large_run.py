@@ -21,9 +21,8 @@ import time
 from pathlib import Path
 
 
-def crisis() -> list:
-    script = Path(sys.executable).parent / "crisis"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from startup import crisis  # noqa: E402 - the benchmarks share their helpers
 
 
 def children(pid: int) -> list:
