@@ -28,7 +28,8 @@ import time
 from pathlib import Path
 
 
-from startup import crisis, read_to_prompt, timed  # noqa: E402  (benchmarks/ is on the path when a script here runs)
+from compare import timed  # noqa: E402
+from startup import crisis, read_to_prompt  # noqa: E402  (benchmarks/ is on the path when a script here runs)
 
 
 def help_times(runs: int):

@@ -20,19 +20,12 @@ from pathlib import Path
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import cpu_used as cpu  # noqa: E402 - the benchmarks share their helpers
+from compare import cpu_used as cpu, timed  # noqa: E402 - the benchmarks share their helpers
 
 
 def crisis() -> list:
     script = Path(sys.executable).parent / "crisis"
     return [str(script)] if script.exists() else [sys.executable, "-m", "crisis.cli.main"]
-
-
-def timed(command, env=None):
-    """(wall, CPU) seconds of one run of ``command``: on a busy machine the CPU time moves less."""
-    started, used = time.perf_counter(), cpu()
-    subprocess.run(command, env=env, capture_output=True, check=True)
-    return time.perf_counter() - started, cpu() - used
 
 
 def check(env):
