@@ -94,3 +94,79 @@ def test_no_text_of_the_content_reaches_the_generated_source(content):
 def test_the_check_refuses_what_the_generator_never_writes(smuggled):
     with pytest.raises(UnsafeSource):
         verify(smuggled)
+
+
+# ------------------------------------------------------------------ the evaluation's rules
+
+
+def evaluators(program):
+    """The content's evaluation compiled twice: with its rule terms written out, and with the
+    closures alone (CRISIS_INTERPRET=1)."""
+    from crisis.interpreter.players.evaluation import Evaluator
+    previous = os.environ.get("CRISIS_INTERPRET")
+    try:
+        os.environ["CRISIS_INTERPRET"] = "0"
+        written = Evaluator(program, program.definition.evaluation)
+        os.environ["CRISIS_INTERPRET"] = "1"
+        closures = Evaluator(program, program.definition.evaluation)
+    finally:
+        if previous is None:
+            del os.environ["CRISIS_INTERPRET"]
+        else:
+            os.environ["CRISIS_INTERPRET"] = previous
+    return written, closures
+
+
+CIVIL_WAR = Path(__file__).parent.parent / "content" / "civil-war-card-game"
+
+
+@pytest.mark.parametrize("game, seeds, at_least", [(None, range(1, 9), 3), (CIVIL_WAR, range(1, 5), 1)])
+def test_the_evaluation_judges_the_same_with_its_rules_written_out(content, game, seeds, at_least):
+    """A bot judges positions by terms some of which are the rules' own words ("you control your
+    objective space", "project: final scoring"); written out as Python they give each side the
+    same worth as the closures, all game long, for every term."""
+    program = program_of(content) if game is None else GameProgram(read_game(game))
+    written, closures = evaluators(program)
+    generated = sum(a.difference is not b.difference for a, b in zip(written.terms, closures.terms))
+    assert generated >= at_least  # Fort Sumter: both objective terms and the final scoring
+    sides = len(program.schema.sides)
+    judged = set()
+    for seed in seeds:
+        bots = [RandomBot(seed, side).pick for side in range(sides)]
+        seen = []
+
+        def choose(decision):
+            board = Board(program, position_of[0])
+            for side in range(sides):
+                worth = [term.difference(board, side) for term in written.terms]
+                assert worth == [term.difference(board, side) for term in closures.terms], (seed, side)
+                judged.add(tuple(worth))
+            seen.append(decision.kind)
+            return decision.actions[bots[decision.player](len(decision.actions))]
+        position_of = [None]
+        original = program.initial_position
+
+        def initial(seed_):
+            position_of[0] = original(seed_)
+            return position_of[0]
+        program.initial_position = initial
+        try:
+            play_game(program, seed, choose)
+        finally:
+            del program.initial_position
+        assert seen
+    assert len(judged) > 20  # positions that differ were judged, not one position again and again
+
+
+def test_no_text_of_the_content_reaches_the_evaluation_s_generated_source(content):
+    from crisis.interpreter.engine.codegen_terms import terms_module
+    program = program_of(content)
+    evaluation = program.definition.evaluation
+    written, _ = evaluators(program)
+    rules = [written._compile(term)[1] for term in evaluation.terms if term.kind in ("condition", "project")]
+    source, _, names = terms_module(program, rules)
+    assert len(names) == len(rules) == 3  # both objective terms and the final scoring
+    assert "'" not in source and '"' not in source  # no string at all
+    for text in tuple(program.schema.map.places) + tuple(program.schema.sides) + tuple(t.text for t in evaluation.terms):
+        assert text not in source
+    verify(source)  # what is compiled passes the check

@@ -4,6 +4,7 @@ beat a random player.  Their strength and cost are measured in benchmarks/player
 
 import random
 
+import attrs
 import pytest
 
 from crisis.content.yamlfile import ContentError
@@ -188,17 +189,24 @@ def test_a_token_step_is_judged_as_the_whole_position_would_be(content, table, m
 
 def test_a_projected_score_is_what_carrying_the_procedure_out_would_give(content):
     """'project: final scoring' is worked out from its lines (gains, some under a test) without
-    carrying them out on a copy of the position: the same VP, for each side, all game long."""
+    carrying them out on a copy of the position, by closures or by generated code: the same VP,
+    for each side, all game long."""
+    from crisis.interpreter.engine.codegen_terms import terms_module
+    from crisis.interpreter.engine.native import load
     from crisis.interpreter.players.evaluation import Evaluator
     from crisis.interpreter.players.sim import Sim
     program = program_of(content)
     evaluator = Evaluator(program, program.definition.evaluation)
     index = program.procedure_names.index("final scoring")
     rules = [rule for _, rule in program.procedure_lines[index]]
-    worked_out = evaluator._linear_projection(rules)
-    assert worked_out is not None
+    found = evaluator._linear_projection(rules)
+    assert found is not None
+    worked_out, gains = found
+    # and written out as Python (interpreter/engine/codegen_terms.py): the side's own VP
+    source, constants, _ = terms_module(program, [attrs.evolve(gains, difference=False)])
+    written_out = load(source, constants)["ENTRY"][0]
     evaluator._linear_projection = lambda rules: None  # now the projection carries the lines out
-    carried_out = evaluator._projection("final scoring")
+    carried_out, _ = evaluator._projection("final scoring")
     seen = set()
     for seed in (5, 6):
         game = Game.of(content, seed, log=False)
@@ -207,7 +215,7 @@ def test_a_projected_score_is_what_carrying_the_procedure_out_would_give(content
             board = Sim.of(game).board
             for side in (0, 1):
                 gained = carried_out(board, side)
-                assert worked_out(board, side) == gained
+                assert worked_out(board, side) == gained == written_out(board, side)
                 seen.add(gained)
             game.apply(bots[game.decision.player].choose(game, game.decision))
     assert len(seen) > 2

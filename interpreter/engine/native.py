@@ -57,18 +57,25 @@ def interpreting() -> bool:
     return os.environ.get("CRISIS_INTERPRET", "") not in ("", "0")
 
 
-def generate(program) -> Native:
-    generator = CodeGenerator(program)
-    source = generator.module(roots(program))
+def load(source: str, constants) -> dict:
+    """The namespace of a generated module (its ``ENTRY`` among its names): verified (or known to
+    have been, verified.py), compiled, and run with the constants table ``K`` and the runtime's
+    few names, no builtins beyond ``range`` and ``len``."""
     if verified.was_verified(source):  # this very text passed verify in an earlier run (verified.py)
         code = compile(source, "<generated rules>", "exec")
     else:
         code = compile(verify(source), "<generated rules>", "exec")
         verified.remember(source)
-    namespace = {"__builtins__": {"range": range, "len": len}, "K": tuple(generator.constants),
+    namespace = {"__builtins__": {"range": range, "len": len}, "K": tuple(constants),
                  "Stopped": Stopped, "Won": Won, "Decision": Decision, "DONE": DONE}
     exec(code, namespace)  # the verified module: only generated definitions (verify.py)
-    return Native(source, tuple(generator.constants), namespace["ENTRY"])
+    return namespace
+
+
+def generate(program) -> Native:
+    generator = CodeGenerator(program)
+    source = generator.module(roots(program))
+    return Native(source, tuple(generator.constants), load(source, generator.constants)["ENTRY"])
 
 
 def native(program) -> Optional[Native]:

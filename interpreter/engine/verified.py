@@ -32,7 +32,7 @@ _FORMAT = "crisis-verified-modules/1"
 _NAME = "verified-modules.json"
 _MAX_BYTES = 64 * 1024
 _MAX_ENTRIES = 32  # a few games, with and without their options and solo overlays
-_CODE = ("codegen.py", "codegen_values.py", "codegen_transfers.py", "verify.py", "verified.py")
+_CODE = ("codegen.py", "codegen_values.py", "codegen_transfers.py", "codegen_terms.py", "verify.py", "verified.py")
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 _stored: dict = {}  # cache folder -> the digests read from its file (this process's view)

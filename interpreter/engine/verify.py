@@ -33,7 +33,7 @@ ATTRIBUTES = frozenset({
 KEYWORDS = frozenset({"me", "reason", "origin", "place", "group"})
 # the syntax the generator writes: statements and expressions (walked), and the operators and
 # contexts they hold (checked where they stand)
-NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
+NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.Return,
          ast.While, ast.For, ast.Break, ast.Try, ast.ExceptHandler, ast.Raise, ast.Pass, ast.Call, ast.keyword,
          ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp,
          ast.IfExp, ast.ListComp, ast.comprehension, ast.Tuple, ast.List, ast.Dict)

@@ -17,6 +17,7 @@ import attrs
 from crisis.ruleset import meaning as M
 
 from crisis.interpreter.engine.board import Board
+from crisis.interpreter.engine.codegen_terms import Gain, ProjectionTerm, ValueTerm, load_terms
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.ops import BlockOp, CounterOp, IfOp, Stopped, Won
 from crisis.interpreter.engine.sequence import StepOp
@@ -121,6 +122,7 @@ class Evaluator:
         self.contexts = program.side_contexts
         # each term: kind "slow" for a projection, "quick" for its stand-in, else ""
         self.terms: List[_Term] = []
+        self._to_write: list = []  # (term, what codegen_terms writes of it, judging side only): _generate
         for term in evaluation.terms:
             if not term.weight:
                 continue
@@ -140,16 +142,35 @@ class Evaluator:
         self._plans, self._plan_offsets = {}, {}  # (quick, steps, side) -> ``_step_plan``
         self._place_groups = [tuple(g for g, places in enumerate(program.group_places) if p in places)
                               for p in range(program.layout.places)]
+        self._generate()
 
     # ------------------------------------------------------------ compiling
     def _term(self, term, kind: str, during: frozenset) -> "_Term":
-        """The term as (board, side) -> its worth to the side: its value less the other sides'."""
+        """The term as (board, side) -> its worth to the side: its value less the other sides'.
+        A term that is the rules' own words is also noted for the generated form (``_generate``)."""
         found = None if term.judging_side_only else self._difference(term)
         if found is None:
-            function = self._compile(term)
-            return _Term(kind, self._mine_minus_others(function, term.judging_side_only), term.weight, during)
+            function, written = self._compile(term)
+            compiled = _Term(kind, self._mine_minus_others(function, term.judging_side_only), term.weight, during)
+            if written is not None:
+                if term.judging_side_only:
+                    written = attrs.evolve(written, difference=False)
+                self._to_write.append((compiled, written, term.judging_side_only))
+            return compiled
         difference, local, reads = found
         return _Term(kind, difference, term.weight, during, local, reads)
+
+    def _generate(self) -> None:
+        """The terms noted by ``_term``, written out as Python (codegen_terms.py) where they can
+        be: the same numbers, worked out without calling a closure per part."""
+        to_write, self._to_write = self._to_write, []
+        if not to_write:
+            return
+        functions = load_terms(self.program, [written for _, written, _ in to_write])
+        for index, function in (functions or {}).items():
+            term, written, mine_only = to_write[index]
+            term.difference = function if mine_only or written.difference else \
+                self._mine_minus_others(function, False)
 
     def _mine_minus_others(self, function: Callable, mine_only: bool) -> Callable:
         """(board, side) -> the side's value, less the mean of the others' (unless ``mine_only``)."""
@@ -258,22 +279,26 @@ class Evaluator:
             return total
         return lead
 
-    def _compile(self, term) -> Optional[Callable]:
-        """(board, side) -> the term's value for that side."""
+    def _compile(self, term) -> tuple:
+        """(board, side) -> the term's value for that side; with what the generated form writes
+        of it (codegen_terms.py), or None."""
         compiler, contexts = self.program.compiler, self.contexts
+        difference = self.sides == 2
         if term.kind == "lead":
-            return self._lead(term.at_most)
+            return self._lead(term.at_most), None
         if term.kind == "project":
             return self._projection(term.meaning)
         if term.kind == "condition":
             test = compiler.condition(term.meaning)
-            return lambda board, side: 1 if test(board, contexts[side], NOBODY) else 0
+            return ((lambda board, side: 1 if test(board, contexts[side], NOBODY) else 0),
+                    ValueTerm("condition", term.meaning, difference))
         meaning = term.meaning
         if isinstance(meaning, M.Holder):
             code = compiler.holder(meaning).codes[0]
-            return lambda board, side: board.count_at(side, code)
+            return (lambda board, side: board.count_at(side, code)), None
         number = compiler.number(meaning)
-        return lambda board, side: number(board, contexts[side], NOBODY)
+        return (lambda board, side: number(board, contexts[side], NOBODY)), \
+            ValueTerm("number", meaning, difference)
 
     def _lead(self, at_most: int) -> Callable:
         layout = self.program.layout
@@ -292,7 +317,7 @@ class Evaluator:
             return total
         return lead
 
-    def _projection(self, name: str) -> Callable:
+    def _projection(self, name: str) -> tuple:
         """The VP a procedure would give the side if it were carried out now (a rule or labelled
         lines), worked out on a scratch copy of the position's numbers; a rule that would ask a
         player anything is taken its first way."""
@@ -318,19 +343,19 @@ class Evaluator:
                 except (Stopped, Won):
                     pass
             return scratch.values[offset + side] - before
-        return project
+        return project, None
 
-    def _linear_projection(self, rules) -> Optional[Callable]:
+    def _linear_projection(self, rules) -> Optional[tuple]:
         """``_projection`` without carrying the rules out, for rules that only add to the side's
         score ("gain 1 VP for each dimension you control", "if you control X: gain 1 VP"), where
         nothing the rules test or count reads a score: each gain is worked out on the position as
         it is and added within the counter's bounds, as carrying the rules out would.  None for
-        any other rules."""
+        any other rules.  With the same gains for the generated form (a ``ProjectionTerm``)."""
         if self.score_offset < 0:
             return None
         score = self.program.layout.counter.index(self.score_offset)
         declared = self.program.schema.counters[score]
-        gains = []  # (tests that must hold, CounterOp)
+        gains = []  # (tests that must hold: (closure, condition, negated), CounterOp)
 
         def walk(op, tests) -> bool:
             if isinstance(op, BlockOp):
@@ -338,12 +363,12 @@ class Evaluator:
             if isinstance(op, IfOp):
                 if op.node is None or _reads_scores(op.node.condition):
                     return False
-                test = op.condition
-                if not walk(op.then, tests + (test,)):
+                test, condition = op.condition, op.node.condition
+                if not walk(op.then, tests + ((test, condition, False),)):
                     return False
                 if op.otherwise is None:
                     return True
-                return walk(op.otherwise, tests + (lambda board, ctx, it, test=test: not test(board, ctx, it),))
+                return walk(op.otherwise, tests + ((test, condition, True),))
             if isinstance(op, CounterOp) and not op.set_to and op.counter == score and op.node is not None:
                 node = op.node
                 if node.side is not None and node.side.kind != "me":
@@ -357,7 +382,11 @@ class Evaluator:
         if not all(rule is not None and rule.node is not None and walk(rule, ()) for rule in rules):
             return None
         contexts, offset, low, high = self.contexts, self.score_offset, declared.low, declared.high
-        gains = tuple(gains)
+        # the same gains, for the generated form (codegen_terms.py): each test with its condition
+        written = ProjectionTerm(tuple(Gain(tuple((node, test, negated) for test, node, negated in tests), op)
+                                       for tests, op in gains), offset, low, high, self.sides == 2)
+        gains = tuple((tuple(test if not negated else (lambda board, ctx, it, test=test: not test(board, ctx, it))
+                             for test, _, negated in tests), op) for tests, op in gains)
 
         def project(board, side):
             ctx = contexts[side]
@@ -370,7 +399,7 @@ class Evaluator:
                     delta = op.delta(board, ctx)
                     total = max(low, min(high, total + delta))
             return total - before
-        return project
+        return project, written
 
     # ------------------------------------------------------------ judging
     def steps_under_way(self, position) -> frozenset:

@@ -1,0 +1,153 @@
+"""Generated code, part four: what the bots' evaluation reads of the rules, written out as Python.
+
+The evaluation (players/evaluation.py) judges a position by terms; most are sums it works out
+itself, but some are the rules' own words: a condition ("you control your objective space"), a
+number, or the VP a procedure would give if it were carried out now ("final scoring"). Those are
+compiled closures, called for each side at every position a bot judges. Here each becomes a
+function of ``(board, side)`` in a small module of its own, written with the same expressions as
+the rules' generated code (codegen_values.py) and checked and compiled the same way (native.py:
+verify.py first, then a namespace without builtins; docs/limits.md).
+
+A term is written only where every part of it has a template or a closure to call; a projection
+only for rules that merely add to the side's score under tests (the evaluation's "linear"
+projection), gain by gain in the order the closures work them out, so both give the same number.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+import attrs
+
+from .codegen import CodeGenerator
+from .codegen_values import DEFAULTS, Scope, Unsupported
+
+
+@attrs.frozen
+class ValueTerm:
+    """A condition (1 where it holds, else 0) or a number, for "you" as the side given."""
+    kind: str  # "condition" | "number"
+    meaning: object  # the checked condition or number (ruleset/meaning.py)
+    difference: bool  # also written: the side's value less the other's (a game of two)
+
+
+@attrs.frozen
+class Gain:
+    """A change of the score the projection counts: added when every test holds."""
+    tests: Tuple[tuple, ...]  # (condition meaning or None, its closure, negated)
+    op: object  # the CounterOp (ops.py) that adds it: amount, per and sign
+
+
+@attrs.frozen
+class ProjectionTerm:
+    """The VP the gains would give the side now, each added within the score's bounds."""
+    gains: Tuple[Gain, ...]
+    score: int  # the offset of the score kept per side
+    low: int
+    high: int
+    difference: bool
+
+
+def terms_module(program, terms: List[object]) -> Tuple[str, tuple, Dict[int, str]]:
+    """(source, constants, {index of a term written: its function's name}) for ``terms``
+    (ValueTerm or ProjectionTerm); the source ends with ``ENTRY``, index -> function."""
+    gen = CodeGenerator(program)
+    out = gen.out
+    written: Dict[int, str] = {}
+    for index, term in enumerate(terms):
+        start = len(out.lines)
+        try:
+            written[index] = _function(gen, term)
+        except Unsupported:
+            del out.lines[start:]
+            out.depth = 0
+    out.line("ENTRY = {" + ", ".join(f"{gen.integer(index)}: {name}" for index, name in written.items()) + "}")
+    return out.text(), tuple(gen.constants), written
+
+
+def _function(gen: CodeGenerator, term) -> str:
+    out = gen.out
+    name, side = gen.name("e"), gen.name("s")
+    out.line(f"def {name}(board, {side}):")
+    out.indent()
+    out.line("V = board.values")
+    scope = Scope(gen, f"{gen.contexts_by_side(DEFAULTS)}[{side}]", side, dict(DEFAULTS), slot=out.slot())
+    if isinstance(term, ProjectionTerm):
+        _projection(gen, term, scope)
+    else:
+        out.line(f"return {_value(gen, term, scope)}")
+    out.dedent()
+    out.line("")
+    if not term.difference:
+        return name
+    if gen.sides != 2:
+        raise Unsupported("a difference between more than two sides")
+    difference, side = gen.name("e"), gen.name("s")
+    out.line(f"def {difference}(board, {side}):")
+    out.line(f"    return {name}(board, {side}) - {name}(board, {gen.other(side)})")
+    out.line("")
+    return difference
+
+
+def _value(gen: CodeGenerator, term: ValueTerm, scope: Scope) -> str:
+    """The term's expression; Unsupported where it has no template as a whole (its closure,
+    called through a function of this module, would only cost a call more)."""
+    if term.kind == "condition":
+        test = gen.condition(term.meaning, scope, "-1")
+        if test is True or test is False:
+            return "1" if test else "0"
+        return f"1 if {gen.paren(test)} else 0"
+    if term.kind != "number":
+        raise Unsupported(term.kind)
+    return gen.number(term.meaning, scope, "-1")
+
+
+def _number_or_call(gen: CodeGenerator, node, closure, scope: Scope) -> str:
+    if node is not None:
+        try:
+            return gen.number(node, scope, "-1")
+        except Unsupported:
+            pass
+    return f"{gen.const(closure)}(board, {scope.ctx()}, -1)"
+
+
+def _projection(gen: CodeGenerator, term: ProjectionTerm, scope: Scope) -> None:
+    out = gen.out
+    before, total, delta = gen.name("t"), gen.name("t"), gen.name("t")
+    low, high = gen.integer(term.low), gen.integer(term.high)
+    out.line(f"{before} = V[{gen.offset(term.score, scope.me)}]")
+    out.line(f"{total} = {before}")
+    for gain in term.gains:
+        tests = []
+        for node, closure, negated in gain.tests:
+            test = gen.test(closure, node, scope, "-1")
+            tests.append(gen.negate(test) if negated else test)
+        held = gen.all_of(tests)
+        if held is False:
+            continue
+        op = gain.op
+        node = op.node
+        amount = _number_or_call(gen, getattr(node, "amount", None), op.amount, scope)
+        per = "1" if op.per is None else _number_or_call(gen, getattr(node, "per", None), op.per, scope)
+        change = gen.times(gen.times(amount, per), gen.integer(op.sign))
+        if held is not True:
+            out.line(f"if {held}:")
+            out.indent()
+        # op.delta added, then held within the bounds: max(low, min(high, total + delta))
+        out.line(f"{delta} = {total} + {gen.paren(change)}")
+        out.line(f"{total} = {low} if {delta} < {low} else ({high} if {delta} > {high} else {delta})")
+        if held is not True:
+            out.dedent()
+    out.line(f"return {total} - {before}")
+
+
+def load_terms(program, terms: List[object]) -> Optional[Dict[int, object]]:
+    """The functions of ``terms`` that could be written, by index; None when code is not
+    generated (``CRISIS_INTERPRET=1``)."""
+    from .native import interpreting, load
+    if interpreting():
+        return None
+    source, constants, written = terms_module(program, terms)
+    if not written:
+        return {}
+    return dict(load(source, constants)["ENTRY"])
