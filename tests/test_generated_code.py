@@ -2,6 +2,7 @@
 generated source holds nothing content could have put there (docs/limits.md)."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -125,36 +126,23 @@ def test_the_evaluation_judges_the_same_with_its_rules_written_out(content, game
     """A bot judges positions by terms some of which are the rules' own words ("you control your
     objective space", "project: final scoring"); written out as Python they give each side the
     same worth as the closures, all game long, for every term."""
+    from crisis.interpreter.engine.game import Game
     program = program_of(content) if game is None else GameProgram(read_game(game))
     written, closures = evaluators(program)
     generated = sum(a.difference is not b.difference for a, b in zip(written.terms, closures.terms))
     assert generated >= at_least  # Fort Sumter: both objective terms and the final scoring
-    sides = len(program.schema.sides)
+    sides = range(len(program.schema.sides))
     judged = set()
     for seed in seeds:
-        bots = [RandomBot(seed, side).pick for side in range(sides)]
-        seen = []
-
-        def choose(decision):
-            board = Board(program, position_of[0])
-            for side in range(sides):
+        game = Game(program, seed, log=False)
+        bots = [RandomBot(seed, side) for side in sides]
+        while game.decision is not None:
+            board = Board(program, game.position)
+            for side in sides:
                 worth = [term.difference(board, side) for term in written.terms]
                 assert worth == [term.difference(board, side) for term in closures.terms], (seed, side)
                 judged.add(tuple(worth))
-            seen.append(decision.kind)
-            return decision.actions[bots[decision.player](len(decision.actions))]
-        position_of = [None]
-        original = program.initial_position
-
-        def initial(seed_):
-            position_of[0] = original(seed_)
-            return position_of[0]
-        program.initial_position = initial
-        try:
-            play_game(program, seed, choose)
-        finally:
-            del program.initial_position
-        assert seen
+            game.apply(bots[game.decision.player].choose(game, game.decision))
     assert len(judged) > 20  # positions that differ were judged, not one position again and again
 
 
@@ -170,3 +158,23 @@ def test_no_text_of_the_content_reaches_the_evaluation_s_generated_source(conten
     for text in tuple(program.schema.map.places) + tuple(program.schema.sides) + tuple(t.text for t in evaluation.terms):
         assert text not in source
     verify(source)  # what is compiled passes the check
+
+
+def test_a_name_that_reads_like_python_reaches_neither_generated_module(tmp_path, content_dir):
+    """Names are the content's (untrusted) text: a space named "Exec Import-Os" is an index in
+    the rules' module and in the evaluation's, never text of either."""
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.codegen_terms import terms_module
+    from crisis.interpreter.players.evaluation import Evaluator
+    folder = tmp_path / "fort-sumter"
+    shutil.copytree(content_dir, folder)
+    for path in folder.rglob("*.yaml"):
+        path.write_text(path.read_text(encoding="utf-8").replace("Fort Sumter", "Exec Import-Os"), encoding="utf-8")
+    program = program_of(load_content(str(folder)))
+    assert "Exec Import-Os" in program.schema.map.places
+    evaluator = Evaluator(program, program.definition.evaluation)
+    rules = [evaluator._compile(term)[1] for term in program.definition.evaluation.terms
+             if term.kind in ("condition", "project")]
+    for source in (generate(program).source, terms_module(program, rules)[0]):
+        assert "Exec" not in source and "Import" not in source and "Os" not in source
+        verify(source)

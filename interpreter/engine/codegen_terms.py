@@ -8,9 +8,11 @@ function of ``(board, side)`` in a small module of its own, written with the sam
 the rules' generated code (codegen_values.py) and checked and compiled the same way (native.py:
 verify.py first, then a namespace without builtins; docs/limits.md).
 
-A term is written only where every part of it has a template or a closure to call; a projection
-only for rules that merely add to the side's score under tests (the evaluation's "linear"
-projection), gain by gain in the order the closures work them out, so both give the same number.
+A condition or a number is written only where it has a template as a whole (else its closure
+stays: a function that only called it would cost a call more). A projection is written for rules
+that merely add to the side's score under tests (the evaluation's "linear" projection), gain by
+gain in the order the closures work them out, so both give the same number; a test or an amount
+without a template calls its closure there.
 """
 
 from __future__ import annotations
