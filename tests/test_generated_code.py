@@ -125,7 +125,9 @@ CIVIL_WAR = Path(__file__).parent.parent / "content" / "civil-war-card-game"
 def test_the_evaluation_judges_the_same_with_its_rules_written_out(content, game, seeds, at_least):
     """A bot judges positions by terms some of which are the rules' own words ("you control your
     objective space", "project: final scoring"); written out as Python they give each side the
-    same worth as the closures, all game long, for every term."""
+    same worth as the closures, all game long, for every term; and so does the weighted sum of
+    the terms, written out as one function (Fort Sumter) or left a loop (the Civil War Card
+    Game, whose terms count cards in play)."""
     from crisis.interpreter.engine.game import Game
     program = program_of(content) if game is None else GameProgram(read_game(game))
     written, closures = evaluators(program)
@@ -142,6 +144,8 @@ def test_the_evaluation_judges_the_same_with_its_rules_written_out(content, game
                 worth = [term.difference(board, side) for term in written.terms]
                 assert worth == [term.difference(board, side) for term in closures.terms], (seed, side)
                 judged.add(tuple(worth))
+                for quick in (False, True):  # the weighted sum too, to the last bit
+                    assert repr(written.value(board, side, quick)) == repr(closures.value(board, side, quick))
             game.apply(bots[game.decision.player].choose(game, game.decision))
     assert len(judged) > 20  # positions that differ were judged, not one position again and again
 
@@ -162,9 +166,9 @@ def test_no_text_of_the_content_reaches_the_evaluation_s_generated_source(conten
 
 def test_a_name_that_reads_like_python_reaches_neither_generated_module(tmp_path, content_dir):
     """Names are the content's (untrusted) text: a space named "Exec Import-Os" is an index in
-    the rules' module and in the evaluation's, never text of either."""
+    the rules' module and in the evaluation's (its terms, its weighted sum), never text of any."""
     from crisis.content.loader import load_content
-    from crisis.interpreter.engine.codegen_terms import terms_module
+    from crisis.interpreter.engine.codegen_terms import WeightedSum, terms_module
     from crisis.interpreter.players.evaluation import Evaluator
     folder = tmp_path / "fort-sumter"
     shutil.copytree(content_dir, folder)
@@ -175,6 +179,7 @@ def test_a_name_that_reads_like_python_reaches_neither_generated_module(tmp_path
     evaluator = Evaluator(program, program.definition.evaluation)
     rules = [evaluator._compile(term)[1] for term in program.definition.evaluation.terms
              if term.kind in ("condition", "project")]
-    for source in (generate(program).source, terms_module(program, rules)[0]):
+    summed = WeightedSum(tuple((term.weight, term.shape or term.difference) for term in evaluator.terms))
+    for source in (generate(program).source, terms_module(program, rules)[0], terms_module(program, [summed])[0]):
         assert "Exec" not in source and "Import" not in source and "Os" not in source
         verify(source)

@@ -8,6 +8,12 @@ function of ``(board, side)`` in a small module of its own, written with the sam
 the rules' generated code (codegen_values.py) and checked and compiled the same way (native.py:
 verify.py first, then a namespace without builtins; docs/limits.md).
 
+The evaluation's weighted sum of the terms that count at a kind of moment is one more function
+(``WeightedSum``), in a game of two: the shapes the evaluation works out itself (a count's
+difference, the places and groups held, the capped leads) are written in place on the token
+counts, the other terms called, each added in the evaluation's order to a total that starts at
+0.0, so the total is the same to the last bit.
+
 A condition or a number is written only where it has a template as a whole (else its closure
 stays: a function that only called it would cost a call more). A projection is written for rules
 that merely add to the side's score under tests (the evaluation's "linear" projection), gain by
@@ -22,7 +28,7 @@ from typing import Dict, List, Optional, Tuple
 import attrs
 
 from .codegen import CodeGenerator
-from .codegen_values import DEFAULTS, Scope, Unsupported
+from .codegen_values import DEFAULTS, MAX_INTEGER, Scope, Unsupported
 
 
 @attrs.frozen
@@ -48,6 +54,18 @@ class ProjectionTerm:
     low: int
     high: int
     difference: bool
+
+
+@attrs.frozen
+class WeightedSum:
+    """The evaluation's weighted sum, for a game of two: each part (weight, what is summed) adds
+    ``weight * difference`` in turn to a total that starts at 0.0, as the evaluation's loop does.
+    What is summed is a shape worked out in place, the side's value less the other's --
+    ("pair", base, stride): two numbers ``stride`` apart; ("groups",): the groups of places led
+    in every place, less those trailed in every place; ("places", codes): the places led, less
+    those trailed; ("lead", cap): each place's lead, at most ``cap`` either way -- or else a
+    function of (board, side) that is called."""
+    parts: Tuple[Tuple[float, object], ...]
 
 
 def terms_module(program, terms: List[object]) -> Tuple[str, tuple, Dict[int, str]]:
@@ -76,11 +94,13 @@ def _function(gen: CodeGenerator, term) -> str:
     scope = Scope(gen, f"{gen.contexts_by_side(DEFAULTS)}[{side}]", side, dict(DEFAULTS), slot=out.slot())
     if isinstance(term, ProjectionTerm):
         _projection(gen, term, scope)
+    elif isinstance(term, WeightedSum):
+        _sum(gen, term, side)
     else:
         out.line(f"return {_value(gen, term, scope)}")
     out.dedent()
     out.line("")
-    if not term.difference:
+    if not getattr(term, "difference", False):
         return name
     if gen.sides != 2:
         raise Unsupported("a difference between more than two sides")
@@ -141,6 +161,59 @@ def _projection(gen: CodeGenerator, term: ProjectionTerm, scope: Scope) -> None:
         if held is not True:
             out.dedent()
     out.line(f"return {total} - {before}")
+
+
+def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
+    out, layout = gen.out, gen.program.layout
+    if gen.sides != 2:
+        raise Unsupported("a sum for more than two sides")
+    tokens, n = layout.tokens, layout.places
+    other = gen.other(side)
+    total, lead, ahead = gen.name("t"), gen.name("t"), gen.name("d")
+    # where each side's tokens in places start, bound once: "V[i5 + 3]" is the side's tokens in place 3
+    starts = None
+
+    def tokens_at(start: str, place: int) -> str:
+        return f"V[{gen.add(start, gen.integer(place))}]"
+
+    def bound_starts():
+        nonlocal starts
+        if starts is None:
+            starts = gen.name("i"), gen.name("i")
+            out.line(f"{starts[0]} = {gen.add(gen.integer(tokens), gen.times(side, gen.integer(n)))}")
+            out.line(f"{starts[1]} = {gen.add(gen.integer(tokens), gen.times(other, gen.integer(n)))}")
+        return starts
+    out.line(f"{total} = {gen.const(0.0)}")
+    for weight, part in term.parts:
+        shape = part[0] if type(part) is tuple else None
+        if shape == "pair":
+            _, base, stride = part
+            worked = (f"V[{gen.add(gen.integer(base), gen.times(side, gen.integer(stride)))}] - "
+                      f"V[{gen.add(gen.integer(base), gen.times(other, gen.integer(stride)))}]")
+        elif shape == "groups" and tokens >= 0:
+            mine, theirs = bound_starts()
+            counted = []
+            for places in gen.program.group_places:
+                leads = gen.all_of([f"{tokens_at(mine, p)} > {tokens_at(theirs, p)}" for p in places])
+                trails = gen.all_of([f"{tokens_at(theirs, p)} > {tokens_at(mine, p)}" for p in places])
+                counted.append(f"(1 if {gen.paren(leads)} else (-1 if {gen.paren(trails)} else 0))")
+            worked = " + ".join(counted) if counted else "0"
+        elif shape == "places" and tokens >= 0:
+            mine, theirs = bound_starts()
+            worked = " + ".join(f"(({tokens_at(mine, p)} > {tokens_at(theirs, p)}) - "
+                                f"({tokens_at(theirs, p)} > {tokens_at(mine, p)}))" for p in part[1]) or "0"
+        elif shape == "lead" and tokens >= 0 and part[1] <= MAX_INTEGER:
+            mine, theirs = bound_starts()
+            cap = gen.integer(part[1])
+            out.line(f"{lead} = 0")
+            for place in range(n):  # each place's lead, at most the cap either way
+                out.line(f"{ahead} = {tokens_at(mine, place)} - {tokens_at(theirs, place)}")
+                out.line(f"{lead} += {ahead} if -{cap} < {ahead} < {cap} else ({cap} if {ahead} > 0 else -{cap})")
+            worked = lead
+        else:
+            worked = f"{gen.const(part)}(board, {side})"
+        out.line(f"{total} += {gen.const(weight)} * {gen.paren(worked)}")
+    out.line(f"return {total}")
 
 
 def load_terms(program, terms: List[object]) -> Optional[Dict[int, object]]:

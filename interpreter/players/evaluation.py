@@ -17,8 +17,9 @@ import attrs
 from crisis.ruleset import meaning as M
 
 from crisis.interpreter.engine.board import Board
-from crisis.interpreter.engine.codegen_terms import Gain, ProjectionTerm, ValueTerm, load_terms
+from crisis.interpreter.engine.codegen_terms import Gain, ProjectionTerm, WeightedSum, ValueTerm, load_terms
 from crisis.interpreter.engine.layout import NOBODY
+from crisis.interpreter.engine.native import interpreting
 from crisis.interpreter.engine.ops import BlockOp, CounterOp, IfOp, Stopped, Won
 from crisis.interpreter.engine.sequence import StepOp
 
@@ -42,14 +43,15 @@ class StepPlan(NamedTuple):
 class _Term:
     """A term compiled: ``difference(board, side)`` is its worth to the side before its weight.
     ``local``: ("places", codes), ("groups", None) or ("lead", cap) for a sum over the map's
-    places or groups in a game of two; ``reads``: the offsets it reads, where they are known."""
+    places or groups in a game of two; ``reads``: the offsets it reads, where they are known;
+    ``shape``: how the generated sum of the terms writes it (else it is called)."""
 
-    __slots__ = ("kind", "difference", "weight", "during", "local", "reads")
+    __slots__ = ("kind", "difference", "weight", "during", "local", "reads", "shape")
 
     def __init__(self, kind: str, difference: Callable, weight: float, during: frozenset,
-                 local: Optional[tuple] = None, reads: Optional[frozenset] = None):
+                 local: Optional[tuple] = None, reads: Optional[frozenset] = None, shape: Optional[tuple] = None):
         self.kind, self.difference, self.weight, self.during = kind, difference, weight, during
-        self.local, self.reads = local, reads
+        self.local, self.reads, self.shape = local, reads, shape
 
 
 class _Reading(list):
@@ -137,6 +139,8 @@ class Evaluator:
         self.step_names = {op.id: op.name for op in program.ops if isinstance(op, StepOp)}
         self.steps_named = frozenset().union(*(t.during for t in self.terms)) if self.terms else frozenset()
         self._active = {}
+        self._sums = {}  # (quick, steps) -> the weighted sum of the terms that count then (``_sum``)
+        self._generated = not interpreting()  # whether the sums are generated too (as the terms are)
         self._board = Board(program, program.initial_position(0))
         self._memos = {}  # (term, side, options, automa) -> what ``_reads`` found last
         self._plans, self._plan_offsets = {}, {}  # (quick, steps, side) -> ``_step_plan``
@@ -157,8 +161,8 @@ class Evaluator:
                     written = attrs.evolve(written, difference=False)
                 self._to_write.append((compiled, written, term.judging_side_only))
             return compiled
-        difference, local, reads = found
-        return _Term(kind, difference, term.weight, during, local, reads)
+        difference, local, reads, shape = found
+        return _Term(kind, difference, term.weight, during, local, reads, shape)
 
     def _generate(self) -> None:
         """The terms noted by ``_term``, written out as Python (codegen_terms.py) where they can
@@ -185,9 +189,10 @@ class Evaluator:
     def _difference(self, term):
         """The side's value less the other's, worked out in one pass, for the shapes every
         judgement meets in a game of two (counters, holders, places and groups controlled, the
-        lead), with what it reads: ``(difference, local, reads)``, where ``local`` names a sum
-        over places or groups of the map (judging a token step works out only the places it
-        changes) and ``reads`` the offsets of the values it reads otherwise; None for any other."""
+        lead), with what it reads: ``(difference, local, reads, shape)``, where ``local`` names a
+        sum over places or groups of the map (judging a token step works out only the places it
+        changes), ``reads`` the offsets of the values it reads otherwise and ``shape`` what the
+        generated sum of the terms writes for it (codegen_terms.WeightedSum); None for any other."""
         if self.sides != 2:
             return None
         program, layout = self.program, self.program.layout
@@ -196,14 +201,14 @@ class Evaluator:
             if layout.tokens < 0:
                 return None
             cap = term.at_most if term.at_most > 0 else 1 << 30
-            return self._lead_difference(term.at_most), ("lead", cap), None
+            return self._lead_difference(term.at_most), ("lead", cap), None, ("lead", cap)
         if term.kind != "number":
             return None
         if isinstance(meaning, M.CounterValue) and self.program.schema.counters[meaning.counter].each_side \
                 and (meaning.side is None or meaning.side == M.ME):
             offset = layout.counter[meaning.counter]
             return ((lambda board, side: board.values[offset + side] - board.values[offset + 1 - side]),
-                    None, frozenset((offset, offset + 1)))
+                    None, frozenset((offset, offset + 1)), ("pair", offset, 1))
         if isinstance(meaning, M.Holder):
             code = program.compiler.holder(meaning).codes[0]
             found = program.count_offsets.get(code)
@@ -211,7 +216,7 @@ class Evaluator:
                 base, stride = found
                 return ((lambda board, side: (board.values[base + side * stride]
                                               - board.values[base + (1 - side) * stride])),
-                        None, frozenset((base, base + stride)))
+                        None, frozenset((base, base + stride)), ("pair", base, stride))
             return None
         if not isinstance(meaning, M.Count) or layout.tokens < 0:
             return None
@@ -241,7 +246,7 @@ class Evaluator:
                     elif behind:
                         total -= 1
                 return total
-            return groups_difference, ("groups", None), None
+            return groups_difference, ("groups", None), None, ("groups",)
         what = meaning.what
         if meaning.kind == "places" and isinstance(what, M.Related) and what.who == M.ME and what.relation == 0:
             codes = getattr(program.compiler.place_set(what.places), "codes", None)
@@ -259,7 +264,7 @@ class Evaluator:
                     elif b > a:
                         total -= 1
                 return total
-            return places_difference, ("places", frozenset(codes)), None
+            return places_difference, ("places", frozenset(codes)), None, ("places", tuple(codes))
         return None
 
     def _lead_difference(self, at_most: int) -> Callable:
@@ -739,10 +744,31 @@ class Evaluator:
             return (self.win if winner == side else -self.win) + margin
         if steps is None:
             steps = self.steps_under_way(board.position)
-        total = 0.0
-        for weight, difference in self.active(quick, steps):
-            total += weight * difference(board, side)
-        return total
+        summed = self._sums.get((quick, steps))
+        if summed is None:
+            summed = self._sum(quick, steps)
+        return summed(board, side)
+
+    def _sum(self, quick: bool, steps: frozenset) -> Callable:
+        """(board, side) -> the weighted sum of the terms that count now, made once per kind of
+        moment: in a game of two, one generated function (codegen_terms.WeightedSum) that works each
+        term of a known shape out in place and calls the others, adding them in the same order
+        as the loop it stands for; else (or where no term has such a shape) that loop."""
+        terms = self.active_terms(quick, steps)
+        summed = None
+        if self._generated and self.sides == 2 and any(term.shape is not None for term in terms):
+            parts = tuple((term.weight, term.shape if term.shape is not None else term.difference) for term in terms)
+            summed = (load_terms(self.program, [WeightedSum(parts)]) or {}).get(0)
+        if summed is None:
+            pairs = self.active(quick, steps)
+
+            def summed(board, side):
+                total = 0.0
+                for weight, difference in pairs:
+                    total += weight * difference(board, side)
+                return total
+        self._sums[(quick, steps)] = summed
+        return summed
 
     def margin(self, values: Sequence[int], side: int) -> float:
         if self.score_offset < 0:
