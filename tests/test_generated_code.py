@@ -159,7 +159,8 @@ def test_no_text_of_the_content_reaches_the_evaluation_s_generated_source(conten
     source, _, names = terms_module(program, rules)
     assert len(names) == len(rules) == 3  # both objective terms and the final scoring
     assert "'" not in source and '"' not in source  # no string at all
-    for text in tuple(program.schema.map.places) + tuple(program.schema.sides) + tuple(t.text for t in evaluation.terms):
+    texts = tuple(program.schema.map.places) + tuple(program.schema.sides) + tuple(t.text for t in evaluation.terms)
+    for text in texts:
         assert text not in source
     verify(source)  # what is compiled passes the check
 
@@ -179,7 +180,34 @@ def test_a_name_that_reads_like_python_reaches_neither_generated_module(tmp_path
     evaluator = Evaluator(program, program.definition.evaluation)
     rules = [evaluator._compile(term)[1] for term in program.definition.evaluation.terms
              if term.kind in ("condition", "project")]
-    summed = WeightedSum(tuple((term.weight, term.shape or term.difference) for term in evaluator.terms))
+    summed = WeightedSum(tuple((term.weight, term.shape, term.difference) for term in evaluator.terms))
     for source in (generate(program).source, terms_module(program, rules)[0], terms_module(program, [summed])[0]):
         assert "Exec" not in source and "Import" not in source and "Os" not in source
         verify(source)
+
+
+def test_a_sum_calls_what_it_cannot_write_in_place(content):
+    """A lead counted without a cap has no cap to write (the evaluation's "no cap" is 2**30, past
+    the integers the generator writes): the sum calls that term, and still adds the same total."""
+    from crisis.interpreter.engine.codegen_terms import WeightedSum, terms_module
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.engine.native import load
+    from crisis.interpreter.players.evaluation import Evaluator
+    program = program_of(content)
+    evaluator = Evaluator(program, program.definition.evaluation)
+    uncapped, capped = evaluator._lead_difference(0), evaluator._lead_difference(2)
+    parts = ((0.45, ("lead", 1 << 30), uncapped), (0.3, ("lead", 2), capped), (1.5, None, uncapped))
+    source, constants, names = terms_module(program, [WeightedSum(parts)])
+    assert names and source.count("](board, ") == 2  # the uncapped lead called twice, the capped one written
+    summed = load(source, constants)["ENTRY"][0]
+    game, bots, totals = Game(program, 4, log=False), [RandomBot(4, 0), RandomBot(4, 1)], set()
+    while game.decision is not None:
+        board = Board(program, game.position)
+        for side in (0, 1):
+            total = 0.0
+            for weight, _, difference in parts:
+                total += weight * difference(board, side)
+            assert repr(summed(board, side)) == repr(total)
+            totals.add(total)
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    assert len(totals) > 5

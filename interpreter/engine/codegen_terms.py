@@ -58,14 +58,14 @@ class ProjectionTerm:
 
 @attrs.frozen
 class WeightedSum:
-    """The evaluation's weighted sum, for a game of two: each part (weight, what is summed) adds
-    ``weight * difference`` in turn to a total that starts at 0.0, as the evaluation's loop does.
-    What is summed is a shape worked out in place, the side's value less the other's --
-    ("pair", base, stride): two numbers ``stride`` apart; ("groups",): the groups of places led
-    in every place, less those trailed in every place; ("places", codes): the places led, less
-    those trailed; ("lead", cap): each place's lead, at most ``cap`` either way -- or else a
-    function of (board, side) that is called."""
-    parts: Tuple[Tuple[float, object], ...]
+    """The evaluation's weighted sum, for a game of two: each part (weight, shape, difference)
+    adds ``weight * difference(board, side)`` in turn to a total that starts at 0.0, as the
+    evaluation's loop does.  Where the shape is one of these, the difference is worked out in
+    place instead, the side's value less the other's -- ("pair", base, stride): two numbers
+    ``stride`` apart; ("groups",): the groups of places led in every place, less those trailed
+    in every place; ("places", codes): the places led, less those trailed; ("lead", cap): each
+    place's lead, at most ``cap`` either way; any other shape (or None): the function is called."""
+    parts: Tuple[Tuple[float, Optional[tuple], object], ...]
 
 
 def terms_module(program, terms: List[object]) -> Tuple[str, tuple, Dict[int, str]]:
@@ -184,8 +184,8 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
             out.line(f"{starts[1]} = {gen.add(gen.integer(tokens), gen.times(other, gen.integer(n)))}")
         return starts
     out.line(f"{total} = {gen.const(0.0)}")
-    for weight, part in term.parts:
-        shape = part[0] if type(part) is tuple else None
+    for weight, part, difference in term.parts:
+        shape = part[0] if part else None
         if shape == "pair":
             _, base, stride = part
             worked = (f"V[{gen.add(gen.integer(base), gen.times(side, gen.integer(stride)))}] - "
@@ -211,7 +211,7 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
                 out.line(f"{lead} += {ahead} if -{cap} < {ahead} < {cap} else ({cap} if {ahead} > 0 else -{cap})")
             worked = lead
         else:
-            worked = f"{gen.const(part)}(board, {side})"
+            worked = f"{gen.const(difference)}(board, {side})"
         out.line(f"{total} += {gen.const(weight)} * {gen.paren(worked)}")
     out.line(f"return {total}")
 

@@ -17,7 +17,7 @@ import attrs
 from crisis.ruleset import meaning as M
 
 from crisis.interpreter.engine.board import Board
-from crisis.interpreter.engine.codegen_terms import Gain, ProjectionTerm, WeightedSum, ValueTerm, load_terms
+from crisis.interpreter.engine.codegen_terms import Gain, ProjectionTerm, ValueTerm, WeightedSum, load_terms
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.native import interpreting
 from crisis.interpreter.engine.ops import BlockOp, CounterOp, IfOp, Stopped, Won
@@ -751,13 +751,13 @@ class Evaluator:
 
     def _sum(self, quick: bool, steps: frozenset) -> Callable:
         """(board, side) -> the weighted sum of the terms that count now, made once per kind of
-        moment: in a game of two, one generated function (codegen_terms.WeightedSum) that works each
-        term of a known shape out in place and calls the others, adding them in the same order
-        as the loop it stands for; else (or where no term has such a shape) that loop."""
+        moment: in a game of two, one generated function (codegen_terms.WeightedSum) that works
+        each term of a known shape out in place and calls the others, adding them in the same
+        order as the loop it stands for; else (or where no term has such a shape) that loop."""
         terms = self.active_terms(quick, steps)
         summed = None
         if self._generated and self.sides == 2 and any(term.shape is not None for term in terms):
-            parts = tuple((term.weight, term.shape if term.shape is not None else term.difference) for term in terms)
+            parts = tuple((term.weight, term.shape, term.difference) for term in terms)
             summed = (load_terms(self.program, [WeightedSum(parts)]) or {}).get(0)
         if summed is None:
             pairs = self.active(quick, steps)
