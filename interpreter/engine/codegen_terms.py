@@ -66,11 +66,12 @@ class WeightedSum:
     in every place; ("places", codes): the places led, less those trailed; ("lead", cap): each
     place's lead, at most ``cap`` either way; any other shape (or None): the function is called."""
     parts: Tuple[Tuple[float, Optional[tuple], object], ...]
+    difference = False  # a total for the side given, never the difference of two totals
 
 
 def terms_module(program, terms: List[object]) -> Tuple[str, tuple, Dict[int, str]]:
     """(source, constants, {index of a term written: its function's name}) for ``terms``
-    (ValueTerm or ProjectionTerm); the source ends with ``ENTRY``, index -> function."""
+    (ValueTerm, ProjectionTerm or WeightedSum); the source ends with ``ENTRY``, index -> function."""
     gen = CodeGenerator(program)
     out = gen.out
     written: Dict[int, str] = {}
@@ -100,7 +101,7 @@ def _function(gen: CodeGenerator, term) -> str:
         out.line(f"return {_value(gen, term, scope)}")
     out.dedent()
     out.line("")
-    if not getattr(term, "difference", False):
+    if not term.difference:
         return name
     if gen.sides != 2:
         raise Unsupported("a difference between more than two sides")
