@@ -125,15 +125,6 @@ def _value(gen: CodeGenerator, term: ValueTerm, scope: Scope) -> str:
     return gen.number(term.meaning, scope, "-1")
 
 
-def _number_or_call(gen: CodeGenerator, node, closure, scope: Scope) -> str:
-    if node is not None:
-        try:
-            return gen.number(node, scope, "-1")
-        except Unsupported:
-            pass
-    return f"{gen.const(closure)}(board, {scope.ctx()}, -1)"
-
-
 def _projection(gen: CodeGenerator, term: ProjectionTerm, scope: Scope) -> None:
     out = gen.out
     before, total, delta = gen.name("t"), gen.name("t"), gen.name("t")
@@ -150,8 +141,8 @@ def _projection(gen: CodeGenerator, term: ProjectionTerm, scope: Scope) -> None:
             continue
         op = gain.op
         node = op.node
-        amount = _number_or_call(gen, getattr(node, "amount", None), op.amount, scope)
-        per = "1" if op.per is None else _number_or_call(gen, getattr(node, "per", None), op.per, scope)
+        amount = gen.number_or_call(op.amount, getattr(node, "amount", None), scope, "-1")
+        per = "1" if op.per is None else gen.number_or_call(op.per, getattr(node, "per", None), scope, "-1")
         change = gen.times(gen.times(amount, per), gen.integer(op.sign))
         if held is not True:
             out.line(f"if {held}:")
@@ -171,20 +162,15 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
     tokens, n = layout.tokens, layout.places
     other = gen.other(side)
     total, lead, ahead = gen.name("t"), gen.name("t"), gen.name("d")
-    # where each side's tokens in places start, bound once: "V[i5 + 3]" is the side's tokens in place 3
-    starts = None
+    out.line(f"{total} = {gen.const(0.0)}")
+    if tokens >= 0:  # where each side's tokens in places start: "V[i5 + 3]", the side's in place 3
+        mine, theirs = gen.name("i"), gen.name("i")
+        out.line(f"{mine} = {gen.add(gen.integer(tokens), gen.times(side, gen.integer(n)))}")
+        out.line(f"{theirs} = {gen.add(gen.integer(tokens), gen.times(other, gen.integer(n)))}")
 
     def tokens_at(start: str, place: int) -> str:
         return f"V[{gen.add(start, gen.integer(place))}]"
 
-    def bound_starts():
-        nonlocal starts
-        if starts is None:
-            starts = gen.name("i"), gen.name("i")
-            out.line(f"{starts[0]} = {gen.add(gen.integer(tokens), gen.times(side, gen.integer(n)))}")
-            out.line(f"{starts[1]} = {gen.add(gen.integer(tokens), gen.times(other, gen.integer(n)))}")
-        return starts
-    out.line(f"{total} = {gen.const(0.0)}")
     for weight, part, difference in term.parts:
         shape = part[0] if part else None
         if shape == "pair":
@@ -192,7 +178,6 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
             worked = (f"V[{gen.add(gen.integer(base), gen.times(side, gen.integer(stride)))}] - "
                       f"V[{gen.add(gen.integer(base), gen.times(other, gen.integer(stride)))}]")
         elif shape == "groups" and tokens >= 0:
-            mine, theirs = bound_starts()
             counted = []
             for places in gen.program.group_places:
                 leads = gen.all_of([f"{tokens_at(mine, p)} > {tokens_at(theirs, p)}" for p in places])
@@ -200,11 +185,9 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
                 counted.append(f"(1 if {gen.paren(leads)} else (-1 if {gen.paren(trails)} else 0))")
             worked = " + ".join(counted) if counted else "0"
         elif shape == "places" and tokens >= 0:
-            mine, theirs = bound_starts()
             worked = " + ".join(f"(({tokens_at(mine, p)} > {tokens_at(theirs, p)}) - "
                                 f"({tokens_at(theirs, p)} > {tokens_at(mine, p)}))" for p in part[1]) or "0"
         elif shape == "lead" and tokens >= 0 and part[1] <= MAX_INTEGER:
-            mine, theirs = bound_starts()
             cap = gen.integer(part[1])
             out.line(f"{lead} = 0")
             for place in range(n):  # each place's lead, at most the cap either way
@@ -217,12 +200,10 @@ def _sum(gen: CodeGenerator, term: WeightedSum, side: str) -> None:
     out.line(f"return {total}")
 
 
-def load_terms(program, terms: List[object]) -> Optional[Dict[int, object]]:
-    """The functions of ``terms`` that could be written, by index; None when code is not
-    generated (``CRISIS_INTERPRET=1``)."""
-    from .native import interpreting, load
-    if interpreting():
-        return None
+def load_terms(program, terms: List[object]) -> Dict[int, object]:
+    """The functions of ``terms`` that could be written, by index (the caller decides whether
+    code is generated at all: ``CRISIS_INTERPRET=1``)."""
+    from .native import load
     source, constants, written = terms_module(program, terms)
     if not written:
         return {}

@@ -164,12 +164,7 @@ class TransferWriter:
         if op.count is None:
             return self.integer(op.n)
         amount = op.node.amount if isinstance(op.node, M.Transfer) else None
-        if amount is not None and amount.number is not None:
-            try:
-                return self.number(amount.number, scope, "-1")
-            except Unsupported:
-                pass
-        return f"{self.const(op.count)}(board, {scope.ctx()}, -1)"
+        return self.number_or_call(op.count, amount.number if amount is not None else None, scope, "-1")
 
     def owners(self, op: TransferOp, scope: Scope) -> Optional[List[str]]:
         """Expressions for whose tokens the steps move, the acting side first (None: read the

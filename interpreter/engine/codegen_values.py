@@ -327,6 +327,15 @@ class ValueWriter:
                 pass
         return f"{self.const(closure)}(board, {scope.ctx()}, {it})"
 
+    def number_or_call(self, closure, node, scope: Scope, it: str) -> str:
+        """A number as an expression, else its compiled closure called (``test``'s twin)."""
+        if node is not None:
+            try:
+                return self.number(node, scope, it)
+            except Unsupported:
+                pass
+        return f"{self.const(closure)}(board, {scope.ctx()}, {it})"
+
     def condition(self, node, scope: Scope, it: str):
         """The expression of a checked condition (compiler.condition's closures, written out);
         Unsupported for the shapes without one."""

@@ -124,32 +124,32 @@ class Evaluator:
         self.contexts = program.side_contexts
         # each term: kind "slow" for a projection, "quick" for its stand-in, else ""
         self.terms: List[_Term] = []
-        self._to_write: list = []  # (term, what codegen_terms writes of it, judging side only): _generate
+        self._generated = not interpreting()  # whether terms and sums are generated code (codegen_terms)
+        to_write: list = []  # (term, what codegen_terms writes of it, judging side only): _generate
         for term in evaluation.terms:
             if not term.weight:
                 continue
             during = frozenset(term.during)
             if term.kind == "project":
                 # judging token steps quickly: the stand-in, or nothing
-                self.terms.append(self._term(term, "slow", during))
+                self.terms.append(self._term(term, "slow", during, to_write))
                 if term.quick is not None:
-                    self.terms.append(self._term(term.quick, "quick", during))
+                    self.terms.append(self._term(term.quick, "quick", during, to_write))
             else:
-                self.terms.append(self._term(term, "", during))
+                self.terms.append(self._term(term, "", during, to_write))
         self.step_names = {op.id: op.name for op in program.ops if isinstance(op, StepOp)}
         self.steps_named = frozenset().union(*(t.during for t in self.terms)) if self.terms else frozenset()
         self._active = {}
         self._sums = {}  # (quick, steps) -> the weighted sum of the terms that count then (``_sum``)
-        self._generated = not interpreting()  # whether the sums are generated too (as the terms are)
         self._board = Board(program, program.initial_position(0))
         self._memos = {}  # (term, side, options, automa) -> what ``_reads`` found last
         self._plans, self._plan_offsets = {}, {}  # (quick, steps, side) -> ``_step_plan``
         self._place_groups = [tuple(g for g, places in enumerate(program.group_places) if p in places)
                               for p in range(program.layout.places)]
-        self._generate()
+        self._generate(to_write)
 
     # ------------------------------------------------------------ compiling
-    def _term(self, term, kind: str, during: frozenset) -> "_Term":
+    def _term(self, term, kind: str, during: frozenset, to_write: list) -> "_Term":
         """The term as (board, side) -> its worth to the side: its value less the other sides'.
         A term that is the rules' own words is also noted for the generated form (``_generate``)."""
         found = None if term.judging_side_only else self._difference(term)
@@ -159,22 +159,21 @@ class Evaluator:
             if written is not None:
                 if term.judging_side_only:
                     written = attrs.evolve(written, difference=False)
-                self._to_write.append((compiled, written, term.judging_side_only))
+                to_write.append((compiled, written, term.judging_side_only))
             return compiled
         difference, local, reads, shape = found
         return _Term(kind, difference, term.weight, during, local, reads, shape)
 
-    def _generate(self) -> None:
+    def _generate(self, to_write: list) -> None:
         """The terms noted by ``_term``, written out as Python (codegen_terms.py) where they can
         be: the same numbers, worked out without calling a closure per part."""
-        to_write, self._to_write = self._to_write, []
-        if not to_write:
+        if not to_write or not self._generated:
             return
         functions = load_terms(self.program, [written for _, written, _ in to_write])
-        for index, function in (functions or {}).items():
+        for index, function in functions.items():
             term, written, mine_only = to_write[index]
-            term.difference = function if mine_only or written.difference else \
-                self._mine_minus_others(function, False)
+            # a written difference is already the side's less the other's
+            term.difference = self._mine_minus_others(function, mine_only or written.difference)
 
     def _mine_minus_others(self, function: Callable, mine_only: bool) -> Callable:
         """(board, side) -> the side's value, less the mean of the others' (unless ``mine_only``)."""
@@ -758,7 +757,7 @@ class Evaluator:
         summed = None
         if self._generated and self.sides == 2 and any(term.shape is not None for term in terms):
             parts = tuple((term.weight, term.shape, term.difference) for term in terms)
-            summed = (load_terms(self.program, [WeightedSum(parts)]) or {}).get(0)
+            summed = load_terms(self.program, [WeightedSum(parts)]).get(0)
         if summed is None:
             pairs = self.active(quick, steps)
 
