@@ -240,7 +240,8 @@ class DefinitionReader:
         overlay = None
         if overlay_spec is not None:
             options = tuple(dict.fromkeys(use.option for use in uses if use.option))
-            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds, options)
+            overlay = self.overlay(root, overlay_file, overlay_spec, schema, resolver, lexicon, terms, kinds, options,
+                                   _step_names(play) if play is not None else None)
         # a procedure knows what every rule that carries it out knows ("this space" in the pivotal bonus,
         # carried out in a 'for each' over places; "the card" in a procedure carried out for a card)
         slots = self.procedure_slots(file, procedures, kinds, resolver, lexicon, schema, terms)
@@ -359,7 +360,9 @@ class DefinitionReader:
             self.loader.read(path)
 
     def overlay(self, root, file, spec, schema, resolver, lexicon, terms, kinds,
-                option_names: Tuple[str, ...] = ()) -> Optional[Overlay]:
+                option_names: Tuple[str, ...] = (), step_names: Optional[Tuple[str, ...]] = None) -> Optional[Overlay]:
+        """The solo overlay; ``step_names``: the steps of the sequence of play (None where it could
+        not be read), which the steps it replaces must name."""
         loader = self.loader
         spec, _ok = loader.fields(file, spec, "overlay.yaml", {"roles": dict, "definitions": dict},
                                   {"options": dict, "difficulty": dict, "placement": list, "exclusive options": list,
@@ -456,6 +459,10 @@ class DefinitionReader:
         steps: Dict[str, Dict[str, M.Block]] = {}
         for name, value in (spec.get("steps") or Map()).items():
             at = spec["steps"].value_positions[name]
+            if step_names is not None and not loader.name(file, str(name), spec["steps"].key_positions[name],
+                                                          list(dict.fromkeys(step_names)),
+                                                          "step of the sequence of play"):
+                continue  # a step the sequence does not have would never be replaced: refused, not ignored
             variants = self.variants(file, value, at, roles)
             steps[str(name)] = {role: self.rule(file, text, where, "block", resolver, lexicon,
                                                 slot=Slot(f"the solo step '{name}'", revealed=True),

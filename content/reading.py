@@ -136,7 +136,8 @@ class Reader:
             return True
         guess = did_you_mean(str(value), kinds) if isinstance(value, str) else None
         self.problems.add(file.diagnostic(position, f"unknown {kind} '{shown(value)}'", width=_width(value),
-                                          expected=f"a {kind}: {one_of(list(kinds))}",
+                                          expected=f"a {kind}: {one_of(list(kinds))}" if kinds else
+                                          f"no {kind} (this game declares none)",
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return False
 

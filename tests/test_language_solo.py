@@ -258,11 +258,20 @@ def test_the_solo_rules_may_not_look_at_the_players_objective(tmp_path):
     ("placement: [Room]", "placement: [Roomy]", "unknown space term 'Roomy'"),
     ("  turn:\n    solo opponent: |", "  turn:\n    anyone: |", "unknown role 'anyone'"),
     ("  event discard: true", "  event discards: true", "unknown game option 'event discards'"),
+    # a step the sequence of play does not have would never be replaced: refused, not ignored
+    ("  turn:\n    solo opponent: |", "  trun:\n    solo opponent: |", "unknown step of the sequence of play 'trun'"),
 ])
 def test_the_solo_settings_are_checked(tmp_path, old, new, message):
     root = copy_content(tmp_path)
     replace_in(root / "solo" / "overlay.yaml", old, new)
     assert message in [p.message for p in solo_problems(root)]
+
+
+def test_an_option_set_in_a_game_without_options_says_the_game_has_none(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "sequence.yaml", "      option: event discard\n", "")
+    (problem,) = [p for p in solo_problems(root) if p.message == "unknown game option 'event discard'"]
+    assert problem.expected == "no game option (this game declares none)"
 
 
 def test_an_aid_is_needed_for_each_side(tmp_path):
