@@ -5,6 +5,8 @@ none imports another; the engine and the content are imported when a function ne
 
 from __future__ import annotations
 
+import re
+
 import sys
 from typing import TYPE_CHECKING, Optional
 
@@ -80,16 +82,15 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
                              runs=shown), file=out)
 
 
-def solo_options(args, content: Content, show: Presenter, event_discard: bool = False):
+def solo_options(args, content: Content, show: Presenter):
     """(options, the player's side) of a solo game (``--solo``; ``--side`` is the player's), or
-    of a two-player game (side -1)."""
+    of a two-player game (side -1) with the optional rules asked for (``asked_options``)."""
     from crisis.interpreter.engine.game import Options
     from .errors import CliError
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
-        refuse_other_games_options(event_discard, optional_rules(content), show.catalog, content.game)
-        return Options(frozenset(optional_rules(content)) if event_discard else frozenset()), -1
+        return Options(asked_options(args, optional_rules(content), show.catalog, content.game)), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
     player = match_side(args.side, content, show) if args.side else 0
     return solo_game(content, show, player, getattr(args, "difficulty", None)), player
@@ -118,17 +119,36 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
                    difficulty=difficulty or levels[0])
 
 
-def refuse_other_games_options(event_discard: bool, options, catalog, game: str) -> None:
-    """An optional rule asked for on the command line that this game does not have (Fort
-    Sumter's ``--event-discard`` in another game) is a one-line error, not silently ignored;
-    ``options``: the game's optional rules."""
+def asked_options(args, options, catalog, game: str) -> frozenset:
+    """The optional rules asked for on the command line, of the game's ``options`` (their names
+    with underscores): each ``--option NAME`` (the name as the rules write it, with spaces,
+    underscores or dashes, in any case) and each option's own flag (``--event-discard`` for the
+    option "event discard", main.OPTION_FLAG).  One the game does not have is a one-line error,
+    with the game's options and the likeliest meant, never silently ignored."""
+    from crisis.ruleset.diagnostics import did_you_mean
     from .errors import CliError
-    if event_discard and "event_discard" not in options:
-        raise CliError(catalog.text("cli.error.no_optional_rule", game=game, option="--event-discard"))
+    asked = [(given, given) for given in getattr(args, "option", None) or ()]
+    asked += [(flag, flag[2:]) for flag in getattr(args, "option_flags", None) or ()]
+    found = set()
+    for given, name in asked:
+        key = re.sub(r"[\s_-]+", "_", name.strip()).lower()
+        if key in options:
+            found.add(key)
+            continue
+        if not options:
+            raise CliError(catalog.text("cli.error.no_optional_rules", game=game, option=given))
+        is_flag = given.startswith("--")
+        shown = [("--" + o.replace("_", "-")) if is_flag else o.replace("_", " ") for o in options]
+        guess = did_you_mean(given if is_flag else name.replace("_", " "), shown)
+        if guess:
+            raise CliError(catalog.text("cli.error.unknown_option_guess", game=game, option=given, guess=guess,
+                                        options=", ".join(shown)))
+        raise CliError(catalog.text("cli.error.unknown_option", game=game, option=given, options=", ".join(shown)))
+    return frozenset(found)
 
 
 def optional_rules(content) -> tuple:
-    """The content's optional rules, as options name them ("--event-discard" turns them on)."""
+    """The content's optional rules, as options name them (with underscores)."""
     from crisis.interpreter.engine.game import option_names
     from crisis.interpreter.engine.program import program_of
     return option_names(program_of(content))

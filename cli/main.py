@@ -9,6 +9,7 @@ imported by the commands that need them, so ``crisis --help`` and
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -190,7 +191,7 @@ def cmd_play(args) -> int:
             if args.seed is not None else int(time.time()) % 100000)
     content = load(args)
     show = presenter(args, content)
-    options, _player = solo_options(args, content, show, args.event_discard)
+    options, _player = solo_options(args, content, show)
     if args.solo and args.vs:
         raise CliError(show.catalog.text("cli.error.solo_vs"))
     if not args.bots:
@@ -375,14 +376,13 @@ def cmd_balance(args) -> int:
     count = max(len(first), len(second))
     pairings = tuple(bots_for_sides([(sides[0], first[i % len(first)]), (sides[1], second[i % len(second)])],
                                     content, show, "heuristic") for i in range(count))
-    # the content's optional rules: those asked for (--event-discard), or without and with them all
+    # the content's optional rules: those asked for (--option), or without and with them all
     from crisis.interpreter.engine.program import program_of
     from crisis.interpreter.records import reading_of
     optional = reading_of(program_of(content)).options
-    from .commands import refuse_other_games_options
-    refuse_other_games_options(args.event_discard, optional, c, content.game)
-    rules = (((), optional) if args.both_rules and optional
-             else (tuple(name for name in optional if getattr(args, name, False)),))
+    from .commands import asked_options
+    asked = asked_options(args, optional, c, content.game)
+    rules = ((), optional) if args.both_rules and optional else (tuple(name for name in optional if name in asked),)
     from crisis.interpreter.batch import default_jobs
     from .sim import progress_bar
     jobs = args.jobs if args.jobs is not None else default_jobs()
@@ -450,13 +450,19 @@ def build_parser(catalog) -> argparse.ArgumentParser:
         if plain:
             sub.add_argument("--plain", action="store_true", help=say("plain"))
 
+    def game_options(sub) -> None:
+        # a game's optional rules: --option NAME, or the option's own flag (--event-discard for
+        # "event discard"), known only once the content is read (commands.asked_options)
+        sub.add_argument("--option", action="append", metavar=metavar("name"), help=say("option"))
+        sub.set_defaults(option_flags=[])
+
     def bot_choices(sub) -> None:
         sub.add_argument("--bot", action="append", metavar=metavar("side_bot"), help=say("bots.bot"))
 
     play = command("play")
     play.add_argument("--bots", action="store_true", help=say("play.bots"))
     play.add_argument("--seed", metavar=metavar("n"), help=say("play.seed"))  # checked by game_seed
-    play.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    game_options(play)
     play.add_argument("--vs", metavar=metavar("bot"), help=say("play.vs"))
     play.add_argument("--side", metavar=metavar("side"), help=say("play.side"))
     play.add_argument("--save", metavar=metavar("file"), help=say("play.save"))
@@ -487,7 +493,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     sim.add_argument("--games", default="1000", metavar=metavar("n"), help=say("sim.games"))
     sim.add_argument("--seed", default="1", metavar=metavar("n"), help=say("sim.seed"))
     sim.add_argument("--jobs", "-j", metavar=metavar("n"), help=say("sim.jobs"))
-    sim.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    game_options(sim)
     sim.add_argument("--json", action="store_true", help=say("sim.json"))
     sim.add_argument("--records", metavar=metavar("file"), help=say("sim.records"))
     sim.add_argument("--check", action="store_true", help=say("sim.check"))
@@ -507,7 +513,7 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     report.add_argument("--games", type=int, default=200, metavar=metavar("n"), help=say("balance.games"))
     report.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
     report.add_argument("--bot", action="append", metavar=metavar("side_bots"), help=say("balance.bot"))
-    report.add_argument("--event-discard", action="store_true", help=say("event_discard"))
+    game_options(report)
     report.add_argument("--both-rules", action="store_true", help=say("balance.both_rules"))
     report.add_argument("--out", default="balance-report", metavar=metavar("dir"), help=say("balance.out"))
     report.add_argument("--compare", metavar=metavar("dir"), help=say("balance.compare"))
@@ -558,6 +564,17 @@ def on_terminal(text: str, stream) -> str:
     return "\n".join(fit_all(text.split("\n"), max(40, shutil.get_terminal_size().columns)))
 
 
+# a flag that may be a game option's own (``--event-discard``): no value, words joined by dashes
+OPTION_FLAG = re.compile(r"--[^\W\d_][\w]*(-[\w]+)*")
+
+
+def _misspelt(flag: str, command: argparse.ArgumentParser) -> bool:
+    """Whether ``flag`` is nearer one of the command's own flags than anything else: then it is
+    told as a mistyped flag of the command, not as a game option the game lacks."""
+    from crisis.ruleset.diagnostics import did_you_mean
+    return did_you_mean(flag, [o for o in command._option_string_actions if o.startswith("--")]) is not None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     catalog = words.cli_catalog(argv)
@@ -566,6 +583,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args, extra = parser.parse_known_args(argv)
     # a mistake after the command is told with that command's usage, not the tool's
     command = parser.commands.get(getattr(args, "command", None) or "", parser)
+    if extra and hasattr(args, "option_flags") and all(OPTION_FLAG.fullmatch(flag) for flag in extra) \
+            and not any(_misspelt(flag, command) for flag in extra):
+        args.option_flags, extra = extra, []  # a game option's own flag: checked once the content is read
     if extra:
         command.error(argparse._("unrecognized arguments: %s") % " ".join(extra))
     if not getattr(args, "run", None):

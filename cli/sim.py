@@ -197,15 +197,14 @@ def _cmd_sim(args, start: "StartUp") -> int:
 
 def game_options(args, reading, catalog, game: str = ""):
     """The options of a two-player run: each of the content's optional rules asked for on the
-    command line (``--event-discard`` for "event_discard")."""
+    command line (commands.asked_options)."""
     from crisis.interpreter.engine.game import Options
     if getattr(args, "difficulty", None):
         raise CliError(catalog.text("cli.error.difficulty_without_solo"))
     if getattr(args, "side", None):
         raise CliError(catalog.text("cli.error.side_without_solo"))
-    from .commands import refuse_other_games_options
-    refuse_other_games_options(getattr(args, "event_discard", False), reading.options, catalog, game)
-    return Options(frozenset(name for name in reading.options if getattr(args, name, False)))
+    from .commands import asked_options
+    return Options(asked_options(args, reading.options, catalog, game))
 
 
 def options_json(reading, options) -> dict:

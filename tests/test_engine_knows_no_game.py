@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("ruleset", "interpreter", "cli", "balance")
 WORDS = re.compile(r"crisis|breach|pivotal|dimension|objective|peace|commissioner|escalation|tension|unionist|"
-                   r"secessionist|sumter|solo[ _]opponent", re.IGNORECASE)
+                   r"secessionist|sumter|solo[ _]opponent|event[ _-]?discard", re.IGNORECASE)
 # the tool's own name: the package, the program, its environment variables and files
 TOOL = re.compile(r"^(crisis([.\-/ ].*)?|CRISIS_\w*)$")
 

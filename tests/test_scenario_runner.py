@@ -71,6 +71,16 @@ def test_a_misspelt_action_name_is_refused_before_the_game_starts(tmp_path):
     assert d.hint == "did you mean 'Texas'?"
 
 
+def test_a_scenarios_options_are_the_games_own(tmp_path):
+    """The options a scenario may set are the game's optional rules (and the solo game's side
+    and difficulty): a misspelt one is refused with the game's list and the likeliest meant."""
+    (d,) = not_run(tmp_path, "options: {event_discrad: true}\n" + BASE)
+    assert (d.line, d.message, d.hint) == (1, "unknown key 'event_discrad' in options", "did you mean 'event_discard'?")
+    assert d.expected == "event_discard, solo or difficulty"
+    (outcome,) = run(tmp_path, "options: {event_discard: true}\n" + BASE)
+    assert outcome.passed
+
+
 def test_legal_and_illegal_checks(tmp_path):
     text = BASE.replace(TWO_PLACES, "  - {legal: [place Texas, done]}\n  - {illegal: place Texas}\n")
     (outcome,) = run(tmp_path, text)

@@ -25,6 +25,37 @@ def summary(result):
     return {k: v for k, v in data.items() if k not in TIMING}
 
 
+@pytest.mark.parametrize("asked", [("--option", "event discard"), ("--option", "Event_Discard"),
+                                   ("--option", "event-discard"), ("--event-discard",)])
+def test_an_optional_rule_is_asked_for_by_its_name_or_its_own_flag(asked):
+    """``--option NAME`` takes the name as the rules write it (any case, spaces, underscores or
+    dashes); the rule's own flag, its name with dashes, does the same."""
+    from clirun import run_main
+    with_rule = summary(run_main("sim", "--games", "6", "--json", *asked))
+    assert with_rule["options"] == {"event_discard": True}
+    assert with_rule == summary(run_main("sim", "--games", "6", "--json", "--option", "event discard"))
+
+
+@pytest.mark.parametrize("asked, said", [
+    (("--option", "evnt discard"), "fort-sumter has no optional rule 'evnt discard'. Did you mean 'event discard'?"),
+    (("--event-discrd",), "fort-sumter has no optional rule '--event-discrd'. Did you mean '--event-discard'?"),
+    (("--lang", "es", "--event-discrd"), "fort-sumter no tiene ninguna regla opcional «--event-discrd». "
+                                         "¿Querías decir «--event-discard»?"),
+])
+def test_an_optional_rule_the_game_lacks_is_a_one_line_error(asked, said):
+    from clirun import run_main
+    result = run_main("sim", "--games", "2", *asked)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(said)
+
+
+def test_a_mistyped_flag_of_the_command_is_not_taken_for_an_optional_rule():
+    from clirun import run_main
+    result = run_main("sim", "--games", "2", "--jsno")
+    assert result.returncode == 2 and "--jsno" in result.stderr and "optional rule" not in result.stderr
+
+
 def test_any_number_of_processes_gives_the_same_summary_and_records(tmp_path):
     outputs = []
     for jobs in (1, 2, 3):

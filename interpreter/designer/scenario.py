@@ -350,7 +350,8 @@ class _Reader:
             seed = 1 if seed is None else seed
         options: Dict[str, Any] = {}
         if "options" in spec:
-            given = self.mapping(spec, "options", "game options, for example {event_discard: true}")
+            example = f"{{{self.option_names[0]}: true}}" if self.option_names else "{solo: <a side>}"
+            given = self.mapping(spec, "options", f"game options, for example {example}")
             if given is not None:
                 options = self.options(given)
         position_spec = spec.get("position")
@@ -391,9 +392,16 @@ class _Reader:
         return EngineGame(program, seed, flags, position=position, solo=solo, difficulty=options.get("difficulty"),
                           play=True)
 
+    @property
+    def option_names(self) -> tuple:
+        """The game's optional rules, as a scenario names them (with underscores)."""
+        from crisis.interpreter.engine.game import option_names
+        return option_names(self.program)
+
     def options(self, given: Map) -> Dict[str, Any]:
-        """Game options: true or false, except the solo game's side and difficulty (names)."""
-        fields = ["event_discard", "solo", "difficulty"]
+        """Game options: the game's optional rules, true or false; the solo game's side and
+        difficulty (names)."""
+        fields = [*self.option_names, "solo", "difficulty"]
         self.keys(given, fields, "options")
         found = {}
         for key in (k for k in given if k in fields):
