@@ -274,7 +274,10 @@ class Schema:
         return next((t for t in self.tracks if t.name == name), None)
 
     def lexicon(self, extra: Iterable["Entry"] = ()) -> "Lexicon":
-        return Lexicon.of(_entries(self), extra)
+        place = self.map.place_words[0] if self.map.place_words else "place"
+        names = tuple((name, place) for name in self.map.places) + tuple((side, "side") for side in self.sides) \
+            + tuple((marker.name, "marker") for marker in self.markers)
+        return attrs.evolve(Lexicon.of(_entries(self), extra), names=names)
 
 
 # ---------------------------------------------------------------- the lexicon
@@ -302,6 +305,9 @@ class Lexicon:
     kinds: Mapping[str, str]  # word -> its kind (a word has one kind)
     longest: int  # the most words in one entry
     starts: frozenset  # the first words of entries of several words
+    # the game's proper names (places, sides, markers): not words of the lexer, which reads them
+    # as names, but what a misspelt one in lowercase ("fort Sumter") is likeliest to mean
+    names: Tuple[Tuple[str, str], ...] = ()  # (name, what it names: "space", "side", "marker")
 
     @classmethod
     def of(cls, entries: Iterable[Entry], extra: Iterable[Entry] = ()) -> "Lexicon":

@@ -8,6 +8,8 @@ each text.
 
 from __future__ import annotations
 
+import difflib
+
 import hashlib
 import os
 import re
@@ -156,12 +158,21 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
             if str(token).lower() in _NUMBER_WORDS and "NUMBER" in expected:
                 hint = f"write numbers as digits: did you mean '{_NUMBER_WORDS.index(str(token).lower())}'?"
             else:
-                # the words that may stand here first, then every word of the language and the game
-                here = _expected_words(expected, lexicon)
-                guess = did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
-                hint = f"did you mean '{guess}'?" if guess else None
-                if guess in here:
-                    first = f"'{guess}'"  # the word meant, first among what may stand here
+                meant = _name_meant(text, token, lexicon)
+                if meant is not None:
+                    # a name of several words misspelt ("final crisis strat"): the whole name, as meant,
+                    # among the game's names of its kind
+                    message, column, width, guess, kind, names = meant
+                    return diagnostic_at(source, line, column, message, width=width,
+                                         expected=f"a {kind}: {one_of(names)}",
+                                         hint=f"did you mean '{guess}'?")
+                else:
+                    # the words that may stand here first, then every word of the language and the game
+                    here = _expected_words(expected, lexicon)
+                    guess = did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
+                    hint = f"did you mean '{guess}'?" if guess else None
+                    if guess in here:
+                        first = f"'{guess}'"  # the word meant, first among what may stand here
         else:
             width = len(token)
             message = f"unexpected word '{token}'" if token.type != "NAME" else f"unexpected name '{token}'"
@@ -178,6 +189,49 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
         shown.insert(0, first)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+_WORDS_ON_A_LINE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def _name_meant(text: str, token, lexicon):
+    """For an unknown word inside a misspelt name of several words (a procedure, a counter, a pile:
+    "carry out the final crisis strat", "the Fort sumter"): (message, column, width, the name
+    meant), the words around the unknown one read together against the game's names of several
+    words, in any case; None when no such name is near."""
+    if lexicon is None:
+        return None
+    # name -> what it names: the lexicon's names of several words, and the game's proper names
+    names = {entry.text: entry.refers_to.split(":", 1)[0] for entry in lexicon.entries if " " in entry.text}
+    names.update(getattr(lexicon, "names", ()))
+    if not names:
+        return None
+    lines = text.split("\n")
+    if not 0 < token.line <= len(lines):
+        return None
+    found = [(m.start() + 1, m.group()) for m in _WORDS_ON_A_LINE.finditer(lines[token.line - 1])]
+    at = next((i for i, (column, _) in enumerate(found) if column == token.column), None)
+    if at is None:
+        return None
+    longest = max(len(name.split()) for name in names)
+    best = None
+    for start in range(max(0, at - longest + 1), at + 1):
+        for end in range(at + 1, min(len(found), start + longest) + 1):
+            phrase = " ".join(word for _, word in found[start:end])
+            guess = did_you_mean(phrase, names, cutoff=0.75)
+            if guess is None or (end - start < 2 and guess.lower() != phrase.lower()):
+                continue  # one word alone: only a name written in the wrong case ("washington")
+            score = difflib.SequenceMatcher(None, phrase.lower(), guess.lower()).ratio()
+            if best is None or score > best[0]:
+                column = found[start][0]
+                last_column, last_word = found[end - 1]
+                best = (score, phrase, column, last_column + len(last_word) - column, guess)
+    if best is None:
+        return None
+    _, phrase, column, width, guess = best
+    kind = names[guess] if names[guess] and names[guess][0].islower() else "name"
+    alike = [name for name, named in names.items() if named == names[guess]]  # in the game's order
+    return f"unknown {kind} '{phrase}'", column, width, guess, kind, alike
 
 
 # what a rule most often says, shown first where a statement may start (the language's own words)

@@ -237,6 +237,27 @@ def test_keywords_are_whole_words(tmp_path, event, column, word, hint):
         assert hint in result.stderr and d.hint == hint
 
 
+@pytest.mark.parametrize("event, column, message, expected, hint", [
+    # a name of several words misspelt: told as the name, with the game's names of its kind
+    ('"carry out the pivotal bonuses"', 27, "unknown procedure 'pivotal bonuses'", "a procedure: ",
+     "did you mean 'pivotal bonus'?"),
+    ('"add 1 to the final crisis stp"', 26, "unknown counter 'final crisis stp'", "a counter: ",
+     "did you mean 'final crisis step'?"),
+    # a proper name in the wrong case, whole or in part
+    ('"place 1 in fort Sumter"', 24, "unknown space 'fort Sumter'", "a space: ", "did you mean 'Fort Sumter'?"),
+    ('"place 1 in Fort sumter"', 24, "unknown space 'Fort sumter'", "a space: ", "did you mean 'Fort Sumter'?"),
+    ('"place 1 in texas"', 24, "unknown space 'texas'", "a space: ", "did you mean 'Texas'?"),
+])
+def test_a_misspelt_name_is_told_whole_with_the_name_meant(tmp_path, event, column, message, expected, hint):
+    root = designer_copy(tmp_path, event)
+    (d,) = general_problems(root)
+    phrase = message.split("'")[1]
+    assert (d.line, d.column, d.width, d.message) == (7, column, len(phrase), message)
+    assert d.expected.startswith(expected) and d.hint == hint
+    result = run_main("check", "--content", root)
+    assert result.returncode == 1 and f"zz-designer.yaml:7:{column}: error: {message}" in result.stderr
+
+
 OR_CARD = '"if the Peace Commissioner is in Texas or the Peace Commissioner is off the map: gain 1 VP"'
 OR_SCENARIOS = """\
 scenarios:
