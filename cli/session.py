@@ -740,7 +740,7 @@ class GameSession:
             numbers = ", ".join(str(list(menu).index(choice) + 1) for choice in labelled)
             return Reading("problem", problem=self.c.text("cli.input.ambiguous_label", text=shown(text),
                                                            n=len(labelled), numbers=numbers))
-        return Reading("problem", problem=self.illegal(text, decision))
+        return Reading("problem", problem=self.illegal(text, decision, menu))
 
     def can_take_back(self, action: Action) -> bool:
         """Whether ``action`` could be undone once taken: it shows no hidden card and no chance
@@ -758,16 +758,23 @@ class GameSession:
             return Reading("source", source=choice.source)
         return Reading("action", action=choice.action)
 
-    def illegal(self, text: str, decision: Decision) -> str:
-        """Why a typed line is no legal action, with the closest legal action if one is near."""
+    def illegal(self, text: str, decision: Decision, menu: Sequence[Choice]) -> str:
+        """Why a typed line is no legal action, with the closest choice on the screen or legal
+        action if one is near.  Numbers are those of the menu on the screen: a move chosen in two
+        steps lists where tokens come from, not every move, so a move meant is suggested by its
+        text alone (typing it takes it), never by a number that stands for something else."""
         from crisis.ruleset.diagnostics import did_you_mean
-        legal = [self.show.notation(self.game, a) for a in decision.actions]
+        listed = [choice.notation for choice in menu if choice.notation]
+        legal = listed + [self.show.notation(self.game, a) for a in decision.actions]
         guess = did_you_mean(fold(text), [fold(t) for t in legal], cutoff=0.5)
         if guess:
             original = next(t for t in legal if fold(t) == guess)
-            return self.c.text("cli.input.illegal_guess", text=shown(text), guess=original,
-                               number=legal.index(original) + 1)
-        return self.c.text("cli.input.illegal", text=shown(text), n=len(decision.actions))
+            number = next((i for i, choice in enumerate(menu, 1) if choice.notation and fold(choice.notation) == guess),
+                          None)
+            if number is None:
+                return self.c.text("cli.input.illegal_guess_typed", text=shown(text), guess=original)
+            return self.c.text("cli.input.illegal_guess", text=shown(text), guess=original, number=number)
+        return self.c.text("cli.input.illegal", text=shown(text), n=len(menu))
 
     # ------------------------------------------------------------ consequences
     def consequences(self, decision: Decision, action: Optional[Action], short: bool = False) -> List[str]:

@@ -314,6 +314,25 @@ def test_a_card_or_a_space_may_be_typed_by_the_start_of_its_name(tmp_path, conte
     assert session.wait() == 0
 
 
+def test_a_suggestion_numbers_the_choices_on_the_screen_in_a_move_of_two_steps(tmp_path):
+    """Where a move is chosen in two steps (where the token comes from, then where it goes), the
+    menu lists sources, not every move: a suggestion's number and the range told are the menu's,
+    and a move meant is suggested by its text (typing it takes it), never by a number that
+    stands for another choice."""
+    typed = ["1"] * 14 + ["moev Unionist Montgomery to Springfield", "dne", "foo", "quit"]
+    result = run_main("play", "--seed", "5", "--vs", "heuristic", "--save", tmp_path / "g.json",
+                      input="\n".join(typed) + "\n", env={"COLUMNS": "100"})
+    out = result.stdout
+    menu = out[:out.index("> moev")].rsplit("move a token, or stop", 1)[1]
+    lines = re.findall(r"^ +(\d+)  (\S+(?: \S+)*?)  ", menu, re.M)
+    assert any(text.startswith("from ") for _, text in lines), menu  # the menu of sources
+    done = next(number for number, text in lines if text == "done")
+    replies = " ".join(out[out.index("> moev"):].split())  # the messages as said, lines joined
+    assert "Did you mean 'move Unionist Montgomery to Springfield'? (Type it" in replies
+    assert f"Did you mean 'done' (choice {done})?" in replies
+    assert f"type a number from 1 to {len(lines)} or" in replies
+
+
 def test_a_message_is_repeated_at_the_bottom_of_the_next_screen(tmp_path, content):
     session = Session("play", "--vs", "bot", "--seed", "3", "--save", "g.json", cwd=tmp_path)
     session.prompt()
