@@ -172,7 +172,12 @@ class LineMode:
             if command == "undo" and other is not None:
                 done, text = s.undo(other)
                 if done:
-                    self.notice(text, good=True)
+                    # what was taken back (a card kept in secret, say) is the previous player's to
+                    # read: said at the bottom of their next screen, once the terminal is passed
+                    # back to them, never to whoever holds it now
+                    self.notices.append(self.style.good(text))
+                    self.term.write(self.c.text("cli.pass.taken_back", side=self.side(other)))
+                    self.holder = player  # the terminal is with the player addressed: passed back first
                     return False
                 self.problem(text)
                 continue

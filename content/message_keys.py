@@ -233,6 +233,7 @@ MESSAGES = {
     "cli.pass.hint": frozenset({"other", "side"}),
     "cli.pass.only_enter": frozenset({"quit", "side", "undo"}),
     "cli.pass.prompt": frozenset({"side"}),
+    "cli.pass.taken_back": frozenset({"side"}),
     "cli.pass.title": frozenset({"side"}),
     "cli.path.dangling": frozenset(),
     "cli.path.no_folder": frozenset(),

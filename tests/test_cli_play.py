@@ -126,6 +126,23 @@ def test_the_terminal_is_passed_and_cleared_whenever_the_other_player_must_choos
         assert after.lstrip("\n").startswith(separator)
 
 
+def test_taking_back_at_the_pass_prompt_hands_the_terminal_back_first(tmp_path, content):
+    """'undo' at the prompt for the next player takes the last action back, but what it was (an
+    objective kept in secret) and the previous player's cards are shown only once the terminal
+    is passed back to that player and Enter is pressed."""
+    from clirun import run_main
+    result = run_main("play", "--seed", "5", "--save", tmp_path / "g.json", input="\n1\nundo\n\nquit\n",
+                      env={"COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    asked = out.index("Secessionist: press Enter when you are ready> undo")
+    handed_back = out.index("Pass the terminal to the Unionist player.", asked)
+    until_enter = out[asked:out.index("Unionist: press Enter when you are ready>", handed_back)]
+    assert "The Unionist player's last action is taken back." in until_enter
+    assert "Taken back" not in until_enter and "Your hand" not in until_enter and "Keep " not in until_enter
+    assert "Taken back: Keep " in out[handed_back:]  # on the Unionist's own screen
+
+
 def test_only_the_acting_player_sees_his_hand_and_objective(hot_seat_game, content):
     data = saved(hot_seat_game["file"])
     game = started(content, data)
@@ -426,8 +443,13 @@ def test_undo_in_hot_seat_needs_the_other_player_not_to_have_acted(tmp_path):
     actions = saved(tmp_path / "g.json")["actions"]
     session.send("undo")
     reply = session.prompt()
+    # whoever has the terminal now may be the Secessionist: it goes back to the Unionist first
+    assert "The Unionist player's last action is taken back." in reply and "Taken back" not in reply
+    assert last_line(reply) == "Unionist: press Enter when you are ready> "
+    session.send("")
+    reply = session.prompt()
     assert "Taken back: Place a token in" in reply
-    assert re.match(r"^Unionist \[1-\d+\]> $", last_line(reply))  # the Unionist chooses again, no pass
+    assert re.match(r"^Unionist \[1-\d+\]> $", last_line(reply))  # the Unionist chooses again
     assert saved(tmp_path / "g.json")["actions"] == actions[:-1]
     session.send("quit")
     assert session.wait() == 0

@@ -397,6 +397,8 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
 
 
 def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(content, tmp_path):
+    """'u' at the hand-over takes the last action back; the terminal then goes back to the player
+    whose action it was before anything of theirs (what was taken back: a kept objective) shows."""
     session = new_session(content, tmp_path, seed=5)
 
     async def main():
@@ -406,7 +408,13 @@ def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(con
             await pilot.press("down", "enter")  # and keeps an objective
             assert isinstance(app.screen, PassScreen) and "Secessionist" in plain(app.screen.body)
             await pilot.press("u")
-            assert session.game.history == [] and not isinstance(app.screen, PassScreen)
+            assert session.game.history == [] and isinstance(app.screen, PassScreen)
+            body = plain(app.screen.body)
+            assert "The Unionist player's last action is taken back." in body and "Keep" not in body
+            assert "Pass the terminal to the Unionist player." in body
+            assert "Taken back" not in plain(app.query_one("#message").content)
+            await pilot.press("enter")  # the Unionist has the terminal again
+            assert not isinstance(app.screen, PassScreen)
             assert "Taken back: Keep" in plain(app.query_one("#message").content)
             assert "Unionist: choose the objective card to keep." in " ".join(panes(app)["question"].split())
             await pilot.press("down", "enter")  # keep again: the terminal goes to the other player

@@ -186,6 +186,9 @@ class GameApp(App):
         self.c = self.show.catalog
         self.style = Style(not no_color)
         self.holder: Optional[int] = None  # hot seat: who has the terminal
+        # hot seat: what 'undo' at the pass screen took back, said once the terminal is back with
+        # the player whose action it was (it may be a secret: an objective kept)
+        self.taken_back: Optional[str] = None
         self.source = None  # the source chosen in a two-step move
         self.menu = []
         self.outcome = ""  # what to print once the interface is closed
@@ -339,6 +342,8 @@ class GameApp(App):
                 lines.append(self.c.text("cli.pass.happened", side=self.side(other)))
                 lines += [f" {self.style.new} " + self.show.log_line(e) for e in log[start:]]
                 lines.append("")
+        if self.taken_back is not None:
+            lines += [self.c.text("cli.pass.taken_back", side=self.side(player)), ""]
         lines.append(self.style.bold(self.c.text("cli.pass.title", side=self.side(player))))
         if other is not None:
             lines.append(self.c.text("cli.pass.hint", side=self.side(player), other=self.side(other)))
@@ -352,11 +357,15 @@ class GameApp(App):
             self.action_quit_game()
             return
         if answer == "undo" and self.holder is not None:
-            done, text = s.undo(self.holder)
-            self.say(text, error=not done)
-            if done:
-                self.begin_turn()  # the previous player chooses again: no hand-over
+            addressed, previous = s.decision.player, self.holder
+            done, text = s.undo(previous)
+            if not done:
+                self.say(text, error=True)
+                self.advance()
                 return
+            # whoever has the terminal now may be the player the pass screen addressed: the previous
+            # player's screen, and what was taken back, come after the terminal is passed back
+            self.taken_back, self.holder = text, addressed
             self.advance()
             return
         self.holder = s.decision.player
@@ -368,6 +377,9 @@ class GameApp(App):
         summaries = s.round_ends_since(viewer)
         self.source = None
         self.draw()
+        if self.taken_back is not None:
+            self.say(self.taken_back)
+            self.taken_back = None
         for summary in reversed(summaries):  # the earliest on top
             self.info(self.screen_blocks(POPUP).round_end(summary))
 
