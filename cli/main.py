@@ -354,15 +354,15 @@ def cmd_balance(args) -> int:
     from crisis.content.loader import load_content
     from .errors import CliError
     from .paths import folder_to_write, shown_path, writing_problem
-    # the folder first: a report that cannot be written is told before the games, not after them
-    out = folder_to_write(args.out, "--out", words.cli_catalog(["--lang", args.lang] if args.lang else []))
+    from .sim import significance, validated
+    # the numbers, then the folder: what cannot be run or written is told before the games
+    said = words.cli_catalog(["--lang", args.lang] if args.lang else [])
+    games, seed, jobs = validated(args, said)
+    level = significance(args.level, said)
+    out = folder_to_write(args.out, "--out", said)
     content = load(args)
     show = presenter(args, content)
     c = show.catalog
-    if args.games < 1:
-        raise CliError(c.text("cli.error.games", given=args.games))
-    if not 0 < args.level < 1:
-        raise CliError(c.text("cli.error.level", given=args.level))
     other = load_content(args.compare) if args.compare else None
     # each side's bots, one pairing per bot (BOT,BOT... in any of the options side_bots reads)
     sides = content.sides
@@ -383,13 +383,9 @@ def cmd_balance(args) -> int:
     from .commands import asked_options
     asked = asked_options(args, optional, c, content.game)
     rules = ((), optional) if args.both_rules and optional else (tuple(name for name in optional if name in asked),)
-    from crisis.interpreter.batch import default_jobs
     from .sim import progress_bar
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
-        raise CliError(c.text("cli.sim.error.jobs", value=args.jobs))
-    plan = Plan(games=args.games, seed=args.seed, pairings=pairings, rules=rules, level=args.level, jobs=jobs)
-    total = args.games * (len(pairings) * len(rules) + (1 if other is not None else 0))
+    plan = Plan(games=games, seed=seed, pairings=pairings, rules=rules, level=level, jobs=jobs)
+    total = games * (len(pairings) * len(rules) + (1 if other is not None else 0))
     print(c.text("report.starting", games=total, runs=len(pairings) * len(rules)), file=sys.stderr)
     bar = progress_bar(c, total)
     started, done = time.perf_counter(), [0]
@@ -510,15 +506,16 @@ def build_parser(catalog) -> argparse.ArgumentParser:
     aid.set_defaults(run=cmd_aid)
 
     report = command("balance")
-    report.add_argument("--games", type=int, default=200, metavar=metavar("n"), help=say("balance.games"))
-    report.add_argument("--seed", type=int, default=1, metavar=metavar("n"), help=say("sim.seed"))
+    # numbers are checked by the command itself, for a one-line message (as sim's)
+    report.add_argument("--games", default="200", metavar=metavar("n"), help=say("balance.games"))
+    report.add_argument("--seed", default="1", metavar=metavar("n"), help=say("sim.seed"))
     report.add_argument("--bot", action="append", metavar=metavar("side_bots"), help=say("balance.bot"))
     game_options(report)
     report.add_argument("--both-rules", action="store_true", help=say("balance.both_rules"))
     report.add_argument("--out", default="balance-report", metavar=metavar("dir"), help=say("balance.out"))
     report.add_argument("--compare", metavar=metavar("dir"), help=say("balance.compare"))
-    report.add_argument("--level", type=float, default=0.05, metavar=metavar("p"), help=say("balance.level"))
-    report.add_argument("--jobs", type=int, metavar=metavar("n"), help=say("sim.jobs"))
+    report.add_argument("--level", default="0.05", metavar=metavar("p"), help=say("balance.level"))
+    report.add_argument("--jobs", metavar=metavar("n"), help=say("sim.jobs"))
     report.set_defaults(run=cmd_balance)
 
     check = command("check")

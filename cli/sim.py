@@ -38,17 +38,35 @@ def whole_number(text, smallest: int) -> Optional[int]:
 
 
 def validated(args, catalog) -> tuple:
-    """(games, seed, jobs) from the command line, or a one-line error (exit status 2)."""
+    """(games, seed, jobs) from the command line, or a one-line error (exit status 2).  Every game's
+    seed is one a saved game holds (at most limits.MAX_SEED), so any record can be played again
+    with ``crisis play --seed``."""
     from crisis.interpreter.batch import default_jobs
+    from crisis.ruleset import limits
     checks = (("games", args.games, 1), ("seed", args.seed, 0),
               ("jobs", args.jobs if args.jobs is not None else default_jobs(), 1))
+    largest = f"{limits.MAX_SEED:,}".replace(",", catalog.raw("cli.number.thousands") or ",")
     values = []
     for name, text, smallest in checks:
         value = whole_number(text, smallest)
-        if value is None:
-            raise CliError(catalog.text(f"cli.sim.error.{name}", value=text))
+        if value is None or (name == "seed" and value > limits.MAX_SEED):
+            raise CliError(catalog.text(f"cli.sim.error.{name}", value=text, max=largest))
         values.append(value)
+    games, seed, _ = values
+    if seed + games - 1 > limits.MAX_SEED:
+        raise CliError(catalog.text("cli.sim.error.last_seed", games=games, seed=seed, max=largest))
     return tuple(values)
+
+
+def significance(text, catalog) -> float:
+    """``--level``: a significance level strictly between 0 and 1, or a one-line error."""
+    try:
+        level = float(str(text).strip().replace(",", "."))
+    except ValueError:
+        level = None
+    if level is None or not 0 < level < 1:
+        raise CliError(catalog.text("cli.error.level", given=text))
+    return level
 
 
 def refuse_with_solo(args, catalog) -> None:

@@ -196,6 +196,19 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
+@pytest.mark.parametrize("arguments", [("--games", "abc"), ("--games", "1.0"), ("--games", "0"), ("--seed", "-3"),
+                                       ("--seed", "1000000000"), ("--jobs", "abc"), ("--level", "abc"),
+                                       ("--level", "0")])
+def test_bad_numbers_get_one_line_before_anything_is_written(arguments, tmp_path):
+    """As ``crisis sim``'s: one line naming the option, exit status 2, no usage block, and no
+    report folder made."""
+    result = run_main("balance", *arguments, "--out", tmp_path / "r", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(arguments[0]) and "usage:" not in result.stderr
+    assert not (tmp_path / "r").exists()
+
+
 def test_the_bots_of_any_contents_sides_are_named_side_by_side(tmp_path):
     """``--bot SIDE=BOT[,BOT...]`` names a side by the start of its name, as ``crisis sim`` does;
     a side or a pairing count that does not fit is a usage error naming the sides."""

@@ -109,13 +109,25 @@ def test_the_seed_of_each_game_does_not_depend_on_the_first_one(tmp_path):
 
 
 @pytest.mark.parametrize("arguments", [("--games", "0"), ("--games", "-5"), ("--games", "lots"), ("--jobs", "0"),
-                                       ("--jobs", "-1"), ("--seed", "-1"), ("--games", "2.5")])
+                                       ("--jobs", "-1"), ("--seed", "-1"), ("--games", "2.5"),
+                                       ("--seed", "1000000000")])
 def test_bad_numbers_get_one_line_and_exit_status_2(arguments):
     result = run_crisis("sim", *arguments)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and arguments[0] in lines[0] and "Traceback" not in result.stderr
+
+
+def test_every_games_seed_is_one_a_saved_game_holds():
+    """A record's seed can be played again with ``crisis play --seed``: no run goes past the
+    largest seed a saved game holds."""
+    from clirun import run_main
+    result = run_main("sim", "--seed", "999999999", "--games", "2")
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("2 games from seed 999999999 would go past seed 999,999,999")
+    assert run_main("sim", "--seed", "999999999", "--games", "1").returncode == 0
 
 
 def test_spanish_numbers_and_words(tmp_path):
