@@ -102,12 +102,28 @@ class _Loader(Reader):
                 kinds = spec["decisions"]
                 known = tuple(dict.fromkeys(B.ENGINE_DECISIONS + tuple(horizon or ())))
                 good = [isinstance(kind, str) if horizon is None
-                        else self.name(file, kind, kinds.positions[i], known, "kind of decision")
+                        else self.searched_kind(file, kind, kinds.positions[i], known)
                         for i, kind in enumerate(kinds)]
                 if all(good):
                     decisions = tuple(str(kind) for kind in kinds)
             settings = attrs.evolve(settings, search=B.SearchSettings(budget=budget, decisions=decisions, **numbers))
         return settings
+
+    def searched_kind(self, file, kind, position, known) -> bool:
+        """Whether the search may search decisions of ``kind``: those the evaluation's horizon lists
+        (bots/evaluation.yaml) and the engine's own.  A misspelt one is told with the one meant;
+        any other is told as missing from the horizon, where a look-ahead stops, not as unknown
+        (it may be a kind the game asks)."""
+        if isinstance(kind, str) and kind in known:
+            return True
+        if not isinstance(kind, str) or did_you_mean(kind, known):
+            return self.name(file, kind, position, known, "kind of decision")
+        self.problems.add(file.diagnostic(
+            position, f"'{kind}' is not in the evaluation's horizon: the search searches only the kinds of "
+                      "decision a look-ahead stops at", width=len(kind),
+            expected=f"a kind of decision of the horizon (bots/evaluation.yaml) or the engine's: {', '.join(known)}",
+            hint=f"add '{kind}' to 'horizon:' in bots/evaluation.yaml, or leave it out here"))
+        return False
 
     def bot_file(self, path: Path, known: Dict[str, type]):
         if not os.path.lexists(path):

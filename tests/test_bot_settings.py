@@ -70,6 +70,18 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
     assert "bots/search.yaml:" in report and expected in report
 
 
+def test_a_searched_kind_left_out_of_the_horizon_is_told_as_such_not_as_unknown(tmp_path):
+    """The search searches only kinds a look-ahead stops at: a kind taken out of the evaluation's
+    horizon is told at the search's line as missing from the horizon, with how to mend it."""
+    folder = copy_content(tmp_path)
+    replace_in(folder / "bots" / "evaluation.yaml", "horizon: [play_card, keep_objective, order]",
+               "horizon: [play_card, order]")
+    report = problems(folder)
+    assert "bots/search.yaml:" in report and "unknown kind" not in report
+    assert "'keep_objective' is not in the evaluation's horizon" in report
+    assert "add 'keep_objective' to 'horizon:' in bots/evaluation.yaml" in report
+
+
 def test_settings_change_how_the_bots_play_but_not_the_rules(tmp_path, content):
     folder = copy_content(tmp_path)
     replace_in(folder / "bots" / "evaluation.yaml", "  your pool: 0.1", "  your pool: 0.75")
