@@ -290,6 +290,52 @@ class Schema:
 WORD_KINDS = ("NOUN", "ADJ", "RELATION", "VERB")
 
 
+# ---------------------------------------------------------------- scenario keys
+
+_TRACK_PARTS = {"boxes": "boxes", "entered zones": "entered", "order of entry": "entry"}
+
+
+def scenario_part(schema, name: str) -> Optional[tuple]:
+    """What a scenario key's name stands for in ``schema`` (docs/scenarios.md): ("counter", i),
+    ("register", i), ("pile", i), ("tokens",), ("holder", i), ("track", i), ("markers",),
+    ("in play",), or (part, track) for "boxes", "entered zones" or "order of entry" "of" a track;
+    None for nothing."""
+    counters = [c.name for c in schema.counters]
+    piles = [p.name for p in schema.piles]
+    tracks = [t.name for t in schema.tracks]
+    holders = [h.name for h in schema.tokens.holders] if schema.tokens else []
+    token_words = schema.tokens.words if schema.tokens else ()
+    of = name.rsplit(" of ", 1)
+    if name in counters:
+        return ("counter", counters.index(name))
+    if name in schema.registers:
+        return ("register", schema.registers.index(name))
+    if name in piles:
+        return ("pile", piles.index(name))
+    if name == "tokens" or name in token_words:
+        return ("tokens",)
+    if name in holders:
+        return ("holder", holders.index(name))
+    if name in tracks:
+        return ("track", tracks.index(name))
+    if name == "markers":
+        return ("markers",)
+    if name == "in play" and schema.in_play is not None:
+        return ("in play",)
+    if len(of) == 2 and of[1] in tracks and of[0] in _TRACK_PARTS:
+        return (_TRACK_PARTS[of[0]], tracks.index(of[1]))
+    return None
+
+
+def scenario_part_names(schema) -> List[str]:
+    """Every name a scenario key may give (``scenario_part``), for a message."""
+    tracks = [t.name for t in schema.tracks]
+    names = [c.name for c in schema.counters] + list(schema.registers) + [p.name for p in schema.piles]
+    names += ["tokens"] + ([h.name for h in schema.tokens.holders] if schema.tokens else []) + tracks
+    names += [f"{part} of {track}" for track in tracks for part in _TRACK_PARTS] + ["markers"]
+    return names + (["in play"] if schema.in_play is not None else [])
+
+
 @frozen
 class Entry:
     """One word (or several words read as one) and what it refers to."""
@@ -553,10 +599,28 @@ class SchemaReader:
             game_map = attrs.evolve(game_map, line=self.line(spec["map"], kinds, in_play, game_map))
         paying = self.paying(spec["paying"], kinds, in_play, verbs) if "paying" in spec else None
         keys = {str(k): str(v) for k, v in (spec.get("scenario keys") or {}).items()}
-        return Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
-                      tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
-                      in_play=in_play, verbs=verbs, game=game, replaces=replaces, register_holds=holds,
-                      paying=paying)
+        schema = Schema(sides=sides, counters=counters, registers=registers, map=game_map, tokens=tokens,
+                        tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
+                        in_play=in_play, verbs=verbs, game=game, replaces=replaces, register_holds=holds,
+                        paying=paying)
+        self.scenario_keys(spec.get("scenario keys"), schema)
+        return schema
+
+    def scenario_keys(self, given, schema: "Schema") -> None:
+        """Each scenario key names a part of the position: one that names nothing would make every
+        scenario that uses it fail, each at its own line, with the mistake here."""
+        if not isinstance(given, Map):
+            return
+        names = scenario_part_names(schema)
+        for key, name in given.items():
+            if scenario_part(schema, str(name)) is not None:
+                continue
+            guess = did_you_mean(str(name), names)
+            self.error(self.at(given, key), f"the scenario key '{key}' names '{shown(name)}', which is no part of "
+                                            "a position", width=len(str(name)),
+                       expected="a counter, a register, a pile, tokens, a holder, a track, its boxes, entered zones "
+                                "or order of entry, or markers: " + one_of(names, limit=12),
+                       hint=f"did you mean '{guess}'?" if guess else None)
 
     # ---------------------------------------------------------------- a map of cards, paying, registers
     def cards_named(self, container, key, kinds: Sequence[CardKind], in_play: Optional[InPlay],

@@ -81,6 +81,21 @@ def test_a_scenarios_options_are_the_games_own(tmp_path):
     assert outcome.passed
 
 
+def test_a_scenario_key_that_names_nothing_is_refused_where_it_is_declared(tmp_path):
+    """Not in each scenario that uses it: at its line in state.yaml, with the name meant."""
+    from crisis.content.loader import load_content
+    from crisis.content.yamlfile import ContentError
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "state.yaml", "  tracks: crisis track\n", "  tracks: crisis trak\n")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (d,) = caught.value.diagnostics
+    assert d.path.endswith("state.yaml") and d.message == "the scenario key 'tracks' names 'crisis trak', which is " \
+                                                          "no part of a position"
+    assert d.hint == "did you mean 'crisis track'?"
+
+
 def test_legal_and_illegal_checks(tmp_path):
     text = BASE.replace(TWO_PLACES, "  - {legal: [place Texas, done]}\n  - {illegal: place Texas}\n")
     (outcome,) = run(tmp_path, text)

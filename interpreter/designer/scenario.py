@@ -96,36 +96,14 @@ class Parts:
     """What each scenario key names in one game's schema."""
 
     def __init__(self, program):
+        from crisis.content.schema import scenario_part
         schema = program.schema
         self.program = program
         self.keys: Dict[str, Tuple] = {}
-        counters = [c.name for c in schema.counters]
-        piles = [p.name for p in schema.piles]
-        tracks = [t.name for t in schema.tracks]
-        holders = [h.name for h in schema.tokens.holders] if schema.tokens else []
-        token_words = schema.tokens.words if schema.tokens else ()
         for key, name in schema.scenario_keys.items():
-            of = name.rsplit(" of ", 1)
-            if name in counters:
-                self.keys[key] = ("counter", counters.index(name))
-            elif name in schema.registers:
-                self.keys[key] = ("register", schema.registers.index(name))
-            elif name in piles:
-                self.keys[key] = ("pile", piles.index(name))
-            elif name == "tokens" or name in token_words:
-                self.keys[key] = ("tokens",)
-            elif name in holders:
-                self.keys[key] = ("holder", holders.index(name))
-            elif name in tracks:
-                self.keys[key] = ("track", tracks.index(name))
-            elif name == "markers":
-                self.keys[key] = ("markers",)
-            elif name == "in play" and schema.in_play is not None:
-                self.keys[key] = ("in play",)
-            elif len(of) == 2 and of[1] in tracks:
-                part = {"boxes": "boxes", "entered zones": "entered", "order of entry": "entry"}.get(of[0])
-                if part is not None:
-                    self.keys[key] = (part, tracks.index(of[1]))
+            part = scenario_part(schema, name)  # (a key that names nothing is refused when the content loads)
+            if part is not None:
+                self.keys[key] = part
 
     def key_for(self, kind: str, index: int = -1) -> Optional[str]:
         for key, part in self.keys.items():
