@@ -123,6 +123,13 @@ def _expected_placeholders(content: Content, key: str) -> Optional[set]:
     return set(placeholders(content.catalogs[REFERENCE_LANG].messages[key]))
 
 
+def _asked_by_name(content: Content, key: str) -> bool:
+    """Whether the program or a rule asks for ``key`` by name (then its reference text is the one
+    to measure a translation by), rather than making it from a name of the game."""
+    from .messages import used_messages
+    return key in _merged(used_messages(), rule_templates(content))
+
+
 def load_glossary(root: str) -> Tuple[List[Term], List[Diagnostic]]:
     from pathlib import Path
     path = Path(root) / "locale" / GLOSSARY
@@ -213,6 +220,18 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                         path=_file_for(catalog, key, reference), severity="warning",
                         hint=f"players see the tool's text; the game's {REFERENCE_LANG} text is at "
                              f"{reference.positions[key][0]}"))
+                elif (required - mine or mine - filled) and not _asked_by_name(content, key) \
+                        and not reference.positions.get(key, ("",))[0].startswith(_shared_folder()):
+                    # what the game fills is not known (a key made from a name of the game, such as
+                    # a step's, with the game's own text): which of the two is misspelt cannot be
+                    # told, so both are named
+                    path, line, _ = reference.positions.get(key, (None, None, None))
+                    where = f"{path}:{line}" if path and line else REFERENCE_LANG
+                    problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} here, but "
+                                                      f"{_names(set(placeholders(reference.messages[key])))} in "
+                                                      f"the {REFERENCE_LANG} text ({where}): one of the two is misspelt",
+                                        hint="a placeholder the game does not fill shows as an error; "
+                                             "one left out loses information"))
                 elif required - mine or mine - filled:
                     problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
                                                       f"{REFERENCE_LANG} text uses {_names(required)}",

@@ -73,6 +73,16 @@ def test_placeholders_must_match_the_english_ones(spanish_copy):
     assert d.path.endswith("es/zz-mine.yaml") and d.line is not None
 
 
+def test_a_placeholder_of_a_text_named_by_the_game_is_not_blamed_on_one_side(spanish_copy):
+    """A step's log line is a key made from the step's name: what the game fills in it is not
+    known, so a mismatch names both texts rather than blaming the translation for the English
+    one's typo."""
+    replace_in(spanish_copy / "locale" / "en" / "messages.yaml", '"Round {round} begins', '"Round {rond} begins')
+    (d,) = [d for d in messages_of(spanish_copy) if "log.step.deal" in d.message]
+    assert d.message.startswith("'log.step.deal' uses placeholders {round} here, but {rond} in the en text (")
+    assert d.message.endswith("): one of the two is misspelt") and "en/messages.yaml:" in d.message
+
+
 def test_a_glossary_term_translated_another_way_is_reported(spanish_copy):
     replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la Crisis Final."',
                '"Comienza la crisis decisiva."')
