@@ -540,13 +540,23 @@ class SchemaReader:
                    hint=f"did you mean '{guess}'?" if guess else None)
         return None
 
+    def refer_each(self, container, key, known: Sequence[str], what: str) -> List[Optional[str]]:
+        """``refer`` for each name of a list (or the one name) under ``key``: a mistake is told at
+        the name itself, not at the list."""
+        value = container[key]
+        if isinstance(value, Seq):
+            return [self.refer(value, index, item, known, what) for index, item in enumerate(value)]
+        return [self.refer(container, key, item, known, what)
+                for item in (value if isinstance(value, list) else [value])]
+
     def refer(self, container, key, value, known: Sequence[str], what: str) -> Optional[str]:
         """A name (or word) declared elsewhere in the schema."""
         if isinstance(value, str) and value in known:
             return value
         guess = did_you_mean(str(value), known) if isinstance(value, str) else None
         self.error(self.at(container, key), f"unknown {what} '{shown(value)}'", expected=one_of(list(known)),
-                   hint=f"did you mean '{guess}'?" if guess else None)
+                   hint=f"did you mean '{guess}'?" if guess else None,
+                   width=len(value) if isinstance(value, str) and 0 < len(value) <= 80 else 1)
         return None
 
     # ---------------------------------------------------------------- parts
@@ -795,14 +805,11 @@ class SchemaReader:
         for key, members in (body.get("attributes") or Map()).items():
             if not self.words_of(key, self.key_at(body["attributes"], key), "an attribute", "ADJ"):
                 continue
-            listed = members if isinstance(members, list) else [members]
-            attributes[key] = tuple(p for p in (self.refer(body["attributes"], key, m, places, "place")
-                                                for m in listed) if p)
+            attributes[key] = tuple(p for p in self.refer_each(body["attributes"], key, places, "place") if p)
         adjacent: Dict[str, Tuple[str, ...]] = {}
         for key, others in (body.get("adjacent") or Map()).items():
             place = self.refer(body["adjacent"], key, key, places, "place")
-            listed = others if isinstance(others, list) else [others]
-            found = tuple(p for p in (self.refer(body["adjacent"], key, o, places, "place") for o in listed) if p)
+            found = tuple(p for p in self.refer_each(body["adjacent"], key, places, "place") if p)
             if place:
                 adjacent[place] = found
         for place, others in list(adjacent.items()):  # adjacency goes both ways

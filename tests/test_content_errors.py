@@ -258,6 +258,16 @@ def test_a_misspelt_name_is_told_whole_with_the_name_meant(tmp_path, event, colu
     assert result.returncode == 1 and f"zz-designer.yaml:7:{column}: error: {message}" in result.stderr
 
 
+def test_a_misspelt_name_in_a_list_of_the_state_is_told_at_the_name(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "state.yaml", "pivotal: [Washington, Border States,", "pivotal: [Washington, Border Sttes,")
+    (d,) = problems(root)
+    line = line_of(root / "state.yaml", "Border Sttes")
+    text = (root / "state.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
+    assert (d.line, d.column, d.width) == (line, text.index("Border Sttes") + 1, len("Border Sttes"))
+    assert d.message == "unknown place 'Border Sttes'" and d.hint == "did you mean 'Border States'?"
+
+
 OR_CARD = '"if the Peace Commissioner is in Texas or the Peace Commissioner is off the map: gain 1 VP"'
 OR_SCENARIOS = """\
 scenarios:
