@@ -305,9 +305,11 @@ def cmd_i18n(args) -> int:
     if games is None:
         raise CliError(c.text("cli.i18n.games", value=args.games))
     failed = False
+    told: list = []  # a file every language reads (the glossary) is told of once, not once per language
     for lang in langs:
         gaps = missing_keys(content, lang) if lang != REFERENCE_LANG else {}
-        others = other_problems(content, lang)
+        others = [p for p in other_problems(content, lang) if p not in told]
+        told += others
         if games:
             others += missing_in_play_problems(content, lang, keys_missing_in_play(content, lang, games), games)
         for problem in missing_key_problems(content, lang, args.all) + others:

@@ -592,5 +592,6 @@ def check_all(content: Content, langs: Optional[Sequence[str]] = None,
     langs = list(langs) if langs else sorted(content.catalogs)
     problems: List[Diagnostic] = []
     for lang in langs:
-        problems.extend(check_catalog(content, lang, every_missing))
+        # a file every language reads (the glossary) is told of once, not once per language
+        problems.extend(p for p in check_catalog(content, lang, every_missing) if p not in problems)
     return problems

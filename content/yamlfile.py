@@ -476,10 +476,7 @@ class YamlFile:
         except yaml.reader.ReaderError as error:
             raise ContentError([self.diagnostic(self.position(error.position), _control_message(chr(error.character)))]) from None
         except yaml.MarkedYAMLError as error:
-            mark = error.problem_mark or error.context_mark
-            problem = error.problem or ""
-            message = problem if problem in (_too_deep(), loader.too_many) else f"this is not valid YAML: {problem}"
-            raise _ParserRefused([self.diagnostic(self._at(mark), message, hint=error.context)]) from None
+            raise _ParserRefused([self._syntax_error(error, loader)]) from None
         except _Stop as stop:
             raise ContentError([stop.diagnostic]) from None
         finally:
@@ -489,6 +486,31 @@ class YamlFile:
         if errors:
             raise ContentError(errors)
         return value
+
+    def _syntax_error(self, error, loader) -> Diagnostic:
+        """The YAML parser's refusal, told where the mistake most likely is: where the construct it
+        was reading began (a key without its colon, a list never closed), when that is on an
+        earlier line than where it gave up; what was expected, in the file's own terms."""
+        problem = error.problem or ""
+        if problem in (_too_deep(), loader.too_many):
+            return self.diagnostic(self._at(error.problem_mark or error.context_mark), problem)
+        problem_mark, context_mark = error.problem_mark, error.context_mark
+        expected = None
+        if "expected ':'" in problem:
+            expected = "'key: value', a colon after the key"
+        elif "expected ',' or ']'" in problem:
+            expected = "a ']' that closes the list, its items separated by commas"
+        elif "expected ',' or '}'" in problem:
+            expected = "a '}' that closes the mapping, its entries separated by commas"
+        if context_mark is not None and problem_mark is not None and context_mark.line < problem_mark.line:
+            what = (error.context or "").replace("while scanning ", "").replace("while parsing ", "")
+            what = _CONSTRUCTS.get(what, what)
+            return self.diagnostic(self._at(context_mark), f"this is not valid YAML: {problem} (in the {what} "
+                                                           f"that starts here)", expected=expected,
+                                   hint=f"the parser gave up at line {problem_mark.line + 1}, column "
+                                        f"{problem_mark.column + 1}")
+        return self.diagnostic(self._at(problem_mark or context_mark), f"this is not valid YAML: {problem}",
+                               expected=expected, hint=error.context)
 
     # ------------------------------------------------------------- nodes
     def _expanded(self, node, sizes: Dict[int, int], depth: int) -> int:
@@ -589,6 +611,14 @@ class YamlFile:
 # float past it (or not a number at all, .nan) would turn every judgement or chance it enters
 # into infinity or NaN
 _LARGEST = float(10 ** limits.MAX_NUMBER_DIGITS - 1)
+
+
+# what the YAML parser says it was reading, in a designer's words
+_CONSTRUCTS = {"a simple key": "key", "a flow sequence": "list", "a flow mapping": "mapping",
+               "a block mapping": "mapping", "a block collection": "list", "a quoted scalar": "quoted text",
+               "a plain scalar": "text", "a block scalar": "block of text", "a flow node": "value",
+               "a block node": "value", "a directive": "directive", "an anchor": "anchor", "an alias": "alias",
+               "a tag": "tag"}
 
 
 class _ParserRefused(ContentError):

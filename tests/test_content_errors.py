@@ -109,6 +109,31 @@ def test_invalid_yaml_is_located(tmp_path):
     assert d.line is not None
 
 
+@pytest.mark.parametrize("text, line, column, expected", [
+    # a key without its colon: told at the key, not at the next line where the parser gave up
+    ("strategy_cards:\n  - id: x\n    value 2\n    event_for: Unionist\n", 3, 5, "'key: value', a colon after the key"),
+    # a list never closed: told at its '['
+    ("strategy_cards:\n  - id: x\n    values: [1, 2\n    event_for: Unionist\n", 3, 13,
+     "a ']' that closes the list, its items separated by commas"),
+])
+def test_invalid_yaml_is_told_where_the_construct_began(tmp_path, text, line, column, expected):
+    root = copy_content(tmp_path)
+    add_card_file(root, text)
+    (d,) = problems(root)
+    assert d.message.startswith("this is not valid YAML") and "that starts here" in d.message
+    assert (d.line, d.column, d.expected) == (line, column, expected)
+    assert d.hint.startswith("the parser gave up at line 4")
+
+
+def test_a_broken_glossary_is_told_once_whatever_the_languages(tmp_path):
+    from crisis.content.i18n import check_all
+    root = copy_content(tmp_path)
+    replace_in(root / "locale" / "glossary.yaml", "  - en: [pivotal space, pivotal spaces]",
+               "  - en: [pivotal space, pivotal spaces")
+    found = [d for d in check_all(load_content(root)) if "not valid YAML" in d.message]
+    assert len(found) == 1 and found[0].path.endswith("glossary.yaml")
+
+
 def test_a_missing_locale_text_is_reported(tmp_path):
     root = copy_content(tmp_path)
     add_card_file(root, CARD.format(line="gain 1 VP"))
