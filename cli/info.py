@@ -103,8 +103,10 @@ def find_topic(catalog, query: str) -> Tuple[List[str], Optional[str]]:
         found = [topic for topic in topics if any(test(n) for n in names[topic])]
         if found:
             return found, None
-    every = [n for ns in names.values() for n in ns]
-    return [], did_you_mean(wanted, every, cutoff=0.5)
+    # a guess is told by its topic's name as the list shows it, whichever of its names came close
+    topic_of = {n: topic for topic, ns in names.items() for n in ns}
+    guess = did_you_mean(wanted, list(topic_of), cutoff=0.6)
+    return [], topic_title(catalog, topic_of[guess]) if guess is not None else None
 
 
 def topic_title(catalog, topic: str) -> str:
@@ -180,6 +182,9 @@ def card_query(screen: Screen, query: str, decision: Optional[Decision], word: s
     if not query:
         return [], c.text("cli.card.usage", card=word)
     number = typed_number(query)
+    if number is None and re.fullmatch(r"\s*-\s*\d+\s*", query) and decision is not None:
+        # a negative number is a choice's number mistyped, not part of a card's id
+        return [], c.text("cli.input.out_of_range", number=shown(query), n=len(decision.actions))
     if number is not None and decision is not None:
         if not 1 <= number <= len(decision.actions):
             return [], c.text("cli.input.out_of_range", number=shown(query), n=len(decision.actions))

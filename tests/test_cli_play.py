@@ -302,6 +302,7 @@ def test_bad_input_at_every_kind_of_prompt_gets_one_line_and_the_same_prompt(tmp
                                 (str(n + 1), f"There is no choice {n + 1}"), ("0", "There is no choice 0"),
                                 (illegal, "is not one of the choices now"), ("", "Nothing was typed"),
                                 ("card", "Which card?"), ("card no-such-card", "There is no card called"),
+                                ("card -1", "There is no choice -1"),
                                 ("rules no-such-topic", "There is no rules topic")):
                 session.send(bad)
                 assert_refused_once(session.prompt(), bad, prompt, reason)
@@ -507,3 +508,19 @@ def test_play_against_a_search_bot_with_its_budget(tmp_path):
     spanish = run_main("play", "--vs", "search:200000", "--lang", "es", cwd=tmp_path)
     assert spanish.returncode == 2 and "no es un presupuesto de búsqueda" in spanish.stderr
     assert "como mucho 100.000)" in spanish.stderr and "is not" not in spanish.stderr
+
+
+@pytest.mark.parametrize("lang, typed, said", [
+    ("en", "rules tokns", "Did you mean 'tokens'?"),
+    ("en", "rules foo", None),  # nothing close: no guess at all, least of all a name the list never shows
+    ("es", "reglas fichs", "¿Querías decir «fichas»?"),
+])
+def test_a_rules_topic_is_guessed_by_the_name_the_list_shows(tmp_path, lang, typed, said):
+    from clirun import run_main
+    result = run_main("play", "--seed", "5", "--vs", "heuristic", "--lang", lang, "--save", tmp_path / "g.json",
+                      input=f"{typed}\nquit\n", env={"COLUMNS": "100"})
+    reply = " ".join(result.stdout[result.stdout.index(typed):].split())
+    if said is None:
+        assert "Did you mean" not in reply.split("> quit")[0]
+    else:
+        assert said in reply
