@@ -26,7 +26,10 @@ def file_to_write(text: str, option: str, catalog, beside: int = 0) -> Path:
     ``beside``: how many bytes longer than its name are the names of the files the command keeps
     beside it (a save's lock and temporary file): a name those would not fit is refused here too."""
     path = Path(text)
-    reason = _too_long(path, beside) or _existing(path, want_folder=False) or _parent(path.parent)
+    # "dir/" names a folder (Path would drop the slash, and the game would go in a file "dir")
+    named_folder = str(text).endswith(("/", os.sep))
+    reason = ("folder_named" if named_folder else None) or _too_long(path, beside) \
+        or _existing(path, want_folder=False) or _parent(path.parent)
     if reason:
         raise _refusal(catalog, option, text, reason)
     return path
@@ -130,6 +133,8 @@ def reason_text(catalog, reason: str) -> str:
         return catalog.text("cli.path.no_folder")
     if reason == "dangling":
         return catalog.text("cli.path.dangling")
+    if reason == "folder_named":
+        return catalog.text("cli.path.folder_named")
     code = {"too_long": "ENAMETOOLONG", "folder": "EISDIR", "not_regular": "NOTREG"}.get(reason, reason[3:])
     number = getattr(errno, code, 0)
     return catalog.raw(f"cli.os_error.{code}") or (os.strerror(number) if number else code)

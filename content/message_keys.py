@@ -235,6 +235,7 @@ MESSAGES = {
     "cli.pass.taken_back": frozenset({"side"}),
     "cli.pass.title": frozenset({"side"}),
     "cli.path.dangling": frozenset(),
+    "cli.path.folder_named": frozenset(),
     "cli.path.no_folder": frozenset(),
     "cli.path.not_folder": frozenset(),
     "cli.path.refused": frozenset({"file", "option", "reason"}),

@@ -52,6 +52,9 @@ def refusals(tmp_path, fifo, existing_file):
         (["play", "--vs", "random", "--save", tmp_path / (LONG + ".json")], "longer than this system allows"),
         (["play", "--vs", "random", "--save", fifo], "it is not a regular file"),
         (["play", "--vs", "random", "--save", "/dev/full/g.json"], "does not exist"),
+        # a name ending in '/' is a folder's, even one that does not exist: never a file of that name
+        (["play", "--vs", "random", "--save", f"{tmp_path}/games/"], "it names a folder (it ends with '/')"),
+        (["sim", "--games", "1", "--records", f"{tmp_path}/runs/"], "it names a folder"),
     ]
 
 
