@@ -516,8 +516,14 @@ class LineReplay:
                                                  + self.c.text("cli.replay.branch_at_end", n=r.size, last=r.size - 1)))
                 return "stay"
             return r.branch(r.position)
+        if command == "help":  # asked for, not refused
+            self.term.write(self.c.text("cli.replay.step_help"))
+            return "stay"
         if command == "round":
             target = rest.strip()
+            if not target:
+                self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text("cli.replay.round_usage")))
+                return "stay"
             if typed_number(target) is not None:
                 start = r.round_start(typed_number(target))
             elif s.command_of(target, REPLAY_COMMANDS) == "final":

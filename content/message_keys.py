@@ -250,6 +250,7 @@ MESSAGES = {
     "cli.replay.no_action": frozenset({"n", "number"}),
     "cli.replay.no_round": frozenset({"round"}),
     "cli.replay.players": frozenset({"side0", "side1", "who0", "who1"}),
+    "cli.replay.round_usage": frozenset(),
     "cli.replay.step_help": frozenset(),
     "cli.replay.step_prompt": frozenset({"n", "position"}),
     "cli.replay.title": frozenset({"file", "n", "seed"}),

@@ -317,6 +317,16 @@ def test_replay_step_goes_back_to_an_action_and_to_a_round(finished, content):
     assert re.findall(r"^#(\d+) ", out, re.M)[:7] == ["1", "2", "3", "1", "2", "7", "8"]
 
 
+def test_a_replays_help_and_a_bare_round_are_answered_not_refused(finished):
+    from clirun import run_main
+    result = run_main("replay", finished["file"].name, "--step", input="?\nround\nq\n", cwd=finished["file"].parent)
+    out = result.stdout
+    helped = out[out.index("> ?"):out.index("> round")]
+    assert "Press Enter for the next action" in helped and "✗" not in helped
+    assert "Which round? Type round and its number (round 2), or round final." in out
+    assert "The game has no round ''" not in out
+
+
 def test_a_new_game_branches_off_a_replay_in_a_new_file(finished, tmp_path):
     data = finished["data"]
     original = tmp_path / "game.json"
