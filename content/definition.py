@@ -566,14 +566,15 @@ class DefinitionReader:
                                               "a table is a list of lines", expected=f"'- {key}: <places>'"))
             return ()
         for index, line in enumerate(lines):
-            line, good = self.loader.fields(file, line, f"line {index + 1}", {key: str},
+            line, good = self.loader.fields(file, line, f"row {index + 1} of the table", {key: str},
                                             {"provenance": str, "note": str, "ties": str, "tokens": str},
                                             at=lines.positions[index])
             if line is None or not good:
                 continue
             for field, choices in (("provenance", PROVENANCE), ("ties", TIES), ("tokens", WHOSE)):
                 if field in line:
-                    self.loader.name(file, line[field], line.value_positions[field], list(choices), field)
+                    self.loader.name(file, line[field], line.value_positions[field], list(choices), field,
+                                     setting=True)
             places = self.rule(file, line[key], line.value_positions[key], "places", resolver, lexicon,
                                slot=slot, label=f"row {index + 1}")
             rows.append(Row(places, str(line[key]), str(line.get("provenance", provenance)), line.get("note"),

@@ -233,8 +233,15 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                                         hint="a placeholder the game does not fill shows as an error; "
                                              "one left out loses information"))
                 elif required - mine or mine - filled:
-                    problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} but the "
-                                                      f"{REFERENCE_LANG} text uses {_names(required)}",
+                    # the difference first: which placeholder is not the game's, which one is left out
+                    said = []
+                    if mine - filled:
+                        said.append(f"uses {_names(mine - filled)}, which the game does not fill")
+                    if required - mine:
+                        said.append(f"leaves out {_names(required - mine)}")
+                    problems.append(_at(catalog, key, f"'{key}' " + " and ".join(said),
+                                        expected=f"the placeholders of the {REFERENCE_LANG} text: "
+                                                 f"{_names(required)}",
                                         hint="a placeholder the game does not fill shows as an error; "
                                              "one left out loses information"))
         problems.extend(check_command_words(content, lang))

@@ -131,13 +131,20 @@ class Reader:
             return None, False
         return good, ok
 
-    def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str) -> bool:
+    def name(self, file: YamlFile, value: Any, position, kinds: Sequence[str], kind: str,
+             setting: bool = False) -> bool:
+        """Whether ``value`` is one of ``kinds`` (names of a ``kind``), else a problem with the
+        likeliest meant; ``setting``: ``kind`` is a key whose value is one of a few words ('tokens:
+        own or opponent'), told as such rather than as an unknown name."""
         if isinstance(value, str) and value in kinds:
             return True
         guess = did_you_mean(str(value), kinds) if isinstance(value, str) else None
-        self.problems.add(file.diagnostic(position, f"unknown {kind} '{shown(value)}'", width=_width(value),
-                                          expected=f"a {kind}: {one_of(list(kinds))}" if kinds else
-                                          f"no {kind} (this game declares none)",
+        if setting:
+            message, expected = f"'{kind}' cannot be '{shown(value)}'", one_of(list(kinds))
+        else:
+            message = f"unknown {kind} '{shown(value)}'"
+            expected = f"a {kind}: {one_of(list(kinds))}" if kinds else f"no {kind} (this game declares none)"
+        self.problems.add(file.diagnostic(position, message, width=_width(value), expected=expected,
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return False
 
@@ -164,6 +171,8 @@ def _kind_name(kind) -> str:
     names = {int: "a whole number", str: "text", list: "a list", dict: "a mapping", float: "a number",
              bool: "true or false"}
     kinds = kind if isinstance(kind, tuple) else (kind,)
+    if float in kinds:  # a number may be whole: "a whole number or a number" says less than "a number"
+        kinds = tuple(k for k in kinds if k is not int)
     return " or ".join(names[k] for k in kinds)
 
 

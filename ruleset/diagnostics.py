@@ -196,6 +196,10 @@ def did_you_mean(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> O
     by_lower = {c.lower(): c for c in candidates}
     if word.lower() in by_lower and by_lower[word.lower()] != word:
         return by_lower[word.lower()]
+    # the start of exactly one name ('play' for 'play_card'): that name, however short the start
+    starting = [c for c in by_lower if c.startswith(word.lower()) and c != word.lower()]
+    if len(word) >= 3 and len(starting) == 1:
+        return by_lower[starting[0]]
     matches = difflib.get_close_matches(word.lower(), list(by_lower), n=3, cutoff=cutoff)
     if not matches:
         return None

@@ -68,8 +68,8 @@ def test_placeholders_must_match_the_english_ones(spanish_copy):
     (spanish_copy / "locale" / "es" / "zz-mine.yaml").write_text(
         'log:\n  play_value: "{side} juega «{carta}» por su valor ({n})."\n', encoding="utf-8")
     (d,) = messages_of(spanish_copy)
-    assert d.message == ("'log.play_value' uses placeholders {carta, n, side} but the en text uses "
-                         "{card, n, side}")
+    assert d.message == "'log.play_value' uses {carta}, which the game does not fill and leaves out {card}"
+    assert d.expected == "the placeholders of the en text: {card, n, side}"
     assert d.path.endswith("es/zz-mine.yaml") and d.line is not None
 
 

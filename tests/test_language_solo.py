@@ -274,6 +274,23 @@ def test_an_option_set_in_a_game_without_options_says_the_game_has_none(tmp_path
     assert problem.expected == "no game option (this game declares none)"
 
 
+def test_a_rows_setting_and_a_rows_missing_place_are_told_in_the_tables_words(tmp_path):
+    root = copy_content(tmp_path)
+    aid = root / "solo" / "aid-secessionist.yaml"
+    text = aid.read_text(encoding="utf-8")
+    setting = next(line for line in text.splitlines() if line.strip().startswith("tokens: "))
+    replace_in(aid, setting, setting.split("tokens:")[0] + "tokens: mine")
+    found = {p.message: p for p in solo_problems(root)}
+    assert "'tokens' cannot be 'mine'" in found and found["'tokens' cannot be 'mine'"].expected == "own or opponent"
+    root = copy_content(tmp_path / "other")
+    aid = root / "solo" / "aid-unionist.yaml"
+    replace_in(aid, "  - row: spaces where placing a token there would give you control of it\n",
+               "  - rows: spaces where placing a token there would give you control of it\n")
+    messages = [p.message for p in solo_problems(root)]
+    assert any(m.startswith("row ") and "of the table" in m for m in messages), messages
+    assert not any(m.startswith("line ") for m in messages), messages
+
+
 def test_an_aid_is_needed_for_each_side(tmp_path):
     root = copy_content(tmp_path)
     (root / "solo" / "aid-unionist.yaml").unlink()

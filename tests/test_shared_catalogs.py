@@ -135,7 +135,7 @@ def test_a_placeholder_mismatch_names_the_file_the_key_came_from(tmp_path):
     shutil.copytree(CIVIL_WAR, root)
     (root / "locale" / "es" / "zz-mine.yaml").write_text('result:\n  line: "{sid}: {vp} PV"\n', encoding="utf-8")
     result = run_main("i18n", "check", "--content", str(root), "--lang", "es")
-    assert "locale/es/zz-mine.yaml:2" in result.stdout and "'result.line' uses placeholders" in result.stdout
+    assert "locale/es/zz-mine.yaml:2" in result.stdout and "'result.line' uses {sid}, which the game does not fill" in result.stdout
 
 
 def test_crisis_games_lists_the_shipped_games_in_the_players_language():
