@@ -96,6 +96,25 @@ def test_a_scenario_key_that_names_nothing_is_refused_where_it_is_declared(tmp_p
     assert d.hint == "did you mean 'crisis track'?"
 
 
+@pytest.mark.parametrize("given, hint", [("row5", "did you mean 'row 5'?"), ("dice", "did you mean 'die'?"),
+                                         ("row 55", "did you mean 'row 5'?")])
+def test_what_decided_a_solo_choice_is_checked_before_the_run(tmp_path, given, hint):
+    """A 'decided_by' that no choice can have would fail whatever the rules do: not run, with the
+    ways a choice is decided and the table's rows."""
+    from crisis.interpreter.designer.scenario import run_file
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    path = root / "scenarios" / "solo" / "turn.yaml"
+    replace_in(path, "decided_by: row 5, chosen: Fire-Eaters", f"decided_by: {given}, chosen: Fire-Eaters")
+    from crisis.content.loader import load_content
+    content = load_content(root)
+    outcomes = run_file(program_of(content), content.root, path)
+    (bad,) = [o for o in outcomes if o.status == NOT_RUN]
+    (d,) = bad.diagnostics
+    assert d.message == f"'decided_by' cannot be '{given}'" and d.hint == hint
+    assert d.expected.startswith("die, only legal, row N (N from 1 to ")
+
+
 def test_legal_and_illegal_checks(tmp_path):
     text = BASE.replace(TWO_PLACES, "  - {legal: [place Texas, done]}\n  - {illegal: place Texas}\n")
     (outcome,) = run(tmp_path, text)

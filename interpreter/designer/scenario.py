@@ -17,6 +17,7 @@ cannot be read is "not run" and reported alone; the others in its file run.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -30,7 +31,7 @@ from crisis.interpreter.engine.board import FixedRollError
 from crisis.interpreter.engine.game import EngineGame, IllegalAction
 from crisis.interpreter.engine.layout import NOBODY
 from crisis.interpreter.engine.ops import Ctx
-from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of
+from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, one_of, shown
 
 from . import inplay
 from .invariants import check_position
@@ -847,10 +848,33 @@ class _Reader:
                     wanted[key] = self.name(item, key, value, "marker")
                 elif key in ("skipped", "dice"):
                     wanted[key] = [v for v in (value if isinstance(value, list) else [value])]
+                elif key == "decided_by":
+                    wanted[key] = self.decided_by(item, value)
                 else:
                     wanted[key] = value
             out.append(wanted)
         return Choices(out)
+
+    def decided_by(self, item: Map, value) -> Any:
+        """What decided a solo choice: a die, the only legal choice, a table's row (a row the table
+        has), or the solo opponent's own ways (first, stop, holder); anything else could never
+        match, so it is refused before the scenario runs, not failed after."""
+        rules = self.program.automa_rules
+        tables = [rows for side in (rules.tables.values() if rules is not None else ()) for rows in side.items()]
+        named = [len(rows) for name, rows in tables if name == item.get("table")]
+        most = max(named or [len(rows) for _, rows in tables] or [0])
+        row = re.fullmatch(r"row (\d+)", str(value))
+        if row is not None and 1 <= int(row.group(1)) <= most:
+            return value
+        ways = ["die", "only legal", "first", "stop", "holder"]
+        if isinstance(value, str) and value in ways:
+            return value
+        guess = did_you_mean(str(value), ways + [f"row {n}" for n in range(1, most + 1)])
+        what = f"row N (N from 1 to {most})" if most else "row N"
+        self.error(item, "decided_by", f"'decided_by' cannot be '{shown(str(value))}'",
+                   expected=f"die, only legal, {what}, first, stop or holder",
+                   hint=f"did you mean '{guess}'?" if guess else None)
+        return value
 
     def shaped(self, container, key, shape) -> Any:
         """The expected value at ``container[key]``, read by ``shape`` and checked against the game's names."""
