@@ -55,12 +55,21 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
         shown = c.raw(f"cli.coverage.kind.{item_kind}")
         return shown if shown is not None else item_kind  # a kind of rule this catalog does not know yet
 
+    def named(item) -> str:
+        """A card's rule by the card's title and id as this language shows them; else the label."""
+        if not item.card:
+            return item.label
+        kind, card_id = item.card
+        cards = show.kind_of(card_id, kind)
+        return c.text("cli.coverage.card", title=show.card(card_id, kind),
+                      id=show.card_slug(show.card_section(cards), card_id))
+
     def label(item) -> str:
         if not item.branch:
-            return item.label
+            return named(item)
         if item.branch.isdigit():
-            return c.text("cli.coverage.branch.option", label=item.label, n=int(item.branch))
-        return c.text(f"cli.coverage.branch.{item.branch}", label=item.label)
+            return c.text("cli.coverage.branch.option", label=named(item), n=int(item.branch))
+        return c.text(f"cli.coverage.branch.{item.branch}", label=named(item))
 
     print(c.text("cli.coverage.title"), file=out)
     for item_kind, hit, total in coverage.summary():

@@ -157,6 +157,7 @@ MESSAGES = {
     "cli.controller.setting": frozenset({"bot", "setting"}),
     "cli.coverage.branch.option": frozenset({"label", "n"}),
     "cli.coverage.by": frozenset(),
+    "cli.coverage.card": frozenset({"id", "title"}),
     "cli.coverage.exercised": frozenset({"kind", "label", "runs", "where"}),
     "cli.coverage.item": frozenset({"kind", "label", "where"}),
     "cli.coverage.line": frozenset({"hit", "kind", "percent", "total"}),

@@ -152,11 +152,11 @@ def test_crisis_test_coverage_reports_per_kind_and_by_which_scenarios():
     assert "Coverage:" in out
     assert re.search(r"^  card events: 1 of 40 \(2\.5%\)$", out, re.M)
     assert re.search(r"^  if branches: 2 of \d+ ", out, re.M)
-    assert re.search(r"strategy-unionist\.yaml:\d+: if branches: card sam-houston, if \.\.\. then: "
+    assert re.search(r"strategy-unionist\.yaml:\d+: if branches: Sam Houston \[sam-houston\], if \.\.\. then: "
                      r"content/fort-sumter/scenarios/cards/sam-houston\.yaml:\d+", out)
     assert re.search(r"sequence\.yaml:\d+: sequence of play \(.*\): step card play: "
                      r"content/fort-sumter/scenarios/cards/sam-houston\.yaml:2, ", out)
-    assert "Never exercised (" in out and "card lincoln" in out
+    assert "Never exercised (" in out and "Lincoln's Inaugural [lincoln]" in out
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -164,6 +164,14 @@ def test_every_kind_of_item_has_its_words_in_the_catalogs(content, lang):
     coverage = Coverage(content.definition)
     catalog = content.catalog(lang)
     assert [kind for kind in coverage.kinds() if catalog.raw(f"cli.coverage.kind.{kind}") is None] == []
+
+
+def test_a_cards_rule_is_named_by_its_title_and_id_in_the_players_language():
+    from clirun import run_main
+    result = run_main("sim", "--games", "2", "--seed", "2", "--jobs", "1", "--coverage", "--lang", "es")
+    never = result.stdout[result.stdout.index("Nunca ejercitado"):]
+    assert re.search(r"eventos de carta: .+ \[[a-z0-9-]+\]$", never, re.M)
+    assert ": card " not in never  # (the English label 'card <id>' the designer's copy once showed)
 
 
 def test_crisis_sim_coverage():

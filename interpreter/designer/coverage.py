@@ -45,6 +45,7 @@ class Item:
     path: Optional[str]
     line: Optional[int]
     branch: str = ""  # for options and branches: the option's number, "then", "otherwise" or "false"
+    card: Tuple[str, str] = ()  # a card's rule: (its kind, its id), which a language shows its own way
 
     @property
     def where(self) -> str:
@@ -104,17 +105,19 @@ class Coverage:
         self.program = CoveredProgram(definition, self)
 
     # ------------------------------------------------------------ items
-    def _add(self, kind: str, label: str, source, node, branch: str = "") -> int:
+    def _add(self, kind: str, label: str, source, node, branch: str = "", card: Tuple[str, str] = ()) -> int:
         path = line = None
         if source is not None:
             pos = _first_pos(node)
             path = source.path
             line = source.locate(pos.line, pos.column)[0] if pos is not None else source.locate(1, 1)[0]
-        self.items.append(Item(kind, label, path, line, branch))
+        self.items.append(Item(kind, label, path, line, branch, card))
         return len(self.items) - 1
 
-    def _rule(self, kind: str, label: str, rule, into: Optional[Dict[int, int]] = None) -> None:
-        """A rule (a block, or a condition with ``into=self.conditions``), and its options and branches."""
+    def _rule(self, kind: str, label: str, rule, into: Optional[Dict[int, int]] = None,
+              card: Tuple[str, str] = ()) -> None:
+        """A rule (a block, or a condition with ``into=self.conditions``), and its options and
+        branches; ``card``: the card it is a rule of (kind, id)."""
         if rule is None:
             return
         into = self.blocks if into is None else into
@@ -122,23 +125,25 @@ class Coverage:
             # one rule in two places (both sides entering a zone do the same): one item
             item = self.items[into[id(rule)]]
             item.label = _merge(item.label, label)
+            item.card = ()  # (told by the label that names both)
             return
         source = self._sources.get(id(rule))
-        into[id(rule)] = self._add(kind, label, source, rule)
-        self._branches(label, source, rule)
+        into[id(rule)] = self._add(kind, label, source, rule, card=card)
+        self._branches(label, source, rule, card)
 
-    def _branches(self, label: str, source, rule) -> None:
+    def _branches(self, label: str, source, rule, card: Tuple[str, str] = ()) -> None:
         for node in _walk(rule):
             if isinstance(node, M.Either):
                 for index, option in enumerate(node.options):
-                    self.blocks.setdefault(id(option), self._add(EITHER, label, source, option, str(index + 1)))
+                    self.blocks.setdefault(id(option), self._add(EITHER, label, source, option, str(index + 1),
+                                                                 card))
             elif isinstance(node, M.If):
-                self.blocks.setdefault(id(node.then), self._add(IF, label, source, node, "then"))
+                self.blocks.setdefault(id(node.then), self._add(IF, label, source, node, "then", card))
                 if node.otherwise is not None:
                     self.blocks.setdefault(id(node.otherwise),
-                                           self._add(IF, label, source, node.otherwise, "otherwise"))
+                                           self._add(IF, label, source, node.otherwise, "otherwise", card))
                 else:
-                    self.false.setdefault(id(node), self._add(IF, label, source, node, "false"))
+                    self.false.setdefault(id(node), self._add(IF, label, source, node, "false", card))
 
     def _find_items(self, definition) -> None:
         schema = definition.schema
@@ -151,7 +156,7 @@ class Coverage:
                     continue
                 name = f"{word}_{field}".replace(" ", "_")
                 for card_id, rule in zip(cards.ids, cards.fields[f]):
-                    self._rule(name, f"{word} {card_id}", rule)
+                    self._rule(name, f"{word} {card_id}", rule, card=(kind.name, card_id))
         # what entering each zone of a track does, for the first side to enter it and the others
         for (track, zone), (first, second) in definition.entering.items():
             name = schema.tracks[track].zones[zone].name
