@@ -502,7 +502,11 @@ class YamlFile:
             expected = "a ']' that closes the list, its items separated by commas"
         elif "expected ',' or '}'" in problem:
             expected = "a '}' that closes the mapping, its entries separated by commas"
-        if context_mark is not None and problem_mark is not None and context_mark.line < problem_mark.line:
+        # where the construct began is the mistake for one left open: a key without its colon, a
+        # list or a mapping in brackets never closed, quoted text never closed (a block's start is
+        # not: the stray line is where the parser stops)
+        opened = any(kind in (error.context or "") for kind in _OPENED)
+        if opened and context_mark is not None and problem_mark is not None and context_mark.line < problem_mark.line:
             what = (error.context or "").replace("while scanning ", "").replace("while parsing ", "")
             what = _CONSTRUCTS.get(what, what)
             return self.diagnostic(self._at(context_mark), f"this is not valid YAML: {problem} (in the {what} "
@@ -619,6 +623,9 @@ _CONSTRUCTS = {"a simple key": "key", "a flow sequence": "list", "a flow mapping
                "a plain scalar": "text", "a block scalar": "block of text", "a flow node": "value",
                "a block node": "value", "a directive": "directive", "an anchor": "anchor", "an alias": "alias",
                "a tag": "tag"}
+
+
+_OPENED = ("a simple key", "a flow sequence", "a flow mapping", "a quoted scalar")
 
 
 class _ParserRefused(ContentError):

@@ -375,7 +375,7 @@ def test_version_and_help_in_english_and_spanish():
     spanish = run_crisis("--help", env={"LANG": "es_ES.UTF-8"})
     assert "uso: crisis" in spanish.stdout and "continuar una partida guardada" in spanish.stdout
     assert "mostrar esta ayuda y salir" in spanish.stdout and "show this" not in spanish.stdout
-    bad = run_crisis("balance", "--games", "x", "--lang", "es")  # argparse's own words, translated
+    bad = run_crisis("replay", "g.json", "--branch", "x", "--lang", "es")  # argparse's own words, translated
     assert bad.returncode == 2 and "valor int no válido: 'x'" in bad.stderr
 
 

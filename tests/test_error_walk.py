@@ -60,7 +60,7 @@ DEEP_AND = "if " + " and ".join(["you control Texas"] * 491) + ": gain 1 VP"
 # (exception type, what raises it in the library, the content file written, the line of the error)
 YAML_ROWS = [
     (yaml.reader.ReaderError, "a: \x07", "strategy_cards: [] # \x07\n", 1),
-    (yaml.scanner.ScannerError, "a: 'unclosed", "strategy_cards: 'unclosed\n", 2),
+    (yaml.scanner.ScannerError, "a: 'unclosed", "strategy_cards: 'unclosed\n", 1),  # where the quote opens
     (yaml.parser.ParserError, "a: b\n- c", "strategy_cards: []\n- c\n", 2),
     (yaml.composer.ComposerError, "a: *nothing", "strategy_cards: *nothing\n", 1),
     (yaml.constructor.ConstructorError, "a: !!python/name:os.system x", "strategy_cards: !!python/name:os.system x\n", 1),
