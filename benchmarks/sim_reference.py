@@ -2,7 +2,7 @@
 
     python benchmarks/sim_reference.py [--games 4000] [--rounds 7] [--bytecode env,cached]
                                        [--phases] [--profile 40] [--only ratio|phases]
-                                       [--tree DIR] [--before DIR]
+                                       [--start-up] [--content DIR] [--tree DIR] [--before DIR]
 
 1. ratio: CPU time (user + system) of a whole ``crisis sim --games N --jobs 1``
    process against a whole ``reference_playout.py N 1`` process
@@ -29,6 +29,12 @@
    the games alone (cProfile: it magnifies calls, so read it for where, not
    for how much).
 
+``--start-up`` adds a run of one game to the rounds (what a sim process costs
+before its games) and gives each ratio less it; ``--content DIR`` (repeatable)
+adds ``crisis sim --content DIR`` to the rounds: the same game with something
+changed (the reference plays no card events: a copy of the content with its
+event uses taken out measures what the events cost).
+
 ``--tree DIR`` measures another copy of the project (a folder holding its
 ``ruleset``, ``content``, ``interpreter`` and ``cli``, e.g. a ``git archive``
 of a commit) instead of this one; ``--before DIR`` measures such a copy in the
@@ -53,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import child_cpu, import_dir, spread  # noqa: E402 - the benchmarks share their helpers
 
 TREE = Path(__file__).resolve().parent.parent
+START_UP = "start-up (crisis sim --games 1)"
 REFERENCE = TREE.parent / "shared" / "benchmarks" / "reference_playout.py"
 
 
@@ -80,6 +87,15 @@ def ratio(args, scratch: Path, trees: dict) -> None:
         for label, where in trees.items():
             runs[label] = crisis(where, "sim", "--games", games, "--seed", "1", "--jobs", "1")
             child_cpu(crisis(where, "sim", "--games", "1", "--jobs", "1"), env)  # warms the caches, untimed
+        main_tree = trees[list(trees)[-1]]
+        for folder in args.content:
+            label = f"--content {Path(folder).name}"
+            runs[label] = crisis(main_tree, "sim", "--content", str(Path(folder).resolve()), "--games", games,
+                                 "--seed", "1", "--jobs", "1")
+            child_cpu(crisis(main_tree, "sim", "--content", str(Path(folder).resolve()), "--games", "1",
+                             "--jobs", "1"), env)
+        if args.start_up:
+            runs[START_UP] = crisis(main_tree, "sim", "--games", "1", "--seed", "1", "--jobs", "1")
         note = os.environ.get("PYTHONDONTWRITEBYTECODE", "") if bytecode == "env" else "written once"
         print(f"== crisis sim --games {games} --jobs 1 / reference_playout.py {games} 1, CPU, "
               f"{args.rounds} rounds alternating; bytecode: {bytecode} (PYTHONDONTWRITEBYTECODE={note!r})")
@@ -97,6 +113,12 @@ def ratio(args, scratch: Path, trees: dict) -> None:
             if label != "reference":
                 line += f"; ratio to the reference: {spread([a / b for a, b in zip(cpu[label], cpu['reference'])])}"
             print(line)
+        if START_UP in cpu:
+            # a run of one game is the start-up (and one game): less it, what the games alone cost
+            for label in order:
+                if label not in ("reference", START_UP):
+                    alone = [(a - s) / b for a, s, b in zip(cpu[label], cpu[START_UP], cpu["reference"])]
+                    print(f"  {label}, less the start-up: ratio to the reference {spread(alone)}")
 
 
 def phases(args, scratch: Path, trees: dict) -> None:
@@ -175,6 +197,11 @@ def main() -> None:
     parser.add_argument("--only", choices=["ratio", "phases"])
     parser.add_argument("--tree", type=Path, default=TREE, help="the copy of the project to measure (default: this one)")
     parser.add_argument("--before", type=Path, help="another copy measured in the same rounds")
+    parser.add_argument("--content", action="append", default=[], metavar="DIR",
+                        help="also crisis sim on this content folder, in the same rounds (repeatable): a copy of the "
+                             "game with something left out, to see what it costs")
+    parser.add_argument("--start-up", action="store_true",
+                        help="also a run of one game in the same rounds (the start-up), and each ratio without it")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
