@@ -109,9 +109,11 @@ class Reader:
         good = Map()
         good.path, good.line, good.column = value.path, value.line, value.column
         good.key_positions, good.value_positions = value.key_positions, value.value_positions
+        guessed = set()  # required keys an unknown key was taken for: told once, as that key misspelt
         for key in value:
             if key not in known:
                 guess = did_you_mean(str(key), known)
+                guessed.add(guess)
                 self.problems.add(file.diagnostic(value.key_positions[key], f"unknown key '{shown(key)}' in {what}",
                                                   width=_width(key), expected=one_of(list(known)),
                                                   hint=f"did you mean '{guess}'?" if guess else None))
@@ -124,8 +126,9 @@ class Reader:
                 good[key] = value[key]
         for key in required:
             if key not in value:
-                self.problems.add(file.diagnostic((value.line, value.column), f"{what} has no '{key}'",
-                                                  expected=f"a '{key}' entry"))
+                if key not in guessed:
+                    self.problems.add(file.diagnostic((value.line, value.column), f"{what} has no '{key}'",
+                                                      expected=f"a '{key}' entry"))
                 ok = False
         if any(key not in good for key in required):
             return None, False

@@ -70,6 +70,16 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
     assert "bots/search.yaml:" in report and expected in report
 
 
+def test_a_misspelt_required_key_is_told_once(tmp_path):
+    """'wieght' for 'weight': the unknown key, with the key meant; not also a term without a weight."""
+    folder = copy_content(tmp_path)
+    replace_in(folder / "bots" / "evaluation.yaml", "    weight: 0.3\n    during:", "    wieght: 0.3\n    during:")
+    with pytest.raises(ContentError) as caught:
+        load_content(folder)
+    (d,) = caught.value.diagnostics
+    assert d.message.startswith("unknown key 'wieght'") and d.hint == "did you mean 'weight'?"
+
+
 def test_a_searched_kind_left_out_of_the_horizon_is_told_as_such_not_as_unknown(tmp_path):
     """The search searches only kinds a look-ahead stops at: a kind taken out of the evaluation's
     horizon is told at the search's line as missing from the horizon, with how to mend it."""
