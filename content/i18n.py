@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from crisis.ruleset import meaning as M
-from crisis.ruleset.diagnostics import Diagnostic
+from crisis.ruleset.diagnostics import Diagnostic, did_you_mean
 
 from .locale import REFERENCE_LANG, Catalog, interface_dir, placeholders
 from .model import Content
@@ -199,8 +199,13 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
             if _own_grammar(key):
                 continue
             if key not in reference.messages and not _optional(content, key):
+                # a misspelt key: among the reference's keys of the same section, one this catalog lacks
+                section = key.rsplit(".", 1)[0]
+                lacking = [k for k in reference.messages if k.rsplit(".", 1)[0] == section and k not in catalog.messages]
+                guess = did_you_mean(key, lacking)
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
-                                    hint="a key the game never asks for: misspelt, or left over",
+                                    hint=f"did you mean '{guess}'? (this catalog lacks it)" if guess else
+                                    "a key the game never asks for: misspelt, or left over",
                                     severity="warning"))
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))

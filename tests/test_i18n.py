@@ -63,6 +63,13 @@ def test_an_extra_key_is_reported_at_its_line(spanish_copy):
     assert (d.message, d.line) == ("'log.rund' is not in the en catalog", 4)
 
 
+def test_a_misspelt_key_is_linked_to_the_key_the_catalog_lacks(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "cards-strategy.yaml", '  lincoln:\n    title:', '  lincoln:\n    titel:')
+    found = {d.message: d for d in messages_of(spanish_copy)}
+    extra = found["'cards.lincoln.titel' is not in the en catalog"]
+    assert extra.hint == "did you mean 'cards.lincoln.title'? (this catalog lacks it)"
+
+
 def test_placeholders_must_match_the_english_ones(spanish_copy):
     # a game's own text of a key of the tool's catalog (content/interface/es/), checked the same way
     (spanish_copy / "locale" / "es" / "zz-mine.yaml").write_text(
