@@ -67,7 +67,8 @@ def test_an_illegal_action_lists_the_legal_ones_and_is_the_only_failure(tmp_path
 
 def test_a_misspelt_action_name_is_refused_before_the_game_starts(tmp_path):
     (d,) = not_run(tmp_path, BASE.replace(TWO_PLACES, "  - place Texass\n"))
-    assert (d.line, d.column, d.message) == (9, 5, "'place Texass': unknown space 'Texass'")
+    # pointed at and underlined where the name stands in the action
+    assert (d.line, d.column, d.width, d.message) == (9, 11, 6, "'place Texass': unknown space 'Texass'")
     assert d.hint == "did you mean 'Texas'?"
 
 

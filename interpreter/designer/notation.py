@@ -26,9 +26,13 @@ class ParsedAction:
 
 
 class NotationError(Exception):
-    def __init__(self, message: str, expected: Optional[str] = None, hint: Optional[str] = None):
+    """``part``: the words of the action text the mistake is in (an unknown name), where a
+    message about it points."""
+
+    def __init__(self, message: str, expected: Optional[str] = None, hint: Optional[str] = None,
+                 part: Optional[str] = None):
         super().__init__(message)
-        self.message, self.expected, self.hint = message, expected, hint
+        self.message, self.expected, self.hint, self.part = message, expected, hint, part
 
 
 def _suggest(word: str, names: Sequence[str]) -> Optional[str]:
@@ -180,11 +184,11 @@ class ActionReader:
             guess = did_you_mean(wrong, self.markers)
             if guess:
                 raise NotationError(f"unknown marker '{wrong}'", expected=f"a marker: {one_of(self.markers)}",
-                                    hint=f"did you mean '{guess}'?")
+                                    hint=f"did you mean '{guess}'?", part=wrong)
         if keyword not in self.keywords:
             raise NotationError(f"'{words.original[0]}' does not start an action",
                                 expected=f"{one_of(self.keywords + ['a marker name'], limit=20)}",
-                                hint=_suggest(keyword, self.keywords))
+                                hint=_suggest(keyword, self.keywords), part=words.original[0])
         if keyword == "done":
             pass
         elif keyword in self.entity_words and (keyword not in TOKEN_VERBS or _spells(words, self.entities)):
@@ -262,10 +266,10 @@ class ActionReader:
         if not wrong:
             raise NotationError(f"a {what} is missing", expected=f"a {what}: {one_of(list(names))}")
         raise NotationError(f"unknown {what} '{wrong}'", expected=f"a {what}: {one_of(list(names))}",
-                            hint=_suggest(wrong, names))
+                            hint=_suggest(wrong, names), part=wrong)
 
     @staticmethod
     def _end(words: _Words, parsed: ParsedAction) -> ParsedAction:
         if not words.done():
-            raise NotationError(f"unexpected '{words.rest()}' at the end of the action")
+            raise NotationError(f"unexpected '{words.rest()}' at the end of the action", part=words.rest())
         return parsed

@@ -220,9 +220,24 @@ class _Reader:
         return self.position_of(container, key)
 
     def error(self, container, key, message: str, expected: Optional[str] = None, hint: Optional[str] = None,
-              at_key: bool = False):
+              at_key: bool = False, part: Optional[Tuple[str, str]] = None):
+        """A problem at the value (or key) of ``container[key]``; ``part``: (the value's text, the
+        words of it the problem is about), pointed at and underlined where the file shows them."""
         position = self.key_position(container, key) if at_key else self.position_of(container, key)
-        self.errors.append(self.file.diagnostic(position, message, expected=expected, hint=hint))
+        width = 1
+        if part is not None and position is not None:
+            position, width = self._part_at(position, *part)
+        self.errors.append(self.file.diagnostic(position, message, expected=expected, hint=hint, width=width))
+
+    def _part_at(self, position, whole: str, part: str):
+        """Where ``part`` of the text ``whole`` (written at ``position``, plain or quoted) stands."""
+        line, column = position
+        written = self.file.lines[line - 1][column - 1:] if 1 <= line <= len(self.file.lines) else ""
+        quoted = written[:1] in ("'", '"')
+        at = whole.find(part)
+        if at < 0 or not written[int(quoted):].startswith(whole[:at + len(part)]):
+            return position, 1
+        return (line, column + int(quoted) + at), max(1, len(part))
 
     def lookup(self, container, key, value, names: Sequence[str], what: str, at_key: bool = False) -> int:
         """The index of ``value`` among ``names``; else an error at the name itself: at the key when
@@ -711,7 +726,7 @@ class _Reader:
                 out.append(self.actions.parse(str(text)))
             except NotationError as error:
                 self.error(where_container, where_key, f"'{text}': {error.message}", expected=error.expected,
-                           hint=error.hint)
+                           hint=error.hint, part=(str(text), error.part) if error.part else None)
         return tuple(out)
 
     def decision_check(self, container, key):
