@@ -6,7 +6,6 @@ none imports another; the engine and the content are imported when a function ne
 from __future__ import annotations
 
 import re
-
 import sys
 from typing import TYPE_CHECKING, Optional
 
@@ -101,8 +100,14 @@ def solo_options(args, content: Content, show: Presenter):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
         return Options(asked_options(args, optional_rules(content), show.catalog, content.game)), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
+    asked = asked_options(args, optional_rules(content), show.catalog, content.game)
     player = match_side(args.side, content, show) if args.side else 0
-    return solo_game(content, show, player, getattr(args, "difficulty", None)), player
+    options = solo_game(content, show, player, getattr(args, "difficulty", None))
+    # the solo game's own options (its overlay's), and any other the player asks for
+    if asked:
+        import attrs
+        options = attrs.evolve(options, flags=options.flags | asked)
+    return options, player
 
 
 def solo_game(content: Content, show: Presenter, player: int, difficulty: Optional[str]):
@@ -131,8 +136,8 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
 def asked_options(args, options, catalog, game: str) -> frozenset:
     """The optional rules asked for on the command line, of the game's ``options`` (their names
     with underscores): each ``--option NAME`` (the name as the rules write it, with spaces,
-    underscores or dashes, in any case) and each option's own flag (``--event-discard`` for the
-    option "event discard", main.OPTION_FLAG).  One the game does not have is a one-line error,
+    underscores or dashes, in any case) and each option's own flag (``--my-rule`` for an
+    option "my rule", main.OPTION_FLAG).  One the game does not have is a one-line error,
     with the game's options and the likeliest meant, never silently ignored."""
     from crisis.ruleset.diagnostics import did_you_mean
     from .errors import CliError

@@ -449,8 +449,8 @@ def build_parser(catalog) -> argparse.ArgumentParser:
             sub.add_argument("--plain", action="store_true", help=say("plain"))
 
     def game_options(sub) -> None:
-        # a game's optional rules: --option NAME, or the option's own flag (--event-discard for
-        # "event discard"), known only once the content is read (commands.asked_options)
+        # a game's optional rules: --option NAME, or the option's own flag (--my-rule for an option
+        # "my rule"), known only once the content is read (commands.asked_options)
         sub.add_argument("--option", action="append", metavar=metavar("name"), help=say("option"))
         sub.set_defaults(option_flags=[])
 
@@ -563,13 +563,13 @@ def on_terminal(text: str, stream) -> str:
     return "\n".join(fit_all(text.split("\n"), max(40, shutil.get_terminal_size().columns)))
 
 
-# a flag that may be a game option's own (``--event-discard``): no value, words joined by dashes
+# a flag that may be a game option's own (``--my-rule``): no value, words joined by dashes
 OPTION_FLAG = re.compile(r"--[^\W\d_][\w]*(-[\w]+)*")
 
 
 def _misspelt(flag: str, command: argparse.ArgumentParser) -> bool:
-    """Whether ``flag`` is nearer one of the command's own flags than anything else: then it is
-    told as a mistyped flag of the command, not as a game option the game lacks."""
+    """Whether ``flag`` is close to one of the command's own flags: then it is told as a mistyped
+    flag of the command, not as a game option the game lacks."""
     from crisis.ruleset.diagnostics import did_you_mean
     return did_you_mean(flag, [o for o in command._option_string_actions if o.startswith("--")]) is not None
 

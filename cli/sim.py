@@ -121,6 +121,9 @@ def _cmd_sim(args, start: "StartUp") -> int:
     show = presenter(args, content)
     c = show.catalog
     if getattr(args, "solo", False):
+        from .commands import asked_options, optional_rules
+        # the solo statistics play the solo game's own options; one the game lacks is still a mistake
+        asked_options(args, optional_rules(content), c, content.game)
         start.games()
         args.games, args.seed, args.jobs = games, seed, jobs
         if args.json:

@@ -41,6 +41,7 @@ def test_an_optional_rule_is_asked_for_by_its_name_or_its_own_flag(asked):
     (("--event-discrd",), "fort-sumter has no optional rule '--event-discrd'. Did you mean '--event-discard'?"),
     (("--lang", "es", "--event-discrd"), "fort-sumter no tiene ninguna regla opcional «--event-discrd». "
                                          "¿Querías decir «--event-discard»?"),
+    (("--solo", "--option", "evnt"), "fort-sumter has no optional rule 'evnt'."),  # the solo statistics too
 ])
 def test_an_optional_rule_the_game_lacks_is_a_one_line_error(asked, said):
     from clirun import run_main
