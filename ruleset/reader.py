@@ -196,9 +196,10 @@ _WORDS_ON_A_LINE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 def _name_meant(text: str, token, lexicon):
     """For an unknown word inside a misspelt name of several words (a procedure, a counter, a pile:
-    "carry out the final crisis strat", "the Fort sumter"): (message, column, width, the name
-    meant), the words around the unknown one read together against the game's names of several
-    words, in any case; None when no such name is near."""
+    "carry out the harvest scorng"), or a proper name in the wrong case ("the Old bridge"):
+    (message, column, width, the name meant, what it names, the game's names of that kind), the
+    words around the unknown one read together against the game's names, in any case; None when
+    no such name is near."""
     if lexicon is None:
         return None
     # name -> what it names: the lexicon's names of several words, and the game's proper names
