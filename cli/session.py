@@ -684,7 +684,8 @@ class GameSession:
         for action in decision.actions:
             if action.kind == "move" and (action.side, action.a) == source:
                 out.append(Choice(show.notation(game, action), show.action(game, decision, action), action=action))
-        out.append(Choice("", self.c.text("cli.move.back"), back=True))
+        # listed by its command word, as typing it takes it (the menu says "an action as listed")
+        out.append(Choice(self.command_word("back"), self.c.text("cli.move.back"), back=True))
         return out
 
     def sources(self, decision: Decision) -> List[Tuple[int, int]]:

@@ -92,11 +92,12 @@ def _pad(text: str, width: int) -> str:
 
 def fit(line: str, width: int, indent: Optional[int] = None) -> List[str]:
     """A (possibly coloured) line broken between words so that no piece is wider than ``width``;
-    pieces after the first are indented like the line, plus two (or by ``indent``)."""
+    pieces after the first are indented like the line, plus two (or by ``indent``: a column the
+    caller lines them up with, such as a menu's labels, kept while it leaves 20 columns)."""
     if visible(line) <= width:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
-    hang = " " * min(width // 2, lead + 2 if indent is None else indent)
+    hang = " " * (min(width // 2, lead + 2) if indent is None else min(indent, max(width // 2, width - 20)))
     out: List[str] = []
     current, size, empty = " " * lead, lead, True
     for word in line[lead:].split(" "):
