@@ -235,6 +235,13 @@ class DefinitionReader:
                          slot=SEQUENCE, label="the sequence of play")
         first = tuple(self.rule(file, text, spec.value_positions["first player"], "condition", resolver, lexicon,
                                 slot=FIRST_PLAYER, label="a first-player rule") for text in spec["first player"])
+        if not spec["first player"]:
+            self.loader.warnings.append(attrs.evolve(file.diagnostic(
+                spec.key_positions["first player"], "'first player' lists no rule: the first side always goes first",
+                width=len("first player"), expected="the conditions under which a side goes first, one per line",
+                hint="the rules are tried in order, and the first that holds for exactly one side makes it "
+                     "first; with none, the first side of state.yaml always is"),
+                severity="warning"))
         played_to, uses = self.uses(file, spec["playing a card"], schema, resolver, lexicon)
         entering = self.entering(file, spec.get("zones entered") or Map(), schema, resolver, lexicon)
         overlay = None

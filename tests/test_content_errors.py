@@ -134,6 +134,18 @@ def test_a_broken_glossary_is_told_once_whatever_the_languages(tmp_path):
     assert len(found) == 1 and found[0].path.endswith("glossary.yaml")
 
 
+def test_an_empty_list_of_first_player_rules_is_a_warning(tmp_path):
+    """It loads (a game may always start with the same side), but check says what it means."""
+    root = copy_content(tmp_path)
+    text = (root / "sequence.yaml").read_text(encoding="utf-8")
+    start = text.index("first player:")
+    (root / "sequence.yaml").write_text(text[:start] + "first player: []" + text[text.index("\n\n", start):],
+                                        encoding="utf-8")
+    (warning,) = [w for w in load_content(root).warnings if "first player" in w.message]
+    assert warning.message == "'first player' lists no rule: the first side always goes first"
+    assert warning.path.endswith("sequence.yaml") and warning.severity == "warning"
+
+
 def test_a_missing_locale_text_is_reported(tmp_path):
     root = copy_content(tmp_path)
     add_card_file(root, CARD.format(line="gain 1 VP"))

@@ -116,6 +116,13 @@ def test_what_decided_a_solo_choice_is_checked_before_the_run(tmp_path, given, h
     assert d.expected.startswith("die, only legal, row N (N from 1 to ")
 
 
+def test_a_file_that_lists_no_scenario_is_not_run_rather_than_passed(tmp_path):
+    (outcome,) = run(tmp_path, "scenarios: []\n")
+    assert outcome.status == NOT_RUN
+    (d,) = outcome.diagnostics
+    assert (d.line, d.column, d.message) == (1, 1, "'scenarios' lists no scenario")
+
+
 def test_legal_and_illegal_checks(tmp_path):
     text = BASE.replace(TWO_PLACES, "  - {legal: [place Texas, done]}\n  - {illegal: place Texas}\n")
     (outcome,) = run(tmp_path, text)

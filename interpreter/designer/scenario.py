@@ -1314,6 +1314,11 @@ def run_file(program, root: Path, path: Path, on_start: Optional[Callable[[str],
                                                      expected="scenarios or note")])]
         if not isinstance(specs, list):
             return [_not_run(shown, [file.diagnostic((data.line, data.column), "'scenarios' should be a list")])]
+        if not specs:  # a file that tests nothing would pass unnoticed
+            return [_not_run(shown, [file.diagnostic(data.key_positions["scenarios"], "'scenarios' lists no scenario",
+                                                     width=len("scenarios"),
+                                                     expected="scenarios, each a mapping with a name, a position, "
+                                                              "actions and what to expect")])]
     elif isinstance(data, Map):
         specs = [data]
     else:
