@@ -575,13 +575,14 @@ class SchemaReader:
                                 "verbs": dict, "game": str, "replaces": list, "paying": dict})
         if spec is None:
             return None
+        told = len(self.problems.items)  # a scenario key is checked only where nothing above failed
         game = self.game_name(spec)
         replaces = self.digests(spec)
         sides = self.sides(spec)
         counters = self.counters(spec.get("counters") or Map())
         game_map = self.game_map(spec["map"]) if "map" in spec else None
         tokens = self.tokens(spec["tokens"]) if "tokens" in spec else None
-        tracks = self.tracks(spec.get("tracks") or Map(), tokens)
+        tracks = self.tracks(spec.get("tracks") or Map(), tokens, declared="tokens" in spec)
         markers = self.markers(spec.get("markers") or Map())
         kinds = self.card_kinds(spec.get("cards") or Map())
         piles = self.piles(spec.get("piles") or Map(), kinds, counters)
@@ -613,7 +614,8 @@ class SchemaReader:
                         tracks=tracks, markers=markers, card_kinds=kinds, piles=piles, scenario_keys=keys,
                         in_play=in_play, verbs=verbs, game=game, replaces=replaces, register_holds=holds,
                         paying=paying)
-        self.scenario_keys(spec.get("scenario keys"), schema)
+        if len(self.problems.items) == told:  # (else a name it gives may be one that could not be read)
+            self.scenario_keys(spec.get("scenario keys"), schema)
         return schema
 
     def scenario_keys(self, given, schema: "Schema") -> None:
@@ -855,13 +857,17 @@ class SchemaReader:
                        expected=f"holders' 'start', tracks' spaces and boxes that add up to {tokens.each_side}",
                        hint="give a holder a start, e.g. 'pool: {words: [pool], start: 9}'")
 
-    def tracks(self, spec: Map, tokens: Optional[Tokens]) -> Tuple[Track, ...]:
+    def tracks(self, spec: Map, tokens: Optional[Tokens], declared: bool = False) -> Tuple[Track, ...]:
+        """The tracks; ``declared``: 'tokens:' is there, so tokens that could not be read are already
+        told of, and a track that holds them is not told of again."""
         out = []
         for key, value in spec.items():
             body, _ok = self.fields(value, f"track '{key}'", {"holds": str, "spaces": int, "zones": dict},
                                     {"words": (str, list), "each side": bool, "boxes": dict, "entered": dict},
                                     at=self.at(spec, key))
             if body is None:
+                continue
+            if tokens is None and declared and body["holds"] == "tokens":
                 continue
             if tokens is None or body["holds"] != "tokens":
                 self.error(self.at(body, "holds"), f"track '{key}' holds '{shown(body['holds'])}'",

@@ -134,6 +134,15 @@ def test_a_broken_glossary_is_told_once_whatever_the_languages(tmp_path):
     assert len(found) == 1 and found[0].path.endswith("glossary.yaml")
 
 
+def test_a_bad_number_of_the_tokens_is_told_once_not_with_what_follows_from_it(tmp_path):
+    """The tokens that could not be read are not told of again by the track that holds them, nor
+    by the scenario keys that name their holders."""
+    root = copy_content(tmp_path)
+    replace_in(root / "state.yaml", "at most per place: 4", "at most per place: four")
+    (d,) = problems(root)
+    assert d.message == "'at most per place' in tokens should be a whole number"
+
+
 def test_an_empty_list_of_first_player_rules_is_a_warning(tmp_path):
     """It loads (a game may always start with the same side), but check says what it means."""
     root = copy_content(tmp_path)
