@@ -187,8 +187,31 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
                                      text))
     if first is not None and first not in shown:
         shown.insert(0, first)
+    if hint is None:
+        hint = _stray_word(text, line, lexicon)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+def _stray_word(text: str, line: int, lexicon) -> Optional[str]:
+    """Where the parser stopped after a word the game does not know but which is near one it does
+    ("your VPs": the lexer read it as a name, and the rule ended too early), a hint naming it."""
+    if lexicon is None:
+        return None
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    known = set(lexicon.kinds) | {name for name, _ in getattr(lexicon, "names", ())} | set(_keywords())
+    said = lines[line - 1]
+    for name in sorted((k for k in known if " " in k), key=len, reverse=True):  # names of several words whole
+        said = said.replace(name, " ")
+    for word in _WORDS_ON_A_LINE.findall(said):
+        if word in known or word.lower() in known:
+            continue
+        guess = did_you_mean(word, [k for k in known if " " not in k], cutoff=0.75)
+        if guess is not None:
+            return f"'{word}' is not a word of this game: did you mean '{guess}'?"
+    return None
 
 
 _WORDS_ON_A_LINE = re.compile(r"[A-Za-z][A-Za-z'\-]*")

@@ -70,6 +70,17 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
     assert "bots/search.yaml:" in report and expected in report
 
 
+def test_a_term_with_a_word_the_game_lacks_gets_the_word_meant(tmp_path):
+    """'your VPs': the rule ends too early where the parser stopped, and the hint names the word
+    the game does not know and the one it likely meant."""
+    folder = copy_content(tmp_path)
+    replace_in(folder / "bots" / "evaluation.yaml", "  your VP: 1.0", "  your VPs: 1.0")
+    with pytest.raises(ContentError) as caught:
+        load_content(folder)
+    (d,) = caught.value.diagnostics
+    assert d.hint == "'VPs' is not a word of this game: did you mean 'VP'?"
+
+
 def test_a_misspelt_required_key_is_told_once(tmp_path):
     """'wieght' for 'weight': the unknown key, with the key meant; not also a term without a weight."""
     folder = copy_content(tmp_path)
