@@ -195,8 +195,12 @@ class _Loader(Reader):
                     # guessed, so a thousand new cards without texts are reported in a second
                     guess = (did_you_mean(key, list(catalog.messages), cutoff=0.85)
                              if missing <= _GUESSED_KEYS else None)
+                    # a near key is most often the one meant (a name changed in the rules, not in the
+                    # texts): the problem is told at its line
+                    path, line, column = catalog.positions.get(guess, (None, None, None)) if guess else (None,) * 3
                     diagnostic = Diagnostic(message=f"locale '{lang}' has no text for '{key}'",
-                                            path=file.path if file else display_path(self.root / "locale" / lang),
+                                            path=path or (file.path if file else display_path(self.root / "locale" / lang)),
+                                            line=line, column=column,
                                             expected=f"a '{key.split('.')[-1]}:' entry"
                                                      + (f" under '{key.rsplit('.', 1)[0]}:'" if "." in key else ""),
                                             hint="; ".join(filter(None, (

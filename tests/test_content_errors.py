@@ -143,6 +143,16 @@ def test_a_bad_number_of_the_tokens_is_told_once_not_with_what_follows_from_it(t
     assert d.message == "'at most per place' in tokens should be a whole number"
 
 
+def test_a_renamed_cards_missing_text_is_told_at_the_text_it_had(tmp_path):
+    root = copy_content(tmp_path)
+    replace_in(root / "cards" / "strategy-unionist.yaml", "  - id: major-anderson", "  - id: major-andersen")
+    (d,) = problems(root)
+    assert d.message == "locale 'en' has no text for 'cards.major-andersen.title'"
+    assert d.path.endswith("locale/en/cards-strategy.yaml")
+    assert d.line == line_of(root / "locale" / "en" / "cards-strategy.yaml", "major-anderson:") + 1  # its title
+    assert d.hint.startswith("did you mean 'cards.major-anderson.title'?")
+
+
 def test_an_empty_list_of_first_player_rules_is_a_warning(tmp_path):
     """It loads (a game may always start with the same side), but check says what it means."""
     root = copy_content(tmp_path)
