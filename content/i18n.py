@@ -35,7 +35,21 @@ def _at(catalog: Catalog, key: str, message: str, hint: Optional[str] = None,
         expected: Optional[str] = None, severity: str = "error") -> Diagnostic:
     path, line, column = catalog.positions.get(key, (None, None, None))
     return Diagnostic(message=message, path=path, line=line, column=column, hint=hint, expected=expected,
-                      severity=severity)
+                      severity=severity, source_line=_line_of(path, line))
+
+
+def _line_of(path: Optional[str], line: Optional[int]) -> Optional[str]:
+    """The text of a catalog file's line, shown under a problem with a caret (None if unreadable)."""
+    if not path or not line:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    return text.rstrip("\r\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
 
 
 def check_reference(content: Content) -> List[Diagnostic]:

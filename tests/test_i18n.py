@@ -68,6 +68,7 @@ def test_a_misspelt_key_is_linked_to_the_key_the_catalog_lacks(spanish_copy):
     found = {d.message: d for d in messages_of(spanish_copy)}
     extra = found["'cards.lincoln.titel' is not in the en catalog"]
     assert extra.hint == "did you mean 'cards.lincoln.title'? (this catalog lacks it)"
+    assert extra.source_line.strip().startswith("titel:")  # the line is shown, a caret under it
 
 
 def test_placeholders_must_match_the_english_ones(spanish_copy):
