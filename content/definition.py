@@ -454,6 +454,11 @@ class DefinitionReader:
                 placement.append(str(term))
         criteria = []
         listed = spec.get("exclusive options") or []
+        if "exclusive options" in spec and not listed:
+            loader.warnings.append(attrs.evolve(file.diagnostic(
+                spec.key_positions["exclusive options"], "'exclusive options' lists no criterion: the side the game "
+                "plays always takes the first option it is offered", width=len("exclusive options"),
+                expected="criteria, in order, among " + ", ".join(f"'{c}'" for c in CRITERIA)), severity="warning"))
         for index, criterion in enumerate(listed):
             if loader.name(file, criterion, listed.positions[index], list(CRITERIA), "criterion"):
                 criteria.append(CRITERIA[criterion])
@@ -694,6 +699,11 @@ class DefinitionReader:
                 if not isinstance(value, Seq):
                     self.problems.add(file.diagnostic(data.value_positions[key], f"'{key}' should be a list of cards"))
                     continue
+                if not value:  # cards taken out (a draft, say): loads, but their texts and counts change
+                    self.loader.warnings.append(attrs.evolve(file.diagnostic(
+                        data.key_positions[key], f"'{key}' lists no card", width=len(str(key)),
+                        hint="the file's cards are out of the game; remove the file, or the line, if that is meant"),
+                        severity="warning"))
                 kind = schema.card_kind(keys[key])
                 for index, item in enumerate(value):
                     counted[kind.name] = counted.get(kind.name, 0) + 1  # every entry counts, a broken card too

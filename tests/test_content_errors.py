@@ -165,6 +165,23 @@ def test_an_empty_list_of_first_player_rules_is_a_warning(tmp_path):
     assert warning.path.endswith("sequence.yaml") and warning.severity == "warning"
 
 
+def test_lists_left_empty_load_with_a_warning(tmp_path):
+    """Cards taken out of a file, and a solo game with no criterion for its exclusive options:
+    the content loads (a draft may be so), and check says what each means."""
+    root = copy_content(tmp_path)
+    path = root / "cards" / "strategy-secessionist.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("strategy_cards:")] + "strategy_cards: []\n", encoding="utf-8")
+    overlay = root / "solo" / "overlay.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    start = text.index("exclusive options:")
+    overlay.write_text(text[:start] + "exclusive options: []" + text[text.index("\n\n", start):], encoding="utf-8")
+    warnings = {w.message for w in load_content(root).warnings}
+    assert "'strategy_cards' lists no card" in warnings
+    assert ("'exclusive options' lists no criterion: the side the game plays always takes the first option it "
+            "is offered") in warnings
+
+
 def test_a_missing_locale_text_is_reported(tmp_path):
     root = copy_content(tmp_path)
     add_card_file(root, CARD.format(line="gain 1 VP"))
