@@ -20,9 +20,21 @@ ITERATIONS = re.search(r"^iterations: \d+", (default_content_dir() / "bots" / "s
 
 
 def problems(folder) -> str:
+    return refused(folder).report()
+
+
+def refused(folder) -> ContentError:
+    """What loading the content at ``folder`` is refused with."""
     with pytest.raises(ContentError) as caught:
         load_content(folder)
-    return caught.value.report()
+    return caught.value
+
+
+def the_one_problem_of(folder, file: str, old: str, new: str):
+    """The content copied to ``folder`` with one edit of ``bots/<file>``: its only problem."""
+    replace_in(folder / "bots" / file, old, new)
+    (problem,) = refused(folder).diagnostics
+    return problem
 
 
 def test_a_misspelt_term_of_the_evaluation_is_shown_where_it_is_with_a_guess(tmp_path):
@@ -73,21 +85,14 @@ def test_search_settings_are_checked(tmp_path, old, new, expected):
 def test_a_term_with_a_word_the_game_lacks_gets_the_word_meant(tmp_path):
     """'your VPs': the rule ends too early where the parser stopped, and the hint names the word
     the game does not know and the one it likely meant."""
-    folder = copy_content(tmp_path)
-    replace_in(folder / "bots" / "evaluation.yaml", "  your VP: 1.0", "  your VPs: 1.0")
-    with pytest.raises(ContentError) as caught:
-        load_content(folder)
-    (d,) = caught.value.diagnostics
+    d = the_one_problem_of(copy_content(tmp_path), "evaluation.yaml", "  your VP: 1.0", "  your VPs: 1.0")
     assert d.hint == "'VPs' is not a word of this game: did you mean 'VP'?"
 
 
 def test_a_misspelt_required_key_is_told_once(tmp_path):
     """'wieght' for 'weight': the unknown key, with the key meant; not also a term without a weight."""
-    folder = copy_content(tmp_path)
-    replace_in(folder / "bots" / "evaluation.yaml", "    weight: 0.3\n    during:", "    wieght: 0.3\n    during:")
-    with pytest.raises(ContentError) as caught:
-        load_content(folder)
-    (d,) = caught.value.diagnostics
+    d = the_one_problem_of(copy_content(tmp_path), "evaluation.yaml", "    weight: 0.3\n    during:",
+                           "    wieght: 0.3\n    during:")
     assert d.message.startswith("unknown key 'wieght'") and d.hint == "did you mean 'weight'?"
 
 
