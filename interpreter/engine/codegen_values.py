@@ -320,18 +320,17 @@ class ValueWriter:
     # ------------------------------------------------------------ conditions
     def test(self, closure, node, scope: Scope, it: str):
         """A condition as an expression (or True/False), else its compiled closure called."""
-        if node is not None:
-            try:
-                return self.condition(node, scope, it)
-            except Unsupported:
-                pass
-        return f"{self.const(closure)}(board, {scope.ctx()}, {it})"
+        return self._written_or_called(self.condition, closure, node, scope, it)
 
     def number_or_call(self, closure, node, scope: Scope, it: str) -> str:
-        """A number as an expression, else its compiled closure called (``test``'s twin)."""
+        """A number as an expression, else its compiled closure called."""
+        return self._written_or_called(self.number, closure, node, scope, it)
+
+    def _written_or_called(self, write, closure, node, scope: Scope, it: str):
+        """``write(node, ...)``'s expression where it has a template, else ``closure`` called."""
         if node is not None:
             try:
-                return self.number(node, scope, it)
+                return write(node, scope, it)
             except Unsupported:
                 pass
         return f"{self.const(closure)}(board, {scope.ctx()}, {it})"
