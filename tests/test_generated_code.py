@@ -64,6 +64,27 @@ def test_a_game_of_three_sides_plays_the_same_generated(three_crowns, seed):
     assert generated[:-1] == interpreted[:-1]
 
 
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_way_of_playing_offered_by_the_position_plays_the_same_generated(tmp_path, seed):
+    """A use whose 'if' reads the position (not only whose card it is) is listed by the play
+    itself; its generated form once read an attribute the check refuses, and sim stopped with a
+    traceback while play ran it."""
+    folder = tmp_path / "three-crowns"
+    shutil.copytree(THREE_CROWNS, folder)
+    sequence = folder / "sequence.yaml"
+    text = sequence.read_text(encoding="utf-8")
+    limited = "    order:\n      if: the round is at least 2\n      then: carry out the event of the card\n"
+    sequence.write_text(text.replace("    order:\n      then: carry out the event of the card\n", limited),
+                        encoding="utf-8")
+    assert limited in sequence.read_text(encoding="utf-8")
+    program = GameProgram(read_game(folder))
+    generated, interpreted = played(program, seed, True), played(program, seed, False)
+    assert generated[-1] and not interpreted[-1]
+    assert generated[:-1] == interpreted[:-1]
+    uses = [play[2] for play in generated[3]]
+    assert 0 in uses and 1 in uses  # both ways of playing were taken
+
+
 def test_the_main_sequence_runs_generated_only_from_the_context_a_game_starts_in(content):
     """The main function is written for the root context; any other is played by the operations."""
     program = program_of(content)

@@ -589,7 +589,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         """A card play whose uses are listed by the statement itself (a use offered by a
         condition on the position)."""
         program, out = self.program, self.out
-        actions, action, frame, use = self.name("a"), self.name("a"), self.name("r"), self.name("u")
+        actions, action, frame = self.name("a"), self.name("a"), self.name("r")
         uses = self.table([u.rule for u in program.uses])
         ctx = scope.ctx()
         out.line(f"{actions} = {self.const(op)}.actions(board, {ctx})")
@@ -598,8 +598,9 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.line(f"{action} = {actions}[0] if len({actions}) == 1 else "
                  + self.ask(scope.me, "play_card", actions, hidden=True))
         out.line(f"{frame} = [{self.integer(op.id)}, {ctx}, 0, -1, -1, -1]")
-        out.line(f"{use} = {self.const(op)}.begin_play(board, {frame}, {action})")
-        out.line(f"{uses}[{use}.index](board, {self.card_contexts(program.played_kind)}[{scope.me}][{action}.a], "
+        out.line(f"{self.const(op)}.begin_play(board, {frame}, {action})")
+        # begin_play notes the use's index in the frame (its fourth slot), as the framed form keeps it
+        out.line(f"{uses}[{frame}[3]](board, {self.card_contexts(program.played_kind)}[{scope.me}][{action}.a], "
                  f"choose)")
         out.line(f"{self.const(op)}.end(board, {ctx}, {frame})")
         out.dedent()
