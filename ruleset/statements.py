@@ -59,8 +59,9 @@ class Statements:
         if quantity.kind == "up_to_number":
             number = self.number_phrase(quantity.phrase)
             return M.Amount("up_to", number=number, node=quantity) if number is not None else None
-        number = self.number_phrase(quantity.phrase)
-        return M.Amount("exactly", number=number, node=quantity) if number is not None else None
+        number = self.number_phrase(quantity.phrase)  # "as many ... as NUMBER", "up to as many ... as NUMBER"
+        kind = "up_to" if quantity.kind == "up_to_as_many" else "exactly"
+        return M.Amount(kind, number=number, node=quantity) if number is not None else None
 
     def number_phrase(self, p: N.Phrase):
         return self.phrase(p, ("number",))

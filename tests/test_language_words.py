@@ -141,3 +141,39 @@ def test_a_marker_in_one_of_several_places_runs(tmp_path):
     # in Fort Pickens (one of the two): 1 VP; in Fort Sumter (neither): the otherwise branch
     assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[], []]
     assert all(o.passed for o in outcomes)
+
+
+UP_TO_AS_MANY_SCENARIOS = """\
+scenarios:
+  - name: up to as many as the card's value -- the player stops after one
+    position:
+      phase: card_play
+      leader: Unionist
+      tokens: {Fort Sumter: {Secessionist: 3}}
+      hands: {Unionist: [designer-card, lincoln], Secessionist: [florida-secedes]}
+    actions:
+      - event designer-card
+      - remove Fort Sumter
+      - done
+    expect:
+      tokens: {Fort Sumter: {Secessionist: 2}}
+"""
+
+
+def test_up_to_as_many_as_a_number_lets_the_player_stop(tmp_path):
+    """"up to as many X as N" is a most, not an exact count: 'done' is offered after each
+    removal (it once removed all N, asking nothing)."""
+    from helpers import designer_card
+    root = copy_content(tmp_path)
+    add_designer_card(root, designer_card(
+        "remove up to as many opponent tokens as the value of the card from Fort Sumter"), "designer-card", "Raid")
+    path = tmp_path / "up-to.yaml"
+    path.write_text(UP_TO_AS_MANY_SCENARIOS, encoding="utf-8")
+    content = load_content(root)
+    outcomes = run_file(content, path)
+    assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[]]
+    assert all(o.passed for o in outcomes)
+    from helpers import phrased
+    rule = "remove up to as many opponent tokens as the value of the card from Fort Sumter"
+    assert "up to" in phrased(content, rule)  # the card reads as a most, in both languages
+    assert "hasta" in phrased(content, rule, lang="es")
