@@ -177,3 +177,38 @@ def test_up_to_as_many_as_a_number_lets_the_player_stop(tmp_path):
     rule = "remove up to as many opponent tokens as the value of the card from Fort Sumter"
     assert "up to" in phrased(content, rule)  # the card reads as a most, in both languages
     assert "hasta" in phrased(content, rule, lang="es")
+
+
+def test_you_win_in_a_card_s_rule_ends_the_game_with_the_invariants_holding(tmp_path):
+    """'you win' in a card's rule ends the game during that card's play: the card lies in no pile,
+    which the invariants (crisis test, play --check) accept for that card alone, so a sudden-death
+    card can have a passing scenario and random games of it check clean."""
+    from crisis.interpreter import batch
+    from crisis.interpreter.engine.game import Options
+    from helpers import designer_card
+    root = copy_content(tmp_path)
+    add_designer_card(root, designer_card("you win"), "designer-card", "Coup")
+    path = tmp_path / "win.yaml"
+    path.write_text("""\
+scenarios:
+  - name: the card's rule wins the game at once
+    position:
+      phase: card_play
+      leader: Unionist
+      hands: {Unionist: [designer-card, lincoln], Secessionist: [florida-secedes]}
+    actions:
+      - event designer-card
+    expect:
+      over: true
+      winner: Unionist
+      decision: null
+""", encoding="utf-8")
+    content = load_content(root)
+    outcomes = run_file(content, path)
+    assert [o.problems + [d.message for d in o.diagnostics] for o in outcomes] == [[]]
+    assert all(o.passed for o in outcomes)
+    summary = batch.Summary()
+    for record in batch.Job(content, Options(frozenset()), check=True).play(range(1, 41)):
+        summary.add(record)
+    assert summary.problems == [] and summary.broken == 0
+    assert summary.at_once > 0  # some games did end by the card

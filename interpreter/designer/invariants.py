@@ -12,7 +12,7 @@ import operator
 import weakref
 from typing import List, Sequence
 
-from crisis.interpreter.engine.layout import NOBODY
+from crisis.interpreter.engine.layout import AT_ONCE, NOBODY
 
 
 def check_position(program, position) -> List[str]:
@@ -65,6 +65,10 @@ def check_position(program, position) -> List[str]:
         seen = [0] * len(ids)
         for card in held:
             seen[card] += 1
+        if kind_index == program.played_kind and values[program.layout.tie_break] == AT_ONCE and seen.count(0) == 1:
+            # "you win" in a card's rule ends the game at once, that card's play too: the card never
+            # reaches the pile played cards go to (docs/language.md)
+            seen[seen.index(0)] = 1
         problems.extend(f"{ids[card]} lies in {n} piles, not 1" for card, n in enumerate(seen) if n != 1)
     return problems
 
