@@ -399,6 +399,7 @@ MESSAGES = {
     "render.number.counter": frozenset({"counter", "counter_g", "counter_pl", "whose"}),
     "render.number.groups": frozenset({"groups"}),
     "render.number.places": frozenset({"places"}),
+    "render.number.revealed": frozenset({"cards"}),
     "render.outline.if": frozenset({"when"}),
     "render.outline.otherwise": frozenset(),
     "render.player.register": frozenset({"register", "register_g", "register_pl"}),

@@ -458,7 +458,13 @@ class Phrasing(PlayPhrasing):
         if isinstance(node, M.CardField):
             return self.fill("number.card_" + self.card_field(node.field, "number"), card=self.card(node.card))
         if isinstance(node, M.Count) and node.kind == "cards":
-            return self.fill("number.cards", cards=self.pile_noun(node.what, 2), pile=self.pile(node.what))
+            what = _one_pile(node.what)
+            if isinstance(what, M.Cards):  # "the number of revealed objectives", of several piles
+                cards = self.noun(self.schema.card_kinds[what.kind].name, 2)
+                if not what.piles:
+                    return self.fill("number.revealed", cards=cards)
+                return self.fill("number.cards", cards=cards, pile=self.cards(what))
+            return self.fill("number.cards", cards=self.pile_noun(what, 2), pile=self.pile(what))
         if isinstance(node, M.Count) and node.kind == "places":
             return self.fill("number.places", places=self.spaces(node.what))
         if isinstance(node, M.Count) and node.kind == "groups":
@@ -888,15 +894,15 @@ class Phrasing(PlayPhrasing):
             # "the final crisis of your card is the same as the final crisis of the opponent's card"
             return self.fill("condition.card_{}_vs".format(self.card_field(number.field, "group")),
                              card=self.card(number.card), op=node.op, other=self.card(node.other.card), mood=self.mood)
-        if isinstance(number, M.Count) and number.kind == "cards":
-            return self.cards_test(node, number.what)
+        if isinstance(number, M.Count) and number.kind == "cards" and isinstance(_one_pile(number.what), M.PileRef):
+            return self.cards_test(node, _one_pile(number.what))
         if node.test is not None:
             return self.fill("condition.number_is", number=self.number(number), **self.compared(node.test),
                              mood=self.mood)
         return self.fill("condition.number_vs", number=self.number(number), op=node.op,
                          other=self.number(node.other), mood=self.mood)
 
-    def cards_test(self, node: M.NumberTest, pile: M.PileRef) -> str:
+    def cards_test(self, node: M.NumberTest, pile: M.PileRef) -> str:  # pile: a Count's pile (_one_pile)
         """How many cards a pile holds: "you have at least 1 objective in your objective offer" (the
         pile's side is the subject), "there are 2 cards in the discard pile"."""
         cards = self.pile_noun(pile, node.test.n if node.test is not None else 2)
@@ -991,3 +997,11 @@ class Phrasing(PlayPhrasing):
 
     def cond_CardWould(self, node: M.CardWould):
         return self.fill("condition.card_would", card=self.card(node.card))
+
+
+def _one_pile(what):
+    """What a count of cards counts, as a pile where it is the cards of one pile ("the number of
+    cards of your hand" counts the hand as "the number of cards in your hand" does)."""
+    if isinstance(what, M.Cards) and len(what.piles) == 1 and not what.revealed and what.type is None:
+        return what.piles[0]
+    return what

@@ -16,6 +16,8 @@ from crisis.content.phrases import every_rule, meaning_of, phrase
 from crisis.ruleset import meaning as M
 from crisis.ruleset.phrasing import Phrasing, phrase_block, phrase_outline
 
+from helpers import phrased
+
 LANGS = ("en", "es")
 
 
@@ -72,6 +74,20 @@ def test_every_condition_of_the_language_reads(content):
     import typing
     conditions = {kind.__name__ for kind in typing.get_args(M.Condition)}
     assert [name for name in conditions if not name.startswith("Entity") and not hasattr(Phrasing, "cond_" + name)] == []
+
+
+@pytest.mark.parametrize("rule, english, spanish", [
+    ("if the number of cards of your hand is more than 1: gain 1 VP",
+     "If you have more than 1 card in your hand, gain 1 VP.", "Si tienes más de 1 carta en tu mano, gana 1 PV."),
+    ("if the number of revealed objectives is at least 1: gain 1 VP",
+     "If the number of revealed objectives is at least 1, gain 1 VP.",
+     "Si el número de cartas de objetivo reveladas es al menos 1, gana 1 PV."),
+])
+def test_a_count_of_cards_named_by_their_kind_reads(content, rule, english, spanish):
+    """'the number of cards of your hand' (cards named, not a pile) reads as the count of that
+    pile; crisis check and crisis cards stopped on it with a traceback."""
+    assert phrased(content, rule) == english
+    assert phrased(content, rule, lang="es") == spanish
 
 
 def designer_rule(content):
