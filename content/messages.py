@@ -58,23 +58,34 @@ def scan_messages() -> Dict[str, Optional[FrozenSet[str]]]:
     found: Dict[str, Optional[FrozenSet[str]]] = {}
     for tree in trees:
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+            if not (isinstance(node, ast.Call) and node.args):
                 continue
             name = _called(node)
-            key = node.args[0].value
-            if name not in takes_key or not isinstance(key, str):
+            if name not in takes_key:
                 continue
-            key = prefixes.get(name, "") + key
-            if not _KEY.fullmatch(key):
-                continue
-            names = _keywords(node, returns)
-            if names is None:  # **params: which ones is not known here
-                found[key] = None
-            elif key not in found:
-                found[key] = frozenset(names)
-            elif found[key] is not None:
-                found[key] = found[key] | names
+            for key in _literals(node.args[0]):
+                key = prefixes.get(name, "") + key
+                if not _KEY.fullmatch(key):
+                    continue
+                names = _keywords(node, returns)
+                if names is None:  # **params: which ones is not known here
+                    found[key] = None
+                elif key not in found:
+                    found[key] = frozenset(names)
+                elif found[key] is not None:
+                    found[key] = found[key] | names
     return found
+
+
+def _literals(node) -> Tuple[str, ...]:
+    """The keys an argument can be, where each is written out: a string, or a choice between
+    such (``"cli.card.x_short" if short else "cli.card.x"``); none where any part is worked out."""
+    if isinstance(node, ast.Constant):
+        return (node.value,) if isinstance(node.value, str) else ()
+    if isinstance(node, ast.IfExp):
+        body, orelse = _literals(node.body), _literals(node.orelse)
+        return body + orelse if body and orelse else ()
+    return ()
 
 
 def _called(node: ast.Call) -> str:

@@ -104,3 +104,20 @@ def test_fort_sumters_cards_keep_their_own_lines(content, lang):
     c = content.catalog(lang)
     assert out.splitlines()[0] == c.text("cli.cards.strategy_heading", n=len(program_of(content).cards[0].ids))
     assert "  ·  " in out and not re.search(r"·\s+(space|casilla)\s+·", out)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "every side"), ("es", "todos los bandos")])
+def test_a_game_that_names_no_words_for_every_side_gets_the_tool_s(tmp_path, lang, words):
+    """A card whose rule is for every side reads in words the tool supplies where the game gives
+    none of its own (a new game showed '<cli.card.event_for_all>' while check said nothing lacked)."""
+    from helpers import copy_content
+    root = copy_content(tmp_path)
+    for catalog in ("en", "es"):
+        path = root / "locale" / catalog / "cli.yaml"
+        text = path.read_text(encoding="utf-8")
+        kept = [line for line in text.splitlines(keepends=True) if "event_for_all" not in line]
+        assert len(kept) == len(text.splitlines()) - 2
+        path.write_text("".join(kept), encoding="utf-8")
+    out = cards_output(lang, "--content", str(root))
+    assert words in out
+    assert "<cli." not in out
