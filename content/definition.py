@@ -18,6 +18,7 @@ import attrs
 from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
 from crisis.ruleset.bound import definition_problems
+from crisis.ruleset.who import unnamed_player_problems
 from crisis.ruleset.diagnostics import Diagnostic, RulesError, did_you_mean, one_of, shown
 from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
 from crisis.ruleset.rulecache import keywords, parse
@@ -288,6 +289,8 @@ class DefinitionReader:
                                 board=board)
         # what every rule can cost, and rules carrying each other out in a circle (docs/limits.md)
         self.problems.extend(definition_problems(definition, self.sources))
+        # "you" where the sequence of play has named no player yet (ruleset/who.py)
+        self.problems.extend(unnamed_player_problems(definition, self.sources))
         return None if self.problems.items else definition
 
     def procedure_slots(self, file, procedures: Map, kinds, resolver, lexicon, schema, terms) -> Dict[str, Slot]:

@@ -44,7 +44,8 @@ import attrs
 
 from . import limits
 from . import meaning as M
-from .diagnostics import Diagnostic, diagnostic_at, shown
+from .diagnostics import Diagnostic, shown
+from .walk import _children, _walk, diagnostic_of
 
 LOOK = 50  # trying an option on a copy of the position, before its own work (as cost.LOOK)
 CAP = 10 ** 18  # bounds are kept below this, so that no number grows without end while they are worked out
@@ -100,35 +101,6 @@ class Work:
             self.run, self.heaviest = other.run, other.heaviest or self.heaviest
         self.can, self.asks, self.test = max(self.can, other.can), max(self.asks, other.asks), \
             max(self.test, other.test)
-
-
-_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _children(node) -> Iterator[object]:
-    """The meanings directly inside a meaning (never its syntax node)."""
-    names = _FIELDS.get(type(node))
-    if names is None:
-        names = _FIELDS[type(node)] = tuple(f.name for f in attrs.fields(type(node)) if f.name != "node")
-    for name in names:
-        value = getattr(node, name)
-        if isinstance(value, M.Meaning):
-            yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, M.Meaning):
-                    yield item
-                elif isinstance(item, tuple):  # a procedure's lines: (label, rule)
-                    yield from (part for part in item if isinstance(part, M.Meaning))
-
-
-def _walk(root) -> Iterator[object]:
-    """Every meaning in a rule, without recursion."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(list(_children(node))))
 
 
 class RuleBound:
@@ -907,23 +879,7 @@ class RuleBound:
 
     # ============================================================ problems
     def at(self, node, rule, message: str, hint: str, word: Optional[str] = None) -> Diagnostic:
-        """A diagnostic at a meaning's first word (or at ``word`` inside it), in its rule's file."""
-        source = self.sources.get(id(rule), (None, None))[1]
-        syntax = getattr(node, "node", None)
-        pos = getattr(syntax, "pos", None)
-        width = 1
-        line, column = (pos.line, pos.column) if pos is not None else (1, 1)
-        if word is not None and syntax is not None and hasattr(syntax, "walk"):
-            found = next((n for n in syntax.walk() if getattr(n, "text", None) == word and n.pos is not None), None)
-            if found is not None:
-                line, column, width = found.pos.line, found.pos.column, len(word)
-            elif pos is not None and pos.line == pos.end_line and source is not None:
-                # a word kept as text in its phrase ("the card is Friendly"): the last time it is written there
-                lines = source.text.split("\n")
-                span = lines[pos.line - 1][pos.column - 1:pos.end_column - 1] if pos.line <= len(lines) else ""
-                if span.rfind(word) >= 0:
-                    column, width = pos.column + span.rfind(word), len(word)
-        return diagnostic_at(source, line, column, message, width=width, hint=hint)
+        return diagnostic_of(self.sources, node, rule, message, hint, word)
 
     def heaviest(self, statements: Sequence[object], weights: Sequence[int]):
         return statements[list(weights).index(max(weights))]

@@ -160,3 +160,58 @@ def test_the_shipped_games_load_clean(game):
     read_game(game_path(game))  # every rule of every game in the slot it stands in
     if game == "fort-sumter":
         assert load_content(game_path(game)).warnings == ()
+
+
+THREE_CROWNS = "tests/data/three-crowns"
+
+
+def three_crowns_copy(tmp_path):
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    return root
+
+
+@pytest.mark.parametrize("line", ["gain 1 VP", "place 1 in Dunmore", "draw 1 card from the deck into your hand",
+                                  "if you occupy Dunmore: gain 1 VP"])
+def test_you_where_the_sequence_has_named_no_player_is_refused(tmp_path, line):
+    """The sequence of play runs for no player until a statement names them: a bare 'you' there
+    (written, or meant by 'gain 1 VP') once went to the first side of 'sides:', silently."""
+    root = three_crowns_copy(tmp_path)
+    sequence = root / "sequence.yaml"
+    replace_in(sequence, "    step tally:\n", f"    step tally:\n      {line}\n")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    errors = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert len(errors) == 1, [d.format() for d in errors]
+    assert errors[0].path.endswith("sequence.yaml")
+    assert (errors[0].line, errors[0].column) == (line_of(sequence, f"      {line}\n"), 7)
+    assert "names no player" in errors[0].message
+    assert "for each player" in errors[0].hint
+
+
+def test_a_procedure_the_sequence_carries_out_for_no_player_is_refused_at_its_own_line(tmp_path):
+    root = three_crowns_copy(tmp_path)
+    sequence = root / "sequence.yaml"
+    replace_in(sequence, "    step tally:\n", "    step tally:\n      carry out the bonus\n")
+    replace_in(sequence, "procedures:\n", "procedures:\n  bonus: |\n    gain 1 VP\n")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    errors = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert len(errors) == 1, [d.format() for d in errors]
+    assert errors[0].line == line_of(sequence, "    gain 1 VP\n")
+    assert "carries out 'bonus'" in errors[0].message
+
+
+@pytest.mark.parametrize("line", ["for each player: gain 1 VP", "each player draws 1 card from the deck into their hand",
+                                  "the first player gains 1 VP", "for each player: carry out the region scoring"])
+def test_you_where_the_sequence_names_the_players_is_accepted(tmp_path, line):
+    root = three_crowns_copy(tmp_path)
+    replace_in(root / "sequence.yaml", "    step tally:\n", f"    step tally:\n      {line}\n")
+    read_game(root)
+
+
+def test_no_shipped_game_says_you_where_no_player_is_named():
+    for game in shipped_games():
+        read_game(game_path(game))

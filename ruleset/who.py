@@ -1,0 +1,102 @@
+"""Who "you" is: the rules that run for no player must not name one.
+
+A card's rules run for the player who plays it, a procedure for whoever carries it out; but the
+setup and the sequence of play run for nobody until a statement names the players: `for each
+player`, `players alternate`, `each player ...`, `the first player ...`, a scoring `score ...`
+(each line for each player).  Outside those, "you", "your" and "the opponent" name nobody, and the
+engine would quietly take the first side of `sides:` for them (a designer's `gain 5 VP` at the
+top of a step went to the Unionist every time).  So each such word is an error at its statement,
+and so is a procedure carried out from there that names one (at the procedure's word, with the
+line that carries it out named in the hint).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from . import meaning as M
+from .diagnostics import Diagnostic
+from .bound import STATEMENTS
+from .walk import _children, diagnostic_of
+
+# statements and conditions inside which "you" is each player in turn, or the one named
+_NAMES_PLAYERS = (M.ForEachPlayer, M.Alternate, M.EachSide, M.Score)
+HINT = ("the setup and the sequence of play run for no player: put it under 'for each player:', "
+        "or say who: 'each player ...', 'the first player ...'")
+
+
+def _names_a_player(node) -> bool:
+    """Whether this meaning is "you" (or "your", "the opponent") itself."""
+    if isinstance(node, M.Side):
+        return node.kind in ("me", "opponent")
+    if isinstance(node, M.Owners):
+        return node.kind in ("own", "opponent")
+    return isinstance(node, M.Acting) and node.actor == "opponent"
+
+
+def _binds(node) -> bool:
+    return isinstance(node, _NAMES_PLAYERS) or (isinstance(node, M.Acting) and node.actor != "opponent")
+
+
+def _namings(rule) -> List[object]:
+    """Each statement of ``rule`` (outside what names the players) that names a player, once
+    (the innermost statement around the word)."""
+    found: List[object] = []
+    stack: List[Tuple[object, object]] = [(rule, rule)]
+    while stack:
+        node, placed = stack.pop()
+        if _binds(node):
+            continue
+        if isinstance(node, STATEMENTS) and getattr(getattr(node, "node", None), "pos", None) is not None:
+            placed = node
+        if _names_a_player(node):
+            line = _line(placed)
+            if not any(placed is other or (line is not None and _line(other) == line) for other in found):
+                found.append(placed)  # once a statement, and once a line ("if you ...: gain 1 VP")
+            continue
+        stack.extend((child, placed) for child in reversed(list(_children(node))))
+    return found
+
+
+def _line(meaning) -> Optional[int]:
+    pos = getattr(getattr(meaning, "node", None), "pos", None)
+    return pos.line if pos is not None else None
+
+
+def _carried_out(rule) -> List[int]:
+    """The procedures a rule carries out where no player is named yet."""
+    found: List[int] = []
+    stack = [rule]
+    while stack:
+        node = stack.pop()
+        if _binds(node):
+            continue
+        if isinstance(node, M.CarryOut) and node.procedure >= 0:
+            found.append(node.procedure)
+        stack.extend(reversed(list(_children(node))))
+    return found
+
+
+def unnamed_player_problems(definition, sources: Dict[int, Tuple[object, object]]) -> List[Diagnostic]:
+    """Each place where the setup or the sequence of play (or a procedure it carries out before
+    naming the players) says "you" with no player to be."""
+    problems: List[Diagnostic] = []
+    names = list(definition.declarations.procedures)
+    rules = {name: rule for name, (kind, rule) in definition.procedures.items() if kind == "block"}
+    seen = set()
+    # (rule, what carries it out: None for the setup and the play themselves)
+    queue: List[Tuple[object, Optional[str]]] = [(definition.setup, None), (definition.play, None)]
+    while queue:
+        rule, carried_by = queue.pop(0)
+        if rule is None:
+            continue
+        namings = _namings(rule)
+        message = "'you' (said or meant) names no player here" if carried_by is None else \
+            f"'you' (said or meant) names no player here: {carried_by}, where no player is named"
+        problems.extend(diagnostic_of(sources, placed, rule, message, HINT) for placed in namings)
+        for index in _carried_out(rule):
+            name = names[index] if 0 <= index < len(names) else None
+            if name in rules and name not in seen:
+                seen.add(name)
+                queue.append((rules[name], f"the sequence of play carries out '{name}'"))
+    return problems
