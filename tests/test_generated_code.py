@@ -232,3 +232,17 @@ def test_a_sum_calls_what_it_cannot_write_in_place(content):
             totals.add(total)
         game.apply(bots[game.decision.player].choose(game, game.decision))
     assert len(totals) > 5
+
+
+@pytest.fixture(scope="module")
+def civil_war():
+    return GameProgram(read_game(CIVIL_WAR))
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_the_civil_war_card_game_plays_the_same_generated(civil_war, seed):
+    """The Civil War Card Game sets counters of the game (the damage, the battle of the turn),
+    written out in place: the same games as the operations, whichever side gives battle."""
+    generated, interpreted = played(civil_war, seed, True), played(civil_war, seed, False)
+    assert generated[-1] and not interpreted[-1]
+    assert generated[:-1] == interpreted[:-1]

@@ -706,10 +706,11 @@ class CodeGenerator(TransferWriter, ValueWriter):
         base = program.layout.counter[op.counter]
         try:
             if isinstance(node, M.SetCounter):
-                if not declared.each_side:
-                    raise Unsupported("a counter of the game set")  # CounterOp reads it per side
                 value = self.number(node.value, scope, "-1")
-                sides = [self.integer(s) for s in range(self.sides)] if op.each_side else [scope.me]
+                if not declared.each_side:  # one counter of the game
+                    sides = ["0"]
+                else:
+                    sides = [self.integer(s) for s in range(self.sides)] if op.each_side else [scope.me]
             elif isinstance(node, M.ChangeCounter):
                 amount = self.number(node.amount, scope, "-1")
                 per = self.number(node.per, scope, "-1") if node.per is not None else None

@@ -533,9 +533,11 @@ class CounterOp(Op):
     def run(self, board, ctx):
         side = self.side(board, ctx) if self.side is not None else 0
         if self.set_to:
-            sides = range(board.sides) if self.each_side else (side,)
             value = self.amount(board, ctx, NOBODY)
-            for s in sides:
+            if not board.program.schema.counters[self.counter].each_side:  # one counter of the game
+                board.change_counter(self.counter, 0, value - board.counter(self.counter), ctx.reason)
+                return
+            for s in range(board.sides) if self.each_side else (side,):
                 board.change_counter(self.counter, s, value - board.counter(self.counter, s), ctx.reason)
             return
         board.change_counter(self.counter, side, self.delta(board, ctx), ctx.reason)
