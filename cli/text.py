@@ -402,6 +402,13 @@ class Presenter:
         named = {"log.step": "step", "log.counter": "counter", "log.play": "use", "log.keep": "noun",
                  "log.draw": "into", "log.put": "into", "log.shuffle": "pile", "log.place_chosen": "word",
                  "log.reveal": "pile", "log.reveal_all": "pile"}
+        if key == "log.counter" and p.get("set") == "yes":
+            # a value set: told by log.counter_set.<counter> where the catalog has it (whatever the
+            # change, none included: a battle's total), else as any change, and not when none
+            told = f"log.counter_set.{p.get('counter', '')}"
+            if self.catalog.raw(told) is not None:
+                return told
+            return f"log.counter.{p.get('counter', '')}" if p.get("n") else None
         if key in named:
             return f"{key}.{p.get(named[key], '')}"
         if key == "log.carry_out":

@@ -819,3 +819,21 @@ def test_places_within_reach_along_the_line_are_those_of_a_walk_from_neighbour_t
         within = _within_line(tables(program), lambda board, ctx, it: most)
         for place in range(program.layout.places):
             assert within(board, None, place) == walked(board, place, most), (place, most)
+
+
+@pytest.mark.parametrize("lang, gives, total", [("en", " gives battle at ", ": a total of "),
+                                                ("es", " presenta batalla en ", ": un total de ")])
+def test_every_battle_tells_both_totals_and_the_damage_even_when_they_repeat(lang, gives, total):
+    """A battle's totals are set ('set your might to ...') and told at every set: a total equal
+    to the side's total in the battle before (a set that changes nothing) was left out of the log,
+    and so was a damage equal to the last one, though a forfeit followed."""
+    from clirun import run_main
+    result = run_main("play", "--bots", "--game", "civil-war-card-game", "--seed", "58", "--lang", lang,
+                      env={"COLUMNS": "400"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    battles = [i for i, line in enumerate(lines) if gives in line]
+    assert len(battles) >= 3
+    for start in battles:
+        told = [line for line in lines[start + 1:start + 5] if total in line]
+        assert len({line.split(":")[0] for line in told}) == 2, lines[start:start + 5]

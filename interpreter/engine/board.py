@@ -367,8 +367,10 @@ class Board:
     def counter(self, counter: int, side: int = 0) -> int:
         return self.values[self.layout.counter[counter] + side]
 
-    def change_counter(self, counter: int, side: int, delta: int, reason: str) -> int:
-        """Add (or take away) within the counter's bounds; the change made."""
+    def change_counter(self, counter: int, side: int, delta: int, reason: str, set_to: bool = False) -> int:
+        """Add (or take away) within the counter's bounds; the change made.  ``set_to``: the change
+        sets the counter ("set the damage to ..."), and is logged even when it changes nothing, so
+        that a catalog may tell every value set (cli/text.py: log.counter_set)."""
         declared = self.program.schema.counters[counter]
         offset = self.layout.counter[counter] + (side if declared.each_side else 0)
         value = self.values[offset]
@@ -378,9 +380,12 @@ class Board:
             delta = min(delta, declared.high - value)
         if delta:
             self.values[offset] = value + delta
-            if self.log is not None:
-                self.emit("log.counter", counter=declared.name, side=self.program.schema.sides[side]
-                          if declared.each_side else None, n=delta, value=value + delta, reason=reason)
+        if (delta or set_to) and self.log is not None:
+            params = dict(counter=declared.name, side=self.program.schema.sides[side] if declared.each_side else None,
+                          n=delta, value=value + delta, reason=reason)
+            if set_to:
+                params["set"] = "yes"
+            self.emit("log.counter", **params)
         return delta
 
     # ------------------------------------------------------------ cards

@@ -535,10 +535,10 @@ class CounterOp(Op):
         if self.set_to:
             value = self.amount(board, ctx, NOBODY)
             if not board.program.schema.counters[self.counter].each_side:  # one counter of the game
-                board.change_counter(self.counter, 0, value - board.counter(self.counter), ctx.reason)
+                board.change_counter(self.counter, 0, value - board.counter(self.counter), ctx.reason, True)
                 return
             for s in range(board.sides) if self.each_side else (side,):
-                board.change_counter(self.counter, s, value - board.counter(self.counter, s), ctx.reason)
+                board.change_counter(self.counter, s, value - board.counter(self.counter, s), ctx.reason, True)
             return
         board.change_counter(self.counter, side, self.delta(board, ctx), ctx.reason)
 
