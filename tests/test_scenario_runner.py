@@ -65,6 +65,18 @@ def test_an_illegal_action_lists_the_legal_ones_and_is_the_only_failure(tmp_path
     assert problem.startswith("action 3 ('event lincoln'): 'event lincoln' is not a legal action now; legal: ")
 
 
+def test_a_check_that_failed_before_an_illegal_action_is_still_reported(tmp_path):
+    """The checks before an illegal action say where the game really stood (a designer's
+    '{decision: ...}' that did not hold): they are kept, and only what follows is left out."""
+    (outcome,) = run(tmp_path, BASE.replace(TWO_PLACES, "  - {decision: {player: Secessionist, kind: place}}\n"
+                                                        "  - place Washington\n  - event lincoln\n")
+                     + "expect:\n  vp: {Unionist: 3}\n")
+    assert not outcome.passed
+    checked, illegal = outcome.problems
+    assert checked.startswith("action 2: expected a Secessionist place decision")
+    assert illegal.startswith("action 4 ('event lincoln'): 'event lincoln' is not a legal action now")
+
+
 def test_a_misspelt_action_name_is_refused_before_the_game_starts(tmp_path):
     (d,) = not_run(tmp_path, BASE.replace(TWO_PLACES, "  - place Texass\n"))
     # pointed at and underlined where the name stands in the action

@@ -1252,13 +1252,14 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
         try:
             game.apply(step.text)
         except IllegalAction as error:
-            # what follows an illegal action is only its consequence: report this alone
-            outcome.problems = [f"{where} ('{step.text}'): {error.diagnostics[0].message}"]
+            # what follows an illegal action is only its consequence: nothing after it is reported;
+            # the checks that failed before it stay, as they say where the game really stood
+            problems.append(f"{where} ('{step.text}'): {error.diagnostics[0].message}")
             stopped = True
             break
         violations = check_position(program, game.position)
         if violations:
-            outcome.problems = [f"{where} ('{step.text}'): invariant broken: {v}" for v in violations]
+            problems.extend(f"{where} ('{step.text}'): invariant broken: {v}" for v in violations)
             stopped = True
             break
     if not stopped:
