@@ -82,6 +82,8 @@ def cmd_test(args) -> int:
     from crisis.ruleset.diagnostics import UserError
     games_of_paths = [] if args.content is not None else sorted(
         {root for path in args.paths for root in _content_folders(path)})
+    if args.content is None and not args.paths and _content_folder(".") is not None:
+        games_of_paths = [_content_folder(".")]  # run in a game's folder: that game's scenarios
     inferred = bool(games_of_paths)
     if inferred:
         # scenarios in a game's folder are tested on that game, without --game or --content

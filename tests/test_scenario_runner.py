@@ -433,6 +433,22 @@ def test_a_games_folder_stands_for_its_scenarios(capsys):
     assert " 0 failed, 0 not run" in capsys.readouterr().out.strip().splitlines()[-1]
 
 
+@pytest.mark.parametrize("inside", ["", "scenarios"])
+def test_crisis_test_run_inside_a_games_folder_tests_that_game(capsys, monkeypatch, tmp_path, inside):
+    """A designer in their game's folder types `crisis test`: their scenarios run, not the
+    default game's (Fort Sumter's 298 scenarios ran instead)."""
+    import shutil
+    from pathlib import Path
+
+    from crisis.cli.main import main
+    game = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).resolve().parent / "data" / "three-crowns", game)
+    monkeypatch.chdir(game / inside)
+    assert main(["test"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last == "5 passed, 0 failed, 0 not run (5 scenarios in 1 file)"  # tests/data/three-crowns/scenarios
+
+
 @pytest.mark.parametrize("folders", [["civil-war-card-game/scenarios", "fort-sumter/scenarios"], ["."]])
 def test_scenarios_of_two_games_at_once_are_refused_in_one_line(capsys, folders):
     from pathlib import Path
