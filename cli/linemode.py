@@ -392,7 +392,7 @@ class LineReplay:
     def intro(self) -> List[str]:
         r, c = self.replay, self.c
         who = [controller_text(c, name) for name in self.session.controllers]
-        seed = r.saved.seed if (r.finished or not self.session.hotseat) else "?"
+        seed = r.saved.seed if (r.finished or not self.session.hotseat) else ""  # hidden till the end
         lines = [self.style.bold(c.text("cli.replay.title", file=shown_path(r.path), seed=seed, n=r.size)),
                  c.text("cli.replay.players", side0=self.names[0], who0=who[0], side1=self.names[1], who1=who[1])]
         if not r.finished:

@@ -53,7 +53,7 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
     lines = []
     if resumed:
         lines.append(style.bold(c.text("cli.intro.resume", file=shown_path(session.path), n=len(session.game.history),
-                                       seed=session.seed if session.seed_shown() else "?")))
+                                       seed=session.seed if session.seed_shown() else "")))
     else:
         lines.append(style.bold(c.text("cli.intro.title", game=c.text("cli.title"))))
     automa = session.automa

@@ -407,3 +407,17 @@ def test_a_finished_game_is_not_branched_off_after_its_last_action(finished, tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["done.json"]
     earlier = run_main("replay", path.name, "--branch", str(size - 1), input="quit\n", cwd=tmp_path, env=WIDE)
     assert "A new game branched off after action" in earlier.stdout
+
+
+def test_a_hot_seat_game_resumed_or_replayed_says_the_seed_stays_hidden(tmp_path):
+    """Until a hot-seat game is over its seed is not shown (it would tell the decks' order): the
+    resume and replay lines say so in words, where they read 'replayed from seed ?'."""
+    from clirun import run_main
+    started = run_main("play", "--save", str(tmp_path / "hs.json"), "--seed", "3", input="\n1\n\nquit\n")
+    assert started.returncode == 0, started.stderr
+    wide = {"COLUMNS": "400"}
+    resumed = run_main("resume", str(tmp_path / "hs.json"), input="quit\n", env=wide)
+    first = resumed.stdout.splitlines()[0]
+    assert first.endswith(": 1 action replayed (the seed is shown when the game is over).")
+    replayed = run_main("replay", str(tmp_path / "hs.json"), "--step", input="q\n", env=wide)
+    assert replayed.stdout.splitlines()[0].endswith("hs.json: 1 action.")
