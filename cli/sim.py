@@ -448,8 +448,7 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
             say(c.text("cli.sim.problem", problem=problem))
     elif summary.get("checked"):
         say(c.text("cli.sim.all_held"))
-    say(c.text("summary.sim", games=total.games, seconds=show.decimal(summary["seconds"], 2),
-               rate=round(summary["games_per_second"])))
+    say(speed(c, show, total.games, summary["seconds"]))
     if summary["processes"] == "ray":
         say(c.text("cli.sim.ray"))
     else:
@@ -482,6 +481,14 @@ def sim_solo(args, content, show) -> int:
                    vp=show.decimal(total.mean(reading.score, opponent), 2),
                    player_vp=show.decimal(total.mean(reading.score, player), 2)))
     elapsed = time.perf_counter() - started
-    say(c.text("summary.sim", games=played, seconds=show.decimal(elapsed, 2), rate=round(played / elapsed)))
+    say(speed(c, show, played, elapsed))
     say(c.text("cli.sim.processes", n=processes(args.games, args.jobs)))  # as the two-player summary says
     return EXIT_OK
+
+
+def speed(c, show, games: int, seconds: float) -> str:
+    """How long the games took: games a second, or seconds a game where one took over a second
+    (a run of search bots said '0 games per second')."""
+    rate = games / max(seconds, 1e-9)
+    return c.text("summary.sim", games=games, seconds=show.decimal(seconds, 2), rate=round(rate) if rate >= 1 else 0,
+                  per_game=show.decimal(seconds / games if games else 0, 1))

@@ -468,7 +468,7 @@ MESSAGES = {
     "result.line": frozenset({"side", "vp"}),
     "result.title": frozenset(),
     "result.winner": frozenset({"side"}),
-    "summary.sim": frozenset({"games", "rate", "seconds"}),
+    "summary.sim": frozenset({"games", "per_game", "rate", "seconds"}),
     "summary.sim_side": frozenset({"percent", "side", "vp", "wins"}),
     "summary.sim_solo": frozenset({"difficulty", "opponent", "percent", "player", "player_vp", "vp", "wins"}),
     "token.own": frozenset(),

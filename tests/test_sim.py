@@ -402,3 +402,16 @@ def test_on_a_narrow_terminal_the_summary_breaks_between_words_and_piped_it_keep
     words = [re.sub(r"[\d.,]+", "N", " ".join(" ".join(lines).split())) for lines in (on_terminal, piped)]
     assert words[0] == words[1]
     assert len(on_terminal) > len(piped) or not solo
+
+
+@pytest.mark.parametrize("lang, games, seconds, said", [
+    ("en", 300, 0.12, "300 games in 0.12 s (2500 games per second)"),
+    ("en", 2, 8.24, "2 games in 8.24 s (4.1 s a game)"),
+    ("es", 2, 8.24, "2 partidas en 8,24 s (4,1 s por partida)"),
+])
+def test_the_speed_of_slow_games_is_said_in_seconds_a_game(content, lang, games, seconds, said):
+    """Search bots take seconds a game: the summary said '0 games per second'."""
+    from crisis.cli.sim import speed
+    from crisis.cli.text import Presenter
+    show = Presenter(content, content.catalog(lang))
+    assert speed(show.catalog, show, games, seconds) == said
