@@ -119,7 +119,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
     c = show.catalog
     automa = program_of(content).automa_rules
     if automa is None:
-        raise CliError(c.text("cli.error.no_solo", content=content.root))
+        raise CliError(c.text("cli.error.no_solo", game=c.text("cli.title"), content=content.root))
     levels = list(automa.difficulty)
     if difficulty is not None and difficulty not in levels:
         matches = [name for name in levels if c.name("difficulty", name).lower() == difficulty.lower()]

@@ -337,7 +337,7 @@ def cmd_aid(args) -> int:
     content = load(args)
     show = presenter(args, content)
     if content.overlay is None:
-        raise CliError(show.catalog.text("cli.error.no_solo", content=content.root))
+        raise CliError(show.catalog.text("cli.error.no_solo", game=show.catalog.text("cli.title"), content=content.root))
     sides = [match_side(args.side, content, show)] if args.side else range(len(content.sides))
     lines: list = []
     width = min(WIDTH, shutil.get_terminal_size((WIDTH, 40)).columns)  # the terminal's, if narrower
@@ -386,7 +386,9 @@ def cmd_balance(args) -> int:
     optional = reading_of(program_of(content)).options
     from .commands import asked_options
     asked = asked_options(args, optional, c, content.game)
-    rules = ((), optional) if args.both_rules and optional else (tuple(name for name in optional if name in asked),)
+    if args.both_rules and not optional:  # nothing to play without and with: said, not ignored
+        raise CliError(c.text("cli.error.no_optional_rules", game=content.game, option="--both-rules"))
+    rules = ((), optional) if args.both_rules else (tuple(name for name in optional if name in asked),)
     from .sim import progress_bar
     plan = Plan(games=games, seed=seed, pairings=pairings, rules=rules, level=level, jobs=jobs)
     total = games * (len(pairings) * len(rules) + (1 if other is not None else 0))

@@ -179,7 +179,7 @@ MESSAGES = {
     "cli.error.lsp_missing": frozenset(),
     "cli.error.no_catalog": frozenset({"lang", "langs"}),
     "cli.error.no_optional_rules": frozenset({"game", "option"}),
-    "cli.error.no_solo": frozenset({"content"}),
+    "cli.error.no_solo": frozenset({"content", "game"}),
     "cli.error.pairings": frozenset({"count", "other", "other_count", "side"}),
     "cli.error.save_exists": frozenset({"command", "file"}),
     "cli.error.seed": frozenset({"max", "value"}),

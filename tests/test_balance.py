@@ -443,3 +443,15 @@ def test_a_game_without_a_rule_of_its_cards_reports_how_its_cards_were_played_an
     assert words.text("report.p_holm") not in page
     played = max(run["cards"], key=lambda card: card["other"]["n"])
     assert played["other"]["n"] > 0
+
+
+def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
+    """--both-rules on a game with no optional rule had nothing to compare and was silently
+    ignored; it is now refused in one line, before any folder is made."""
+    from clirun import run_main
+    result = run_main("balance", "--game", "civil-war-card-game", "--both-rules", "--games", "2", "--jobs", "1",
+                      "--out", str(tmp_path / "out"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "has no optional rules" in result.stderr and "--both-rules" in result.stderr
+    assert not (tmp_path / "out").exists()
+

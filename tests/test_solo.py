@@ -248,3 +248,11 @@ def test_why_after_a_turn_decided_by_its_tests_shows_those_tests(content, tmp_pa
     assert "reveals Baltimore Plot" in lines[1]
     assert lines[-2].endswith("is at most the value of the revealed card? Yes.")
     assert lines[-1] == "  → Secessionist carries out the event of Edmund Ruffin."
+
+
+@pytest.mark.parametrize("command", ["play", "sim"])
+def test_a_game_without_a_solo_mode_says_so_in_a_player_s_words(command):
+    from clirun import run_main
+    result = run_main(command, "--solo", "--game", "civil-war-card-game", input="")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "The Civil War Card Game has no solo mode" in result.stderr
