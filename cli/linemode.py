@@ -149,11 +149,11 @@ class LineMode:
         lines = []
         if other is not None:
             self.term.clear()  # the previous player's hand leaves the screen
-            # what the previous player's last action did is public: both may read it now
-            start, log = s.feed(other)
-            if log[start:]:
+            # what the previous player's turn did is public: both may read it now
+            done = s.turn_lines(other)
+            if done:
                 lines.append(self.c.text("cli.pass.happened", side=self.side(other)))
-                lines += [f" {self.style.new} " + self.show.log_line(e) for e in log[start:]]
+                lines += [f" {self.style.new} " + line for line in done]
                 lines.append("")
         lines += [self.term.rule(), self.style.bold(self.c.text("cli.pass.title", side=self.side(player)))]
         if other is not None:

@@ -635,6 +635,19 @@ class GameSession:
         self.seen[viewer] = len(self.game.log or [])
         self.snapshot[viewer] = self.tokens()
 
+    def turn_lines(self, side: int) -> List[str]:
+        """What ``side``'s turn did, in words (the hot-seat hand-over tells it to both): the feed from
+        the first screen of its turn, the run of screens ``side`` saw with nobody else's between."""
+        run = []
+        for mark in reversed(self._marks):
+            if mark[1] != side:
+                break
+            run.append(mark)
+        # each mark keeps what its side had seen before that screen: the turn's first screen saw
+        # up to what the next mark of the run had seen before it (or what it has seen now)
+        start = run[-2][2] if len(run) > 1 else self.seen[side]
+        return self.recent_lines(start)
+
     def recent_lines(self, since: int) -> List[str]:
         """The feed's lines from the log's entry ``since`` on, in words."""
         return [self.show.log_line(entry) for entry in self.shown_log()[self.shown_count(since):]]

@@ -337,10 +337,10 @@ class GameApp(App):
         lines = []
         other = self.holder
         if other is not None:
-            start, log = s.feed(other)
-            if log[start:]:
+            done = s.turn_lines(other)
+            if done:
                 lines.append(self.c.text("cli.pass.happened", side=self.side(other)))
-                lines += [f" {self.style.new} " + self.show.log_line(e) for e in log[start:]]
+                lines += [f" {self.style.new} " + line for line in done]
                 lines.append("")
         if self.taken_back is not None:
             lines += [self.c.text("cli.pass.taken_back", side=self.side(player)), ""]
