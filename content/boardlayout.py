@@ -18,7 +18,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import attrs
 
-from crisis.ruleset.diagnostics import did_you_mean, one_of, shown
+from crisis.ruleset.diagnostics import a_noun, did_you_mean, one_of, shown
 
 from .yamlfile import Map, Seq
 
@@ -167,7 +167,7 @@ class LayoutReader:
             return value
         guess = did_you_mean(str(value), known) if isinstance(value, str) else None
         self.problems.add(self.file.diagnostic(at, f"unknown {what} '{shown(value)}'",
-                                               expected=f"a {what} of the game: {one_of(known)}" if known
+                                               expected=f"{a_noun(what)} of the game: {one_of(known)}" if known
                                                else f"none: the game declares no {what}",
                                                hint=f"did you mean '{guess}'?" if guess else None))
         return None

@@ -19,7 +19,7 @@ from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
 from crisis.ruleset.bound import definition_problems
 from crisis.ruleset.who import unnamed_player_problems
-from crisis.ruleset.diagnostics import Diagnostic, RulesError, did_you_mean, one_of, shown
+from crisis.ruleset.diagnostics import Diagnostic, RulesError, a_noun, did_you_mean, one_of, shown
 from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
 from crisis.ruleset.rulecache import keywords, parse
 
@@ -802,7 +802,7 @@ class DefinitionReader:
         guess = did_you_mean(str(value), list(choices)) if isinstance(value, str) else None
         self.problems.add(file.diagnostic(card.value_positions[key], f"unknown {what} '{shown(value)}'",
                                           width=max(1, min(len(str(value)), limits.MAX_SHOWN_CHARS)),
-                                          expected=f"a {what}: {one_of(list(choices))}",
+                                          expected=f"{a_noun(what)}: {one_of(list(choices))}",
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return False
 

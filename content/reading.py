@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from crisis.ruleset import limits
-from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, one_of, shown
+from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean, one_of, shown
 
 from .yamlfile import Budget, ContentError, Map, YamlFile, display_path, list_folder, read_text
 
@@ -146,7 +146,7 @@ class Reader:
             message, expected = f"'{kind}' cannot be '{shown(value)}'", one_of(list(kinds))
         else:
             message = f"unknown {kind} '{shown(value)}'"
-            expected = f"a {kind}: {one_of(list(kinds))}" if kinds else f"no {kind} (this game declares none)"
+            expected = f"{a_noun(kind)}: {one_of(list(kinds))}" if kinds else f"no {kind} (this game declares none)"
         self.problems.add(file.diagnostic(position, message, width=_width(value), expected=expected,
                                           hint=f"did you mean '{guess}'?" if guess else None))
         return False

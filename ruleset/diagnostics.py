@@ -110,6 +110,12 @@ class Diagnostic:
         return self.format()
 
 
+def a_noun(noun: str) -> str:
+    """"a space", "an area": a game's word with its article (a message names the game's things
+    in its own words, whatever they begin with)."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optional[int],
                   message: str, *, width: int = 1, expected: Optional[str] = None,
                   hint: Optional[str] = None, severity: str = "error") -> Diagnostic:

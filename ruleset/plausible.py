@@ -5,7 +5,7 @@ place where a group of them was probably meant (warnings).
 
 The limits are the schema's: how many tokens a side has and a place may hold, how many places,
 groups and spaces of a track there are, the range of each counter.  Each problem is reported at
-the words it is about, in the schema's own words ("22 tokens can never be placed in here: a side
+the words it is about, in the schema's own words ("22 tokens can never be placed here: a side
 has at most 4 tokens in a space, so at most 4 in 1 space").
 """
 
@@ -17,7 +17,7 @@ import attrs
 
 from . import meaning as M
 from . import nodes as N
-from .diagnostics import Diagnostic, Source, diagnostic_at, one_of
+from .diagnostics import Diagnostic, Source, a_noun, diagnostic_at, one_of
 
 # the meanings that narrow the places they hold: "spaces you control", "spaces where ...": never bare
 _NARROWING = (M.Filtered, M.Related, M.Most, M.WithTerm)
@@ -99,16 +99,16 @@ class _Check:
         tokens = self.schema.tokens
         if holder.kind in ("holder", "supply"):
             name = tokens.holders[holder.index].words if 0 <= holder.index < len(tokens.holders) else ()
-            return tokens.each_side, f"a {_singular(name, 'holder')}"
+            return tokens.each_side, a_noun(_singular(name, 'holder'))
         if holder.kind not in ("track", "box", "above") or not 0 <= holder.index < len(self.schema.tracks):
             return None, ""
         track = self.schema.tracks[holder.index]
         if holder.kind == "track":
-            return min(track.spaces, tokens.each_side), f"a {_singular(track.words, track.name)}"
+            return min(track.spaces, tokens.each_side), a_noun(_singular(track.words, track.name))
         zone = track.zones[holder.zone]
         if holder.kind == "box":
             return zone.box, f"the {zone.name} {_singular(track.box_words, 'box')}"
-        return track.spaces - 1 - zone.top, f"a {_singular(track.words, track.name)} above its {zone.name} zone"
+        return track.spaces - 1 - zone.top, f"{a_noun(_singular(track.words, track.name))} above its {zone.name} zone"
 
     # ------------------------------------------------------------ statements
     def Transfer(self, node: M.Transfer) -> None:
@@ -142,7 +142,7 @@ class _Check:
             counts.append(n)
         sides = len(self.schema.sides) if node.owners.kind == "either" else 1
         per_place = tokens.at_most_per_place * sides
-        why = f"a side has at most {tokens.at_most_per_place} {self.tokens} in {_a(self.place)}"
+        why = f"a side has at most {tokens.at_most_per_place} {self.tokens} in {a_noun(self.place)}"
         if node.limit is not None and node.limit < per_place:
             per_place, why = node.limit, f"at most {node.limit} per {self.place}"
         if node.each:
@@ -154,7 +154,7 @@ class _Check:
             most, where = per_place * total, f"{total} {self.place if total == 1 else self.places}"
         if amount.n <= most:
             return
-        verb = {"place": "placed in", "remove": "removed from", "move": "moved to"}[node.verb]
+        verb = {"place": "placed", "remove": "removed", "move": "moved"}[node.verb]
         if amount.kind == "exactly":
             self.report(amount, f"{amount.n} {self.tokens} can never be {verb} here: {why}, so at most {most} "
                                 f"in {where}", expected=f"a count from 1 to {most}, or 'up to {amount.n}' if fewer "
@@ -178,7 +178,7 @@ class _Check:
             self.report(node, f"this condition can never hold: {why}")
         elif all(values):
             self.report(node, f"this condition always holds: {why}", severity="warning",
-                        hint="leave the condition out")
+                        hint="it tests nothing: leave it out, or test something that can change")
 
     def TokensIn(self, node: M.TokensIn) -> None:
         tokens = self.schema.tokens
@@ -194,7 +194,7 @@ class _Check:
         if n is None:
             return
         most = min(n * tokens.at_most_per_place, tokens.each_side)
-        what = _a(self.place) if n == 1 else f"{n} {self.places}"
+        what = a_noun(self.place) if n == 1 else f"{n} {self.places}"
         self.possible(node, node.test, 0, most, f"a player has 0 to {most} {self.tokens} in {what}")
 
     def TokensMore(self, node: M.TokensMore) -> None:
@@ -237,5 +237,3 @@ class _Check:
                     hint=f"did you mean 'any {word}'?")
 
 
-def _a(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun

@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from . import limits
 from .builder import build
-from .diagnostics import RulesError, Source, diagnostic_at, did_you_mean, one_of
+from .diagnostics import RulesError, Source, a_noun, diagnostic_at, did_you_mean, one_of
 from .indent import IndentationProblem
 from .lalrcache import read_tables, write_tables
 from .words import LEXICON, WordsPostLex
@@ -164,7 +164,7 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
                     # among the game's names of its kind
                     message, column, width, guess, kind, names = meant
                     return diagnostic_at(source, line, column, message, width=width,
-                                         expected=f"a {kind}: {one_of(names)}",
+                                         expected=f"{a_noun(kind)}: {one_of(names)}",
                                          hint=f"did you mean '{guess}'?")
                 else:
                     # the words that may stand here first, then every word of the language and the game

@@ -183,7 +183,7 @@ class _Run(EntityPhrases, Statements, Conditions):
         place, places = self.place_word(), self.places_word()
         self.error(self.word_in(node, "there"), f"'there' refers to the {place} tested in a 'where' clause, and "
                                                  "this condition is not inside one",
-                   expected=f"a {place} named instead of 'there', or the condition inside '{places} where ...'",
+                   expected=f"{a_noun(place)} named instead of 'there', or the condition inside '{places} where ...'",
                    hint=f"as in '{places} where placing a token there would give you control of it'")
 
     # ============================================================ phrases
@@ -307,7 +307,7 @@ class _Run(EntityPhrases, Statements, Conditions):
             what, wanted = "marker", list(r.marker_index)
         else:
             what, wanted = "name", names
-        self.error(head, f"unknown {what} '{name}'", expected=f"a {what}: {one_of(wanted)}",
+        self.error(head, f"unknown {what} '{name}'", expected=f"{a_noun(what)}: {one_of(wanted)}",
                    hint=f"did you mean '{guess}'?" if guess else None)
         return None
 
@@ -719,9 +719,9 @@ class _Run(EntityPhrases, Statements, Conditions):
         place, places = self.place_word(), self.places_word()
         if group:
             return (f"'this {word}' is known in the body of a 'for each' over {places} (the {word} of the {place}), "
-                    f"and in a procedure carried out for a card that has a {word} field ('carry out ... for CARD')")
+                    f"and in a procedure carried out for a card that has {a_noun(word)} field ('carry out ... for CARD')")
         return (f"'this {word}' is known in the body of a 'for each' over {places}, in the rules of a card that has "
-                f"a {word} field, and in a procedure carried out for such a card ('carry out ... for CARD')")
+                f"{a_noun(word)} field, and in a procedure carried out for such a card ('carry out ... for CARD')")
 
     def head_procedure(self, p, head, name, modifiers, want):
         return "procedure", self.r.procedure_index[name]

@@ -9,6 +9,7 @@ import attrs
 
 from . import meaning as M
 from . import nodes as N
+from .diagnostics import a_noun  # noqa: F401 - the resolver's modules take it from here
 
 
 @attrs.frozen
@@ -40,10 +41,6 @@ ANYWHERE = Slot("a rule", True, True, True, True, True)
 
 class ResolveError(Exception):
     pass
-
-
-def a_noun(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def relative_side(kind: str) -> M.Side:

@@ -26,19 +26,19 @@ def check(content):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("place 22 in Washington", "22 tokens can never be placed in here: a side has at most 4 tokens in a space, "
+    ("place 22 in Washington", "22 tokens can never be placed here: a side has at most 4 tokens in a space, "
                                "so at most 4 in 1 space"),
-    ("place 5 in Fort Pickens", "5 tokens can never be placed in here: a side has at most 4 tokens in a space, "
+    ("place 5 in Fort Pickens", "5 tokens can never be placed here: a side has at most 4 tokens in a space, "
                                 "so at most 4 in 1 space"),
-    ("place 13 in Secession spaces", "13 tokens can never be placed in here: a side has at most 4 tokens in a "
+    ("place 13 in Secession spaces", "13 tokens can never be placed here: a side has at most 4 tokens in a "
                                      "space, so at most 12 in 3 spaces"),
-    ("place 4 in Secession spaces, at most 1 per space", "4 tokens can never be placed in here: at most 1 per "
+    ("place 4 in Secession spaces, at most 1 per space", "4 tokens can never be placed here: at most 1 per "
                                                          "space, so at most 3 in 3 spaces"),
-    ("place 5 in each Armaments space", "5 tokens can never be placed in here: a side has at most 4 tokens in a "
+    ("place 5 in each Armaments space", "5 tokens can never be placed here: a side has at most 4 tokens in a "
                                         "space, so at most 4 in each space"),
-    ("remove 5 opponent tokens from Texas", "5 tokens can never be removed from here: a side has at most 4 tokens "
+    ("remove 5 opponent tokens from Texas", "5 tokens can never be removed here: a side has at most 4 tokens "
                                             "in a space, so at most 4 in 1 space"),
-    ("move 5 tokens from your pool to Washington", "5 tokens can never be moved to here: a side has at most 4 "
+    ("move 5 tokens from your pool to Washington", "5 tokens can never be moved here: a side has at most 4 "
                                                    "tokens in a space, so at most 4 in 1 space"),
     ("if the round is 11: gain 1 VP", "this condition can never hold: round goes from 1 to 3"),
     ("if the round is more than 3: gain 1 VP", "this condition can never hold: round goes from 1 to 3"),
@@ -88,7 +88,7 @@ def test_the_command_fails_on_errors_warns_on_warnings_and_strict_fails_on_them(
     replace_in(cards, "place 3 in Fort Sumter", "place 22 in Fort Sumter")
     result = run_crisis("check", "--content", root)
     assert result.returncode == 1
-    assert "strategy-unionist.yaml:" in result.stderr and "22 tokens can never be placed in here" in result.stderr
+    assert "strategy-unionist.yaml:" in result.stderr and "22 tokens can never be placed here" in result.stderr
     replace_in(cards, "place 22 in Fort Sumter", "place up to 6 in Fort Sumter")
     result = run_main("check", "--content", root)
     assert result.returncode == 0, result.stderr

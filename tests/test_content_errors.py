@@ -384,3 +384,23 @@ def test_a_required_entry_of_the_wrong_kind_or_missing_is_an_error_not_a_crash(t
     where = (line_of(root / file, new.lstrip("\n")), column)
     found = problems(root)
     assert any((d.line, d.column) == where and d.message == message for d in found), [str(d) for d in found]
+
+
+def test_a_games_word_gets_its_own_article_in_what_was_expected(tmp_path):
+    """A game whose places are 'areas' is told 'expected: an area: ...', not 'a area'."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    for path in root.rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8").replace("towns", "areas").replace("town", "area")
+        path.write_text(text, encoding="utf-8")
+    (cards,) = (root / "cards").glob("*.yaml")
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace("remove 1 banner of any side from Dunmore", "remove 1 banner of any side from Dunmoore"),
+                     encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert "Dunmoore" in error.message
+    assert error.expected.startswith("an area: ")

@@ -133,7 +133,7 @@ class Won(Exception):
 LOOK = 50  # a look-ahead on a copy of the position, besides its own work (as ruleset/bound.py)
 WORK_HINT = "crisis check should have refused this rule: please report it"
 LOOP_HINT = ("a loop of the sequence of play goes round at most once for each value of its counter, "
-             "or MAX_REPEATS times for 'repeat while' (docs/limits.md)")
+             f"or {limits.MAX_REPEATS:,} times for 'repeat while' (docs/limits.md)")
 
 
 class RuleWorkError(UserError):
