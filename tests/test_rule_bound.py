@@ -199,7 +199,7 @@ def test_a_whole_game_past_the_limit_is_refused(tmp_path):
     root = copy_content(tmp_path)
     replace_in(root / "sequence.yaml", "      if the round is 3 or the final crisis trigger holds: stop\n",
                "      repeat while the round is 3:\n        repeat while the round is 3:\n"
-               "          repeat while the round is 3:\n            gain 1 VP\n"
+               "          repeat while the round is 3:\n            each player gains 1 VP\n"
                "      if the round is 3 or the final crisis trigger holds: stop\n")
     (problem,) = general_problems(root)
     assert problem.message.startswith("the sequence of play can take up to ")
@@ -210,7 +210,7 @@ def test_a_whole_game_past_the_limit_is_refused(tmp_path):
     lines = open(problem.path, encoding="utf-8").read().splitlines()
     assert problem.path.endswith("sequence.yaml") and text_at(problem) == "repeat while the round is 3:"
     assert lines[problem.line].strip() == "repeat while the round is 3:" and lines[problem.line + 2].strip() == \
-        "gain 1 VP"
+        "each player gains 1 VP"
 
 
 # ------------------------------------------------------------ circles
