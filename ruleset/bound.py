@@ -750,7 +750,7 @@ class RuleBound:
         return self.in_play() * self.asks(node.body, cut)
 
     def asks_Keep(self, node: M.Keep, cut):
-        return max(node.n, 1)
+        return 0 if node.random else max(node.n, 1)
 
     def asks_Order(self, node: M.Order, cut):
         at_most = self.schema.piles[node.source.pile].at_most if 0 <= node.source.pile < len(self.schema.piles) \

@@ -240,7 +240,7 @@ class Builder(Transformer):
         n = _numbers(children)[0]
         noun = next(str(c) for c in children if isinstance(c, Token) and c.type == "NOUN")
         places = [c for c in children if isinstance(c, N.Places)]
-        return N.Keep(n, noun, places[0], places[1], verb=verb, pos=_pos(meta))
+        return N.Keep(n, noun, places[0], places[1], verb=verb, selection=_of(children, N.Selection), pos=_pos(meta))
 
     def keep_verb(self, meta, children):
         return "assign" if str(children[0]).startswith("assign") else "keep"

@@ -737,6 +737,7 @@ class Keep(Meaning):
     dest: PileRef
     noun: str  # the card kind's word (the decision's kind)
     verb: str = "keep"
+    random: bool = False  # ", at random": each card drawn by lot (a roll), nobody asked
 
 
 @frozen

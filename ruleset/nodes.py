@@ -465,6 +465,7 @@ class Keep(Node):
     source: Places
     dest: Places
     verb: str = "keep"  # "keep" | "assign": the decision's name
+    selection: Optional[Selection] = None  # ", at random": the card is drawn by lot, nobody chooses
 
 
 @frozen

@@ -616,8 +616,9 @@ class Phrasing(PlayPhrasing):
 
     def st_Keep(self, node: M.Keep) -> str:
         """"keep 1 objective of your objective offer as your objective"; ``assign`` an open choice."""
-        return self.fill("statement." + snake(node.verb), n=node.n, cards=self.pile_noun(node.source, node.n),
+        text = self.fill("statement." + snake(node.verb), n=node.n, cards=self.pile_noun(node.source, node.n),
                          source=self.pile(node.source), dest=self.pile(node.dest), **self.subject())
+        return text + self.fill("selection.random") if node.random else text
 
     def st_Play(self, node: M.Play) -> str:
         return self.fill("statement.play", card=self.pile_noun(node.source, 1), source=self.pile(node.source),

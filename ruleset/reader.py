@@ -206,7 +206,8 @@ def _stray_word(text: str, line: int, lexicon) -> Optional[str]:
     for name in sorted((k for k in known if " " in k), key=len, reverse=True):  # names of several words whole
         said = said.replace(name, " ")
     for word in _WORDS_ON_A_LINE.findall(said):
-        if word in known or word.lower() in known:
+        bare = word[:-2] if word.lower().endswith("'s") else word  # "the opponent's hand": a known word's own
+        if word in known or word.lower() in known or bare in known or bare.lower() in known:
             continue
         guess = did_you_mean(word, [k for k in known if " " not in k], cutoff=0.75)
         if guess is not None:

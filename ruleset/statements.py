@@ -504,9 +504,14 @@ class Statements:
 
     def stmt_Keep(self, node: N.Keep):
         source, dest = self.pile(node.source), self.pile(node.dest)
+        if node.selection is not None and node.selection.kind != "random":
+            self.error(node.selection, "the opponent cannot choose the cards another player keeps",
+                       expected="', at random', or nothing (the player keeping chooses)",
+                       hint="for the opponent's choice, say who keeps: 'the opponent keeps 1 card of their hand ...'")
+            return None
         if source is None or dest is None:
             return None
-        return M.Keep(node.n, source, dest, node.noun, node.verb, node=node)
+        return M.Keep(node.n, source, dest, node.noun, node.verb, node.selection is not None, node=node)
 
     def stmt_Order(self, node: N.Order):
         source, dest = self.pile(node.source), self.pile(node.dest)

@@ -212,3 +212,46 @@ scenarios:
         summary.add(record)
     assert summary.problems == [] and summary.broken == 0
     assert summary.at_once > 0  # some games did end by the card
+
+
+KEEP_AT_RANDOM = """\
+  - name: seed {seed}, {card} drawn by lot
+    seed: {seed}
+    position:
+      phase: card_play
+      leader: Unionist
+      hands: {{Unionist: [designer-card, lincoln], Secessionist: [florida-secedes, jefferson-davis, star-of-the-west]}}
+    actions:
+      - event designer-card
+    expect:
+      decision: {{player: Secessionist, kind: play_card}}
+      discard: [{card}, designer-card]
+"""
+DRAWN = ("florida-secedes", "jefferson-davis", "star-of-the-west")
+
+
+def test_keep_at_random_draws_a_card_by_lot(tmp_path):
+    """'keep 1 card of the opponent's hand as the discard pile, at random': a card leaves the
+    other hand for the discard pile with no decision, drawn by the game's generator (one of the
+    three, not the same one for every seed), and the card reads ', at random'."""
+    from helpers import designer_card, phrased
+    rule = "keep 1 card of the opponent's hand as the discard pile, at random"
+    root = copy_content(tmp_path)
+    add_designer_card(root, designer_card(rule), "designer-card", "Raid")
+    path = tmp_path / "keep.yaml"
+    seeds = range(1, 9)
+    path.write_text("scenarios:\n" + "".join(KEEP_AT_RANDOM.format(seed=seed, card=card)
+                                             for seed in seeds for card in DRAWN), encoding="utf-8")
+    content = load_content(root)
+    outcomes = run_file(content, path)
+    assert all(o.diagnostics == [] for o in outcomes)
+    drawn = [[card for card, o in zip(DRAWN, outcomes[k * 3:k * 3 + 3]) if o.passed] for k in range(len(seeds))]
+    assert all(len(cards) == 1 for cards in drawn), drawn  # one card, and no one asked
+    assert len({cards[0] for cards in drawn}) > 1  # by lot: not always the same
+    assert phrased(content, rule).endswith(", at random.")
+    assert phrased(content, rule, lang="es").endswith(", al azar.")
+
+
+def test_keep_with_the_opponent_choosing_is_refused_at_its_words(check):
+    (message,) = check("keep 1 card of the opponent's hand as the discard pile, the opponent choosing")
+    assert message == "the opponent cannot choose the cards another player keeps"

@@ -827,7 +827,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
     def op_KeepOp(self, op: KeepOp, scope: Scope, depth: int) -> None:
         """The choice written out; each card kept by the statement itself (``keep``)."""
         node = op.node
-        if not isinstance(node, M.Keep):
+        if not isinstance(node, M.Keep) or node.random:  # a card drawn by lot: the operation rolls
             self.fallback(op, scope)
             return
         out = self.out

@@ -64,7 +64,7 @@ class SequenceCompiler:
     def op_Keep(self, node: M.Keep):
         return self.register(KeepOp(self.pile(node.source), self.pile(node.dest), node.n, node.noun,
                                     self.program.kind_index[self.schema.piles[node.dest.pile].kind], node,
-                                    node.verb))
+                                    node.verb, node.random))
 
     def op_Order(self, node: M.Order):
         return self.register(OrderOp(self.pile(node.source), self.pile(node.dest),
@@ -704,9 +704,10 @@ class ForgetOp(Op):
 class KeepOp(Op):
     """"keep 1 objective of your objective offer as your objective": a secret choice."""
 
-    def __init__(self, source, dest, n: int, noun: str, kind: int, node=None, verb: str = "keep"):
+    def __init__(self, source, dest, n: int, noun: str, kind: int, node=None, verb: str = "keep",
+                 random: bool = False):
         self.source, self.dest, self.n, self.noun, self.kind, self.node = source, dest, n, noun, kind, node
-        self.verb = verb
+        self.verb, self.random = verb, random
 
     def carries_out(self, program):
         return ()
@@ -721,13 +722,20 @@ class KeepOp(Op):
         if frame[3] == WAITING:
             return self.decision(board, ctx, offer)
         while frame[2] < self.n and offer:
-            if len(offer) == 1:
-                self.keep(board, frame, offer[0])
+            if len(offer) == 1 or self.random:
+                self.keep(board, frame, self.drawn(board, offer))
                 continue
             frame[3] = WAITING
             return self.decision(board, ctx, offer)
         machine.stack.pop()
         return None
+
+    def drawn(self, board, offer) -> int:
+        """The card kept without a choice: the only one, or one drawn by lot (", at random")."""
+        if len(offer) == 1:
+            return offer[0]
+        board.revealed_something()  # chance: undo may not cross it
+        return offer[board.position.rng.randrange(len(offer))]  # any number of cards alike (a die has 12 faces)
 
     def decision(self, board, ctx, offer):
         actions = board.program.actions.keep(self.kind)
@@ -741,7 +749,8 @@ class KeepOp(Op):
         frame = [self.id, ctx, 0, 0]
         offer = board.piles[self.source(board, ctx)]
         while frame[2] < self.n and offer:
-            card = offer[0] if len(offer) == 1 else choose(self.decision(board, ctx, offer)).a
+            card = self.drawn(board, offer) if len(offer) == 1 or self.random else \
+                choose(self.decision(board, ctx, offer)).a
             self.keep(board, frame, card)
 
     def keep(self, board, frame, card):
