@@ -204,7 +204,14 @@ class _Run(EntityPhrases, Statements, Conditions):
             return None
         kind, value = found
         if kind not in want:
-            self.error(p, f"{described(p)} is {kind_text(kind)}, not {' or '.join(kind_text(w) for w in want)}")
+            hint = None
+            if kind == "tokens" and set(want) & {"pile", "cards", "number"}:
+                # "up to the value of the card of your regiments": a count of tokens read from a number
+                tokens = ("of your " if p.determiner == "own" else "") + described(p)[1:-1]
+                hint = (f"a number of tokens read from a number is written 'as many {tokens} as NUMBER' "
+                        f"('up to as many {tokens} as the value of the card')")
+            self.error(p, f"{described(p)} is {kind_text(kind)}, not {' or '.join(kind_text(w) for w in want)}",
+                       hint=hint)
             return None
         return value
 

@@ -404,3 +404,18 @@ def test_a_games_word_gets_its_own_article_in_what_was_expected(tmp_path):
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     assert "Dunmoore" in error.message
     assert error.expected.startswith("an area: ")
+
+
+def test_a_count_of_tokens_written_as_a_card_s_pile_is_told_how_to_write_it(tmp_path):
+    """'remove up to the value of the card of your tokens' reads 'your tokens' as a pile the card
+    lies in; the error says how a number of tokens is written."""
+    root = copy_content(tmp_path)
+    add_designer_card(root, designer_card("remove up to the value of the card of your tokens from Texas"),
+                      "designer-card", "Retreat")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (told,) = [d for d in caught.value.diagnostics if "is tokens" in d.message]
+    assert "'up to as many of your tokens as the value of the card'" in told.hint
+    replace_in(root / "cards" / "zz-designer.yaml", "remove up to the value of the card of your tokens from Texas",
+               "remove up to as many of your tokens as the value of the card from Texas")
+    load_content(root)  # what the hint says reads
