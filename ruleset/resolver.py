@@ -362,8 +362,10 @@ class _Run(EntityPhrases, Statements, Conditions):
         if p.within is not None:
             if not self.moving:
                 self.error(p, f"within how many steps of what? '{head.text} within ...' is where a card in play "
-                              "goes, counted from where it stands", hint=f"'march a unit to a {head.text} within "
-                                                                         f"its speed'")
+                              "goes, counted from where it stands",
+                           hint=f"only a card in play that moves has places within steps of it ('... to "
+                                f"{a_noun(head.text)} within its speed'); the places near a place named are "
+                                "not a phrase of the language")
                 return None
             if not self.schema.map.adjacent and line is None:
                 self.error(p, "no place is next to another in this game, so none is within a number of steps",
