@@ -65,7 +65,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
     rules = rule_templates(content)
     for key, passed in sorted(_merged(used_messages(), rules).items()):
         if key not in reference.messages:
-            neighbour = _file_for(reference, key)
+            neighbour = _own_file_for(content, reference, key) if key in rules else _file_for(reference, key)
             section = key.rsplit(".", 1)[0]
             asked = f"the rule '{rules[key][1]}' needs it" if key in rules else None
             problems.append(Diagnostic(
@@ -439,6 +439,15 @@ def _neighbour_files(prefixes: Dict[str, str], key: str):
         path = prefixes.get(".".join(parts[:length]) + ".")
         if path is not None:
             yield path
+
+
+def _own_file_for(content: Content, reference: Catalog, key: str) -> str:
+    """Where a template a rule needs belongs: its key is made of the game's own words ('that_area'),
+    so in the game's own reference catalog (the file holding its nearest keys there, else
+    locale/en/render.yaml), never in the tool's shared one, which the designer does not edit."""
+    own = os.path.join(os.path.abspath(str(content.root)), "locale", REFERENCE_LANG) + os.sep
+    found = [path for path in _neighbour_files(_prefix_files(reference), key) if os.path.abspath(path).startswith(own)]
+    return found[0] if found else own + "render.yaml"
 
 
 def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,

@@ -524,3 +524,21 @@ def test_a_side_coloured_for_the_terminal_keeps_its_article_in_spanish(content, 
     assert ("\x1b[" in side) == coloured
     said = spanish.text("cli.tui.thinking", side=side)
     assert said.startswith(f"El {side} ")
+
+
+def test_a_template_a_rule_needs_is_asked_for_in_the_game_s_own_catalog(tmp_path):
+    """'that town' in a rule of a game whose places are towns needs 'render.target.that_town', a key
+    made of the game's word: the error points into the game's own locale/en/, not the tool's
+    shared catalog, which the designer does not edit."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    (cards,) = (root / "cards").glob("*.yaml")
+    replace_in(cards, "      otherwise:\n        place 1 banner in Ashford\n",
+               "      otherwise:\n        place 1 banner in Ashford or Brackenby\n"
+               "        if you occupy that town: gain 1 VP\n")
+    result = run_main("check", "--content", str(root))
+    assert result.returncode != 0
+    (told,) = [line for line in result.stderr.splitlines() if "'render.target.that_town' is missing" in line]
+    assert told.startswith(str(root / "locale" / "en") + "/")
