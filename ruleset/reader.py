@@ -167,9 +167,11 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
                                          expected=f"{a_noun(kind)}: {one_of(names)}",
                                          hint=f"did you mean '{guess}'?")
                 else:
-                    # the words that may stand here first, then every word of the language and the game
+                    # the words that may stand here first, then every word of the language and the game;
+                    # after 'that'/'this', the game's word for its places ("that space" in a game of areas)
                     here = _expected_words(expected, lexicon)
-                    guess = did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
+                    guess = _place_word_after(text, token, lexicon) or did_you_mean(str(token), here) or \
+                        did_you_mean(str(token), words + _keywords())
                     hint = f"did you mean '{guess}'?" if guess else None
                     if guess in here:
                         first = f"'{guess}'"  # the word meant, first among what may stand here
@@ -191,6 +193,20 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
         hint = _stray_word(text, line, lexicon)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+def _place_word_after(text: str, token, lexicon) -> Optional[str]:
+    """The game's word for its places where an unknown word follows 'that' or 'this' (a context
+    word written with another game's noun: "that space" where the game's places are areas)."""
+    if lexicon is None:
+        return None
+    lines = text.split("\n")
+    line = lines[token.line - 1] if 0 < token.line <= len(lines) else ""
+    before = line[:token.column - 1].rstrip().rsplit(" ", 1)[-1].lower()
+    if before not in ("that", "this"):
+        return None
+    words = [word for word in lexicon.words_of("NOUN") if any(e.refers_to == "places" for e in lexicon.meanings(word))]
+    return words[0] if words and str(token) not in words else None  # the first is the singular (state.yaml)
 
 
 def _stray_word(text: str, line: int, lexicon) -> Optional[str]:

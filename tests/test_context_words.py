@@ -215,3 +215,17 @@ def test_you_where_the_sequence_names_the_players_is_accepted(tmp_path, line):
 def test_no_shipped_game_says_you_where_no_player_is_named():
     for game in shipped_games():
         read_game(game_path(game))
+
+
+def test_another_game_s_word_after_that_is_told_this_game_s(tmp_path):
+    """'that space' in a game whose places are towns: the hint names 'town', not the nearest word
+    by spelling ('distance')."""
+    root = three_crowns_copy(tmp_path)
+    (cards,) = (root / "cards").glob("*.yaml")
+    replace_in(cards, "      otherwise:\n        place 1 banner in Ashford\n",
+               "      otherwise:\n        place 1 banner in Ashford or Brackenby\n"
+               "        if you occupy that space: gain 1 VP\n")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert error.message == "unknown word 'space'" and error.hint == "did you mean 'town'?"
