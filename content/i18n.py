@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from crisis.ruleset import meaning as M
-from crisis.ruleset.diagnostics import Diagnostic, did_you_mean
+from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean
 
 from .locale import REFERENCE_LANG, Catalog, interface_dir, placeholders
 from .model import Content
@@ -70,7 +70,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
             asked = f"the rule '{rules[key][1]}' needs it" if key in rules else None
             problems.append(Diagnostic(
                 message=f"'{key}' is missing in the '{REFERENCE_LANG}' catalog: players would see <{key}>",
-                path=neighbour, expected=f"a '{key.split('.')[-1]}:' entry under '{section}:'",
+                path=neighbour, expected=f"{a_noun(repr(key.split('.')[-1] + ':'))} entry under '{section}:'",
                 hint="; ".join(filter(None, (asked, _close_key(key, reference), _looked_in(content)))) or None))
             continue
         if passed is None:

@@ -113,7 +113,7 @@ class Diagnostic:
 def a_noun(noun: str) -> str:
     """"a space", "an area": a game's word with its article (a message names the game's things
     in its own words, whatever they begin with)."""
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    return ("an " if noun.lstrip("'\"")[:1].lower() in "aeiou" else "a ") + noun  # "an 'adjacent:' entry"
 
 
 def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optional[int],

@@ -33,6 +33,7 @@ class EntityPhrases:
     entity_bound = 0  # inside "for each" over cards in play: "the unit" is the card
     entity_chosen = False  # an earlier statement of this rule chose a card in play ("that unit")
     moving = False  # resolving where cards in play move: "an adjacent site" is next to the card
+    moving_tokens = False  # resolving where a token move goes: "an adjacent area" is next to the step's source
     # inside a "whose" clause, or where a card goes (and what it costs): "its"/"their" is the card
     # tested, or the card that goes ("whose range is more than their distance to ...", "within its speed")
     card_context = False

@@ -417,10 +417,11 @@ class _Run(EntityPhrases, Statements, Conditions):
                     self.error(word, "no place is adjacent to another in this game",
                                hint="the map declares which places touch under 'adjacent' (docs/state.md)")
                     return None
-                if not self.moving:
-                    self.error(word, f"adjacent to what? an adjacent {head.text} is next to the card in play that "
-                                     "moves", hint=f"name the {head.text}s, or move a card in play: "
-                                                   f"'move the unit to an adjacent {head.text}'")
+                if not (self.moving or self.moving_tokens):
+                    self.error(word, f"adjacent to what? {a_noun('adjacent ' + head.text)} is next to where a token "
+                                     "or a card in play moves from",
+                               hint=f"name the {head.text}s, or move: 'move 1 of your tokens from any {head.text} "
+                                    f"into {a_noun('adjacent ' + head.text)}'")
                     return None
                 places = M.Adjacent(None, node=p)
             else:

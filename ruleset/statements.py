@@ -171,7 +171,11 @@ class Statements:
             self.error(node, "move from where?", expected="'from' and places, or 'within' places")
             return None
         sources = self.location_union(node.source, places_ok=True, holders_ok=True)
-        dests = sources if node.within else self.location_union(node.dest, places_ok=True, holders_ok=True)
+        self.moving_tokens = True  # "into an adjacent area": next to the place each token leaves
+        try:
+            dests = sources if node.within else self.location_union(node.dest, places_ok=True, holders_ok=True)
+        finally:
+            self.moving_tokens = False
         self.destinations(dests)
         self.chosen = True
         return self.transfer("move", node, node.quantity, sources, dests, node.limit, node.selection, node.within)

@@ -116,3 +116,63 @@ def test_a_missing_translation_of_its_own_texts_is_reported_in_its_own_folder(tm
     assert warning.startswith(str(root / "locale" / "es" / "cards.yaml")) or \
         (root.name + "/locale/es/cards.yaml") in warning.split(":")[0]
     assert "interface" not in warning.split(":")[0]
+
+
+MARCH_SCENARIOS = """\
+scenarios:
+  - name: a march goes only to a town next to the one each banner leaves
+    position:
+      phase: orders
+      leader: Red
+      banners: {Ashford: {Red: 2}, Dunmore: {Red: 1}}
+      hands: {Red: [march, raid], Green: [rally, levy], Blue: [fortify, scatter]}
+    actions:
+      - order march
+      - {legal: [move Ashford to Brackenby, move Dunmore to Coldwater, move Dunmore to Eastmarch, done]}
+      - {illegal: move Ashford to Dunmore}
+      - move Ashford to Brackenby
+      - move Brackenby to Coldwater
+    expect:
+      banners: {Ashford: {Red: 1}, Brackenby: {Red: 0}, Coldwater: {Red: 1}, Dunmore: {Red: 1}}
+"""
+
+
+def test_a_banner_marches_into_an_adjacent_town(tmp_path):
+    """'move ... from any towns into an adjacent town': each step goes from a town to one next to
+    it on the map (the map's 'adjacent'), and the generated rules leave it to the statement (the
+    same games both ways)."""
+    import os
+    from crisis.interpreter.players.registry import RandomBot
+    from crisis.interpreter.engine.game import play_game
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    state = root / "state.yaml"
+    state.write_text(state.read_text(encoding="utf-8").replace(
+        "  attributes:\n", "  adjacent:\n    Ashford: [Brackenby]\n    Brackenby: [Coldwater]\n"
+                          "    Dunmore: [Coldwater, Eastmarch]\n  attributes:\n", 1), encoding="utf-8")
+    (cards,) = (root / "cards").glob("*.yaml")
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "move up to 2 of your banners from any towns to any Lowlands towns",
+        "move up to 2 of your banners from any towns into an adjacent town"), encoding="utf-8")
+    for lang, words in (("en", '"{form?one:an adjacent town|*:adjacent towns}"'),
+                        ("es", '"{form?one:una ciudad adyacente|*:ciudades adyacentes}"')):
+        texts = root / "locale" / lang / "texts.yaml"
+        texts.write_text(texts.read_text(encoding="utf-8").replace("  spaces:\n", f"  spaces:\n    adjacent: {words}\n", 1),
+                         encoding="utf-8")
+    program = GameProgram(read_game(root))
+    path = tmp_path / "march.yaml"
+    path.write_text(MARCH_SCENARIOS, encoding="utf-8")
+    outcomes = run_file(program, root, path)
+    assert [(o.status, o.problems, [d.message for d in o.diagnostics]) for o in outcomes] == [(PASSED, [], [])]
+
+    def played(interpret):
+        os.environ["CRISIS_INTERPRET"] = "1" if interpret else "0"
+        try:
+            games = []
+            for seed in range(1, 9):
+                bots = [RandomBot(seed, side).pick for side in range(3)]
+                games.append(play_game(program, seed, lambda d: d.actions[bots[d.player](len(d.actions))])[0].values)
+            return games
+        finally:
+            del os.environ["CRISIS_INTERPRET"]
+    assert played(True) == played(False)

@@ -972,7 +972,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
     can_StopOp = can_ForEachCounterOp = can_AlternateOp = can_ForgetOp = can_RegisterOp
 
     def can_TransferOp(self, op: TransferOp, scope: Scope):
-        if op.each or op.remember:
+        if op.each or op.remember or op.next_to_source:
             raise Unsupported("a transfer into each place")
         listing = self.listing(op, scope, " or ")  # whether there is a step: any owner's
         if listing is None:

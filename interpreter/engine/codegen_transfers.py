@@ -25,7 +25,7 @@ class TransferWriter:
         a limit, "all in one space" or "each"), taken on the flat values.  A die, another player
         choosing and "that space" are left to the statement itself."""
         owners = self.owners(op, scope)
-        if (op.random or op.chooser or op.remember or (op.limit is not None and op.limit < 1)
+        if (op.random or op.chooser or op.remember or op.next_to_source or (op.limit is not None and op.limit < 1)
                 or (owners is None and op.counts_steps)):
             self.fallback(op, scope)
             return

@@ -112,7 +112,9 @@ class Compiler(EntityCompiler):
         count = self.number(amount.number) if amount.number is not None else None
         op = TransferOp(node.verb, amount.kind, amount.n, self.owners(node.owners), self.locations(node.sources),
                         self.locations(node.dests), node.each, node.limit, node, node.one_place, count,
-                        node.random, node.chooser)
+                        node.random, node.chooser,
+                        next_to_source=any(isinstance(item, M.Adjacent) and item.of is None
+                                           for item in getattr(node.dests, "items", ())))
         op.remember = self._in_effect
         return self.register(op)
 

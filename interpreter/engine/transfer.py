@@ -29,7 +29,7 @@ class TransferOp(Op):
 
     def __init__(self, verb: str, amount: str, n: int, owners, sources, dests, each: bool,
                  limit: Optional[int], node=None, one_place: bool = False, count=None, random: bool = False,
-                 chooser: Optional[str] = None):
+                 chooser: Optional[str] = None, next_to_source: bool = False):
         self.verb, self.amount, self.n = verb, amount, n
         self.count = count  # (board, ctx, it) -> n, for an amount read when the statement starts
         self.random, self.chooser = random, chooser
@@ -46,7 +46,9 @@ class TransferOp(Op):
         self.remember = False  # set when the effect says "that space": each step records its place
         self._grids = None
         # nothing but steps to take: no limit, no "each" or "all", no die, nobody else choosing
-        self.plain = not (self.counts_steps or self.all_tokens or random or chooser)
+        # "into an adjacent area": each source's own destinations, next to it (dests read with it)
+        self.next_to_source = next_to_source
+        self.plain = not (self.counts_steps or self.all_tokens or random or chooser or next_to_source)
 
     def carries_out(self, program):
         return ()
@@ -85,7 +87,9 @@ class TransferOp(Op):
         one_holder = sources is not None and len(sources) == 1 and sources[0] >= n
         self._whole_rows = None
         self._pairs_by_group = None
-        if plain and one_holder and dests is not None and to_places:
+        if self.next_to_source:
+            self.legal = self._any_shape
+        elif plain and one_holder and dests is not None and to_places:
             source = self._source = sources[0]
             # into every place (a value play): while no place is full, the steps are the whole row,
             # or the whole row but the place a marker blocks -- lists made here, once
@@ -248,6 +252,9 @@ class TransferOp(Op):
             candidates = self.fixed_sources or self.sources(board, ctx, NOBODY)
         if only >= 0 and not on_source:
             all_dests = (only,)
+        elif self.next_to_source:  # every place next to a source, in the map's order
+            near = {d for s in candidates if s < n for d in self.dests(board, ctx, s)}
+            all_dests = [d for d in range(n) if d in near]
         else:
             all_dests = self.fixed_dests or self.dests(board, ctx, NOBODY)
         if limit is not None and counts:
@@ -269,7 +276,10 @@ class TransferOp(Op):
             dests = [d for d in all_dests
                      if ((values[row_base + d] < maximum and d not in no_place) if d < n else board.can_put(owner, d))]
             grid = grids[owner + 1] if named else grids[0]
-            if len(sources) == 1:
+            if self.next_to_source:  # each source's destinations are its own: by destination, then source
+                reach = {s: set(self.dests(board, ctx, s)) for s in sources}
+                out += [grid[s][d] for d in dests for s in sources if s != d and d in reach[s]]
+            elif len(sources) == 1:
                 source = sources[0]
                 row = grid[source]
                 out += [row[d] for d in dests if d != source]
