@@ -788,11 +788,14 @@ class Screen:
         """The heading of one of the viewer's piles (``cli.board.own.<pile>``)."""
         return lambda params: self.named("cli.board.own_pile", [f"cli.board.own.{name}"], **params)
 
-    def private(self, viewer: int, detailed: bool) -> List[str]:
-        """What only ``viewer`` may see: their own piles, as the layout lists them."""
+    def private(self, viewer: int, detailed: bool, named: bool = False) -> List[str]:
+        """What only ``viewer`` may see: their own piles, as the layout lists them; ``named``: for
+        someone else looking on (a replay shows every side's), each heading names the side."""
         lines: List[str] = []
         for own in self.layout.own:
-            lines += self.pile_lines(own.pile, viewer, own.show, own.rules, detailed, self.own_heading(own.pile))
+            heading = (lambda params: self.text("cli.board.side_pile", **params)) if named else \
+                self.own_heading(own.pile)
+            lines += self.pile_lines(own.pile, viewer, own.show, own.rules, detailed, heading)
         return lines
 
     def hand_compact(self, viewer: int, counts: bool = True, short: bool = False) -> List[str]:

@@ -455,7 +455,7 @@ class LineReplay:
             lines = [""] + scr.header() + [""] + scr.board() + [""] + scr.tracks()
             if r.private_shown():
                 for side in range(len(r.game.sides)):
-                    lines += scr.private(side, detailed=False)
+                    lines += scr.private(side, detailed=False, named=True)
             lines.append("")
             if last:  # after a jump: the action the game is now after, and what it did
                 lines.append(last)

@@ -127,6 +127,7 @@ MESSAGES = {
     "cli.board.separator_short": frozenset(),
     "cli.board.shared_pile": None,
     "cli.board.shared_pile_side": frozenset({"n", "pile", "side", "top"}),
+    "cli.board.side_pile": None,
     "cli.board.step": frozenset({"step"}),
     "cli.board.track_name": frozenset({"track"}),
     "cli.board.tracks_legend": frozenset({"empty", "token"}),

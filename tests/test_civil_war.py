@@ -848,3 +848,13 @@ def test_the_hot_seat_hand_over_tells_the_whole_turn_not_its_last_action():
     told = result.stdout.split("What the South player's turn did:")[-1].split("Pass the terminal")[0]
     deployed = [line for line in told.splitlines() if "South deploys" in line]
     assert len(deployed) == 3, told
+
+
+def test_a_replay_names_whose_hand_each_is(tmp_path):
+    """A finished game's replay shows every side's hand; each heading said 'Your hand'."""
+    from clirun import run_main
+    save = str(tmp_path / "g.json")
+    assert run_main("play", "--bots", "--game", "civil-war-card-game", "--seed", "5", "--save", save).returncode == 0
+    for lang, north, south in (("en", "North's hand (", "South's hand ("), ("es", "Mano del Norte (", "Mano del Sur (")):
+        shown = run_main("replay", save, "--step", "--lang", lang, input="40\nq\n", env={"COLUMNS": "100"}).stdout
+        assert north in shown and south in shown and "Your hand" not in shown and "Tu mano" not in shown
