@@ -852,9 +852,21 @@ def test_the_hot_seat_hand_over_tells_the_whole_turn_not_its_last_action():
 
 def test_a_replay_names_whose_hand_each_is(tmp_path):
     """A finished game's replay shows every side's hand; each heading said 'Your hand'."""
+    import json
     from clirun import run_main
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    content = load_content(game_path("civil-war-card-game"))
+    from crisis.interpreter.engine.program import program_of
+    program = program_of(content)
+    game, rng = Game(program, 5), random.Random(5)
+    while game.decision is not None:  # a hot-seat game to its end, as the file of one keeps it
+        game.apply(rng.choice(game.decision.actions))
     save = str(tmp_path / "g.json")
-    assert run_main("play", "--bots", "--game", "civil-war-card-game", "--seed", "5", "--save", save).returncode == 0
+    (tmp_path / "g.json").write_text(json.dumps({
+        "format": "crisis-saved-game", "version": 2, "game": "civil-war-card-game", "content_digest": content.digest,
+        "seed": 5, "options": {}, "controllers": {"North": "human", "South": "human"},
+        "created": "2026-11-29T00:00:00+00:00", "actions": list(game.history)}), encoding="utf-8")
     for lang, north, south in (("en", "North's hand (", "South's hand ("), ("es", "Mano del Norte (", "Mano del Sur (")):
         shown = run_main("replay", save, "--step", "--lang", lang, input="40\nq\n", env={"COLUMNS": "100"}).stdout
         assert north in shown and south in shown and "Your hand" not in shown and "Tu mano" not in shown
