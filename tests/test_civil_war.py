@@ -867,6 +867,6 @@ def test_a_replay_names_whose_hand_each_is(tmp_path):
         "format": "crisis-saved-game", "version": 2, "game": "civil-war-card-game", "content_digest": content.digest,
         "seed": 5, "options": {}, "controllers": {"North": "human", "South": "human"},
         "created": "2026-11-29T00:00:00+00:00", "actions": list(game.history)}), encoding="utf-8")
-    for lang, north, south in (("en", "North's hand (", "South's hand ("), ("es", "Mano del Norte (", "Mano del Sur (")):
+    for lang, north, south in (("en", "North's hand (", "South's hand ("), ("es", "El Norte, su mano (", "El Sur, su mano (")):
         shown = run_main("replay", save, "--step", "--lang", lang, input="40\nq\n", env={"COLUMNS": "100"}).stdout
         assert north in shown and south in shown and "Your hand" not in shown and "Tu mano" not in shown
