@@ -55,3 +55,14 @@ def test_solo_examples_are_in_the_solo_content(content):
     assert len(quoted) >= 6
     for line in quoted:
         assert line in shipped, line
+
+
+def test_the_new_game_guide_lists_every_keyword_of_the_language():
+    """docs/new-game.md tells designers which words a game may not take; the list is the
+    grammar's, so a keyword added to the language must be added there."""
+    import re
+    from pathlib import Path
+    from crisis.ruleset.reader import _keywords
+    text = (Path(__file__).resolve().parents[1] / "docs" / "new-game.md").read_text(encoding="utf-8")
+    listed = re.search(r"<!-- keywords:[^>]*-->\n(.*?)<!-- /keywords -->", text, re.S).group(1)
+    assert sorted(word.strip() for word in listed.replace("\n", " ").split(",")) == sorted(_keywords())
