@@ -272,6 +272,15 @@ def sequence_lines(screen: Screen) -> List[str]:
     for index, rule in enumerate(definition.first_player, 1):
         out.extend(_hanging(screen, c.text("cli.aid.line", n=index, ties="",
                                            text=phrase("condition", rule, c, definition)), 4))
+    if definition.uses:  # the ways to play a card ("playing a card"), each by the word a player types
+        heading(c.text("cli.rules_sequence.uses"))
+        for use in definition.uses:
+            condition = phrase("condition", use.condition, c, definition) if use.condition is not None else ""
+            # the option by the name the balance report gives it (report.options.<name>), else as written
+            option = (c.raw(f"report.options.{use.option}") or use.option.replace("_", " ")) if use.option else ""
+            out.extend(screen.wrap(c.text("cli.rules_sequence.use", name=use.name, condition=condition,
+                                          option=option), 4))
+            outline(use.rule, 6)
     heading(c.text("cli.rules_sequence.procedures"))
     for name, (kind, rule) in definition.procedures.items():
         _procedure_lines(screen, out, definition, c.text("cli.rules_sequence.procedure",

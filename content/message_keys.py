@@ -283,6 +283,8 @@ MESSAGES = {
     "cli.rules_sequence.procedure": frozenset({"name"}),
     "cli.rules_sequence.procedures": frozenset(),
     "cli.rules_sequence.setup": frozenset(),
+    "cli.rules_sequence.use": frozenset({"condition", "name", "option"}),
+    "cli.rules_sequence.uses": frozenset(),
     "cli.save.bad_action": frozenset({"file", "n", "text", "version"}),
     "cli.save.cannot_start": frozenset({"error", "file"}),
     "cli.save.cannot_write": frozenset({"error", "file"}),

@@ -310,8 +310,12 @@ def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
 
 @pytest.mark.parametrize("lang, solo, wanted", [
     ("en", False, ["  Play:", "    Each round, up to round 3:", "      Deal:",
-                   "    The pivotal bonus:", "      1. you control Fort Sumter"]),
+                   "    The pivotal bonus:", "      1. you control Fort Sumter",
+                   # the ways to play a card, each by the word a player types, with its rule
+                   "  Ways to play a card (the word you type, then what it does):",
+                   "    event (if the card is for you):", "      Carry out the event of the card."]),
     ("es", True, ["  Partida:", "    En cada ronda, hasta la ronda 3:",
+                  "    event (si la carta es para ti):", "      Lleva a cabo el evento de la carta.",
                   "  En el juego en solitario, estos pasos y procedimientos se juegan así:",
                   "    Turno, para el Oponente en Solitario:"]),
 ])
