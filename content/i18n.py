@@ -17,7 +17,7 @@ import attrs
 from crisis.ruleset import meaning as M
 from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean
 
-from .locale import REFERENCE_LANG, Catalog, interface_dir, placeholders
+from .locale import REFERENCE_LANG, SENTENCE_GRAMMAR, Catalog, interface_dir, placeholders, selectors_only
 from .model import Content
 from .yamlfile import ContentError, Map, Seq, YamlFile, display_path, read_text
 
@@ -229,7 +229,10 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                     filled = allowed_placeholders(frozenset(mine | set(placeholders(reference.messages[key]))))
                 else:
                     filled = allowed_placeholders(frozenset(expected))
-                required = set(placeholders(reference.messages[key])) & filled
+                # a placeholder the reference only chooses forms by ({actor?you:...}) is its grammar,
+                # which this language may not need
+                grammar = selectors_only(reference.messages[key]) & SENTENCE_GRAMMAR
+                required = (set(placeholders(reference.messages[key])) - grammar) & filled
                 if (required - mine or mine - filled) and _overridden_in_reference_only(reference, catalog, key):
                     # the game words this text its own way in English, but this language still has
                     # the tool's: a translation to write in the game's catalog, not an error in the tool's

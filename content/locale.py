@@ -128,6 +128,30 @@ def placeholders(message: str) -> List[str]:
     return names
 
 
+# the presenter's words about the sentence a text sits in, not about what happened: who acts
+# ("you", "they"), the statement's verb, the form asked (one, many, each), the mood ("where ..."):
+# grammar one language marks and another may not
+SENTENCE_GRAMMAR = frozenset({"actor", "verb", "who", "form", "mood"})
+
+
+def selectors_only(message: str) -> set:
+    """Parameter names a message uses only to choose between forms (``{actor?you:...|*:...}``),
+    never printed nor counted."""
+    chosen, shown = set(), set()
+    stack = [message]
+    while stack:
+        for part in _parse(stack.pop()):
+            if isinstance(part, str):
+                continue
+            body = part[1]
+            head = body.split("|")[0]
+            (chosen if "?" in head else shown).add(_placeholder_name(body))
+            rest = body[len(head.split("?")[0]):]
+            for form in _split_top(rest[1:], "|") if rest else []:
+                stack.append(form.split(":", 1)[1] if "?" in head and ":" in form else form)
+    return chosen - shown
+
+
 def format_message(message: str, params: Mapping[str, object]) -> str:
     out = []
     for part in _parse(message):

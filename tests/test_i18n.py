@@ -542,3 +542,20 @@ def test_a_template_a_rule_needs_is_asked_for_in_the_game_s_own_catalog(tmp_path
     assert result.returncode != 0
     (told,) = [line for line in result.stderr.splitlines() if "'render.target.that_town' is missing" in line]
     assert told.startswith(str(root / "locale" / "en") + "/")
+
+
+def test_a_translation_may_leave_out_the_sentence_grammar_its_language_does_not_mark(spanish_copy):
+    """{actor} in 'render.tokens.opponent' only chooses the English words for who acts; a language
+    that says it one way needs no {actor}. A placeholder that tells what happened still must be
+    there: leaving out {n} (how many) is reported."""
+    es = spanish_copy / "locale" / "es" / "render.yaml"
+    text = es.read_text(encoding="utf-8")
+    start = text.index("    opponent: ", text.index("  tokens:"))
+    end = text.index("\n", start)
+    said_once = '"{n|ficha del oponente|fichas del oponente} (o del Oponente en Solitario)"'
+    es.write_text(text[:start] + "    opponent: " + said_once + text[end:], encoding="utf-8")
+    assert [d.message for d in messages_of(spanish_copy) if "render.tokens.opponent" in d.message] == []
+    text = es.read_text(encoding="utf-8")
+    es.write_text(text.replace(said_once, '"fichas del oponente (o del Oponente en Solitario)"'), encoding="utf-8")
+    (d,) = [d for d in messages_of(spanish_copy) if "render.tokens.opponent" in d.message]
+    assert d.message == "'render.tokens.opponent' leaves out {n}"
