@@ -13,6 +13,7 @@ from . import meaning as M
 from . import nodes as N
 from .diagnostics import did_you_mean, one_of
 from .resolving import a_noun, any_number, described, each_place, kind_text
+from .walk import _walk
 
 
 class Statements:
@@ -176,9 +177,36 @@ class Statements:
             dests = sources if node.within else self.location_union(node.dest, places_ok=True, holders_ok=True)
         finally:
             self.moving_tokens = False
+        if not node.within and not self.next_to_sources(node, sources, dests):
+            return None
         self.destinations(dests)
         self.chosen = True
         return self.transfer("move", node, node.quantity, sources, dests, node.limit, node.selection, node.within)
+
+    def next_to_sources(self, node: N.Move, sources: M.Union_, dests: M.Union_) -> bool:
+        """"into an adjacent area" is where each token goes from the place it leaves: it stands
+        alone as the destination (no filter, no other place or holder, no 'each'), and every source
+        is a place (a token from a pool leaves no place to be next to).  False: refused here."""
+        items = getattr(dests, "items", ())
+        nested = any(isinstance(meaning, M.Adjacent) and meaning.of is None
+                     for item in items for meaning in _walk(item))
+        if not nested:
+            return True
+        word = self.place_word()
+        alone = len(items) == 1 and isinstance(items[0], M.Adjacent) and items[0].of is None
+        if not alone or each_place(node.dest):
+            self.error(node.dest, f"{a_noun('adjacent ' + word)} stands alone as where a move goes: next to the "
+                                  f"{word} each token leaves",
+                       expected=f"'into {a_noun('adjacent ' + word)}', with no other {self.places_word()}, "
+                                "holder, 'each' or condition")
+            return False
+        holders = [item for item in getattr(sources, "items", ()) if isinstance(item, M.Holder)]
+        if holders:
+            self.error(node.source, f"a token taken from a holder leaves no {word}, so no {word} is adjacent "
+                                    "to where it leaves",
+                       expected=f"{self.places_word()} to move from, for a move into {a_noun('adjacent ' + word)}")
+            return False
+        return True
 
     def destinations(self, dests: M.Union_) -> None:
         """Pieces go to places, a holder or a whole track; a box, and a track's part above a zone,

@@ -166,6 +166,7 @@ def test_a_banner_marches_into_an_adjacent_town(tmp_path):
     assert [(o.status, o.problems, [d.message for d in o.diagnostics]) for o in outcomes] == [(PASSED, [], [])]
 
     def played(interpret):
+        before = os.environ.get("CRISIS_INTERPRET")
         os.environ["CRISIS_INTERPRET"] = "1" if interpret else "0"
         try:
             games = []
@@ -174,5 +175,34 @@ def test_a_banner_marches_into_an_adjacent_town(tmp_path):
                 games.append(play_game(program, seed, lambda d: d.actions[bots[d.player](len(d.actions))])[0].values)
             return games
         finally:
-            del os.environ["CRISIS_INTERPRET"]
+            if before is None:
+                del os.environ["CRISIS_INTERPRET"]
+            else:
+                os.environ["CRISIS_INTERPRET"] = before
     assert played(True) == played(False)
+
+
+@pytest.mark.parametrize("move, at", [
+    ("from your camp or any towns into an adjacent town", "your camp"),  # a holder leaves no town
+    ("from any towns into an adjacent town you occupy", "an adjacent town"),  # a condition on it
+    ("from any towns into an adjacent town or your camp", "an adjacent town"),  # with another destination
+    ("from Ashford into each adjacent town", "each adjacent town"),
+])
+def test_an_adjacent_town_stands_alone_as_where_a_move_goes(tmp_path, move, at):
+    """'an adjacent town' is next to the town each token leaves: with a holder as a source, a
+    condition, another destination or 'each' it could only do something else, so check refuses it
+    at its words (it once crashed a game, or silently offered nothing)."""
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    state = root / "state.yaml"
+    state.write_text(state.read_text(encoding="utf-8").replace(
+        "  attributes:\n", "  adjacent:\n    Ashford: [Brackenby]\n  attributes:\n", 1), encoding="utf-8")
+    (cards,) = (root / "cards").glob("*.yaml")
+    text = cards.read_text(encoding="utf-8").replace(
+        "move up to 2 of your banners from any towns to any Lowlands towns", "move up to 2 of your banners " + move)
+    cards.write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    line = next(n for n, written in enumerate(text.splitlines(), 1) if move in written)
+    assert (error.line, error.column) == (line, text.splitlines()[line - 1].index(at) + 1)

@@ -277,7 +277,7 @@ class TransferOp(Op):
                      if ((values[row_base + d] < maximum and d not in no_place) if d < n else board.can_put(owner, d))]
             grid = grids[owner + 1] if named else grids[0]
             if self.next_to_source:  # each source's destinations are its own: by destination, then source
-                reach = {s: set(self.dests(board, ctx, s)) for s in sources}
+                reach = {s: set(self.dests(board, ctx, s)) if s < n else set() for s in sources}  # (check refuses holders)
                 out += [grid[s][d] for d in dests for s in sources if s != d and d in reach[s]]
             elif len(sources) == 1:
                 source = sources[0]
