@@ -196,8 +196,9 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
 
 
 def _place_word_after(text: str, token, lexicon) -> Optional[str]:
-    """The game's word for its places where an unknown word follows 'that' or 'this' (a context
-    word written with another game's noun: "that space" where the game's places are areas)."""
+    """The word meant where an unknown word follows 'that' or 'this': a word of the game's spelt
+    near it, else the game's word for its places (a context word written with another game's
+    noun: "that space" where the game's places are areas)."""
     if lexicon is None:
         return None
     lines = text.split("\n")
@@ -205,7 +206,11 @@ def _place_word_after(text: str, token, lexicon) -> Optional[str]:
     before = line[:token.column - 1].rstrip().rsplit(" ", 1)[-1].lower()
     if before not in ("that", "this"):
         return None
-    words = [word for word in lexicon.words_of("NOUN") if any(e.refers_to == "places" for e in lexicon.meanings(word))]
+    nouns = lexicon.words_of("NOUN")
+    near = did_you_mean(str(token), nouns)
+    if near is not None:  # a misspelt word of this game ("this regoin"): that word
+        return near
+    words = [word for word in nouns if any(e.refers_to == "places" for e in lexicon.meanings(word))]
     return words[0] if words and str(token) not in words else None  # the first is the singular (state.yaml)
 
 

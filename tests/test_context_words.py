@@ -229,3 +229,15 @@ def test_another_game_s_word_after_that_is_told_this_game_s(tmp_path):
         read_game(root)
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     assert error.message == "unknown word 'space'" and error.hint == "did you mean 'town'?"
+
+
+def test_a_misspelt_word_after_this_is_still_told_by_its_spelling(tmp_path):
+    """After 'this', a near spelling of one of the game's words wins over its word for places."""
+    root = three_crowns_copy(tmp_path)
+    (cards,) = (root / "cards").glob("*.yaml")
+    replace_in(cards, "    event: gain 1 VP for each region you occupy\n",
+               "    event: gain 1 VP for each town of this regoin\n")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert error.hint == "did you mean 'region'?"
