@@ -25,20 +25,40 @@ HINT = ("the setup and the sequence of play run for no player: put it under 'for
         "or say who: 'each player ...', 'the first player ...'")
 
 
-def _names_a_player(node) -> bool:
-    """Whether this meaning is "you" (or "your", "the opponent") itself."""
+# statements whose choice (or whose cards) is the acting player's: "keep 1 card of the deck ...",
+# "play a card from the hand", "choose a town as the battlefield", "discard the revealed card"
+_ACTING_PLAYERS = (M.Keep, M.Order, M.Play, M.PlayCards, M.Choose, M.Discard)
+
+
+def _names_a_player(node, per_side) -> bool:
+    """Whether this meaning is "you" (or "your", "the opponent"), said or meant: a side, an owner,
+    the opponent acting; a statement whose choice is the acting player's; a card's rule carried
+    out (it runs for someone); "you win"; a counter each side keeps, set for one side; an order of
+    places "you choose" (``per_side``: counter index -> kept per side)."""
     if isinstance(node, M.Side):
         return node.kind in ("me", "opponent")
     if isinstance(node, M.Owners):
         return node.kind in ("own", "opponent")
-    return isinstance(node, M.Acting) and node.actor == "opponent"
+    if isinstance(node, M.Acting):
+        return node.actor == "opponent"
+    if isinstance(node, _ACTING_PLAYERS):
+        return True
+    if isinstance(node, M.CarryOut):
+        return node.procedure < 0 and node.card is not None
+    if isinstance(node, M.Win):
+        return node.counter < 0
+    if isinstance(node, M.SetCounter):
+        return per_side[node.counter] and not node.each_side
+    if isinstance(node, M.ForEachPlace):
+        return node.chooser == "you"
+    return False
 
 
 def _binds(node) -> bool:
     return isinstance(node, _NAMES_PLAYERS) or (isinstance(node, M.Acting) and node.actor != "opponent")
 
 
-def _namings(rule) -> List[object]:
+def _namings(rule, per_side) -> List[object]:
     """Each statement of ``rule`` (outside what names the players) that names a player, once
     (the innermost statement around the word)."""
     found: List[object] = []
@@ -49,7 +69,7 @@ def _namings(rule) -> List[object]:
             continue
         if isinstance(node, STATEMENTS) and getattr(getattr(node, "node", None), "pos", None) is not None:
             placed = node
-        if _names_a_player(node):
+        if _names_a_player(node, per_side):
             line = _line(placed)
             if not any(placed is other or (line is not None and _line(other) == line) for other in found):
                 found.append(placed)  # once a statement, and once a line ("if you ...: gain 1 VP")
@@ -82,6 +102,7 @@ def unnamed_player_problems(definition, sources: Dict[int, Tuple[object, object]
     naming the players) says "you" with no player to be."""
     problems: List[Diagnostic] = []
     names = list(definition.declarations.procedures)
+    per_side = [counter.each_side for counter in definition.schema.counters]
     rules = {name: rule for name, (kind, rule) in definition.procedures.items() if kind == "block"}
     seen = set()
     # (rule, what carries it out: None for the setup and the play themselves)
@@ -90,7 +111,7 @@ def unnamed_player_problems(definition, sources: Dict[int, Tuple[object, object]
         rule, carried_by = queue.pop(0)
         if rule is None:
             continue
-        namings = _namings(rule)
+        namings = _namings(rule, per_side)
         message = "'you' (said or meant) names no player here" if carried_by is None else \
             f"'you' (said or meant) names no player here: {carried_by}, where no player is named"
         problems.extend(diagnostic_of(sources, placed, rule, message, HINT) for placed in namings)

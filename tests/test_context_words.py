@@ -174,7 +174,9 @@ def three_crowns_copy(tmp_path):
 
 
 @pytest.mark.parametrize("line", ["gain 1 VP", "place 1 in Dunmore", "draw 1 card from the deck into your hand",
-                                  "if you occupy Dunmore: gain 1 VP"])
+                                  "if you occupy Dunmore: gain 1 VP", "set your VP to 5",
+                                  "if the round is 1: you win", "keep 1 card of the deck as the discard pile",
+                                  "for each walled town, in the order you choose: gain 1 VP"])
 def test_you_where_the_sequence_has_named_no_player_is_refused(tmp_path, line):
     """The sequence of play runs for no player until a statement names them: a bare 'you' there
     (written, or meant by 'gain 1 VP') once went to the first side of 'sides:', silently."""
@@ -186,7 +188,8 @@ def test_you_where_the_sequence_has_named_no_player_is_refused(tmp_path, line):
     errors = [d for d in caught.value.diagnostics if d.severity == "error"]
     assert len(errors) == 1, [d.format() for d in errors]
     assert errors[0].path.endswith("sequence.yaml")
-    assert (errors[0].line, errors[0].column) == (line_of(sequence, f"      {line}\n"), 7)
+    at = 7 + (line.index("you win") if "you win" in line else 0)  # the innermost statement: 'you win'
+    assert (errors[0].line, errors[0].column) == (line_of(sequence, f"      {line}\n"), at)
     assert "names no player" in errors[0].message
     assert "for each player" in errors[0].hint
 
