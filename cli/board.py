@@ -788,13 +788,17 @@ class Screen:
         """The heading of one of the viewer's piles (``cli.board.own.<pile>``)."""
         return lambda params: self.named("cli.board.own_pile", [f"cli.board.own.{name}"], **params)
 
+    def side_heading(self, params) -> str:
+        """A side's pile headed by the side's name (a replay's): a line of its cards, or a heading
+        over them."""
+        return self.text("cli.board.side_pile_inline" if params.get("cards") else "cli.board.side_pile", **params)
+
     def private(self, viewer: int, detailed: bool, named: bool = False) -> List[str]:
         """What only ``viewer`` may see: their own piles, as the layout lists them; ``named``: for
         someone else looking on (a replay shows every side's), each heading names the side."""
         lines: List[str] = []
         for own in self.layout.own:
-            heading = (lambda params: self.text("cli.board.side_pile", **params)) if named else \
-                self.own_heading(own.pile)
+            heading = self.side_heading if named else self.own_heading(own.pile)
             lines += self.pile_lines(own.pile, viewer, own.show, own.rules, detailed, heading)
         return lines
 

@@ -128,6 +128,7 @@ MESSAGES = {
     "cli.board.shared_pile": None,
     "cli.board.shared_pile_side": frozenset({"n", "pile", "side", "top"}),
     "cli.board.side_pile": None,
+    "cli.board.side_pile_inline": None,
     "cli.board.step": frozenset({"step"}),
     "cli.board.track_name": frozenset({"track"}),
     "cli.board.tracks_legend": frozenset({"empty", "token"}),

@@ -421,3 +421,21 @@ def test_a_hot_seat_game_resumed_or_replayed_says_the_seed_stays_hidden(tmp_path
     assert first.endswith(": 1 action replayed (the seed is shown when the game is over).")
     replayed = run_main("replay", str(tmp_path / "hs.json"), "--step", input="q\n", env=wide)
     assert replayed.stdout.splitlines()[0].endswith("hs.json: 1 action.")
+
+
+def test_a_replay_of_a_finished_game_shows_the_cards_of_piles_on_one_line(tmp_path, content):
+    """Every side's piles in a finished game's replay are headed by the side's name; a pile the
+    layout shows on one line (the set-aside cards) keeps its cards on that line."""
+    import random
+    from clirun import run_main
+    from crisis.interpreter.engine.game import Game
+    game, rng = Game(program_of(content), 5), random.Random(5)
+    while game.decision is not None:
+        game.apply(rng.choice(game.decision.actions))
+    (tmp_path / "g.json").write_text(json.dumps({
+        "format": "crisis-saved-game", "version": 2, "game": "fort-sumter", "content_digest": content.digest,
+        "seed": 5, "options": {}, "controllers": {"Unionist": "human", "Secessionist": "human"},
+        "created": "2026-11-29T00:00:00+00:00", "actions": list(game.history)}), encoding="utf-8")
+    shown = run_main("replay", str(tmp_path / "g.json"), "--step", input="60\nq\n", env={"COLUMNS": "200"}).stdout
+    aside = [line for line in shown.splitlines() if line.startswith("Unionist's set-aside cards")]
+    assert aside and all(line.split(": ", 1)[1].strip() for line in aside)  # the cards, not a bare heading
