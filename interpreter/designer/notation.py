@@ -152,7 +152,7 @@ class ActionReader:
         self.ordered: List[str] = []
         self.place_words = []
         for op in program.ops:
-            if isinstance(op, sequence.KeepOp):
+            if isinstance(op, sequence.KeepOp) and not op.random:  # a keep at random is nobody's action
                 self.kept = list(program.cards[op.kind].ids)
                 self.kept_name = program.cards[op.kind].kind.name
             elif isinstance(op, sequence.OrderOp):
