@@ -81,7 +81,7 @@ def test_every_condition_of_the_language_reads(content):
      "If you have more than 1 card in your hand, gain 1 VP.", "Si tienes más de 1 carta en tu mano, gana 1 PV."),
     ("if the number of revealed objectives is at least 1: gain 1 VP",
      "If the number of revealed objectives is at least 1, gain 1 VP.",
-     "Si el número de cartas de objetivo reveladas es al menos 1, gana 1 PV."),
+     "Si el número de cartas de objetivo que se han revelado es al menos 1, gana 1 PV."),
 ])
 def test_a_count_of_cards_named_by_their_kind_reads(content, rule, english, spanish):
     """'the number of cards of your hand' (cards named, not a pile) reads as the count of that
