@@ -356,7 +356,8 @@ class Screen:
         found = f"cli.cards.{self.kind_word(kind)}_heading"
         if self.has(found):
             return self.text(found, n=n)
-        return self.text("cli.cards.heading", cards=capitalised(self.schema.card_kinds[kind].name), n=n)
+        name = self.schema.card_kinds[kind].name
+        return self.text("cli.cards.heading", cards=capitalised(self.c.name("card_kinds", name)), n=n)
 
     def card_text(self, kind: int, card: int) -> List[str]:
         """A card in full, as a player reads it (``crisis cards``): its line (``cli.card.<word>``,

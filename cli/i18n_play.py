@@ -14,7 +14,8 @@ The games are the same on every run (seeds 1..N), so the check's answer is too.
 
 from __future__ import annotations
 
-from typing import Dict
+import re
+from typing import Dict, List
 
 from crisis.content.locale import Catalog
 from crisis.content.model import Content
@@ -31,6 +32,8 @@ class _Recording(Catalog):
     def __init__(self, catalog: Catalog):
         super().__init__(catalog.lang, catalog.messages, catalog.positions, catalog.fallback)
         self.missed: Dict[str, str] = {}
+        self.unnamed: Dict[str, str] = {}  # names asked for that no catalog gives: key -> where
+        self.listed: List[str] = []  # the cards as listed (where an unnamed name may show)
         self.where = ""
 
     def text(self, key: str, **params) -> str:
@@ -38,10 +41,35 @@ class _Recording(Catalog):
             self.missed.setdefault(key, self.where)
         return super().text(key, **params)
 
+    def name(self, kind: str, name: str) -> str:
+        if self.raw(f"{kind}.{name}") is None:
+            self.unnamed.setdefault(f"{kind}.{name}", self.where)
+        return super().name(kind, name)
+
 
 def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, str]:
     """The keys of ``lang``'s catalog (fallback included) that ``games`` random games asked for
     and it lacks: key -> an example of the choice or moment that asked (an action as typed)."""
+    return _played(content, lang, games).missed
+
+
+def played_texts(content: Content, lang: str, games: int):
+    """(``keys_missing_in_play``, the words ``lang``'s players read as ``state.yaml`` writes them
+    because no catalog gives them: a card field's name, a kind of cards' name), the second found
+    by listing every card as ``crisis cards`` does too (key -> where).  Proper names (places,
+    sides) are left out: a game may keep them in one language on purpose."""
+    catalog = _played(content, lang, games, cards=True)
+    listed = "\n".join(catalog.listed).lower()
+    # a name asked for is not always shown (a card's line may leave its fields out): those shown
+    words = {key: where for key, where in catalog.unnamed.items()
+             if key.split(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(key.split(".", 1)[1].lower()) + r"\b", listed)}
+    return catalog.missed, words
+
+
+_COMMON_NOUNS = ("fields", "card_kinds")
+
+
+def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_Recording":
     from crisis.interpreter.engine.game import Game
     from crisis.interpreter.players.registry import RandomBot
 
@@ -74,4 +102,11 @@ def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, s
             logged = len(game.log)
         catalog.where = "the game's result"
         Screen(game, show, Style(False), 100).result()
-    return catalog.missed
+    if cards:
+        screen = Screen(Game.of(content, 1), show, Style(False), 100)
+        catalog.where = "crisis cards"
+        for kind, declared in enumerate(content.schema.card_kinds):
+            catalog.listed.append(screen.kind_heading(kind, 1))
+            for card in range(len(content.cards(declared.name).ids)):
+                catalog.listed.extend(screen.card_text(kind, card))
+    return catalog

@@ -291,11 +291,12 @@ def cmd_cards(args) -> int:
 
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
-    from crisis.content.i18n import missing_in_play_problems, missing_key_problems, missing_keys, other_problems
+    from crisis.content.i18n import (missing_in_play_problems, missing_key_problems, missing_keys, other_problems,
+                                     unnamed_problems)
     from crisis.content.loader import REFERENCE_LANG
     from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
-    from .i18n_play import keys_missing_in_play
+    from .i18n_play import played_texts
     from .sim import whole_number
     content = load(args)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
@@ -313,7 +314,10 @@ def cmd_i18n(args) -> int:
         others = [p for p in other_problems(content, lang) if p not in told]
         told += others
         if games:
-            others += missing_in_play_problems(content, lang, keys_missing_in_play(content, lang, games), games)
+            missed, unnamed = played_texts(content, lang, games)
+            others += missing_in_play_problems(content, lang, missed, games)
+            if lang != REFERENCE_LANG and not gaps:  # (while keys are missing, their English shows anyway)
+                others += unnamed_problems(content, lang, unnamed)
         for problem in missing_key_problems(content, lang, args.all) + others:
             print(problem.format())
         missing = sum(len(keys) for keys in gaps.values())

@@ -559,3 +559,23 @@ def test_a_translation_may_leave_out_the_sentence_grammar_its_language_does_not_
     es.write_text(text.replace(said_once, '"fichas del oponente (o del Oponente en Solitario)"'), encoding="utf-8")
     (d,) = [d for d in messages_of(spanish_copy) if "render.tokens.opponent" in d.message]
     assert d.message == "'render.tokens.opponent' leaves out {n}"
+
+
+def test_words_a_translation_reads_in_english_are_reported(tmp_path):
+    """A new game whose catalogs name neither its kind of cards nor a card field: Spanish players
+    read 'order cards' and 'value' in English; i18n check says so (it said nothing was missing),
+    and once both catalogs name them, it is clean."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    said = run_main("i18n", "check", "--content", str(root), "--lang", "es", "--games", "1").stdout
+    assert "'card_kinds.order cards' is in no catalog: 'es' players read 'order cards'" in said
+    assert "'fields.value' is in no catalog: 'es' players read 'value'" in said
+    for lang, kinds, value in (("en", "order cards", "value"), ("es", "cartas de orden", "valor")):
+        with open(root / "locale" / lang / "texts.yaml", "a", encoding="utf-8") as texts:
+            texts.write(f"\ncard_kinds: {{order cards: {kinds}}}\nfields: {{value: {value}}}\n")
+    said = run_main("i18n", "check", "--content", str(root), "--lang", "es", "--games", "1").stdout
+    assert "is in no catalog" not in said
+    listed = run_main("cards", "--content", str(root), "--lang", "es").stdout
+    assert listed.startswith("Cartas de orden (12)") and "valor 3" in listed
