@@ -543,7 +543,24 @@ class Statements:
             return None
         if source is None or dest is None:
             return None
+        if node.selection is None and not self.sees(source):
+            # the decision would list the hidden cards to the player keeping one
+            name = self.schema.piles[source.pile].name
+            whose = "the opponent's " if source.side is not None and source.side.kind == "opponent" else "the "
+            self.error(node.source, f"the player keeping a card cannot see the cards of {whose}{name}: "
+                                    "the choice would show them",
+                       expected="', at random' (a card drawn by lot), or a pile the player sees",
+                       hint="for the owner's choice, say who keeps: 'the opponent keeps 1 card of their hand ...'")
+            return None
         return M.Keep(node.n, source, dest, node.noun, node.verb, node.selection is not None, node=node)
+
+    def sees(self, pile: M.PileRef) -> bool:
+        """Whether the acting player sees the cards of ``pile`` (state.yaml's 'seen by'): a pile seen
+        by everyone, or one's own pile seen by its owner."""
+        seen_by = self.schema.piles[pile.pile].seen_by
+        if seen_by == "everyone":
+            return True
+        return seen_by == "owner" and (pile.side is None or pile.side.kind == "me") and not pile.each
 
     def stmt_Order(self, node: N.Order):
         source, dest = self.pile(node.source), self.pile(node.dest)

@@ -255,3 +255,14 @@ def test_keep_at_random_draws_a_card_by_lot(tmp_path):
 def test_keep_with_the_opponent_choosing_is_refused_at_its_words(check):
     (message,) = check("keep 1 card of the opponent's hand as the discard pile, the opponent choosing")
     assert message == "the opponent cannot choose the cards another player keeps"
+
+
+def test_a_card_kept_from_a_pile_the_player_cannot_see_is_refused(check):
+    """A choice lists its cards: keeping one of the opponent's hand would show that hand to the
+    player keeping. Refused at check, with the ways to say it; the owner's own choice, and a card
+    drawn by lot, are fine."""
+    (message,) = check("keep 1 card of the opponent's hand as the discard pile")
+    assert message == ("the player keeping a card cannot see the cards of the opponent's hand: "
+                       "the choice would show them")
+    assert check("the opponent keeps 1 card of their hand as the discard pile") == []
+    assert check("keep 1 card of the opponent's hand as the discard pile, at random") == []
