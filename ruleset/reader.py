@@ -170,8 +170,8 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
                     # the words that may stand here first, then every word of the language and the game;
                     # after 'that'/'this', the game's word for its places ("that space" in a game of areas)
                     here = _expected_words(expected, lexicon)
-                    guess = _place_word_after(text, token, lexicon) or did_you_mean(str(token), here) or \
-                        did_you_mean(str(token), words + _keywords())
+                    guess = _place_word_after(text, token, lexicon) or _tokens_word(token, lexicon) or \
+                        did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
                     hint = f"did you mean '{guess}'?" if guess else None
                     if guess in here:
                         first = f"'{guess}'"  # the word meant, first among what may stand here
@@ -212,6 +212,17 @@ def _place_word_after(text: str, token, lexicon) -> Optional[str]:
         return near
     words = [word for word in nouns if any(e.refers_to == "places" for e in lexicon.meanings(word))]
     return words[0] if words and str(token) not in words else None  # the first is the singular (state.yaml)
+
+
+def _tokens_word(token, lexicon) -> Optional[str]:
+    """The game's word for its tokens where a rule says 'token(s)' and the game calls them
+    otherwise ('scouts'): the word the language's own docs use, not a near spelling ('broken')."""
+    if lexicon is None or str(token).lower() not in ("token", "tokens"):
+        return None
+    words = [word for word in lexicon.words_of("NOUN") if any(e.refers_to == "tokens" for e in lexicon.meanings(word))]
+    if not words:
+        return None
+    return words[0] if str(token).lower() == "token" else words[-1]
 
 
 def _stray_word(text: str, line: int, lexicon) -> Optional[str]:

@@ -333,6 +333,11 @@ class _Run(EntityPhrases, Statements, Conditions):
     def places_word(self) -> str:
         return self.schema.map.place_words[-1] if self.schema.map.place_words else "places"
 
+    def tokens_word(self) -> str:
+        """What the schema calls tokens ("regiments"; "tokens" where it gives them no word)."""
+        tokens = self.schema.tokens
+        return tokens.words[-1] if tokens is not None and tokens.words else "tokens"
+
     def group_word(self) -> str:
         return self.schema.map.group_words[0] if self.schema.map.group_words else "group"
 
@@ -420,8 +425,8 @@ class _Run(EntityPhrases, Statements, Conditions):
                 if not (self.moving or self.moving_tokens):
                     self.error(word, f"adjacent to what? {a_noun('adjacent ' + head.text)} is next to where a token "
                                      "or a card in play moves from",
-                               hint=f"name the {head.text}s, or move: 'move 1 of your tokens from any {head.text} "
-                                    f"into {a_noun('adjacent ' + head.text)}'")
+                               hint=f"name the {self.places_word()}, or move: 'move 1 of your {self.tokens_word()} "
+                                    f"from any {self.places_word()} into {a_noun('adjacent ' + head.text)}'")
                     return None
                 places = M.Adjacent(None, node=p)
             else:

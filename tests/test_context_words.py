@@ -175,7 +175,7 @@ def three_crowns_copy(tmp_path):
 
 @pytest.mark.parametrize("line", ["gain 1 VP", "place 1 in Dunmore", "draw 1 card from the deck into your hand",
                                   "if you occupy Dunmore: gain 1 VP", "set your VP to 5",
-                                  "if the round is 1: you win", "keep 1 card of the deck as the discard pile",
+                                  "if the round is 1: you win", "keep 1 card of the discard pile as the deck",
                                   "for each walled town, in the order you choose: gain 1 VP"])
 def test_you_where_the_sequence_has_named_no_player_is_refused(tmp_path, line):
     """The sequence of play runs for no player until a statement names them: a bare 'you' there
@@ -244,3 +244,15 @@ def test_a_misspelt_word_after_this_is_still_told_by_its_spelling(tmp_path):
         read_game(root)
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     assert error.hint == "did you mean 'region'?"
+
+
+def test_tokens_in_a_game_that_calls_them_otherwise_hints_the_game_s_word(tmp_path):
+    """The language's docs say 'tokens'; Three Crowns calls them banners: 'place 2 tokens ...'
+    hints 'banners' (not the nearest spelling)."""
+    root = three_crowns_copy(tmp_path)
+    (cards,) = (root / "cards").glob("*.yaml")
+    replace_in(cards, "    event: gain 1 VP for each region you occupy\n", "    event: place 2 tokens in any towns\n")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    assert error.message == "unknown word 'tokens'" and error.hint == "did you mean 'banners'?"
