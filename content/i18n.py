@@ -301,7 +301,13 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
     own = _prefixes(where for where in catalog.positions.items() if not where[1][0].startswith(shared))
 
     def home(key: str) -> Optional[str]:
-        return next(_neighbour_files(own, key), None) or _file_for(catalog, key, reference, prefixes)
+        found = next(_neighbour_files(own, key), None)
+        if found is not None:
+            return found
+        # no key of its section in the game's catalog yet: the file of the same name there (the
+        # tool's file holds the section for the tool's own keys, which the designer does not edit)
+        shared_file = _file_for(catalog, key, reference, prefixes)
+        return os.path.join(str(content.root), "locale", lang, os.path.basename(shared_file or "messages.yaml"))
 
     return [Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog: players see <{key}> in play",
                        path=home(key),
@@ -465,7 +471,12 @@ def _own_file_for(content: Content, reference: Catalog, key: str) -> str:
     locale/en/render.yaml), never in the tool's shared one, which the designer does not edit."""
     own = os.path.join(os.path.abspath(str(content.root)), "locale", REFERENCE_LANG) + os.sep
     found = [path for path in _neighbour_files(_prefix_files(reference), key) if os.path.abspath(path).startswith(own)]
-    return found[0] if found else own + "render.yaml"
+    if found:
+        return found[0]
+    # no key of its section there yet: a file the game's catalog has (one game keeps all its
+    # texts in one), else render.yaml
+    files = sorted({path for path, _, _ in reference.positions.values() if os.path.abspath(path).startswith(own)})
+    return files[0] if files else own + "render.yaml"
 
 
 def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
