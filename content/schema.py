@@ -812,6 +812,13 @@ class SchemaReader:
         for key, others in (body.get("adjacent") or Map()).items():
             place = self.refer(body["adjacent"], key, key, places, "place")
             found = tuple(p for p in self.refer_each(body["adjacent"], key, places, "place") if p)
+            if place and place in found:  # a place is where a token is, never next to it
+                listed = body["adjacent"][key]
+                at = self.at(listed, list(listed).index(place)) if isinstance(listed, Seq) else \
+                    self.at(body["adjacent"], key)
+                self.error(at, f"'{place}' is listed as adjacent to itself", expected="the other places it touches",
+                           width=len(place))
+                found = tuple(p for p in found if p != place)
             if place:
                 adjacent[place] = found
         for place, others in list(adjacent.items()):  # adjacency goes both ways

@@ -206,3 +206,17 @@ def test_an_adjacent_town_stands_alone_as_where_a_move_goes(tmp_path, move, at):
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     line = next(n for n, written in enumerate(text.splitlines(), 1) if move in written)
     assert (error.line, error.column) == (line, text.splitlines()[line - 1].index(at) + 1)
+
+
+def test_a_place_adjacent_to_itself_is_refused_at_its_name(tmp_path):
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    state = root / "state.yaml"
+    text = state.read_text(encoding="utf-8").replace(
+        "  attributes:\n", "  adjacent:\n    Ashford: [Brackenby, Ashford]\n  attributes:\n", 1)
+    state.write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    line = next(n for n, written in enumerate(text.splitlines(), 1) if "Ashford: [Brackenby, Ashford]" in written)
+    assert (error.message, error.line, error.column) == ("'Ashford' is listed as adjacent to itself", line, 26)
