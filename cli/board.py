@@ -950,8 +950,9 @@ class Screen:
             for side in [winner] + others:
                 lines.append(c.text("result.line", side=self.side(side), vp=score[side]))
                 breakdown = result.breakdown[side] if side < len(result.breakdown) else ()
-                final = sum(n for _, n in breakdown)
-                lines.append(self.text("cli.result.before", n=score[side] - final))
+                if breakdown:  # ('score ... in VP'); a scoring carried out otherwise has no lines to part from
+                    final = sum(n for _, n in breakdown)
+                    lines.append(self.text("cli.result.before", n=score[side] - final))
                 for label, n in breakdown:
                     shown = c.raw(f"scoring.{label}")
                     lines.append(c.text("result.breakdown", label=shown if shown is not None else label, n=n))

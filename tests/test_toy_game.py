@@ -220,3 +220,14 @@ def test_a_place_adjacent_to_itself_is_refused_at_its_name(tmp_path):
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     line = next(n for n, written in enumerate(text.splitlines(), 1) if "Ashford: [Brackenby, Ashford]" in written)
     assert (error.message, error.line, error.column) == ("'Ashford' is listed as adjacent to itself", line, 26)
+
+
+def test_a_final_score_without_scoring_lines_says_no_score_before_them():
+    """Three Crowns scores its last round by carrying out a procedure, not 'score ... in VP': the
+    result has no scoring lines to part its VP into, so it says no 'VP before the final scoring'
+    (it said the whole score was from before)."""
+    from clirun import run_main
+    result = run_main("play", "--content", str(ROOT), "--bots", "--seed", "4")
+    assert result.returncode == 0
+    final = result.stdout.split("Final score")[-1]
+    assert "wins" in final and "before the final scoring" not in final
