@@ -502,6 +502,10 @@ class YamlFile:
             expected = "a ']' that closes the list, its items separated by commas"
         elif "expected ',' or '}'" in problem:
             expected = "a '}' that closes the mapping, its entries separated by commas"
+        elif "mapping values are not allowed" in problem:
+            # a second ': ' on the line: a rule such as 'event: if you occupy X: gain 1 VP'
+            expected = ("a value holding ': ' written as a block: 'event: |', then the rule on the next line, "
+                        "indented (or the value in quotes)")
         # where the construct began is the mistake for one left open: a key without its colon, a
         # list or a mapping in brackets never closed, quoted text never closed (a block's start is
         # not: the stray line is where the parser stops)

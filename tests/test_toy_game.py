@@ -231,3 +231,20 @@ def test_a_final_score_without_scoring_lines_says_no_score_before_them():
     assert result.returncode == 0
     final = result.stdout.split("Final score")[-1]
     assert "wins" in final and "before the final scoring" not in final
+
+
+def test_a_one_line_rule_with_a_colon_is_told_to_be_a_block(tmp_path):
+    """'event: if you occupy Ashford: gain 1 VP' is not YAML (a second ': ' on the line): the error,
+    at the second colon, says to write the rule as a block."""
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    (cards,) = (root / "cards").glob("*.yaml")
+    text = cards.read_text(encoding="utf-8").replace("    event: gain 1 VP for each region you occupy\n",
+                                                     "    event: if you occupy Ashford: gain 1 VP\n")
+    cards.write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = caught.value.diagnostics
+    line = next(n for n, written in enumerate(text.splitlines(), 1) if "Ashford: gain" in written)
+    assert (error.line, error.column) == (line, text.splitlines()[line - 1].index(": gain") + 1)
+    assert "'event: |'" in error.expected
