@@ -781,6 +781,7 @@ class SchemaReader:
         if body is None:
             return None
         place_words = self.word_list(body, "places", "the map's places")
+        word = place_words[0] if place_words else "place"  # what the game calls one, in its messages
         places: List[str] = []
         groups: List[Group] = []
         group_words: Tuple[str, ...] = ()
@@ -807,11 +808,11 @@ class SchemaReader:
         for key, members in (body.get("attributes") or Map()).items():
             if not self.words_of(key, self.key_at(body["attributes"], key), "an attribute", "ADJ"):
                 continue
-            attributes[key] = tuple(p for p in self.refer_each(body["attributes"], key, places, "place") if p)
+            attributes[key] = tuple(p for p in self.refer_each(body["attributes"], key, places, word) if p)
         adjacent: Dict[str, Tuple[str, ...]] = {}
         for key, others in (body.get("adjacent") or Map()).items():
-            place = self.refer(body["adjacent"], key, key, places, "place")
-            found = tuple(p for p in self.refer_each(body["adjacent"], key, places, "place") if p)
+            place = self.refer(body["adjacent"], key, key, places, word)
+            found = tuple(p for p in self.refer_each(body["adjacent"], key, places, word) if p)
             if place and place in found:  # a place is where a token is, never next to it
                 listed = body["adjacent"][key]
                 at = self.at(listed, list(listed).index(place)) if isinstance(listed, Seq) else \

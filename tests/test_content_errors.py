@@ -338,7 +338,8 @@ def test_a_misspelt_name_in_a_list_of_the_state_is_told_at_the_name(tmp_path):
     line = line_of(root / "state.yaml", "Border Sttes")
     text = (root / "state.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
     assert (d.line, d.column, d.width) == (line, text.index("Border Sttes") + 1, len("Border Sttes"))
-    assert d.message == "unknown place 'Border Sttes'" and d.hint == "did you mean 'Border States'?"
+    # in the game's word for its places
+    assert d.message == "unknown space 'Border Sttes'" and d.hint == "did you mean 'Border States'?"
 
 
 OR_CARD = '"if the Peace Commissioner is in Texas or the Peace Commissioner is off the map: gain 1 VP"'
