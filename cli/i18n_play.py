@@ -55,8 +55,9 @@ def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, s
 
 def played_texts(content: Content, lang: str, games: int):
     """(``keys_missing_in_play``, the words ``lang``'s players read as ``state.yaml`` writes them
-    because no catalog gives them: a card field's name, a kind of cards' name), the second found
-    by listing every card as ``crisis cards`` does too (key -> where).  Proper names (places,
+    because no catalog gives them: a card field's name, a kind of cards' name, a word they type for
+    a way to play a card), the second found by listing every card as ``crisis cards`` does too and
+    every action as typed (key -> where).  Proper names (places,
     sides) are left out: a game may keep them in one language on purpose."""
     catalog = _played(content, lang, games, cards=True)
     listed = "\n".join(catalog.listed).lower()
@@ -66,7 +67,7 @@ def played_texts(content: Content, lang: str, games: int):
     return catalog.missed, words
 
 
-_COMMON_NOUNS = ("fields", "card_kinds")
+_COMMON_NOUNS = ("fields", "card_kinds", "notation")
 
 
 def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_Recording":
@@ -92,6 +93,8 @@ def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_R
             for action in decision.actions:
                 catalog.where = action.text
                 show.action(game, decision, action)
+                if cards:  # what a player types, where a word of it may be the rules' own
+                    catalog.listed.append(show.notation(game, action))
             if step % BOARD_EVERY == 0:
                 screen = Screen(game, show, Style(False), 100)
                 screen.header()

@@ -240,7 +240,7 @@ class Presenter:
         if not self._localized_notation():
             return action.text
         c = self.catalog
-        word = lambda key: c.text(f"notation.{key}") if c.raw(f"notation.{key}") is not None else key
+        word = lambda key: c.name("notation", key)  # a word the catalog does not give: as the rules write it
         program = self.program
         names = program.locations.names
         kind = action.kind

@@ -572,16 +572,18 @@ def test_words_a_translation_reads_in_english_are_reported(tmp_path):
     for lang in ("en", "es"):  # as Three Crowns was before it named them
         texts = root / "locale" / lang / "texts.yaml"
         kept = [line for line in texts.read_text(encoding="utf-8").splitlines(keepends=True)
-                if not line.startswith(("card_kinds:", "fields:"))]
+                if not line.startswith(("card_kinds:", "fields:", "notation:"))]
         texts.write_text("".join(kept), encoding="utf-8")
     said = run_main("i18n", "check", "--content", str(root), "--lang", "es", "--games", "1").stdout
     assert "'card_kinds.order cards' is in no catalog: 'es' players read 'order cards'" in said
     assert "'fields.value' is in no catalog: 'es' players read 'value'" in said
+    assert "'notation.muster' is in no catalog: 'es' players read 'muster'" in said  # the word typed to muster
     (where,) = {line.split(": warning")[0] for line in said.splitlines() if "is in no catalog" in line}
     assert where.startswith(str(root / "locale" / "en")) and Path(where).is_file()  # a file the game has
     for lang, kinds, value in (("en", "order cards", "value"), ("es", "cartas de orden", "valor")):
         with open(root / "locale" / lang / "texts.yaml", "a", encoding="utf-8") as texts:
-            texts.write(f"\ncard_kinds: {{order cards: {kinds}}}\nfields: {{value: {value}}}\n")
+            texts.write(f"\ncard_kinds: {{order cards: {kinds}}}\nfields: {{value: {value}}}\n"
+                        f"notation: {{muster: {'muster' if lang == 'en' else 'reclutar'}}}\n")
     said = run_main("i18n", "check", "--content", str(root), "--lang", "es", "--games", "1").stdout
     assert "is in no catalog" not in said
     listed = run_main("cards", "--content", str(root), "--lang", "es").stdout
