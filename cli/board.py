@@ -166,8 +166,7 @@ class Screen:
 
     def thing(self, kind: str, name: str, words: Sequence[str] = ()) -> str:
         """A counter's, pile's or holder's name (``counters.VP``), else the word rules use for it."""
-        shown = self.c.raw(f"{kind}.{name}")
-        return shown if shown is not None else (words[0] if words else name)
+        return self.c.name(kind, name, words[0] if words else name)
 
     def counter_name(self, name: str) -> str:
         counter = self.schema.counters[self.program.counter_index[name]]

@@ -15,7 +15,7 @@ The games are the same on every run (seeds 1..N), so the check's answer is too.
 from __future__ import annotations
 
 import re
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from crisis.content.locale import Catalog
 from crisis.content.model import Content
@@ -32,7 +32,7 @@ class _Recording(Catalog):
     def __init__(self, catalog: Catalog):
         super().__init__(catalog.lang, catalog.messages, catalog.positions, catalog.fallback)
         self.missed: Dict[str, str] = {}
-        self.unnamed: Dict[str, str] = {}  # names asked for that no catalog gives: key -> where
+        self.unnamed: Dict[str, Tuple[str, str]] = {}  # names no catalog gives: key -> (where, word shown)
         self.listed: List[str] = []  # the cards as listed (where an unnamed name may show)
         self.where = ""
 
@@ -41,10 +41,11 @@ class _Recording(Catalog):
             self.missed.setdefault(key, self.where)
         return super().text(key, **params)
 
-    def name(self, kind: str, name: str) -> str:
+    def name(self, kind: str, name: str, default=None) -> str:
+        shown = super().name(kind, name, default)
         if self.raw(f"{kind}.{name}") is None:
-            self.unnamed.setdefault(f"{kind}.{name}", self.where)
-        return super().name(kind, name)
+            self.unnamed.setdefault(f"{kind}.{name}", (self.where, shown))
+        return shown
 
 
 def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, str]:
@@ -62,12 +63,12 @@ def played_texts(content: Content, lang: str, games: int):
     catalog = _played(content, lang, games, cards=True)
     listed = "\n".join(catalog.listed).lower()
     # a name asked for is not always shown (a card's line may leave its fields out): those shown
-    words = {key: where for key, where in catalog.unnamed.items()
-             if key.split(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(key.split(".", 1)[1].lower()) + r"\b", listed)}
+    words = {key: (where, shown) for key, (where, shown) in catalog.unnamed.items()
+             if key.rsplit(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(shown.lower()) + r"\b", listed)}
     return catalog.missed, words
 
 
-_COMMON_NOUNS = ("fields", "card_kinds", "notation")
+_COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute")
 
 
 def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_Recording":
@@ -97,8 +98,9 @@ def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_R
                     catalog.listed.append(show.notation(game, action))
             if step % BOARD_EVERY == 0:
                 screen = Screen(game, show, Style(False), 100)
-                screen.header()
-                screen.board()
+                drawn = screen.header() + screen.board()
+                if cards:
+                    catalog.listed.extend(drawn)
             game.apply(bots[decision.player].choose(game, decision))
             catalog.where = "the log"  # (an entry the catalog has no words for is not shown: silence by choice)
             show.log_lines(game.log[logged:], automa)

@@ -317,19 +317,19 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
             for key, example in sorted(found.items())]
 
 
-def unnamed_problems(content: Content, lang: str, found: Dict[str, str]) -> List[Diagnostic]:
+def unnamed_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str]]) -> List[Diagnostic]:
     """Words ``lang``'s players read in the reference language, as ``state.yaml`` writes them,
     because no catalog names them (``found``: key -> where, from cli/i18n_play.py): a key to give
     in the game's reference catalog first (a key only a translation has is an extra), then here."""
     reference = content.catalogs[REFERENCE_LANG]
     own = os.path.join(str(content.root), "locale")
-    return [Diagnostic(message=f"'{key}' is in no catalog: '{lang}' players read '{key.split('.', 1)[1]}' as "
+    return [Diagnostic(message=f"'{key}' is in no catalog: '{lang}' players read '{shown}' as "
                                f"state.yaml writes it",
                        path=_own_file_for(content, reference, key), severity="warning",
-                       expected=f"'{key.split('.')[0]}: {{{key.split('.', 1)[1]}: ...}}' in "
+                       expected=f"'{key.rsplit('.', 1)[0]}: {{{key.rsplit('.', 1)[1]}: ...}}' in "
                                 f"{os.path.join(own, REFERENCE_LANG)} and in {os.path.join(own, lang)}",
                        hint=f"shown in {where}")
-            for key, where in sorted(found.items())]
+            for key, (where, shown) in sorted(found.items())]
 
 
 def missing_key_problems(content: Content, lang: str, every_missing: bool = False) -> List[Diagnostic]:

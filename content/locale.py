@@ -323,10 +323,13 @@ class Catalog:
         value = self.messages.get(f"forms.{kind}.{name}.{form}")
         return value if value is not None else default
 
-    def name(self, kind: str, name: str) -> str:
-        """Display name of a game thing: kind is sides, spaces, dimensions, zones or markers."""
+    def name(self, kind: str, name: str, default: Optional[str] = None) -> str:
+        """Display name of a game thing: kind is sides, spaces, dimensions, zones or markers; where
+        the catalog has none, ``default`` (the word the rules use), else the name as written."""
         message = self.raw(f"{kind}.{name}")
-        return message if message is not None else name
+        if message is not None:
+            return message
+        return default if default is not None else name
 
     def keys(self) -> Iterator[str]:
         return iter(self.messages)
