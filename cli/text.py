@@ -179,6 +179,12 @@ class Presenter:
             return c.name("procedures", reason)
         return reason
 
+    def _pile_names(self) -> frozenset:
+        found = self.__dict__.get("_piles")
+        if found is None:
+            found = self.__dict__["_piles"] = frozenset(p.name for p in self.schema.piles)
+        return found
+
     def params(self, raw: Dict[str, object]) -> Dict[str, object]:
         """Engine parameters (names) as display names, each with its grammatical forms (``x_g``,
         ``x_pl``) so a language can make articles agree."""
@@ -200,6 +206,8 @@ class Presenter:
                 kind = self.section("zones")
             elif key == "marker":
                 kind = "markers"
+            elif key in ("pile", "refill") and value in self._pile_names():
+                kind = "piles"
             elif key == "reason":
                 out[key] = self.reason(value)
             if kind is not None:

@@ -248,3 +248,15 @@ def test_a_one_line_rule_with_a_colon_is_told_to_be_a_block(tmp_path):
     line = next(n for n, written in enumerate(text.splitlines(), 1) if "Ashford: gain" in written)
     assert (error.line, error.column) == (line, text.splitlines()[line - 1].index(": gain") + 1)
     assert "'event: |'" in error.expected
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The deck is empty: the discard pile is shuffled into a new one."),
+    ("es", "Se han agotado las cartas del mazo: la pila de descartes se baraja y forma un mazo nuevo."),
+])
+def test_a_deck_refilled_is_told_in_the_game_s_own_piles(lang, said):
+    """The tool's words for a deck refilled from another pile name the game's piles (they named
+    Fort Sumter's strategy deck and played cards, which Fort Sumter now says in its own catalog)."""
+    from clirun import run_main
+    result = run_main("play", "--content", str(ROOT), "--bots", "--seed", "1", "--lang", lang, env={"COLUMNS": "200"})
+    assert said in result.stdout.splitlines()

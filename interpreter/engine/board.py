@@ -408,7 +408,8 @@ class Board:
                 self.piles[index] = []
                 self.program.shuffle(self.position.rng, cards)
                 if self.log is not None:
-                    self.emit("log.reshuffle", pile=self.program.schema.piles[pile].name)
+                    self.emit("log.reshuffle", pile=self.program.schema.piles[pile].name,
+                              refill=self.program.schema.piles[refill].name)
         if not cards:
             return NOBODY
         return cards.pop()
