@@ -757,7 +757,8 @@ class Screen:
 
     def _pile_params(self, name: str, side: int, cards: Sequence[int], items: Sequence[str]) -> Dict[str, object]:
         params: Dict[str, object] = dict(side=self.side(side), n=len(cards), cards=self.join(items),
-                                         pile=self.pile_name(name), pile_capital=capitalised(self.pile_name(name)))
+                                         pile=self.pile_name(name), pile_capital=capitalised(self.pile_name(name)),
+                                         pile_g=self.c.form("piles", name, "gender"))
         position = self._piles[name].position
         if position is not None:
             counter = self.schema.counters[self.program.counter_index[position]]

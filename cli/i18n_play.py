@@ -68,7 +68,8 @@ def played_texts(content: Content, lang: str, games: int):
     return catalog.missed, words
 
 
-_COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute")
+_COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute",
+                 "cli.board.flag")
 
 
 def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_Recording":
@@ -103,7 +104,9 @@ def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_R
                     catalog.listed.extend(drawn)
             game.apply(bots[decision.player].choose(game, decision))
             catalog.where = "the log"  # (an entry the catalog has no words for is not shown: silence by choice)
-            show.log_lines(game.log[logged:], automa)
+            logged_lines = show.log_lines(game.log[logged:], automa)
+            if cards:
+                catalog.listed.extend(logged_lines)
             logged = len(game.log)
         catalog.where = "the game's result"
         Screen(game, show, Style(False), 100).result()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import attrs
@@ -307,7 +308,7 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
         # no key of its section in the game's catalog yet: the file of the same name there (the
         # tool's file holds the section for the tool's own keys, which the designer does not edit)
         shared_file = _file_for(catalog, key, reference, prefixes)
-        return os.path.join(str(content.root), "locale", lang, os.path.basename(shared_file or "messages.yaml"))
+        return display_path(Path(content.root) / "locale" / lang / os.path.basename(shared_file or "messages.yaml"))
 
     return [Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog: players see <{key}> in play",
                        path=home(key),
@@ -322,12 +323,12 @@ def unnamed_problems(content: Content, lang: str, found: Dict[str, Tuple[str, st
     because no catalog names them (``found``: key -> where, from cli/i18n_play.py): a key to give
     in the game's reference catalog first (a key only a translation has is an extra), then here."""
     reference = content.catalogs[REFERENCE_LANG]
-    own = os.path.join(str(content.root), "locale")
+    own = Path(content.root) / "locale"
     return [Diagnostic(message=f"'{key}' is in no catalog: '{lang}' players read '{shown}' as "
                                f"state.yaml writes it",
                        path=_own_file_for(content, reference, key), severity="warning",
                        expected=f"'{key.rsplit('.', 1)[0]}: {{{key.rsplit('.', 1)[1]}: ...}}' in "
-                                f"{os.path.join(own, REFERENCE_LANG)} and in {os.path.join(own, lang)}",
+                                f"{display_path(own / REFERENCE_LANG)} and in {display_path(own / lang)}",
                        hint=f"shown in {where}")
             for key, (where, shown) in sorted(found.items())]
 
@@ -475,8 +476,12 @@ def _own_file_for(content: Content, reference: Catalog, key: str) -> str:
         return found[0]
     # no key of its section there yet: a file the game's catalog has (one game keeps all its
     # texts in one), else render.yaml
-    files = sorted({path for path, _, _ in reference.positions.values() if os.path.abspath(path).startswith(own)})
-    return files[0] if files else own + "render.yaml"
+    files = {os.path.basename(path): path for path, _, _ in reference.positions.values()
+             if os.path.abspath(path).startswith(own)}
+    # the file such keys usually live in (templates in render.yaml, names in board.yaml), else any
+    usual = ("render.yaml",) if key.startswith("render.") else ("board.yaml", "texts.yaml", "messages.yaml")
+    found = [files[name] for name in usual if name in files] or [files[name] for name in sorted(files)]
+    return found[0] if found else display_path(Path(own) / "render.yaml")
 
 
 def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,

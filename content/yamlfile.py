@@ -487,6 +487,14 @@ class YamlFile:
             raise ContentError(errors)
         return value
 
+    def _after_a_key(self, mark) -> bool:
+        """Whether a key and its ': ' stand on the line before ``mark`` ("event: if X: ...")."""
+        if mark is None:
+            return False
+        lines = self.text.split("\n")
+        before = lines[mark.line][:mark.column] if mark.line < len(lines) else ""
+        return re.match(r"\s*(- )?[^\s:#'\"][^:#]*: +\S", before) is not None
+
     def _syntax_error(self, error, loader) -> Diagnostic:
         """The YAML parser's refusal, told where the mistake most likely is: where the construct it
         was reading began (a key without its colon, a list never closed), when that is on an
@@ -502,8 +510,9 @@ class YamlFile:
             expected = "a ']' that closes the list, its items separated by commas"
         elif "expected ',' or '}'" in problem:
             expected = "a '}' that closes the mapping, its entries separated by commas"
-        elif "mapping values are not allowed" in problem:
-            # a second ': ' on the line: a rule such as 'event: if you occupy X: gain 1 VP'
+        elif "mapping values are not allowed" in problem and self._after_a_key(problem_mark):
+            # a second ': ' on the line: a rule such as 'event: if you occupy X: gain 1 VP' (else it is
+            # most often a line indented too far, which the parser's own words say)
             expected = ("a value holding ': ' written as a block: 'event: |', then the rule on the next line, "
                         "indented (or the value in quotes)")
         # where the construct began is the mistake for one left open: a key without its colon, a

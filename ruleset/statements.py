@@ -546,11 +546,13 @@ class Statements:
         if node.selection is None and not self.sees(source):
             # the decision would list the hidden cards to the player keeping one
             name = self.schema.piles[source.pile].name
-            whose = "the opponent's " if source.side is not None and source.side.kind == "opponent" else "the "
-            self.error(node.source, f"the player keeping a card cannot see the cards of {whose}{name}: "
-                                    "the choice would show them",
+            owned = source.side is not None and source.side.kind == "opponent"
+            self.error(node.source, f"the player keeping a card cannot see the cards of "
+                                    f"{'the opponent' + chr(39) + 's ' if owned else 'the '}{name}: the choice "
+                                    "would show them",
                        expected="', at random' (a card drawn by lot), or a pile the player sees",
-                       hint="for the owner's choice, say who keeps: 'the opponent keeps 1 card of their hand ...'")
+                       hint=f"for the owner's choice, say who keeps: 'the opponent keeps 1 card of their {name} ...'"
+                       if owned else None)
             return None
         return M.Keep(node.n, source, dest, node.noun, node.verb, node.selection is not None, node=node)
 
@@ -560,7 +562,8 @@ class Statements:
         seen_by = self.schema.piles[pile.pile].seen_by
         if seen_by == "everyone":
             return True
-        return seen_by == "owner" and (pile.side is None or pile.side.kind == "me") and not pile.each
+        # a pile named by a register or a side ("the attacker's hand") may be the keeper's own: not refused
+        return seen_by == "owner" and not pile.each and (pile.side is None or pile.side.kind != "opponent")
 
     def stmt_Order(self, node: N.Order):
         source, dest = self.pile(node.source), self.pile(node.dest)

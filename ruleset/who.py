@@ -34,7 +34,7 @@ def _names_a_player(node, per_side) -> bool:
     """Whether this meaning is "you" (or "your", "the opponent"), said or meant: a side, an owner,
     the opponent acting; a statement whose choice is the acting player's; a card's rule carried
     out (it runs for someone); "you win"; a counter each side keeps, set for one side; an order of
-    places "you choose" (``per_side``: counter index -> kept per side)."""
+    places "you" or "the opponent" choose (``per_side``: counter index -> kept per side)."""
     if isinstance(node, M.Side):
         return node.kind in ("me", "opponent")
     if isinstance(node, M.Owners):
@@ -50,7 +50,7 @@ def _names_a_player(node, per_side) -> bool:
     if isinstance(node, M.SetCounter):
         return per_side[node.counter] and not node.each_side
     if isinstance(node, M.ForEachPlace):
-        return node.chooser == "you"
+        return node.chooser in ("you", "opponent")
     return False
 
 

@@ -439,3 +439,6 @@ def test_a_replay_of_a_finished_game_shows_the_cards_of_piles_on_one_line(tmp_pa
     shown = run_main("replay", str(tmp_path / "g.json"), "--step", input="60\nq\n", env={"COLUMNS": "200"}).stdout
     aside = [line for line in shown.splitlines() if line.startswith("Unionist's set-aside cards")]
     assert aside and all(line.split(": ", 1)[1].strip() for line in aside)  # the cards, not a bare heading
+    spanish = run_main("replay", str(tmp_path / "g.json"), "--step", "--lang", "es", input="60\nq\n",
+                       env={"COLUMNS": "200"}).stdout
+    assert "El Unionista, sus cartas apartadas: " in spanish and "El Unionista, su mano (" in spanish  # by number

@@ -256,3 +256,13 @@ def test_tokens_in_a_game_that_calls_them_otherwise_hints_the_game_s_word(tmp_pa
         read_game(root)
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
     assert error.message == "unknown word 'tokens'" and error.hint == "did you mean 'banners'?"
+
+
+def test_an_order_the_opponent_chooses_where_no_player_is_named_is_refused(tmp_path):
+    """'in the order the opponent chooses' at the top of the setup: the opponent of nobody."""
+    root = copy_content(tmp_path)
+    replace_in(root / "sequence.yaml", "  shuffle the objective deck\n",
+               "  shuffle the objective deck\n  for each pivotal space, in the order the opponent chooses: "
+               "shuffle the strategy deck\n")
+    (error,) = [d for d in problems(root) if d.severity == "error"]
+    assert "names no player" in error.message

@@ -251,8 +251,8 @@ def test_a_one_line_rule_with_a_colon_is_told_to_be_a_block(tmp_path):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("en", "The deck is empty: the discard pile is shuffled into a new one."),
-    ("es", "Se han agotado las cartas del mazo: la pila de descartes se baraja y forma un mazo nuevo."),
+    ("en", "The deck is empty: a new one is made by shuffling the discard pile."),
+    ("es", "Se han agotado las cartas del mazo: se forma un mazo nuevo barajando la pila de descartes."),
 ])
 def test_a_deck_refilled_is_told_in_the_game_s_own_piles(lang, said):
     """The tool's words for a deck refilled from another pile name the game's piles (they named
@@ -260,3 +260,17 @@ def test_a_deck_refilled_is_told_in_the_game_s_own_piles(lang, said):
     from clirun import run_main
     result = run_main("play", "--content", str(ROOT), "--bots", "--seed", "1", "--lang", lang, env={"COLUMNS": "200"})
     assert said in result.stdout.splitlines()
+
+
+def test_a_line_indented_too_far_is_not_told_to_be_a_rule_block(tmp_path):
+    """YAML's 'mapping values are not allowed here' is told as a one-line rule to write as a block
+    only where a key and its ': ' stand before it on the line, not for a line indented too far."""
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    state = root / "state.yaml"
+    state.write_text(state.read_text(encoding="utf-8").replace(
+        "    seen by: nobody\n", "    seen by: nobody\n        when: never\n", 1), encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (error,) = caught.value.diagnostics
+    assert "event: |" not in (error.expected or "")
