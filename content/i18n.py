@@ -64,6 +64,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
     reference = content.catalogs[REFERENCE_LANG]
     problems: List[Diagnostic] = []
     rules = rule_templates(content)
+    problems.extend(_tool_words_unlike_the_game_s(content, reference, rules))
     for key, passed in sorted(_merged(used_messages(), rules).items()):
         if key not in reference.messages:
             neighbour = _own_file_for(content, reference, key) if key in rules else _file_for(reference, key)
@@ -102,6 +103,36 @@ def rule_templates(content: Content) -> Dict[str, Tuple[frozenset, str]]:
             _RULE_TEMPLATES.clear()
         found = _RULE_TEMPLATES[id(content)] = (content, used)
     return found[1]
+
+
+_TOOL_NOUNS = re.compile(r"\b(spaces?|tokens?)\b")
+
+
+def _tool_words_unlike_the_game_s(content: Content, reference: Catalog, rules) -> List[Diagnostic]:
+    """The tool's own templates a rule of this game reads through that name its places or pieces
+    in Fort Sumter's words ('space', 'token') where the game has its own ('area', 'regiment'):
+    a player would read "at most 1 per space" in a game of areas (warnings, at the game's catalog)."""
+    schema = content.schema
+    own = {"space": set(schema.map.place_words),
+           "token": set(schema.tokens.words) if schema.tokens is not None else set()}
+    shared = _shared_folder()
+    problems: List[Diagnostic] = []
+    for key in sorted(rules):
+        path = reference.positions.get(key, (None,))[0]
+        if path is None or not path.startswith(shared) or key not in reference.messages:
+            continue
+        # the words players read: the text without its placeholders' names ({space} is a place's name)
+        text = re.sub(r"\{[a-z_]+(?=[}?|])", "{", reference.messages[key])
+        said = [word for word in dict.fromkeys(m.group(1) for m in _TOOL_NOUNS.finditer(text))
+                if own[word.rstrip("s")] and word not in own[word.rstrip("s")]]
+        if said:
+            theirs = sorted(own[said[0].rstrip("s")])
+            problems.append(Diagnostic(
+                message=f"'{key}' is the tool's text, which says '{said[0]}' where this game says "
+                        f"'{theirs[0]}'", path=_own_file_for(content, reference, key), severity="warning",
+                expected=f"'{key}' in this game's catalog, in its own words",
+                hint=f"the rule '{rules[key][1]}' reads through it: \"{reference.messages[key]}\""))
+    return problems
 
 
 def _merged(registry, rules) -> Dict[str, Optional[frozenset]]:

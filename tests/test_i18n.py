@@ -588,3 +588,18 @@ def test_words_a_translation_reads_in_english_are_reported(tmp_path):
     assert "is in no catalog" not in said
     listed = run_main("cards", "--content", str(root), "--lang", "es").stdout
     assert listed.startswith("Cartas de orden (12)") and "valor 3" in listed
+
+
+def test_a_tool_template_in_another_game_s_words_is_pointed_out(tmp_path):
+    """Three Crowns gives ', at most {n} per town' itself; without it, its cards would read the
+    tool's ', at most 1 per space' in a game of towns: check warns, at the game's own catalog."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    assert "is the tool's text" not in run_main("check", "--content", str(root)).stderr
+    replace_in(root / "locale" / "en" / "texts.yaml", '  limit: {per_space: ", at most {n} per town"}\n', "")
+    said = run_main("check", "--content", str(root)).stderr
+    (line,) = [line for line in said.splitlines() if "is the tool's text" in line]
+    assert line.endswith("'render.limit.per_space' is the tool's text, which says 'space' where this game says 'town'")
+    assert line.startswith(str(root / "locale" / "en"))
