@@ -210,8 +210,13 @@ def _place_word_after(text: str, token, lexicon) -> Optional[str]:
     near = did_you_mean(str(token), nouns)
     if near is not None:  # a misspelt word of this game ("this regoin"): that word
         return near
-    words = [word for word in nouns if any(e.refers_to == "places" for e in lexicon.meanings(word))]
+    words = _nouns_for(lexicon, "places")
     return words[0] if words and str(token) not in words else None  # the first is the singular (state.yaml)
+
+
+def _nouns_for(lexicon, refers_to: str) -> List[str]:
+    """The game's nouns for a kind of thing ("places": [area, areas]), in state.yaml's order."""
+    return [word for word in lexicon.words_of("NOUN") if any(e.refers_to == refers_to for e in lexicon.meanings(word))]
 
 
 def _tokens_word(token, lexicon) -> Optional[str]:
@@ -219,7 +224,7 @@ def _tokens_word(token, lexicon) -> Optional[str]:
     otherwise ('scouts'): the word the language's own docs use, not a near spelling ('broken')."""
     if lexicon is None or str(token).lower() not in ("token", "tokens"):
         return None
-    words = [word for word in lexicon.words_of("NOUN") if any(e.refers_to == "tokens" for e in lexicon.meanings(word))]
+    words = _nouns_for(lexicon, "tokens")
     if not words:
         return None
     return words[0] if str(token).lower() == "token" else words[-1]

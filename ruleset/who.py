@@ -58,43 +58,33 @@ def _binds(node) -> bool:
     return isinstance(node, _NAMES_PLAYERS) or (isinstance(node, M.Acting) and node.actor != "opponent")
 
 
-def _namings(rule, per_side) -> List[object]:
-    """Each statement of ``rule`` (outside what names the players) that names a player, once
-    (the innermost statement around the word)."""
-    found: List[object] = []
+def _unnamed(rule, per_side) -> Tuple[List[object], List[int]]:
+    """One walk of ``rule`` outside what names the players: each statement that names a player,
+    once (the innermost statement around the word, once a line: "if you ...: gain 1 VP"), and the
+    procedures it carries out there."""
+    namings: List[object] = []
+    procedures: List[int] = []
     stack: List[Tuple[object, object]] = [(rule, rule)]
     while stack:
         node, placed = stack.pop()
         if _binds(node):
             continue
-        if isinstance(node, STATEMENTS) and getattr(getattr(node, "node", None), "pos", None) is not None:
+        if isinstance(node, STATEMENTS) and _line(node) is not None:
             placed = node
         if _names_a_player(node, per_side):
             line = _line(placed)
-            if not any(placed is other or (line is not None and _line(other) == line) for other in found):
-                found.append(placed)  # once a statement, and once a line ("if you ...: gain 1 VP")
+            if not any(placed is other or (line is not None and _line(other) == line) for other in namings):
+                namings.append(placed)
             continue
+        if isinstance(node, M.CarryOut) and node.procedure >= 0:
+            procedures.append(node.procedure)
         stack.extend((child, placed) for child in reversed(list(_children(node))))
-    return found
+    return namings, procedures
 
 
 def _line(meaning) -> Optional[int]:
     pos = getattr(getattr(meaning, "node", None), "pos", None)
     return pos.line if pos is not None else None
-
-
-def _carried_out(rule) -> List[int]:
-    """The procedures a rule carries out where no player is named yet."""
-    found: List[int] = []
-    stack = [rule]
-    while stack:
-        node = stack.pop()
-        if _binds(node):
-            continue
-        if isinstance(node, M.CarryOut) and node.procedure >= 0:
-            found.append(node.procedure)
-        stack.extend(reversed(list(_children(node))))
-    return found
 
 
 def unnamed_player_problems(definition, sources: Dict[int, Tuple[object, object]]) -> List[Diagnostic]:
@@ -111,11 +101,11 @@ def unnamed_player_problems(definition, sources: Dict[int, Tuple[object, object]
         rule, carried_by = queue.pop(0)
         if rule is None:
             continue
-        namings = _namings(rule, per_side)
+        namings, procedures = _unnamed(rule, per_side)
         message = "'you' (said or meant) names no player here" if carried_by is None else \
             f"'you' (said or meant) names no player here: {carried_by}, where no player is named"
         problems.extend(diagnostic_of(sources, placed, rule, message, HINT) for placed in namings)
-        for index in _carried_out(rule):
+        for index in procedures:
             name = names[index] if 0 <= index < len(names) else None
             if name in rules and name not in seen:
                 seen.add(name)

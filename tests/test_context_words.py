@@ -220,41 +220,38 @@ def test_no_shipped_game_says_you_where_no_player_is_named():
         read_game(game_path(game))
 
 
-def test_another_game_s_word_after_that_is_told_this_game_s(tmp_path):
-    """'that space' in a game whose places are towns: the hint names 'town', not the nearest word
-    by spelling ('distance')."""
+def card_error(tmp_path, old: str, new: str):
+    """The one error of a Three Crowns copy whose card file has ``old`` replaced by ``new``."""
     root = three_crowns_copy(tmp_path)
     (cards,) = (root / "cards").glob("*.yaml")
-    replace_in(cards, "      otherwise:\n        place 1 banner in Ashford\n",
-               "      otherwise:\n        place 1 banner in Ashford or Brackenby\n"
-               "        if you occupy that space: gain 1 VP\n")
+    replace_in(cards, old, new)
     with pytest.raises(ContentError) as caught:
         read_game(root)
     (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    return error
+
+
+def test_another_game_s_word_after_that_is_told_this_game_s(tmp_path):
+    """'that space' in a game whose places are towns: the hint names 'town', not the nearest word
+    by spelling ('distance')."""
+    error = card_error(tmp_path, "      otherwise:\n        place 1 banner in Ashford\n",
+                       "      otherwise:\n        place 1 banner in Ashford or Brackenby\n"
+                       "        if you occupy that space: gain 1 VP\n")
     assert error.message == "unknown word 'space'" and error.hint == "did you mean 'town'?"
 
 
 def test_a_misspelt_word_after_this_is_still_told_by_its_spelling(tmp_path):
     """After 'this', a near spelling of one of the game's words wins over its word for places."""
-    root = three_crowns_copy(tmp_path)
-    (cards,) = (root / "cards").glob("*.yaml")
-    replace_in(cards, "    event: gain 1 VP for each region you occupy\n",
-               "    event: gain 1 VP for each town of this regoin\n")
-    with pytest.raises(ContentError) as caught:
-        read_game(root)
-    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    error = card_error(tmp_path, "    event: gain 1 VP for each region you occupy\n",
+                       "    event: gain 1 VP for each town of this regoin\n")
     assert error.hint == "did you mean 'region'?"
 
 
 def test_tokens_in_a_game_that_calls_them_otherwise_hints_the_game_s_word(tmp_path):
     """The language's docs say 'tokens'; Three Crowns calls them banners: 'place 2 tokens ...'
     hints 'banners' (not the nearest spelling)."""
-    root = three_crowns_copy(tmp_path)
-    (cards,) = (root / "cards").glob("*.yaml")
-    replace_in(cards, "    event: gain 1 VP for each region you occupy\n", "    event: place 2 tokens in any towns\n")
-    with pytest.raises(ContentError) as caught:
-        read_game(root)
-    (error,) = [d for d in caught.value.diagnostics if d.severity == "error"]
+    error = card_error(tmp_path, "    event: gain 1 VP for each region you occupy\n",
+                       "    event: place 2 tokens in any towns\n")
     assert error.message == "unknown word 'tokens'" and error.hint == "did you mean 'banners'?"
 
 
