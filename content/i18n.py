@@ -18,7 +18,7 @@ import attrs
 from crisis.ruleset import meaning as M
 from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean
 
-from .locale import REFERENCE_LANG, SENTENCE_GRAMMAR, Catalog, interface_dir, placeholders, selectors_only
+from .locale import GRAMMAR_FORMS, REFERENCE_LANG, SENTENCE_GRAMMAR, Catalog, interface_dir, placeholders, selectors_only
 from .model import Content
 from .yamlfile import ContentError, Map, Seq, YamlFile, display_path, read_text
 
@@ -238,6 +238,7 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
     reference = content.catalogs[REFERENCE_LANG]
     catalog = content.catalogs[lang]
     problems: List[Diagnostic] = []
+    problems.extend(check_forms(content, lang))
     if lang == REFERENCE_LANG:
         problems.extend(check_reference(content))
     else:
@@ -245,14 +246,8 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
             if _own_grammar(key):
                 continue
             if key not in reference.messages and not _optional(content, key):
-                # a misspelt key: among the reference's keys of the same section, one this catalog lacks
-                section = key.rsplit(".", 1)[0]
-                lacking = [k for k in reference.messages if k.rsplit(".", 1)[0] == section and k not in catalog.messages]
-                guess = did_you_mean(key, lacking)
                 problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
-                                    hint=f"did you mean '{guess}'? (this catalog lacks it)" if guess else
-                                    "a key the game never asks for: misspelt, or left over",
-                                    severity="warning"))
+                                    hint=_misspelt_key_hint(key, reference, catalog), severity="warning"))
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))
                 # measured against what the game fills, so a typo in the reference is not blamed on a translation
@@ -302,6 +297,74 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
     problems.extend(check_glossary(content, lang))
     problems.extend(check_card_texts(content, lang))
     return problems
+
+
+GENDERS = ("m", "f", "mpl", "fpl", "")
+_FORMS = "forms."
+
+
+def check_forms(content: Content, lang: str) -> List[Diagnostic]:
+    """The grammar a catalog gives names (``forms.<kind>.<name>.<form>``), which nothing else reads
+    strictly: a misspelt kind, name or form, or a gender outside the list, would otherwise only
+    leave an article out, silently."""
+    catalog = content.catalogs[lang]
+    known = set(content.catalogs[REFERENCE_LANG].messages) | set(catalog.messages)
+    known = {key for key in known if not key.startswith(_FORMS)}
+    kinds: Dict[str, List[str]] = {}  # kind of names -> its names (their keys' rest)
+    for key in known:
+        kind, _, name = key.partition(".")
+        if name:
+            kinds.setdefault(kind, []).append(name)
+    forms = [form for _, form in GRAMMAR_FORMS]
+    problems: List[Diagnostic] = []
+    for key, value in catalog.messages.items():
+        if not key.startswith(_FORMS):
+            continue
+        kind, _, rest = key[len(_FORMS):].partition(".")
+        name, _, form = rest.rpartition(".")
+        if not name:
+            problems.append(_at(catalog, key, f"'{key}' names no form of a name",
+                                expected=f"forms.<kind>.<name>.gender or .plural, as "
+                                         f"'forms.sides.<side>: {{gender: m}}'"))
+        elif form not in forms:
+            guess = did_you_mean(form, forms)
+            problems.append(_at(catalog, key, f"'{form}' is not a form of a name ('{key}')",
+                                expected=" or ".join(forms),
+                                hint=f"did you mean '{guess}'?" if guess else None))
+        elif kind not in kinds:
+            guess = did_you_mean(kind, [k for k, names in kinds.items() if len(names) > 1])
+            problems.append(_at(catalog, key, f"'{kind}' is no kind of names the catalogs give ('{key}')",
+                                hint=f"did you mean 'forms.{guess}'?" if guess else
+                                "the kind is the section that names the thing: sides, spaces, ..."))
+        elif f"{kind}.{name}" not in known:
+            guess = did_you_mean(name, kinds[kind])
+            problems.append(_at(catalog, key, f"'{name}' is not among the {kind} the catalogs name ('{key}')",
+                                hint=f"did you mean '{guess}'?" if guess else
+                                f"a name is written as the key of '{kind}.<name>' in the {REFERENCE_LANG} catalog"))
+        elif form == "gender" and value not in GENDERS:
+            guess = did_you_mean(value, GENDERS[:-1])
+            problems.append(_at(catalog, key, f"the gender of '{name}' is '{value}'",
+                                expected="m, f, mpl, fpl, or empty for a name used without an article",
+                                hint=f"did you mean '{guess}'?" if guess else None))
+    return problems
+
+
+def _misspelt_key_hint(key: str, reference: Catalog, catalog: Catalog) -> str:
+    """The key of the reference a key it lacks was likely meant as: by its last word among the
+    keys of the same section (one this catalog lacks, or has already: the same text given
+    twice), else among every key (a misspelt section, or card id, inside the key)."""
+    section, _, leaf = key.rpartition(".")
+    leaves = [k.rpartition(".")[2] for k in reference.messages if k.rpartition(".")[0] == section]
+    near = did_you_mean(leaf, [k for k in leaves if f"{section}.{k}" not in catalog.messages]) \
+        or did_you_mean(leaf, leaves)
+    guess = f"{section}.{near}" if near else \
+        did_you_mean(key, [k for k in reference.messages if not _own_grammar(k)], cutoff=0.8)
+    if guess is None:
+        return "a key the game never asks for: misspelt, or left over"
+    if guess not in catalog.messages:
+        return f"did you mean '{guess}'? (this catalog lacks it)"
+    path, line, _ = catalog.positions.get(guess, ("?", "?", None))
+    return f"did you mean '{guess}'? (this catalog has it too, at {path}:{line}: one of the two is left over)"
 
 
 def _own_grammar(key: str) -> bool:

@@ -150,6 +150,43 @@ def test_missing_keys_are_counted_per_file_with_the_first_few_named(french_copy)
     assert "--all" in report.hint
 
 
+def test_a_misspelt_key_is_linked_to_its_key_whatever_part_is_misspelt(french_copy):
+    (french_copy / "locale" / "fr" / "cards.yaml").write_text(
+        "cards:\n  harriet-beecher-stow:\n    title: Harriet\n  lincoln:\n    title: Lincoln\n"
+        "    titel: Lincoln\nspacse:\n  Texas: Texas\n", encoding="utf-8")
+    hints = {d.message.split("'")[1]: d.hint for d in check_catalog(load_content(french_copy), "fr")
+             if "is not in the en catalog" in d.message}
+    assert hints["cards.harriet-beecher-stow.title"] == \
+        "did you mean 'cards.harriet-beecher-stowe.title'? (this catalog lacks it)"
+    assert hints["spacse.Texas"] == "did you mean 'spaces.Texas'? (this catalog lacks it)"
+    # the key meant is there too: the same text given twice, one of them misspelt
+    assert hints["cards.lincoln.titel"].startswith("did you mean 'cards.lincoln.title'? (this catalog has it too, at ")
+    assert "cards.yaml:5: one of the two is left over" in hints["cards.lincoln.titel"]
+
+
+def test_the_grammar_of_names_is_checked_kind_name_form_and_gender(french_copy):
+    (french_copy / "locale" / "fr" / "grammar.yaml").write_text(
+        "forms:\n  sides:\n    Unionst: {gender: m}\n    Secessionist: {gender: m}\n  spaces:\n"
+        "    Abolitionists: {gender: masc}\n    Fort Sumter: {gendre: m}\n    Texas: {gender: '', plural: Texas}\n"
+        "  spacse:\n    Montgomery: {gender: m}\n", encoding="utf-8")
+    found = {d.message: d for d in check_catalog(load_content(french_copy), "fr") if d.severity == "error"}
+    assert set(found) == {
+        "'Unionst' is not among the sides the catalogs name ('forms.sides.Unionst.gender')",
+        "the gender of 'Abolitionists' is 'masc'",
+        "'gendre' is not a form of a name ('forms.spaces.Fort Sumter.gendre')",
+        "'spacse' is no kind of names the catalogs give ('forms.spacse.Montgomery.gender')",
+    }
+    assert found["'Unionst' is not among the sides the catalogs name ('forms.sides.Unionst.gender')"].hint \
+        == "did you mean 'Unionist'?"
+    assert found["'gendre' is not a form of a name ('forms.spaces.Fort Sumter.gendre')"].hint == \
+        "did you mean 'gender'?"
+    assert found["'spacse' is no kind of names the catalogs give ('forms.spacse.Montgomery.gender')"].hint == \
+        "did you mean 'forms.spaces'?"
+    gender = found["the gender of 'Abolitionists' is 'masc'"]
+    assert gender.line == 6 and gender.source_line.strip() == "Abolitionists: {gender: masc}"
+    assert gender.expected.startswith("m, f, mpl, fpl")
+
+
 def test_a_glossary_without_the_languages_column_is_reported(french_copy):
     content = load_content(french_copy)
     (d,) = [d for d in check_catalog(content, "fr") if "glossary" in d.message]
