@@ -177,8 +177,12 @@ def format_message(message: str, params: Mapping[str, object]) -> str:
         elif "|" in body:
             name, *forms = _split_top(body, "|")
             value = params.get(name.strip())
-            if not isinstance(value, int) or len(forms) < 2:
-                raise MessageError(f"plural '{{{body}}}' needs a number and two forms")
+            if not isinstance(value, int) or len(forms) != 2:
+                # a third form would be dropped unseen: a language that says 0, 1 and more apart
+                # chooses on the number instead ({n?0:...|1:...|*:...})
+                raise MessageError(f"plural '{{{body}}}' needs a number and two forms, one and more"
+                                   + (f", not {len(forms)} (to choose among more, write "
+                                      f"'{{{name.strip()}?0:...|1:...|*:...}}')" if len(forms) > 2 else ""))
             out.append(format_message(forms[0] if value == 1 else forms[1], params))
         else:
             name = body.strip()

@@ -164,6 +164,14 @@ def test_a_misspelt_key_is_linked_to_its_key_whatever_part_is_misspelt(french_co
     assert "cards.yaml:5: one of the two is left over" in hints["cards.lincoln.titel"]
 
 
+def test_a_plural_of_three_forms_is_refused_and_a_choice_on_the_number_says_it():
+    from crisis.content.locale import MessageError, format_message
+    with pytest.raises(MessageError, match="not 3"):  # the third form would be dropped unseen
+        format_message("{n|une carte|{n} cartes|trop}", {"n": 0})
+    french = "{n?0:{n} carte|1:une carte|*:{n} cartes}"
+    assert [format_message(french, {"n": n}) for n in (0, 1, 2)] == ["0 carte", "une carte", "2 cartes"]
+
+
 def test_the_grammar_of_names_is_checked_kind_name_form_and_gender(french_copy):
     (french_copy / "locale" / "fr" / "grammar.yaml").write_text(
         "forms:\n  sides:\n    Unionst: {gender: m}\n    Secessionist: {gender: m}\n  spaces:\n"
