@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 def choose_language(requested: Optional[str], content) -> str:
     """--lang, else the usual locale variables, else English."""
     from crisis.ruleset.diagnostics import UserError
-    candidates = [requested] if requested else words.environment_languages()
+    candidates = [requested, words.language_code(requested)] if requested else words.environment_languages()
     for lang in candidates:
-        if lang in content.catalogs:
+        if lang in content.catalogs:  # as named (a folder 'pt_BR'), else its language ('fr' for fr_FR)
             return lang
     if requested:
         raise UserError(no_catalog(requested, content))

@@ -1,7 +1,7 @@
 """The command line's own words, read without loading the game.
 
 ``crisis --help`` must answer at once, so the argument parser's texts come
-from the tool's own ``cli.yaml`` catalogs alone (the language's, with
+from the tool's own catalogs alone (their ``cli.*`` keys) (the language's, with
 English behind it): no rules are parsed and the engine is not imported.
 Python's argparse asks gettext for its own words ("usage:", "options" ...);
 they are looked up in the catalog (``cli.argparse.*``) too.
@@ -61,32 +61,41 @@ def requested_language(argv: Sequence[str]) -> Optional[str]:
     return None
 
 
+def language_code(name: str) -> str:
+    """The language of a locale's name, as the catalogs' folders are named: ``fr_FR.UTF-8``,
+    ``fr-FR`` and ``FR`` are ``fr``."""
+    return name.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+
+
 def environment_languages() -> list:
     """Languages asked for by the usual locale variables, first the strongest."""
     for variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
         value = os.environ.get(variable)
         if value:
-            return [part.split("_")[0].split(".")[0].lower() for part in value.split(":")]
+            return [language_code(part) for part in value.split(":")]
     return []
 
 
-_CACHE_FORMAT = "crisis-cli-catalog/1"
+_CACHE_FORMAT = "crisis-cli-catalog/2"
 
 
-def _read(path: Path) -> Dict[str, str]:
-    """The catalog's messages, from the cache when it was written from this very file (same path,
-    size and modification time): reading YAML (importing the library, then parsing) is most of
-    what ``crisis --help`` would otherwise cost.  The cache is JSON data in the user's private
-    cache folder; anything amiss in it and the YAML is read again."""
+def _read(language_folder: Path) -> Dict[str, str]:
+    """The command line's messages (``cli.*``) of one language's catalog files, whichever of them
+    holds each (a translator splits keys among files at will), from the cache when it was
+    written from these very files (same paths, sizes and modification times): reading YAML
+    (importing the library, then parsing) is most of what ``crisis --help`` would otherwise
+    cost.  The cache is JSON data in the user's private cache folder; anything amiss in it and
+    the YAML is read again."""
     import json
     from crisis.ruleset.cachefolder import cache_folder
     try:
-        info = path.stat()
+        paths = sorted(path for path in language_folder.iterdir() if path.suffix == ".yaml")
+        stamp = [_CACHE_FORMAT, str(language_folder.resolve())] + [
+            [path.name, info.st_size, info.st_mtime_ns] for path, info in ((p, p.stat()) for p in paths)]
     except OSError:
         return {}
-    stamp = [_CACHE_FORMAT, str(path.resolve()), info.st_size, info.st_mtime_ns]
     folder = cache_folder()
-    cache = Path(folder) / f"cli-{path.parent.name}.json" if folder else None
+    cache = Path(folder) / f"cli-{language_folder.name}.json" if folder else None
     if cache is not None:
         try:
             kept = json.loads(cache.read_text(encoding="utf-8"))
@@ -96,7 +105,9 @@ def _read(path: Path) -> Dict[str, str]:
                 return messages
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
-    messages = _read_yaml(path)
+    messages = {}
+    for path in paths:
+        messages.update((key, text) for key, text in _read_yaml(path).items() if key.startswith("cli."))
     if cache is not None and messages:
         temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
         try:
@@ -140,13 +151,13 @@ def cli_catalog(argv: Sequence[str]):
     """The command-line catalog for the language the command line or the environment asks for."""
     from crisis.content.locale import Catalog
     folder = interface_locale_dir()
-    reference = Catalog(REFERENCE, _read(folder / REFERENCE / "cli.yaml"))
+    reference = Catalog(REFERENCE, _read(folder / REFERENCE))
     wanted = requested_language(argv)
-    for lang in ([wanted] if wanted else environment_languages()):
+    for lang in ([language_code(wanted)] if wanted else environment_languages()):
         if lang and not _LANGUAGE.fullmatch(lang):  # a language code, never a path out of the catalogs
             continue
-        if lang and lang != REFERENCE and (folder / lang / "cli.yaml").is_file():
-            return Catalog(lang, _read(folder / lang / "cli.yaml"), fallback=reference)
+        if lang and lang != REFERENCE and (folder / lang).is_dir():
+            return Catalog(lang, _read(folder / lang), fallback=reference)
         if lang == REFERENCE:
             break
     return reference

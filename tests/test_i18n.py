@@ -220,6 +220,33 @@ def test_check_and_i18n_check_summarize_a_new_language(french_copy):
     assert len(every.stdout.splitlines()) > 10 * len(summary.stdout.splitlines())
 
 
+def test_a_locale_s_name_picks_its_language(spanish_copy):
+    """``--lang es_ES``, ``es-ES`` or ``ES`` is Spanish, as LANG=es_ES.UTF-8 is."""
+    for name in ("es_ES", "es-ES", "ES", "es_ES.UTF-8"):
+        shown = run_main("cards", "--lang", name, "--content", spanish_copy)
+        assert shown.returncode == 0, shown.stderr
+        assert "Comandante Anderson" in shown.stdout or "comandante Anderson" in shown.stdout
+
+
+def test_the_command_line_s_words_are_read_from_every_file_of_a_language(tmp_path, monkeypatch):
+    """A translator splits the tool's keys among files at will: ``--help`` reads the ``cli.*``
+    keys of them all, not cli.yaml's alone."""
+    import shutil
+    from crisis.cli import words
+    folder = tmp_path / "interface"
+    shutil.copytree(words.interface_locale_dir() / "en", folder / "en")
+    (folder / "fr").mkdir()
+    (folder / "fr" / "cli.yaml").write_text('cli:\n  error:\n    lsp_missing: "Pas de serveur"\n', encoding="utf-8")
+    (folder / "fr" / "cli-args.yaml").write_text('cli:\n  argparse:\n    options: "options (fr)"\n', encoding="utf-8")
+    monkeypatch.setattr(words, "interface_locale_dir", lambda: folder)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    french = words.cli_catalog(["--lang", "fr"])
+    assert french.raw("cli.error.lsp_missing") == "Pas de serveur"
+    assert french.raw("cli.argparse.options") == "options (fr)"
+    (folder / "fr" / "cli-args.yaml").write_text('cli:\n  argparse:\n    options: "les options"\n', encoding="utf-8")
+    assert words.cli_catalog(["--lang", "fr_FR"]).raw("cli.argparse.options") == "les options"  # not a stale cache
+
+
 def test_a_language_with_no_catalog_is_refused_in_one_line_naming_those_there_are():
     result = run_main("cards", "--lang", "de")
     assert result.returncode != 0 and result.stdout == ""
