@@ -153,30 +153,45 @@ def broken_message(game: Game, problems: Sequence[str]) -> str:
 # ------------------------------------------------------------------ reading input
 
 
+def _reference(catalog):
+    """The last catalog behind ``catalog``: English, whose command words every language takes too."""
+    while getattr(catalog, "fallback", None) is not None:
+        catalog = catalog.fallback
+    return catalog
+
+
+def _words(catalog, command: str) -> list:
+    text = catalog.raw(f"cli.command.{command}")
+    return fold(catalog.text(f"cli.command.{command}")).split() if text is not None else []
+
+
 def command_of(catalog, word: str, commands: Sequence[str] = COMMANDS) -> Optional[str]:
-    """The command a typed word names, in the player's language or in English (``cli.command.*``)."""
+    """The command a typed word names, in the player's language, else in English (``cli.command.*``):
+    'quit' stops a game in any language, whether or not its catalog repeats the English words."""
     word = fold(word)
-    for command in commands:
-        if catalog.raw(f"cli.command.{command}") is not None and word in fold(
-                catalog.text(f"cli.command.{command}")).split():
-            return command
+    for words_of in (catalog, _reference(catalog)):
+        for command in commands:
+            if word in _words(words_of, command):
+                return command
     return None
 
 
 def command_in(catalog, text: str, commands: Sequence[str] = COMMANDS) -> Tuple[Optional[str], str]:
     """(command, the rest of the line) of a typed line that starts with a command's word, else
     (None, ""): a word of ``cli.command.*`` as ``command_of``, or several words a catalog's alias
-    joins with '_' ("por_qué" is typed "por qué" or "por que"); the longest alias that fits wins."""
+    joins with '_' ("por_qué" is typed "por qué" or "por que"); the longest alias that fits wins,
+    the language's own before English."""
     words = text.split()
     typed = [fold(word) for word in words[:4]]
     found, length = None, 0
-    for command in commands:
-        if catalog.raw(f"cli.command.{command}") is None:
-            continue
-        for alias in fold(catalog.text(f"cli.command.{command}")).split():
-            parts = [part for part in alias.split("_") if part] or [alias]
-            if len(parts) > length and typed[:len(parts)] == parts:
-                found, length = command, len(parts)
+    for words_of in (catalog, _reference(catalog)):
+        for command in commands:
+            for alias in _words(words_of, command):
+                parts = [part for part in alias.split("_") if part] or [alias]
+                if len(parts) > length and typed[:len(parts)] == parts:
+                    found, length = command, len(parts)
+        if found is not None:
+            break
     if found is None:
         return None, ""
     rest = text.strip().split(None, length)

@@ -247,6 +247,19 @@ def test_the_command_line_s_words_are_read_from_every_file_of_a_language(tmp_pat
     assert words.cli_catalog(["--lang", "fr_FR"]).raw("cli.argparse.options") == "les options"  # not a stale cache
 
 
+def test_english_command_words_work_in_a_language_that_has_its_own(french_copy, tmp_path):
+    """A translator gives 'quitter' for quit and not the English words: 'quit' still stops the
+    game, and the language's own word is the one shown."""
+    (french_copy / "locale" / "fr" / "cli.yaml").write_text(
+        'cli:\n  command:\n    quit: "quitter"\n    help: "? aide"\n', encoding="utf-8")
+    for word in ("quit", "quitter"):
+        played = run_main("play", "--vs", "bot", "--seed", "3", "--lang", "fr", "--content", french_copy,
+                          "--save", f"{word}.json", input=f"{word}\n", cwd=tmp_path)
+        assert played.returncode == 0, played.stderr
+        assert "quitter" in played.stdout and "is not one of the choices" not in played.stdout
+        assert (tmp_path / f"{word}.json").is_file()  # stopped and saved, not run out of input
+
+
 def test_a_language_with_no_catalog_is_refused_in_one_line_naming_those_there_are():
     result = run_main("cards", "--lang", "de")
     assert result.returncode != 0 and result.stdout == ""
