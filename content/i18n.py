@@ -228,7 +228,35 @@ def check_catalog(content: Content, lang: str, every_missing: bool = False) -> L
     Missing keys are summarized per file (a new language lacks hundreds), unless ``every_missing``."""
     if lang == REFERENCE_LANG:
         return other_problems(content, lang)
-    return missing_key_problems(content, lang, every_missing) + other_problems(content, lang)
+    return (missing_key_problems(content, lang, every_missing) + generic_wording_problems(content, lang, every_missing)
+            + other_problems(content, lang))
+
+
+def generic_wording_problems(content: Content, lang: str, every_missing: bool = False) -> List[Diagnostic]:
+    """Texts the game words its own way in the reference language (its catalog gives a key of the
+    tool's) that this language has only in the tool's wording: its players read the tool's
+    general words ('the game', 'no rule') where the game's reference players read its own ('the
+    Solo Opponent', 'no event').  Per file of the game's own catalog, or one per key."""
+    reference, catalog = content.catalogs[REFERENCE_LANG], content.catalogs[lang]
+    by_file: Dict[str, List[str]] = {}
+    for key in reference.messages:
+        if _overridden_in_reference_only(reference, catalog, key):
+            english_file = reference.positions[key][0]
+            path = display_path(Path(content.root) / "locale" / lang / os.path.basename(english_file))
+            by_file.setdefault(path, []).append(key)
+    problems = []
+    for path, keys in by_file.items():
+        shown = keys if every_missing else keys[:FEW_MISSING]
+        named = ", ".join(shown) + (f" and {len(keys) - len(shown)} more" if len(keys) > len(shown) else "")
+        problems.append(Diagnostic(
+            message=f"{len(keys)} {'text' if len(keys) == 1 else 'texts'} the game words its own way in "
+                    f"{REFERENCE_LANG} {'is' if len(keys) == 1 else 'are'} only the tool's in '{lang}' "
+                    f"(players read the tool's general wording)",
+            path=path, severity="warning",
+            hint=f"to give here: {named}\n  the game's {REFERENCE_LANG} texts are in "
+                 f"{reference.positions[keys[0]][0]}; the tool's '{lang}' ones in "
+                 f"{catalog.positions[keys[0]][0]}"))
+    return problems
 
 
 def other_problems(content: Content, lang: str) -> List[Diagnostic]:
@@ -260,16 +288,9 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                 # which this language may not need
                 grammar = selectors_only(reference.messages[key]) & SENTENCE_GRAMMAR
                 required = (set(placeholders(reference.messages[key])) - grammar) & filled
-                if (required - mine or mine - filled) and _overridden_in_reference_only(reference, catalog, key):
-                    # the game words this text its own way in English, but this language still has
-                    # the tool's: a translation to write in the game's catalog, not an error in the tool's
-                    problems.append(Diagnostic(
-                        message=f"'{key}' is the game's own text in {REFERENCE_LANG}, with placeholders "
-                                f"{_names(required)}, but the tool's in '{lang}', with {_names(mine)}",
-                        path=_file_for(catalog, key, reference), severity="warning",
-                        hint=f"players see the tool's text; the game's {REFERENCE_LANG} text is at "
-                             f"{reference.positions[key][0]}"))
-                elif (required - mine or mine - filled) and not _asked_by_name(content, key) \
+                if _overridden_in_reference_only(reference, catalog, key):
+                    continue  # the game's own text to write in this language (generic_wording_problems)
+                if (required - mine or mine - filled) and not _asked_by_name(content, key) \
                         and not reference.positions.get(key, ("",))[0].startswith(_shared_folder()):
                     # what the game fills is not known (a key made from a name of the game, such as
                     # a step's, with the game's own text): which of the two is misspelt cannot be

@@ -172,6 +172,17 @@ def test_a_plural_of_three_forms_is_refused_and_a_choice_on_the_number_says_it()
     assert [format_message(french, {"n": n}) for n in (0, 1, 2)] == ["0 carte", "une carte", "2 cartes"]
 
 
+def test_a_text_the_game_words_its_own_way_is_asked_for_when_a_language_has_only_the_tool_s(spanish_copy):
+    """Fort Sumter says 'no event' where the tool says 'no rule': a Spanish catalog without the
+    game's 'sin evento' would show the tool's 'sin regla', so the check asks for it in the game's file."""
+    replace_in(spanish_copy / "locale" / "es" / "cli.yaml", '    no_event: "sin evento"\n', "")
+    (found,) = [d for d in messages_of(spanish_copy)]
+    assert found.message == "1 text the game words its own way in en is only the tool's in 'es' " \
+                            "(players read the tool's general wording)"
+    assert found.path.endswith("locale/es/cli.yaml") and "interface" not in found.path
+    assert found.hint.startswith("to give here: cli.card.no_event")
+
+
 def test_the_grammar_of_names_is_checked_kind_name_form_and_gender(french_copy):
     (french_copy / "locale" / "fr" / "grammar.yaml").write_text(
         "forms:\n  sides:\n    Unionst: {gender: m}\n    Secessionist: {gender: m}\n  spaces:\n"
