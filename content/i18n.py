@@ -472,9 +472,21 @@ def missing_key_problems(content: Content, lang: str, every_missing: bool = Fals
                     f"(players see the {REFERENCE_LANG} texts)",
             path=path,
             hint=f"missing: {named}\n  the {REFERENCE_LANG} texts are in {english_file}; "
-                 f"crisis i18n check --lang {lang} --all lists each with its {REFERENCE_LANG} text",
+                 f"crisis i18n check --lang {lang} --all{_content_flag(content)} lists each with its "
+                 f"{REFERENCE_LANG} text",
             severity="warning"))
     return problems
+
+
+def _content_flag(content: Content) -> str:
+    """What names this content on a command line: nothing for the game played by default,
+    ' --game NAME' for another shipped one, ' --content DIR' for a folder of the user's."""
+    from .games import DEFAULT_GAME, games_dir
+    root = Path(os.path.abspath(str(content.root)))
+    if root.parent == Path(os.path.abspath(str(games_dir()))):
+        return "" if root.name == DEFAULT_GAME else f" --game {root.name}"
+    shown = display_path(root)
+    return f" --content {shown if ' ' not in shown else repr(shown)}"
 
 
 # English words quoted as words (a mention, not an instruction): «help», "help", 'help'
@@ -610,17 +622,30 @@ def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
     english = reference.positions[key][0] if reference is not None and key in reference.positions else None
     own = english is not None and marker in english and not english.startswith(_shared_folder())
     home = english.rsplit(marker, 1)[0] + os.sep + catalog.lang + os.sep if own else None
+    # a key of the tool's belongs in the tool's catalog of the language, or in a file of the game's
+    # that a translator already gives the tool's keys in (a language kept with one game), never in
+    # a game's file only because a game's own key shares its prefix ('cli.')
+    tool_homes = None if own or english is None else _tool_key_files(catalog, reference)
     for path in _neighbour_files(prefixes, key):
-        if home is None or path.startswith(home):
+        if (path.startswith(home) if home is not None else tool_homes is None or path in tool_homes):
             return path
     if english is not None:
         if home is not None:
             return home + os.path.basename(english)
+        if english.startswith(_shared_folder()):
+            return os.path.join(_shared_folder(), catalog.lang, os.path.basename(english))
         folder = next((os.path.dirname(path) for path, _, _ in catalog.positions.values()), None)
         if folder is None:
             folder = os.path.join(os.path.dirname(os.path.dirname(english)), catalog.lang)
         return os.path.join(folder, os.path.basename(english))
     return next((path for path, _, _ in catalog.positions.values()), None)
+
+
+def _tool_key_files(catalog: Catalog, reference: Catalog) -> set:
+    """The files of ``catalog`` holding a key whose reference text is the tool's."""
+    shared = _shared_folder()
+    return {path for key, (path, _, _) in catalog.positions.items()
+            if key in reference.positions and reference.positions[key][0].startswith(shared)}
 
 
 def check_glossary(content: Content, lang: str) -> List[Diagnostic]:

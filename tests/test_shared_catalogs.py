@@ -174,7 +174,8 @@ def test_a_games_own_english_text_not_yet_translated_is_a_warning_in_the_games_f
     spanish = root / "locale" / "es" / "interface.yaml"
     spanish.write_text("\n".join(line for line in spanish.read_text(encoding="utf-8").splitlines()
                                  if not line.strip().startswith("at_once:")) + "\n", encoding="utf-8")
-    found = [d for d in check_catalog(load_content(root), "es") if "cli.result.at_once" in d.message]
+    found = [d for d in check_catalog(load_content(root), "es") if "cli.result.at_once" in d.message + (d.hint or "")]
     assert len(found) == 1 and found[0].severity == "warning"
+    assert "the game words its own way" in found[0].message
     assert found[0].path.endswith("cw/locale/es/interface.yaml") and "interface/es" not in found[0].path.replace(
         "cw/locale/es", "")
