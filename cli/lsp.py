@@ -732,10 +732,19 @@ def serve() -> None:
         return T.Location(uri=Path(file).as_uri(), range=T.Range(start=start, end=start))
 
     try:
-        _run(server, sys.stdin.buffer, sys.stdout.buffer)
+        status = _run(server, sys.stdin.buffer, sys.stdout.buffer)
     finally:
         checker.stop()
         asker.stop()
+    if status is not None:
+        # Ended at once, its status kept: the input thread is still reading the editor's open
+        # stdin, holding its lock, and Python's own shutdown would abort on it (SIGABRT)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
 
 
 def _refused_diagnostic(T, why: str):
@@ -928,9 +937,10 @@ def _frames(stdin, limit: int = MAX_MESSAGE_BYTES):
         length = None
 
 
-def _run(server, stdin, stdout) -> None:
+def _run(server, stdin, stdout) -> Optional[int]:
     """pygls's input/output loop, reading messages within the limits (``_frames``) in a thread of
-    its own; a message that is no JSON gets a parse error, and a skipped one a message to the user."""
+    its own; a message that is no JSON gets a parse error, and a skipped one a message to the user.
+    The status the editor's 'exit' asks for, or None where the input ended."""
     import asyncio
     import json
     import threading
@@ -998,12 +1008,16 @@ def _run(server, stdin, stdout) -> None:
                 import logging
                 logging.getLogger("pygls").exception("a message could not be handled")
 
+    status = None
     try:
         asyncio.run(main())
     except (BrokenPipeError, KeyboardInterrupt):
         pass
-    finally:  # the editor's 'exit' ends the server with pygls's SystemExit, its status kept
+    except SystemExit as stop:  # the editor's 'exit' ends the server with pygls's SystemExit
+        status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    finally:
         server.shutdown()
+    return status
 
 
 def library_missing() -> bool:

@@ -490,3 +490,33 @@ def test_shutdown_and_exit_sent_at_once_end_the_server_quietly():
         done = subprocess.run([*crisis_command(), "lsp"], input=b"".join(frame(m) for m in messages),
                               capture_output=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
         assert done.returncode == 0 and done.stderr.decode() == ""
+
+
+def test_exit_ends_the_server_quietly_while_the_editor_keeps_its_input_open():
+    """An editor keeps the server's standard input open after 'exit' (it closes it later, or
+    never): the server still ends at once with status 0, not aborted by Python (SIGABRT) on the
+    thread still reading that input."""
+    import json
+    import subprocess
+
+    def frame(message):
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    server = subprocess.Popen([*crisis_command(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=dict(os.environ, NO_COLOR="1"))
+    for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+                    {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                    {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+                    {"jsonrpc": "2.0", "method": "exit"}):
+        server.stdin.write(frame(message))
+        server.stdin.flush()
+    try:
+        status = server.wait(60)
+    finally:
+        server.stdin.close()
+    error = server.stderr.read().decode()
+    assert status == 0 and error == "", (status, error)
+    assert b'"id":2' in server.stdout.read().replace(b" ", b"")  # shutdown was answered before the end
+
