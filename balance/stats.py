@@ -4,6 +4,9 @@
   or 1, where the usual normal interval is not).
 - ``fisher``: Fisher's exact test of two proportions (two-sided: the probability, with the
   margins fixed, of a table at most as likely as the one seen).
+- ``stratified`` and ``within``: the same test and difference within strata (each side's
+  plays apart), so that a gap between the strata is not taken for a difference between the
+  rows.
 - ``holm``: Holm's step-down adjustment of several p-values, which keeps the chance of any
   false flag among them at the chosen level (the family-wise error rate), whatever the
   dependence between the tests.
@@ -108,6 +111,70 @@ def fisher(a: int, b: int, c: int, d: int) -> float:
         if lp <= seen + 1e-7:  # at most as likely as the table seen (with a relative tolerance)
             total += math.exp(lp)
     return min(1.0, total)
+
+
+def stratified(tables: Sequence[Tuple[int, int, int, int]]) -> float:
+    """Two-sided p-value of the exact test of no association in several 2x2 tables at once
+    (strata: [[a, b], [c, d]] each, rows the two groups, columns successes and failures), each
+    table's margins fixed, as Fisher's test for one: the statistic is the sum of the a's, whose
+    distribution is the sum of independent hypergeometric counts; the p-value is the chance of
+    a sum at most as likely as the one seen.  A table with a row or column of zeros says
+    nothing and is left out.  Counts beyond 40 nats below a table's likeliest are dropped (their
+    chance is under 1e-17); where the tables are still too large to add up exactly, the
+    Cochran-Mantel-Haenszel statistic (with continuity correction) stands in."""
+    distributions, seen = [], 0
+    for a, b, c, d in tables:
+        row1, col1, n = a + b, a + c, a + b + c + d
+        if n == 0 or row1 in (0, n) or col1 in (0, n):
+            continue
+        low, high = max(0, col1 - (n - row1)), min(row1, col1)
+        logs = {x: _log_choose(row1, x) + _log_choose(n - row1, col1 - x) - _log_choose(n, col1)
+                for x in range(low, high + 1)}
+        top = max(logs.values())
+        distributions.append({x: math.exp(lp) for x, lp in logs.items() if lp > top - 40 or x == a})
+        seen += a
+    if not distributions:
+        return 1.0
+    if math.prod(len(found) for found in distributions) > 4_000_000:
+        return _mantel_haenszel(tables)
+    total: dict = {0: 1.0}
+    for found in distributions:
+        combined: dict = {}
+        for s, p in total.items():
+            for x, q in found.items():
+                combined[s + x] = combined.get(s + x, 0.0) + p * q
+        total = combined
+    observed = total.get(seen, 0.0)
+    return min(1.0, sum(p for p in total.values() if p <= observed * (1 + 1e-7)))
+
+
+def _mantel_haenszel(tables: Sequence[Tuple[int, int, int, int]]) -> float:
+    """The Cochran-Mantel-Haenszel test's two-sided p-value (continuity corrected)."""
+    difference, variance = 0.0, 0.0
+    for a, b, c, d in tables:
+        row1, row2, col1, n = a + b, c + d, a + c, a + b + c + d
+        if n < 2:
+            continue
+        difference += a - row1 * col1 / n
+        variance += row1 * row2 * col1 * (n - col1) / (n * n * (n - 1))
+    if variance <= 0:
+        return 1.0
+    statistic = max(0.0, abs(difference) - 0.5) ** 2 / variance
+    return math.erfc(math.sqrt(statistic / 2))
+
+
+def within(tables: Sequence[Tuple[int, int, int, int]]) -> float:
+    """The Mantel-Haenszel difference of two proportions over several strata (each [[a, b], [c,
+    d]]): each stratum's difference a/(a+b) - c/(c+d), weighed by (a+b)(c+d)/n; nan where no
+    stratum has both rows."""
+    top, weight = 0.0, 0.0
+    for a, b, c, d in tables:
+        row1, row2 = a + b, c + d
+        n = row1 + row2
+        if row1 and row2:
+            top += (a * row2 - c * row1) / n
+            weight += row1 * row2 / n
+    return top / weight if weight else float("nan")
 
 
 def holm(pvalues: Sequence[float]) -> List[float]:

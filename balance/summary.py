@@ -12,12 +12,13 @@ sets two runs of the same seeds side by side, card by card.
 
 from __future__ import annotations
 
+import math
 from typing import Dict, List, Optional, Sequence
 
 from crisis.interpreter.engine.sequence import KeepOp
 from crisis.interpreter.records import reading_of
 
-from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, wilson
+from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, stratified, wilson, within
 from crisis.interpreter.engine.program import program_of
 
 
@@ -62,8 +63,9 @@ class RunSummary:
         self.tie_breaks: Dict[int, int] = {}  # -1: the score decided; -2: a rule ended the game at once
         self.loop_ends: Dict[int, int] = {}  # the loop counter's value at the end -> games
         self.entered = [[[0, 0] for _ in self.zones] for _ in self.sides]  # [side][zone] = [first, later]
-        # [card] = {use: [plays, wins of the side that played it]}
-        self.card_plays = [{use: [0, 0] for use in self.uses} for _ in self.cards]
+        # [card][side] = {use: [plays by that side, of them won]}: kept per side, so that the test of
+        # a card compares each side's plays with its own (docs/balance.md, "within each side")
+        self.card_plays = [[{use: [0, 0] for use in self.uses} for _ in self.sides] for _ in self.cards]
         self.kept: Dict[tuple, List[int]] = {}  # (kind, card) -> [held, rule carried out, holder won]
         self.first_player: Dict[tuple, List[int]] = {}  # (step, loop counters) -> [games, won]
         self.problems = 0
@@ -97,9 +99,10 @@ class RunSummary:
                     self.entered[side_index[side]][zones[(track, zone)]][min(nth, 1)] += 1
         cards = self.card_index
         for play in record["plays"]:
-            entry = self.card_plays[cards[play["card"]]][play["use"]]
+            side = side_index[play["side"]]
+            entry = self.card_plays[cards[play["card"]]][side][play["use"]]
             entry[0] += 1
-            entry[1] += side_index[play["side"]] == winner
+            entry[1] += side == winner
         for kept in record["kept"]:
             entry = self.kept.setdefault((kept["kind"], kept["card"]), [0, 0, 0])
             entry[0] += 1
@@ -118,15 +121,22 @@ class RunSummary:
         other_uses = [use for use in self.uses if not self.use_rule[use]]
         cards = []
         for index, card in enumerate(self.cards):
-            plays = self.card_plays[index]
-            rule_n, rule_k = (sum(plays[use][i] for use in rule_uses) for i in (0, 1))
-            other_n, other_k = (sum(plays[use][i] for use in other_uses) for i in (0, 1))
-            p = fisher(rule_k, rule_n - rule_k, other_k, other_n - other_k)
+            by_side = self.card_plays[index]
+            # one table a side: [rule plays won, lost], [other plays won, lost]
+            tables = []
+            for plays in by_side:
+                side_rule = [sum(plays[use][i] for use in rule_uses) for i in (0, 1)]
+                side_other = [sum(plays[use][i] for use in other_uses) for i in (0, 1)]
+                tables.append((side_rule[1], side_rule[0] - side_rule[1], side_other[1], side_other[0] - side_other[1]))
+            rule_n, rule_k = sum(t[0] + t[1] for t in tables), sum(t[0] for t in tables)
+            other_n, other_k = sum(t[2] + t[3] for t in tables), sum(t[2] for t in tables)
+            difference = within(tables)
             cards.append({"card": card, "rule": rate(rule_k, rule_n, z), "other": rate(other_k, other_n, z),
-                          "uses": {use: {"n": plays[use][0], "k": plays[use][1]} for use in self.uses},
-                          "difference": (None if not rule_n or not other_n
-                                         else rule_k / rule_n - other_k / other_n),
-                          "p": p})
+                          "uses": {use: {"n": sum(plays[use][0] for plays in by_side),
+                                         "k": sum(plays[use][1] for plays in by_side)} for use in self.uses},
+                          # compared within each side: a side's edge is not the card's
+                          "difference": None if math.isnan(difference) else difference,
+                          "p": stratified(tables)})
         for entry, adjusted in zip(cards, holm([c["p"] for c in cards])):
             entry["p_holm"] = adjusted
             entry["flagged"] = adjusted < level

@@ -47,6 +47,44 @@ def test_fisher_exact_test_lists_every_table(table):
     assert stats.fisher(3, 1, 1, 3) == pytest.approx(0.4857142857)
 
 
+def brute_stratified(tables):
+    """The stratified exact test by listing every combination of tables with the same margins."""
+    import itertools
+    supports = []
+    for a, b, c, d in tables:
+        row, col, n = a + b, a + c, a + b + c + d
+        if n == 0 or row in (0, n) or col in (0, n):
+            continue
+        supports.append([(x, math.comb(row, x) * math.comb(n - row, col - x) / math.comb(n, col))
+                         for x in range(max(0, col - (n - row)), min(row, col) + 1)])
+    if not supports:
+        return 1.0
+    by_sum = {}
+    for combination in itertools.product(*supports):
+        total = sum(x for x, _ in combination)
+        by_sum[total] = by_sum.get(total, 0.0) + math.prod(p for _, p in combination)
+    seen = by_sum[sum(t[0] for t in tables if t[0] + t[1] not in (0, sum(t)) and t[0] + t[2] not in (0, sum(t)))]
+    return min(1.0, sum(p for p in by_sum.values() if p <= seen * (1 + 1e-7)))
+
+
+@pytest.mark.parametrize("tables", [[(3, 1, 1, 3)], [(3, 1, 1, 3), (2, 5, 4, 1)], [(0, 9, 0, 0), (6, 3, 10, 12)],
+                                    [(7, 2, 3, 8), (1, 1, 0, 0), (4, 4, 6, 2)]])
+def test_the_test_within_sides_lists_every_table(tables):
+    assert stats.stratified(tables) == pytest.approx(brute_stratified(tables), rel=1e-9)
+    assert stats.stratified([tables[0]]) == pytest.approx(stats.fisher(*tables[0]), rel=1e-9)
+
+
+def test_a_side_s_edge_is_not_taken_for_its_cards():
+    """A card whose event only the weaker side plays: over all plays its event player loses far
+    more often (that side loses), yet within each side the event and the value do alike."""
+    strong, weak = (30, 10, 60, 20), (2, 8, 4, 16)  # [event won, lost], [value won, lost], per side
+    pooled = (2, 8, 90, 30)  # the event played by the weak side only, the value by both
+    assert stats.fisher(*pooled) < 0.001  # what the report tested before
+    assert stats.stratified([(0, 0, 30 + 60, 10 + 20), (2, 8, 4, 16)]) == pytest.approx(1.0)
+    assert stats.within([strong, weak]) == pytest.approx(0.0)
+    assert stats.stratified([(30, 2, 10, 30), (8, 2, 3, 9)]) < 0.001  # and a real difference still shows
+
+
 def test_holm_adjustment():
     assert stats.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert stats.holm([0.5]) == [0.5]
