@@ -41,9 +41,25 @@ def folder_to_write(text: str, option: str, catalog) -> Path:
     reason = _too_long(path) or _existing(path, want_folder=True)
     if not reason and not _exists(path):
         reason = _parent(path.parent, make=True)
+    if not reason:
+        reason = _probe(path)
     if reason:
         raise _refusal(catalog, option, text, reason)
     return path
+
+
+def _probe(folder: Path) -> Optional[str]:
+    """Why a file cannot be written in ``folder`` after all, found by making the folder and a
+    file in it (removed at once): a folder that permissions allow may still refuse (a read-only
+    or special file system), and a long run should not learn it only at its end."""
+    import tempfile
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".crisis-probe-"):
+            pass
+    except OSError as error:
+        return _system(error.errno or 0)
+    return None
 
 
 def writing_problem(catalog, option: str, text: str, error: OSError) -> CliError:

@@ -4,6 +4,7 @@ not, and the files it writes."""
 import csv
 import json
 import math
+import os
 import re
 
 import pytest
@@ -232,6 +233,15 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
     for args in (["--games", "0"], ["--level", "2"], ["--bot", "union=a,b", "--bot", "secessionist=c,d,e"]):
         bad = run_main("balance", *args, "--out", tmp_path / "x", cwd=tmp_path)  # usage errors: in the process
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a file system that refuses new files: Linux's /proc")
+def test_a_folder_that_refuses_files_is_told_before_any_game(tmp_path):
+    """Permissions may allow what the file system refuses (/proc, /sys, a read-only mount): found by
+    trying, before the games, not after an hour of them."""
+    refused = run_main("balance", "--games", "5000", "--out", "/proc/self/crisis-report", cwd=tmp_path)
+    assert refused.returncode == 2 and "--out" in refused.stderr and "Traceback" not in refused.stderr
+    assert "Playing" not in refused.stderr and refused.stdout == ""
 
 
 @pytest.mark.parametrize("arguments", [("--games", "abc"), ("--games", "1.0"), ("--games", "0"), ("--seed", "-3"),
