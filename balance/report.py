@@ -193,7 +193,15 @@ def write(out: Path, data: dict, show, lang: str, before=None) -> List[Path]:
     path = out / "report.html"
     path.write_text(page(data, words, lang, before), encoding="utf-8")
     written.append(path)
+    for name in REPORT_FILES:  # an earlier report's file this one has not (compare.csv of a --compare run)
+        stale = out / name
+        if stale not in written and stale.is_file():
+            stale.unlink()
     return written
+
+
+# every file a report may write: a folder written again holds none of an earlier report's
+REPORT_FILES = ("report.json", "runs.csv", "cards.csv", "kept.csv", "compare.csv", "report.html")
 
 
 def _plain(value):

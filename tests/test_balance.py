@@ -309,6 +309,20 @@ def compare_table(page):
             for row in rows]
 
 
+def test_a_report_written_again_in_its_folder_keeps_nothing_of_the_last_one(content, edited, edited_report, tmp_path):
+    """A --compare run, then a plain one in the same folder: its compare.csv goes, so no table
+    of another run lies beside the new report."""
+    import shutil
+    data, folders = edited_report
+    folder = tmp_path / "again"
+    shutil.copytree(folders["en"], folder)
+    assert (folder / "compare.csv").is_file()
+    plain = balance(content, Plan(games=5, seed=7, pairings=(("random", "random"),)))
+    written = write(folder, plain, Presenter(content, content.catalog("en")), "en")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in written)
+    assert "compare.csv" not in [p.name for p in written]
+
+
 def test_the_changed_cards_come_first_with_their_old_and_new_texts(content, edited, edited_report):
     data, folders = edited_report
     for lang in ("en", "es"):
