@@ -85,7 +85,14 @@ class Words:
         return self.c.name(words[-1] if words else "zones", name)
 
     def card(self, card_id: str, kind: Optional[str] = None) -> str:
-        """A card's title: from the catalog section its kind's word names ("cards" for cards)."""
+        """A card's title: from the catalog section its kind's word names ("cards" for cards);
+        without a kind, the played kind's, else the first other kind that has the card (a
+        changed card of any kind is named by its id alone)."""
+        if kind is None and self.schema is not None:
+            for other in [None] + [k.name for k in self.schema.card_kinds]:
+                if self.c.raw(f"{self.card_section(other)}.{card_id}.title") is not None:
+                    kind = other
+                    break
         return self.c.text(f"{self.card_section(kind)}.{card_id}.title")
 
     def card_section(self, kind: Optional[str] = None) -> str:
@@ -243,6 +250,13 @@ def tables(data: dict):
     ]
     if data.get("compare"):
         rows = []
+        tested = {row["card"] for row in data["compare"]["cards"]}
+        for card, changes in data["compare"]["changed"].items():  # a changed card with no plays to test first
+            if card not in tested:
+                rows.append([card, ",".join(c["field"] for c in changes),
+                             "; ".join(f"{c['field']}: {_flat(c['before'])}" for c in changes),
+                             "; ".join(f"{c['field']}: {_flat(c['after'])}" for c in changes),
+                             "", "", "", "", "", "", "", "", "", ""])
         for row in data["compare"]["cards"]:
             before, after = row.get("before"), row.get("after")
             changes = data["compare"]["changed"].get(row["card"], [])
@@ -609,6 +623,13 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
                      w.p(row["p"]), w.p(row["p_holm"]), w("yes") if row["flagged"] else ""])
         flags.append(row["flagged"])
         classes.append("changed" if row["card"] in changed else "")
+    # a changed card of another kind than the played one (an objective) has no plays to test: its
+    # changes are listed all the same, first
+    tested = {row["card"] for row in cards}
+    untested = [card for card in changed if card not in tested]
+    rows[:0] = [[w.card(card), _change_cell(card, changed[card], w, texts), "–", "–", "–", "–", "–", ""]
+                for card in untested]
+    flags[:0], classes[:0] = [False] * len(untested), ["changed"] * len(untested)
     out.append(_table([w("card"), w("changed"), w("before"), w("after"), w("difference"), w("p"), w("p_holm"),
                        w("flagged")], rows, flags, classes=classes))
     if plotter is not None:

@@ -80,8 +80,10 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
             runs.append(play_run(content, plan, bots, options, progress))
     data = {"meta": {"content": str(content.root), "games": plan.games, "seed": plan.seed,
                      "level": plan.level, "confidence": plan.confidence,
-                     "test": "Fisher's exact test, two-sided, of the win rate of the side whose play of a card "
-                             "carried out the card's rule against the side whose play did not",
+                     "test": "the exact test of no association, two-sided, of the win rate of the side whose "
+                             "play of a card carried out the card's rule against the side whose play did not, "
+                             "within each side (Fisher's exact test where one side played it both ways); the "
+                             "difference weighed over the sides by Mantel-Haenszel",
                      "correction": "Holm's step-down adjustment over the cards of a run (family-wise error rate)",
                      "interval": "Wilson score interval",
                      "compare": str(other.root) if other is not None else None}}

@@ -50,15 +50,26 @@ def folder_to_write(text: str, option: str, catalog) -> Path:
 
 def _probe(folder: Path) -> Optional[str]:
     """Why a file cannot be written in ``folder`` after all, found by making the folder and a
-    file in it (removed at once): a folder that permissions allow may still refuse (a read-only
+    file in it (both removed at once): a folder that permissions allow may still refuse (a read-only
     or special file system), and a long run should not learn it only at its end."""
     import tempfile
+    made = []  # the folders the probe makes, the deepest first: taken away again after it
+    missing = folder if folder.is_absolute() else Path.cwd() / folder
+    while not os.path.lexists(missing) and missing != missing.parent:
+        made.append(missing)
+        missing = missing.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".crisis-probe-"):
             pass
     except OSError as error:
         return _system(error.errno or 0)
+    finally:
+        for path in made:  # nothing is left where the command may still be refused, or fail
+            try:
+                path.rmdir()
+            except OSError:
+                break
     return None
 
 

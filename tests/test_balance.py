@@ -309,6 +309,25 @@ def compare_table(page):
             for row in rows]
 
 
+def test_a_changed_objective_is_named_by_its_title_and_listed_first(content, tmp_path):
+    """An objective card has no plays to test, yet its change is the designer's: named by its
+    title (not a catalog key) in the console and the page, and first in the table and compare.csv."""
+    folder = copy_content(tmp_path / "objective")
+    replace_in(folder / "cards" / "objectives.yaml", "event: place up to 2 in Political spaces, all in one space",
+               "event: place up to 4 in Political spaces, all in one space")
+    edited = load_content(folder)
+    data = balance(edited, Plan(games=5, seed=1, pairings=(("random", "random"),)), other=content)
+    assert list(data["compare"]["changed"]) == ["montgomery"]
+    write(tmp_path / "r", data, Presenter(edited, edited.catalog("en")), "en", before=content)
+    title = edited.catalog("en").text("objectives.montgomery.title")
+    console = "\n".join(text_summary(data, Words(Presenter(edited, edited.catalog("en")))))
+    assert title in console and "<" not in console
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert compare_table(page)[0][0] == title
+    rows = list(csv.reader((tmp_path / "r" / "compare.csv").open(encoding="utf-8")))
+    assert rows[1][:2] == ["montgomery", "event"]
+
+
 def test_a_report_written_again_in_its_folder_keeps_nothing_of_the_last_one(content, edited, edited_report, tmp_path):
     """A --compare run, then a plain one in the same folder: its compare.csv goes, so no table
     of another run lies beside the new report."""
