@@ -685,8 +685,10 @@ def serve() -> None:
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: T.DidCloseTextDocumentParams):
+        # the file on disk stands for it again: checked as it is there, so that errors of a text
+        # thrown away unsaved do not stay (nor those of a new file never saved)
         typed.pop(params.text_document.uri, None)
-        waiting.pop(params.text_document.uri, None)  # a check of a closed file is no longer wanted
+        want(params.text_document.uri)
 
     kinds = {"keyword": T.CompletionItemKind.Keyword, "place": T.CompletionItemKind.Constant,
              "group": T.CompletionItemKind.Enum, "zone": T.CompletionItemKind.EnumMember,

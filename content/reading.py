@@ -80,14 +80,26 @@ class Reader:
         self.files[str(path.relative_to(self.root))] = raw
 
     def listing(self, folder: Path, suffix: str = "", folders: bool = False) -> Optional[List[Path]]:
-        """A folder's entries; [] if it does not exist, None if it cannot be read (the problem is reported)."""
+        """A folder's entries; [] if it does not exist, None if it cannot be read (the problem is
+        reported).  A file an editor has open but not yet saved (``overrides``) is an entry too,
+        so a new card file is checked while it is typed."""
+        unsaved = self._unsaved_in(folder, suffix) if self.overrides and not folders else []
         if not os.path.lexists(folder):
-            return []
+            return unsaved
         try:
-            return list_folder(folder, self.root, suffix, folders)
+            listed = list_folder(folder, self.root, suffix, folders)
         except ContentError as error:
             self.problems.extend(error.diagnostics)
             return None
+        if unsaved:
+            known = {os.path.realpath(path) for path in listed}
+            listed = sorted(listed + [path for path in unsaved if str(path) not in known], key=lambda p: p.name)
+        return listed
+
+    def _unsaved_in(self, folder: Path, suffix: str) -> List[Path]:
+        real = os.path.realpath(folder)
+        return [Path(path) for path in self.overrides
+                if os.path.dirname(path) == real and path.endswith(suffix) and not os.path.lexists(path)]
 
     # ------------------------------------------------------------ validation
     def fields(self, file: YamlFile, value: Any, what: str, required: Dict[str, type],

@@ -162,6 +162,36 @@ def test_diagnostics_while_typing_at_the_right_range(lsp):
     assert lsp.change(cards, text, 4) == []
 
 
+def test_a_new_card_file_not_yet_saved_is_checked_as_it_is_typed(lsp):
+    """':e cards/new.yaml' in an editor: the file is not on disk yet, and its mistakes are shown
+    all the same (they were not, until the file was saved)."""
+    new = lsp.root / "cards" / "new-card.yaml"
+    text = ("strategy_cards:\n  - id: new-card\n    value: 2\n    event_for: both\n    final_crisis: Politcal\n"
+            "    provenance: authored\n    event: place 1 in Texsa\n")
+    found = lsp.open(new, text)
+    assert not new.exists()
+    assert sorted(d.range.start.line for d in found if d.severity == T.DiagnosticSeverity.Error) == [4, 6]
+    assert any("did you mean 'Texas'?" in d.message for d in found)
+    assert not [d for d in lsp.change(new, text.replace("Politcal", "Political").replace("Texsa", "Texas"))
+                if d.severity == T.DiagnosticSeverity.Error]
+    # closed unsaved with a mistake: nothing of the text thrown away stays shown
+    lsp.change(new, text, 3)
+    lsp.arrived.clear()
+    lsp.client.text_document_did_close(T.DidCloseTextDocumentParams(text_document=T.TextDocumentIdentifier(
+        uri=new.as_uri())))
+    lsp.until(new, lambda found: found is not None and not list(found))
+
+
+def test_closing_a_file_without_saving_shows_the_file_on_disk_again(lsp):
+    cards = lsp.root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8")
+    lsp.open(cards)
+    assert lsp.change(cards, text.replace("place 3 in Fort Sumter", "place 3 in Fort Sumpter", 1))
+    lsp.client.text_document_did_close(T.DidCloseTextDocumentParams(text_document=T.TextDocumentIdentifier(
+        uri=cards.as_uri())))
+    lsp.until(cards, lambda found: found is not None and not list(found))
+
+
 def test_a_burst_of_typing_is_checked_once_at_its_last_text(lsp):
     cards = lsp.root / "cards" / "strategy-unionist.yaml"
     text = cards.read_text(encoding="utf-8")
