@@ -76,6 +76,11 @@ class _Check:
         self.found.append(diagnostic_at(self.source, pos.line, pos.column, message, width=width, severity=severity,
                                         **kwargs))
 
+    def no_tokens(self, node, message: str) -> None:
+        """A rule about tokens in a game whose state.yaml gives none: it could only do nothing."""
+        self.report(node, message, hint="a game's tokens are given under 'tokens:' in its state.yaml "
+                                        "(docs/state.md); cards are moved with 'put', 'keep' or 'discard'")
+
     # ------------------------------------------------------------ sizes
     def count(self, places) -> Optional[int]:
         """At most how many places a set of places names (None: not known, or not only places)."""
@@ -113,7 +118,8 @@ class _Check:
     # ------------------------------------------------------------ statements
     def Transfer(self, node: M.Transfer) -> None:
         tokens = self.schema.tokens
-        if tokens is None:
+        if tokens is None:  # it would do nothing in play, silently
+            self.no_tokens(node, f"'{node.verb}' is said of tokens, and this game has none")
             return
         amount = node.amount
         example = f"a number, as in '{node.verb} 1 in each {self.place}'"
@@ -183,6 +189,7 @@ class _Check:
     def TokensIn(self, node: M.TokensIn) -> None:
         tokens = self.schema.tokens
         if tokens is None:
+            self.no_tokens(node, "this condition counts tokens, and this game has none")
             return
         where = node.where
         if isinstance(where, M.Holder):
@@ -198,7 +205,10 @@ class _Check:
         self.possible(node, node.test, 0, most, f"a player has 0 to {most} {self.tokens} in {what}")
 
     def TokensMore(self, node: M.TokensMore) -> None:
-        if self.schema.tokens is None or node.lead is None or not isinstance(node.where, M.Holder):
+        if self.schema.tokens is None:
+            self.no_tokens(node, "this condition counts tokens, and this game has none")
+            return
+        if node.lead is None or not isinstance(node.where, M.Holder):
             return
         most, what = self.holds(node.where)
         if most is not None and node.lead.n > most:

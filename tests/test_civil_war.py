@@ -289,6 +289,10 @@ BEFORE = "    if you have a location at the battlefield: pay 1\n"
     ("    pay the highest leadership of your characters\n", None),
     ("    for each character you control: pay the highest leadership of the character\n",
      "the highest leadership of one card"),
+    # a game without tokens: a rule about them could only do nothing in play
+    ("    place 2 in Richmond\n", "'place' is said of tokens, and this game has none"),
+    ("    remove up to 2 from Richmond\n", "'remove' is said of tokens, and this game has none"),
+    ("    move 2 from Richmond into Atlanta\n", "'move' is said of tokens, and this game has none"),
 ])
 def test_a_mistake_with_the_new_words_is_refused_at_its_line(tmp_path, new, message):
     root = copy_game(tmp_path)
