@@ -161,7 +161,9 @@ class Workbench:
     # -------------------------------------------------------------- questions
     def refresh(self, generation, open_texts: Optional[Dict[str, str]] = None) -> None:
         """Load the content again (with the editor's texts) if a check has loaded it since the last time."""
-        if self.content is not None and generation == self.generation:
+        if generation == self.generation and self.generation is not None:
+            # loaded (or tried) for this generation already: a content with errors is not read again
+            # at every question, only once a check has loaded the content again
             return
         from crisis.content.loader import load_content
         self.generation = generation
@@ -171,12 +173,28 @@ class Workbench:
             pass  # the last content that loaded stays, for names and cards
 
     def completions(self) -> List[Tuple[str, str, str]]:
-        """(label, kind, detail) for every keyword and name, each named in the schema's words."""
+        """(label, kind, detail) for every keyword and name, each named in the schema's words;
+        while the content has errors and never loaded, the names of state.yaml alone (if it is
+        sound), without the cards."""
         out = [(word, "keyword", "rules language") for word in keywords()]
-        content = self.content or self._load_quietly()
+        content = self._content()
         if content is None:
-            return out
-        schema = content.schema
+            from crisis.content.loader import read_schema
+            schema = read_schema(self.root)
+            return out if schema is None else out + self._names(schema)
+        out += self._names(content.schema)
+        english = content.catalogs.get("en")
+        for kind in content.schema.card_kinds:
+            section = kind.words[-1] if kind.words else "cards"
+            for card_id in content.cards(kind.name).ids:
+                title = english.text(f"{section}.{card_id}.title") if english else card_id
+                out.append((card_id, "card", f"{_singular(kind.name)}: {title}"))
+        return out
+
+    @staticmethod
+    def _names(schema) -> List[Tuple[str, str, str]]:
+        """The completions of the names state.yaml declares."""
+        out = []
         game_map = schema.map
         place, group = _word(game_map.place_words, "place"), _word(game_map.group_words, "group")
         for found in game_map.groups:
@@ -190,13 +208,12 @@ class Workbench:
             out += [(z.name, "zone", f"{zone} of the {track.name}, spaces {z.bottom}-{z.top}") for z in track.zones]
         out += [(side, "side", "side") for side in schema.sides]
         out += [(m.name, "marker", "marker") for m in schema.markers]
-        english = content.catalogs.get("en")
-        for kind in schema.card_kinds:
-            section = kind.words[-1] if kind.words else "cards"
-            for card_id in content.cards(kind.name).ids:
-                title = english.text(f"{section}.{card_id}.title") if english else card_id
-                out.append((card_id, "card", f"{_singular(kind.name)}: {title}"))
         return out
+
+    def _content(self):
+        """The content to answer from: the last that loaded; loaded here only where no check or
+        refresh has tried yet (a content with errors is not read again at every question)."""
+        return self.content if self.generation is not None else (self.content or self._load_quietly())
 
     def _load_quietly(self):
         from crisis.content.loader import load_content
@@ -220,7 +237,7 @@ class Workbench:
     def hover(self, path: Path, text: Optional[str], line: int, column: int,
               open_texts: Optional[Dict[str, str]] = None) -> Optional[str]:
         """Markdown for the card under the cursor (a card id, or inside a card's entry); 0-based position."""
-        content = self.content or self._load_quietly()
+        content = self._content()
         text = self.text_of(path, text)
         if content is None or text is None:
             return None

@@ -33,7 +33,7 @@ import attrs
 
 from crisis.ruleset import limits
 from crisis.ruleset import rulecache
-from crisis.ruleset.diagnostics import Diagnostic, did_you_mean, shown
+from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, shown
 
 from . import bots as B
 from . import catalogcache
@@ -529,6 +529,20 @@ def read_game(root, option_names: Tuple[str, ...] = ()):
     if loader.problems.items or definition is None:
         raise ContentError(list(loader.problems.items))
     return definition
+
+
+def read_schema(root):
+    """The game's schema (its state.yaml) read alone, or None where state.yaml has a problem: the
+    names it declares, for an editor's completions while the rest of the content has errors."""
+    from crisis.ruleset.rulecache import keywords
+    from .schema import SchemaReader
+    root = Path(os.path.abspath(root))
+    loader = _Loader(root, (), None)
+    try:
+        schema = SchemaReader(loader, keywords=keywords()).read(root)
+    except UserError:
+        return None
+    return None if loader.problems.items else schema
 
 
 def load_definition(root):

@@ -12,7 +12,7 @@ from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import BaseLanguageClient  # noqa: E402
 
 from clirun import crisis_command  # noqa: E402
-from helpers import copy_content  # noqa: E402
+from helpers import copy_content, replace_in  # noqa: E402
 
 
 class Client:
@@ -231,6 +231,29 @@ def test_completion_offers_keywords_and_names(lsp):
     assert items["Peace Commissioner"].kind == T.CompletionItemKind.Variable
     assert items["major-anderson"].detail == "strategy card: Major Anderson"
     assert items["fort-sumter"].detail.startswith("objective card: ")
+
+
+def test_completion_offers_the_game_s_names_while_a_card_has_a_mistake(tmp_path):
+    """A game opened with a mistake saved in one card: the names of state.yaml are still offered
+    (only keywords were), and the content is not read again at every question."""
+    from crisis.cli.lsp import Workbench
+    root = copy_content(tmp_path)
+    replace_in(root / "cards" / "strategy-both.yaml", "from Federal Arsenals", "from Federal Arsenls")
+    bench = Workbench(root)
+    bench.refresh(0)
+    labels = {label: kind for label, kind, _ in bench.completions()}
+    assert labels["Federal Arsenals"] == "place" and labels["Unionist"] == "side" and "Political" in labels
+    assert "major-anderson" not in labels  # the cards are not known while one of them is wrong
+    reads = []
+    import crisis.content.loader as loader
+    real = loader.load_content
+    loader.load_content = lambda *a, **k: reads.append(1) or real(*a, **k)
+    try:
+        bench.refresh(0)
+        bench.completions()
+    finally:
+        loader.load_content = real
+    assert reads == []
 
 
 def test_hover_shows_a_card_in_english_and_spanish(lsp):
