@@ -88,6 +88,12 @@ class Reader:
             return unsaved
         try:
             listed = list_folder(folder, self.root, suffix, folders)
+            if suffix == ".yaml":  # a file named the other usual way is not read: said, not silently left out
+                self.warnings.extend(
+                    Diagnostic(message=f"{path.name} is not read: the content's files end in .yaml",
+                               path=display_path(path), severity="warning",
+                               hint=f"rename it {path.stem}.yaml")
+                    for path in list_folder(folder, self.root, ".yml", folders))
         except ContentError as error:
             self.problems.extend(error.diagnostics)
             return None

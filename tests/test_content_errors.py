@@ -153,6 +153,17 @@ def test_a_renamed_cards_missing_text_is_told_at_the_text_it_had(tmp_path):
     assert d.hint.startswith("did you mean 'cards.major-anderson.title'?")
 
 
+def test_a_file_ending_in_yml_is_said_to_be_left_unread(tmp_path):
+    """cards/extra.yml was silently left out: check said OK of cards it never read."""
+    root = copy_content(tmp_path)
+    (root / "cards" / "extra.yml").write_text("strategy_cards:\n  - id: extra\n", encoding="utf-8")
+    (root / "locale" / "es" / "more.yml").write_text("cards: {}\n", encoding="utf-8")
+    found = {w.path.rsplit("/", 2)[-1]: w for w in load_content(root).warnings if ".yml" in w.message}
+    assert set(found) == {"extra.yml", "more.yml"}
+    assert found["extra.yml"].message == "extra.yml is not read: the content's files end in .yaml"
+    assert found["extra.yml"].hint == "rename it extra.yaml"
+
+
 def test_an_empty_list_of_first_player_rules_is_a_warning(tmp_path):
     """It loads (a game may always start with the same side), but check says what it means."""
     root = copy_content(tmp_path)
