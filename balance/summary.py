@@ -60,6 +60,7 @@ class RunSummary:
         self.wins = [0] * len(self.sides)
         self.scores: List[Dict[int, int]] = [{} for _ in self.sides]  # side -> {final score: games}
         self.margin: Dict[int, int] = {}  # first side's score minus the second's -> games
+        self.scored = 0  # games that ran to their end (the score's figures are theirs)
         self.tie_breaks: Dict[int, int] = {}  # -1: the score decided; -2: a rule ended the game at once
         self.loop_ends: Dict[int, int] = {}  # the loop counter's value at the end -> games
         self.entered = [[[0, 0] for _ in self.zones] for _ in self.sides]  # [side][zone] = [first, later]
@@ -82,7 +83,8 @@ class RunSummary:
         if winner >= 0:
             self.wins[winner] += 1
         counters = record["counters"]
-        if self.score is not None:
+        if self.score is not None and not record.get("at_once"):  # a game won at once was not scored
+            self.scored += 1
             scores = [counters[self.score][side] for side in self.sides]
             for side, value in enumerate(scores):
                 _count(self.scores[side], value)
@@ -147,12 +149,15 @@ class RunSummary:
                          "holder_won": rate(won, held, z)})
         score = None
         if self.score is not None:
-            score = {"counter": self.score,
-                     "sides": {side: {"histogram": _keys(self.scores[i]), "mean": histogram_mean(self.scores[i]),
-                                      "median": histogram_quantile(self.scores[i], 0.5)}
+            score = {"counter": self.score, "games": self.scored,
+                     # (None where no game ran to its end: every one was won at once)
+                     "sides": {side: {"histogram": _keys(self.scores[i]),
+                                      "mean": _finite(histogram_mean(self.scores[i])),
+                                      "median": _finite(histogram_quantile(self.scores[i], 0.5))}
                                for i, side in enumerate(self.sides)},
-                     "margin": ({"histogram": _keys(self.margin), "mean": histogram_mean(self.margin),
-                                 "median": histogram_quantile(self.margin, 0.5)} if len(self.sides) == 2 else None)}
+                     "margin": ({"histogram": _keys(self.margin), "mean": _finite(histogram_mean(self.margin)),
+                                 "median": _finite(histogram_quantile(self.margin, 0.5))}
+                                if len(self.sides) == 2 else None)}
         return {
             "label": self.label, "bots": {side: bot for side, bot in zip(self.sides, self.bots)},
             "options": list(self.options), "games": n, "first_seed": min(self.seeds, default=None),
@@ -321,3 +326,8 @@ def _written(text: Optional[str]) -> Optional[str]:
     if text is None:
         return None
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def _finite(value):
+    """A figure for the report's JSON: None for nan (a mean of no games)."""
+    return None if value is None or value != value else value

@@ -431,12 +431,14 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
                    first=summary["first_seed"], last=summary["last_seed"]))
     for side, name in enumerate(reading.sides):
         wins = total.wins.get(side, 0)
+        mean = total.scored_mean(reading.score, side)  # a game won at once was not scored
         say(c.text("summary.sim_side", side=show.side(name), wins=wins, percent=show.decimal(100 * wins / games, 1),
-                   vp=show.decimal(total.mean(reading.score, side), 2)))
+                   vp="–" if mean != mean else show.decimal(mean, 2)))
     for index, count in sorted(total.tie_breaks.items()):
         say(c.text("cli.sim.tie_break", index=index + 1, n=count, percent=show.decimal(100 * count / games, 1)))
     if total.at_once:
         say(c.text("cli.sim.at_once", n=total.at_once, percent=show.decimal(100 * total.at_once / games, 1)))
+        say(c.text("cli.sim.scored_only", n=total.games - total.at_once))
     for counter in reading.game_loops:  # the game's own loop over a counter stopped before its last value
         early = total.stopped_early(reading, counter)
         if early:

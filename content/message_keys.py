@@ -323,6 +323,7 @@ MESSAGES = {
     "cli.sim.rate": frozenset({"rate"}),
     "cli.sim.ray": frozenset(),
     "cli.sim.records": frozenset({"file"}),
+    "cli.sim.scored_only": frozenset({"n"}),
     "cli.sim.tie_break": frozenset({"index", "n", "percent"}),
     "cli.stop.crash": frozenset({"error", "file"}),
     "cli.stop.crash_unsaved": frozenset({"error"}),

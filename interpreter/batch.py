@@ -136,6 +136,9 @@ class Summary:
     finals: Dict[Tuple[int, int], int] = attrs.field(factory=dict)  # (counter, final value) -> games (one value)
     tie_breaks: Dict[int, int] = attrs.field(factory=dict)  # tie-break index -> games it decided
     at_once: int = 0  # games a rule ended at once ("you win"), before the game's own end
+    # (counter, side or 0) -> summed final value over those games alone: a score they never reached
+    # (the Civil War Card Game scores VP only at the armistice) is left out of the score's mean
+    at_once_sums: Dict[Tuple[int, int], int] = attrs.field(factory=dict)
     actions: int = 0
     # (side, card, use) -> plays: a game's plays as its record gives them, counted in one call
     card_plays: Counter = attrs.field(factory=Counter)
@@ -165,6 +168,9 @@ class Summary:
             _add(self.tie_breaks, record.tie_break)
         elif record.tie_break == AT_ONCE:
             self.at_once += 1
+            for counter, values in enumerate(record.counters):
+                for side, value in enumerate(values if len(values) > 1 else ()):
+                    _add(self.at_once_sums, (counter, side), value)
         self.actions += record.actions
         self.card_plays.update(record.plays)
         if record.problems:
@@ -176,7 +182,8 @@ class Summary:
         """Add another summary's games (the other must be of later seeds, for ``problems`` to stay in order)."""
         self.games += other.games
         for mine, theirs in ((self.wins, other.wins), (self.sums, other.sums), (self.finals, other.finals),
-                             (self.tie_breaks, other.tie_breaks), (self.card_plays, other.card_plays)):
+                             (self.tie_breaks, other.tie_breaks), (self.card_plays, other.card_plays),
+                             (self.at_once_sums, other.at_once_sums)):
             for key, count in theirs.items():
                 _add(mine, key, count)
         self.actions += other.actions
@@ -194,6 +201,14 @@ class Summary:
 
     def mean(self, counter: int, side: int = 0) -> float:
         return self.sums.get((counter, side), 0) / max(self.games, 1)
+
+    def scored_mean(self, counter: int, side: int = 0) -> float:
+        """A side's counter's mean over the games that ran to their end (none a rule won at once):
+        what the score averages where a game won at once never scored; nan without such games."""
+        games = self.games - self.at_once
+        if games <= 0:
+            return float("nan")
+        return (self.sums.get((counter, side), 0) - self.at_once_sums.get((counter, side), 0)) / games
 
     def stopped_early(self, reading: Reading, counter: int) -> int:
         """Games in which the loop over ``counter`` stopped before the counter's highest value."""
@@ -215,6 +230,9 @@ class Summary:
             # half the width of a 95% confidence interval on a win rate (normal approximation)
             "win_rate_margin95": 1.96 * (0.25 / max(decided, 1)) ** 0.5,
             "score": reading.counters[reading.score].name if reading.score >= 0 else None,
+            # the score's mean over the games that ran to their end (a game won at once was not scored)
+            "mean_score": ({side: _finite(self.scored_mean(reading.score, s)) for s, side in enumerate(sides)}
+                           if reading.score >= 0 else None),
             "mean_counters": {c.name: {side: self.sums.get((i, s), 0) / n for s, side in enumerate(sides)}
                               for i, c in enumerate(reading.counters) if c.each_side},
             "final_counters": {c.name: {str(value): count for (counter, value), count in sorted(self.finals.items())
@@ -331,3 +349,7 @@ def play_batch(job: Job, seeds: Sequence[int], jobs: int = 1) -> Summary:
     for chunk in run(job, seeds[0], len(seeds), jobs):
         total.merge(chunk.summary)
     return total
+
+
+def _finite(value: float) -> Optional[float]:
+    return None if value != value else value

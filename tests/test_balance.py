@@ -526,6 +526,24 @@ def test_a_game_without_a_rule_of_its_cards_reports_how_its_cards_were_played_an
     assert played["other"]["n"] > 0
 
 
+def test_the_score_s_figures_are_those_of_the_games_that_were_scored(tmp_path):
+    """A Civil War game won at once never scores its VP: its 0 to 0 is left out of the means, the
+    medians and the margins, and the page says over how many games they are."""
+    from crisis.content.games import game_path
+    game = load_content(game_path("civil-war-card-game"))
+    run = balance(game, Plan(games=20, seed=1, pairings=(("random", "heuristic"),)))["runs"][0]
+    at_once = next(t for t in run["tie_breaks"] if t["tie_break"] == -2)["k"]
+    score = run["score"]
+    assert 0 < at_once < 20 and score["games"] == 20 - at_once
+    assert sum(score["sides"]["North"]["histogram"].values()) == score["games"]
+    assert sum(score["margin"]["histogram"].values()) == score["games"]
+    write(tmp_path / "r", {"meta": {**balance(game, Plan(games=1, seed=1))["meta"]}, "runs": [run]},
+          Presenter(game, game.catalog("en")), "en")
+    said = "game" if score["games"] == 1 else f"{score['games']} games"
+    assert f"those of the {said} of 20 that ran to their end" in \
+        (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""

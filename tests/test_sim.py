@@ -247,6 +247,31 @@ def test_the_batch_api_merges_chunks_to_the_totals_of_one_run(content):
     assert batch.play_batch(job, range(5, 45), jobs=1) == whole
 
 
+def test_the_mean_score_leaves_out_the_games_won_at_once():
+    """The Civil War Card Game scores VP only at the armistice: a game won at once ends 0 to 0,
+    which is no score. The mean is the scored games' (it was 1.16 VP over mostly unscored games)."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.layout import AT_ONCE
+    content = load_content(game_path("civil-war-card-game"))
+    job = batch.Job(content, Options(), controllers=("random", "heuristic"))
+    records = list(job.play(range(1, 31)))
+    total = batch.Summary()
+    for record in records:
+        total.add(record)
+    scored = [r for r in records if r.tie_break != AT_ONCE]
+    assert 0 < len(scored) < len(records) and total.at_once == len(records) - len(scored)
+    score = batch.reading_of(batch.program_of(content)).score
+    for side in (0, 1):
+        expected = sum(r.counters[score][side] for r in scored) / len(scored)
+        assert total.scored_mean(score, side) == pytest.approx(expected)
+    halves = batch.Summary(), batch.Summary()
+    for index, record in enumerate(records):
+        halves[index % 2].add(record)
+    halves[0].merge(halves[1])
+    assert halves[0].scored_mean(score, 1) == pytest.approx(total.scored_mean(score, 1))
+
+
 def test_controllers_are_chosen_by_name(content):
     job = batch.Job(content, controllers=("random", "random"))
     assert [f.name for f in job.factories] == ["random", "random"]
