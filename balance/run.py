@@ -37,15 +37,26 @@ class Plan:
 
 
 def play_run(content, plan: Plan, bots: Sequence[str], options: Sequence[str] = (),
-             progress: Optional[Callable[[int], None]] = None) -> dict:
+             progress: Optional[Callable[[int], None]] = None, stopped: Optional[Callable[[], bool]] = None) -> dict:
+    """One run's games and figures; ``stopped()`` true after a chunk ends the run there (its games
+    so far are the run's)."""
     label = "/".join(bots) + "".join(f" +{name.replace('_', '-')}" for name in options)
     summary = RunSummary(content, label, bots, options)
     job = batch.Job(content, Options(frozenset(options)), tuple(bots))
-    for chunk in batch.run(job, plan.seed, plan.games, plan.jobs, records=True):
-        for line in chunk.records:
-            summary.add(json.loads(line))
-        if progress is not None:
-            progress(chunk.games)
+    # bots' games are slow (a search game takes seconds): small chunks, so that a Ctrl-C, which
+    # waits for the chunk under way, is answered soon
+    fast = all(bot == "random" for bot in bots)
+    chunks = batch.run(job, plan.seed, plan.games, plan.jobs, records=True, largest_chunk=500 if fast else 16)
+    try:
+        for chunk in chunks:
+            for line in chunk.records:
+                summary.add(json.loads(line))
+            if progress is not None:
+                progress(chunk.games)
+            if stopped is not None and stopped():
+                break
+    finally:
+        chunks.close()  # stops the worker processes
     return summary.analysis(plan.level, z_for(plan.confidence))
 
 
@@ -71,13 +82,19 @@ def power(games: int, level: float, rows: Sequence[dict], changed=()) -> dict:
                       "sides and at the level divided by the number of cards for a card (Holm's first step)"}
 
 
-def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], None]] = None) -> dict:
-    """Every run of the plan (and the comparison with ``other``, a second content): the report's data."""
+def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], None]] = None,
+            stopped: Optional[Callable[[], bool]] = None) -> dict:
+    """Every run of the plan (and the comparison with ``other``, a second content): the report's
+    data.  ``stopped()`` true (a first Ctrl-C) ends the runs after the chunk of games under way:
+    the report is of the games played, ``meta.interrupted`` set, and no comparison."""
     started = time.perf_counter()
     runs: List[dict] = []
     for bots in plan.pairings:
         for options in plan.rules:
-            runs.append(play_run(content, plan, bots, options, progress))
+            if stopped is not None and stopped():
+                break
+            runs.append(play_run(content, plan, bots, options, progress, stopped))
+    interrupted = stopped is not None and stopped()
     data = {"meta": {"content": str(content.root), "games": plan.games, "seed": plan.seed,
                      "level": plan.level, "confidence": plan.confidence,
                      "test": "the exact test of no association, two-sided, of the win rate of the side whose "
@@ -86,8 +103,9 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
                              "difference weighed over the sides by Mantel-Haenszel",
                      "correction": "Holm's step-down adjustment over the cards of a run (family-wise error rate)",
                      "interval": "Wilson score interval",
-                     "compare": str(other.root) if other is not None else None}}
-    if other is not None:
+                     "compare": str(other.root) if other is not None and not interrupted else None,
+                     "interrupted": interrupted}}
+    if other is not None and not interrupted:
         bots, options = plan.pairings[0], plan.rules[0]
         before = play_run(other, plan, bots, options, progress)
         comparison = compare(before, runs[0], plan.level, z_for(plan.confidence))

@@ -19,7 +19,7 @@ from . import games, words
 from .commands import (bots_for_sides, choose_language, each_side_once, load, no_catalog, presenter, print_coverage,
                        side_bots, solo_options)
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROGRAM = "crisis"  # the command's name, which starts its own messages
 
 
@@ -404,13 +404,31 @@ def cmd_balance(args) -> int:
         done[0] += games
         rate = done[0] / max(time.perf_counter() - started, 1e-9)
         bar.update(bar.task_ids[0], completed=done[0], rate=c.text("cli.sim.rate", rate=show.decimal(rate, 1)))
+    interrupted = []
+
+    def on_interrupt(signum, frame):
+        # the first Ctrl-C ends the games after the chunk under way and writes the report of those
+        # played; a second one does not wait, and writes nothing
+        if interrupted:
+            raise KeyboardInterrupt
+        interrupted.append(True)
+    import signal
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     if bar is not None:
         bar.start()
     try:
-        data = balance(content, plan, other, progress if bar is not None else None)
+        data = balance(content, plan, other, progress if bar is not None else None, stopped=lambda: bool(interrupted))
+    except KeyboardInterrupt:
+        raise CliError(c.text("report.interrupted_twice"), code=130) from None
     finally:
+        signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.stop()
+    if data["meta"]["interrupted"]:
+        played = sum(run["games"] for run in data["runs"])
+        if not played:
+            raise CliError(c.text("report.interrupted_before_any"), code=130)
+        print(c.text("report.interrupted", games=played, requested=total), file=sys.stderr)
     lang = choose_language(getattr(args, "lang", None), content)
     report_words = Words(show)
     try:
@@ -423,7 +441,7 @@ def cmd_balance(args) -> int:
                  files=", ".join(shown_path(p) for p in written)))
     if not plots_available():
         print(c.text("report.no_plots"), file=sys.stderr)
-    return EXIT_OK
+    return EXIT_INTERRUPTED if data["meta"]["interrupted"] else EXIT_OK  # as sim's: 130 after Ctrl-C
 
 
 # ------------------------------------------------------------------- parsing

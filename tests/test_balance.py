@@ -544,6 +544,26 @@ def test_the_score_s_figures_are_those_of_the_games_that_were_scored(tmp_path):
         (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
 
 
+def test_ctrl_c_writes_the_report_of_the_games_played_and_says_so(tmp_path):
+    import signal
+    import subprocess
+    import time
+    from clirun import crisis_command
+    proc = subprocess.Popen(crisis_command() + ["balance", "--games", "100000", "--jobs", "1", "--out", "r"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, LANG="C", LC_ALL="", LANGUAGE=""))
+    time.sleep(4)  # the content loaded and a chunk of games under way
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    data = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    assert data["meta"]["interrupted"] is True
+    played = data["runs"][0]["games"]
+    assert 0 < played < 100000 and f"the report is of the {played} games played, of 100000 asked" in err
+    assert "was interrupted (Ctrl-C)" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "Traceback" not in err
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""
