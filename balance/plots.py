@@ -190,7 +190,8 @@ class Plotter:
         labels = [("★ " if r["flagged"] else "") + w("plot_card_plays", card=w.card(r["card"]),
                                                      before=r["before"]["rule"]["n"], after=r["after"]["rule"]["n"])
                   for r in rows]
-        self._categories(axes, labels, self.percent, w("axis_rule_difference"), w("plot_compare"), legend=False)
+        title = "plot_compare_plays" if comparison.get("measure") == "plays" else "plot_compare"
+        self._categories(axes, labels, self.percent, w("axis_rule_difference"), w(title), legend=False)
         for label, row in zip(axes.get_yticklabels(), rows):
             if row["card"] in changed:
                 label.set_fontweight("bold")

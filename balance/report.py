@@ -318,7 +318,9 @@ def page(data: dict, w: Words, lang: str, before=None) -> str:
         parts.append(f"<p class=\"note\"><b>{_e(w('interrupted_note', runs=len(data['runs'])))}</b></p>")
     if plotter is None:
         parts.append(f"<p class=\"note\">{_e(w('no_plots'))}</p>")
-    parts.append(f"<p class=\"note\">{_e(w('method', level=w.percent(meta['level']), confidence=w.percent(meta['confidence'])))}</p>")
+    # a game whose cards carry out no rule of their own has no flags to explain
+    method = "method" if any(run["rule_uses"] for run in data["runs"]) or not data["runs"] else "method_plays"
+    parts.append(f"<p class=\"note\">{_e(w(method, level=w.percent(meta['level']), confidence=w.percent(meta['confidence'])))}</p>")
     parts.append(_headlines(data, w))
     if data.get("compare"):  # what the designer changed comes before the runs' details
         parts.append(_compare(data, w, plotter, _CardTexts(w, before, lang)))
@@ -591,17 +593,23 @@ def power_lines(comparison: dict, w: Words) -> Tuple[List[str], List[str]]:
     details = [] if warning else [w("power_sides", **figures)]
     for card in power["cards"]:
         found = card["detectable"]
-        details.append(w("power_card" if found is not None and found < 1 else "power_card_none",
+        details.append(w(_measured(comparison, "power_card" if found is not None and found < 1 else "power_card_none"),
                          card=w.card(card["card"]), before=card["before_plays"], after=card["after_plays"],
                          points=w.number(100 * (found or 1), 0), power=figures["power"]))
     return warning, details
+
+
+def _measured(comparison: dict, key: str) -> str:
+    """A comparison's text in its measure's words: 'the event player's win rate', or where the
+    game's cards carry out no rule of their own, 'the win rate of the side that played it'."""
+    return f"{key}_plays" if comparison.get("measure") == "plays" else key
 
 
 def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
     comparison, meta = data["compare"], data["meta"]
     changed: Dict[str, List[dict]] = comparison["changed"]
     out = [f"<h2>{_e(w('compare_heading', before=meta['compare'], after=meta['content']))}</h2>",
-           f"<p class=\"note\">{_e(w('compare_note'))}</p>"]
+           f"<p class=\"note\">{_e(w(_measured(comparison, 'compare_note')))}</p>"]
     names = [f"{w.card(card)} ({', '.join(w.change(c) for c in changes)})" for card, changes in changed.items()]
     out.append(f"<p>{_e(w('changed_line', n=len(names), cards='; '.join(names)))}</p>")
     warning, details = power_lines(comparison, w)
@@ -640,7 +648,7 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
         drawn, left_out = change_rows(comparison, comparison.get("minimum_plays", 0))
         if drawn:
             shown = [r for r in drawn if r["card"] in changed]
-            alt = w("alt_compare", n=len(drawn), confidence=w.percent(meta["confidence"]),
+            alt = w(_measured(comparison, "alt_compare"), n=len(drawn), confidence=w.percent(meta["confidence"]),
                     changed=len(shown), cards="; ".join(
                         w("alt_compare_card", card=w.card(r["card"]), difference=w.points(r["rule_difference"]),
                           low=w.points(r["difference_low"]), high=w.points(r["difference_high"])) for r in shown),
@@ -659,7 +667,8 @@ def text_summary(data: dict, w: Words) -> List[str]:
         for side, entry in run["wins"].items():
             lines.append("  " + w("side_won", side=w.side(side), rate=w.rate(entry)))
         flagged = [w.card(c["card"]) for c in run["cards"] if c["flagged"]]
-        lines.append("  " + _flagged_line(w, "flagged_line", flagged))
+        if run["rule_uses"]:  # (no card can be flagged where no play carries out a rule of the card's)
+            lines.append("  " + _flagged_line(w, "flagged_line", flagged))
     comparison = data.get("compare")
     if comparison:
         lines.append(w("compare_console", before=data["meta"]["compare"]))
@@ -670,7 +679,7 @@ def text_summary(data: dict, w: Words) -> List[str]:
             lines.append("  " + w("side_before_after", side=w.side(side), before=w.percent(entry["before"]["rate"]),
                                   after=w.percent(entry["after"]["rate"]), p=w.p(entry["p"])))
         flagged = [w.card(r["card"]) for r in comparison["cards"] if r["flagged"]]
-        lines.append("  " + _flagged_line(w, "compare_line", flagged))
+        lines.append("  " + _flagged_line(w, _measured(comparison, "compare_line"), flagged))
         warning, _ = power_lines(comparison, w)
         lines += ["  " + line for line in warning]
     return lines

@@ -210,9 +210,16 @@ def _step_order(program) -> Dict[str, int]:
 
 def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dict:
     """Two analyses of the same seeds (``other``: the changed content) card by card: the win rate of
-    the player who carried out the card's rule, and how often each card was played each way, with
+    the player who carried out the card's rule (in a game whose cards carry out no rule of their
+    own, of the player who played it: ``measure`` "plays"), and how often each card was played each way, with
     Fisher's exact test of those win rates and of the sides' win rates (Holm's adjustment over the
     cards), and the change in each card's rule player's win rate with Newcombe's interval."""
+    # a game where no way of playing a card carries out a rule of its own (the Civil War Card
+    # Game): each card's measure is the win rate of the side that played it, any way
+    plays = not other.get("rule_uses", True)
+    if plays:
+        base = dict(base, cards=[dict(c, rule=c["other"]) for c in base["cards"]])
+        other = dict(other, cards=[dict(c, rule=c["other"]) for c in other["cards"]])
     by_id = {c["card"]: c for c in base["cards"]}
     rows = []
     for card in other["cards"]:
@@ -238,7 +245,7 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
         if after is not None:
             p = fisher(after["k"], after["n"] - after["k"], before["k"], before["n"] - before["k"])
             sides[side] = {"before": before, "after": after, "p": p, "flagged": p < level}
-    return {"cards": rows, "wins": sides}
+    return {"cards": rows, "wins": sides, "measure": "plays" if plays else "rule"}
 
 
 MIN_PLAYS = 10  # the change plot leaves out unchanged cards whose rule was carried out fewer times in a content

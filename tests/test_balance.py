@@ -564,6 +564,28 @@ def test_ctrl_c_writes_the_report_of_the_games_played_and_says_so(tmp_path):
     assert "Traceback" not in err
 
 
+def test_a_game_whose_cards_carry_out_no_rule_compares_the_players_of_each_card(tmp_path):
+    """The Civil War Card Game's cards are played as interrupts, none for an event: its comparison
+    measures the win rate of the side that played each card (it was 'no games' for all 116), in
+    those words, and flags nothing in a run."""
+    from crisis.content.games import game_path
+    game = load_content(game_path("civil-war-card-game"))
+    data = balance(game, Plan(games=20, seed=1, pairings=(("heuristic", "heuristic"),)), other=game)
+    comparison = data["compare"]
+    assert comparison["measure"] == "plays"
+    played = [r for r in comparison["cards"] if r["before"]["rule"]["n"]]
+    assert played and all(r["before"]["rule"] == r["after"]["rule"] for r in played)  # the same games
+    run = data["runs"][0]
+    assert {r["card"]: r["before"]["rule"]["n"] for r in played} == \
+        {c["card"]: c["other"]["n"] for c in run["cards"] if c["other"]["n"]}
+    show = Presenter(game, game.catalog("en"))
+    write(tmp_path / "r", data, show, "en", before=game)
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "the win rate of the side that played it" in page and "for its event" not in page
+    console = "\n".join(text_summary(data, Words(show)))
+    assert "Cards flagged" not in console and "players' results changed significantly: none" in console
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""
