@@ -612,6 +612,8 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
            f"<p class=\"note\">{_e(w(_measured(comparison, 'compare_note')))}</p>"]
     names = [f"{w.card(card)} ({', '.join(w.change(c) for c in changes)})" for card, changes in changed.items()]
     out.append(f"<p>{_e(w('changed_line', n=len(names), cards='; '.join(names)))}</p>")
+    if comparison.get("files"):  # the rules of play or the bots differ too: not only the cards changed
+        out.append(f"<p class=\"warn\"><b>{_e(w('files_line', files=', '.join(comparison['files'])))}</b></p>")
     warning, details = power_lines(comparison, w)
     if warning or details:
         out.append(f"<div class=\"{'warn' if warning else 'note'}\">"
@@ -671,7 +673,9 @@ def text_summary(data: dict, w: Words) -> List[str]:
             lines.append("  " + _flagged_line(w, "flagged_line", flagged))
     comparison = data.get("compare")
     if comparison:
-        lines.append(w("compare_console", before=data["meta"]["compare"]))
+        files = comparison.get("files", [])
+        lines.append(w("compare_console" if not files else "compare_console_files", before=data["meta"]["compare"],
+                       files=", ".join(files)))
         names = [f"{w.card(card)} ({', '.join(w.change(c) for c in changes)})"
                  for card, changes in comparison["changed"].items()]
         lines.append("  " + w("changed_line", n=len(names), cards="; ".join(names)))

@@ -82,6 +82,27 @@ def power(games: int, level: float, rows: Sequence[dict], changed=()) -> dict:
                       "sides and at the level divided by the number of cards for a card (Holm's first step)"}
 
 
+# what a game is made of besides its cards (compared card by card) and its texts, which play
+# no part in a game: a change there changes the games too, and the report must say so
+_GAME_FILES = ("state.yaml", "sequence.yaml", "bots", "solo")
+
+
+def changed_files(before, after) -> List[str]:
+    """The files of a game other than its cards and texts that differ between two contents
+    (or are in only one), by their paths in the content folder: the rules of play, the bots'
+    settings, the solo opponent's tables."""
+    import os
+    from pathlib import Path
+    found = {}
+    for root in (Path(before), Path(after)):
+        for name in _GAME_FILES:
+            path = root / name
+            paths = sorted(path.rglob("*.yaml")) if path.is_dir() else [path] if path.is_file() else []
+            for file in paths:
+                found.setdefault(file.relative_to(root).as_posix(), []).append(file.read_bytes())
+    return sorted(name for name, texts in found.items() if len(texts) == 1 or texts[0] != texts[1])
+
+
 def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], None]] = None,
             stopped: Optional[Callable[[], bool]] = None) -> dict:
     """Every run of the plan (and the comparison with ``other``, a second content): the report's
@@ -112,6 +133,7 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
         changed = changed_cards(other, content)
         comparison["cards"].sort(key=lambda row: row["card"] not in changed)  # changed cards first
         comparison["changed"] = changed
+        comparison["files"] = changed_files(other.root, content.root)
         comparison["minimum_plays"] = MIN_PLAYS
         comparison["power"] = power(plan.games, plan.level, comparison["cards"], changed)
         comparison["before"] = before

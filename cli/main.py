@@ -372,6 +372,10 @@ def cmd_balance(args) -> int:
     show = presenter(args, content)
     c = show.catalog
     other = load_content(args.compare) if args.compare else None
+    if other is not None and tuple(other.sides) != tuple(content.sides):
+        # another game: its bots cannot be matched side for side, nor its cards card for card
+        raise CliError(c.text("report.other_game", before=args.compare, game=other.game, sides=", ".join(other.sides),
+                              own=content.game, own_sides=", ".join(content.sides)))
     # each side's bots, one pairing per bot (BOT,BOT... in any of the options side_bots reads)
     sides = content.sides
     lineup = [["heuristic"], ["heuristic"]]

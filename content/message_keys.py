@@ -470,6 +470,7 @@ MESSAGES = {
     "report.interrupted_before_any": frozenset(),
     "report.interrupted_twice": frozenset(),
     "report.no_plots": frozenset(),
+    "report.other_game": frozenset({"before", "game", "own", "own_sides", "sides"}),
     "report.starting": frozenset({"games", "runs"}),
     "report.written": frozenset({"files", "seconds"}),
     "result.breakdown": frozenset({"label", "n"}),

@@ -586,6 +586,30 @@ def test_a_game_whose_cards_carry_out_no_rule_compares_the_players_of_each_card(
     assert "Cards flagged" not in console and "players' results changed significantly: none" in console
 
 
+def test_a_comparison_says_which_files_beyond_the_cards_differ(content, tmp_path):
+    """A copy whose bots judge otherwise plays other games: the comparison no longer says 'same
+    bots' and names the file, on the console and the page."""
+    folder = copy_content(tmp_path / "bots")
+    replace_in(folder / "bots" / "evaluation.yaml", "your VP: 1.0", "your VP: -1.0")
+    edited = load_content(folder)
+    data = balance(edited, Plan(games=3, seed=1, pairings=(("random", "random"),)), other=content)
+    assert data["compare"]["files"] == ["bots/evaluation.yaml"] and data["compare"]["changed"] == {}
+    show = Presenter(edited, edited.catalog("en"))
+    console = "\n".join(text_summary(data, Words(show)))
+    assert "same bots" not in console and "these files differ" in console and "bots/evaluation.yaml" in console
+    write(tmp_path / "r", data, show, "en", before=content)
+    assert "bots/evaluation.yaml" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    same = balance(load_content(copy_content(tmp_path / "same")), Plan(games=1, seed=1), other=content)
+    assert same["compare"]["files"] == []
+
+
+def test_a_comparison_with_another_game_is_refused_before_any_game(tmp_path):
+    from crisis.content.games import game_path
+    result = run_main("balance", "--games", "5000", "--compare", str(game_path("civil-war-card-game")),
+                      "--out", "r", cwd=tmp_path)
+    assert result.returncode == 2 and "is another game" in result.stderr and "Playing" not in result.stderr
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""
