@@ -314,6 +314,8 @@ def page(data: dict, w: Words, lang: str, before=None) -> str:
              f"<title>{_e(w('title'))}</title><style>{_STYLE}</style></head><body>",
              f"<h1>{_e(w('title'))}</h1>",
              f"<p>{_e(w('subtitle', content=meta['content'], games=meta['games'], first=meta['seed'], last=meta['seed'] + meta['games'] - 1, seconds=w.number(meta['seconds'], 0)))}</p>"]
+    if meta.get("command"):  # how to play the same games again
+        parts.append(f"<p class=\"note\">{_e(w('reproduce', command=meta['command'], version=meta.get('version', '?'), digest=meta.get('digest') or '?'))}</p>")
     if meta.get("interrupted"):  # stopped with Ctrl-C: each run's own count of games says how far it went
         parts.append(f"<p class=\"note\"><b>{_e(w('interrupted_note', runs=len(data['runs'])))}</b></p>")
     if plotter is None:

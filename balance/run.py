@@ -116,7 +116,9 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
                 break
             runs.append(play_run(content, plan, bots, options, progress, stopped))
     interrupted = stopped is not None and stopped()
-    data = {"meta": {"content": str(content.root), "games": plan.games, "seed": plan.seed,
+    data = {"meta": {"content": str(content.root), "digest": content.digest,
+                     "compare_digest": other.digest if other is not None else None,
+                     "games": plan.games, "seed": plan.seed,
                      "level": plan.level, "confidence": plan.confidence,
                      "test": "the exact test of no association, two-sided, of the win rate of the side whose "
                              "play of a card carried out the card's rule against the side whose play did not, "

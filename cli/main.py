@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -433,6 +434,10 @@ def cmd_balance(args) -> int:
         if not played:
             raise CliError(c.text("report.interrupted_before_any"), code=130)
         print(c.text("report.interrupted", games=played, requested=total), file=sys.stderr)
+    # what reproduces the run: the tool's version and the command (with the digests of the
+    # contents, balance() gives): the same command on the same contents plays the same games
+    data["meta"]["version"] = version()
+    data["meta"]["command"] = " ".join(shlex.quote(arg) for arg in [PROGRAM, *args.argv])
     lang = choose_language(getattr(args, "lang", None), content)
     report_words = Words(show)
     try:
@@ -622,6 +627,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_USAGE
     if getattr(args, "lang", None) is None and args.lang_first:
         args.lang = args.lang_first
+    args.argv = argv  # the command as typed (a report says how to run it again)
     from crisis.content.loader import NotContent
     from crisis.content.yamlfile import ContentError
     from crisis.ruleset.diagnostics import RulesError, UserError, printable

@@ -603,6 +603,17 @@ def test_a_comparison_says_which_files_beyond_the_cards_differ(content, tmp_path
     assert same["compare"]["files"] == []
 
 
+def test_the_report_says_how_to_play_the_same_games_again(tmp_path):
+    result = run_main("balance", "--games", "4", "--seed", "9", "--bot", "union=random", "--bot", "secessionist=random",
+                      "--out", "r", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))["meta"]
+    assert meta["command"] == "crisis balance --games 4 --seed 9 --bot union=random --bot secessionist=random --out r"
+    assert meta["version"] and len(meta["digest"]) == 16
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "The same games again: crisis balance --games 4 --seed 9" in page and meta["digest"] in page
+
+
 def test_a_comparison_with_another_game_is_refused_before_any_game(tmp_path):
     from crisis.content.games import game_path
     result = run_main("balance", "--games", "5000", "--compare", str(game_path("civil-war-card-game")),
