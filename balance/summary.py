@@ -285,6 +285,10 @@ def changed_cards(content, other) -> Dict[str, List[dict]]:
     by its name in the state schema (a number, the sides or the place or group by name, a rule as
     the designer wrote it), or ``new`` / ``removed`` for a whole card (with its rule)."""
     mine, theirs = _cards(content), _cards(other)
+    # a field whose default is another field's value ("defense: its power") follows that field
+    # where the card gives it no value of its own: a change of the one is not an edit of the other
+    follows = {name: default for kind in program_of(other).definition.schema.card_kinds
+               for name, default in kind.defaults if isinstance(default, str) and default != "nowhere"}
     out: Dict[str, List[dict]] = {}
     for card_id, (fields, rule) in theirs.items():
         was = mine.get(card_id)
@@ -292,7 +296,9 @@ def changed_cards(content, other) -> Dict[str, List[dict]]:
             out[card_id] = [{"field": "new", "before": None, "after": rule}]
             continue
         changes = [{"field": name, "before": was[0].get(name), "after": value}
-                   for name, value in fields.items() if was[0].get(name) != value]
+                   for name, value in fields.items() if was[0].get(name) != value
+                   and not (name in follows and was[0].get(name) == was[0].get(follows[name])
+                            and value == fields.get(follows[name]) and follows[name] in fields)]
         if changes:
             out[card_id] = changes
     for card_id, (_, rule) in mine.items():

@@ -614,6 +614,24 @@ def test_the_report_says_how_to_play_the_same_games_again(tmp_path):
     assert "The same games again: crisis balance --games 4 --seed 9" in page and meta["digest"] in page
 
 
+def test_a_field_that_follows_another_by_default_is_not_an_edit_of_its_own(tmp_path):
+    """Grant's defense is his power unless written: raising his power is one change, not two."""
+    import shutil
+    from crisis.balance.summary import changed_cards
+    from crisis.content.games import game_path
+    folder = tmp_path / "cw"
+    shutil.copytree(game_path("civil-war-card-game"), folder)
+    replace_in(folder / "cards" / "north.yaml", "  - id: ulysses-s-grant\n    type: soldier\n    side: North\n"
+               "    price: 5\n    power: 2\n", "  - id: ulysses-s-grant\n    type: soldier\n    side: North\n"
+               "    price: 5\n    power: 9\n")
+    before = load_content(game_path("civil-war-card-game"))
+    assert changed_cards(before, load_content(folder)) == {
+        "ulysses-s-grant": [{"field": "power", "before": 2, "after": 9}]}
+    replace_in(folder / "cards" / "north.yaml", "    power: 9\n", "    power: 9\n    defense: 4\n")
+    assert changed_cards(before, load_content(folder))["ulysses-s-grant"][1] == \
+        {"field": "defense", "before": 2, "after": 4}  # written, it is an edit
+
+
 def test_a_comparison_with_another_game_is_refused_before_any_game(tmp_path):
     from crisis.content.games import game_path
     result = run_main("balance", "--games", "5000", "--compare", str(game_path("civil-war-card-game")),
