@@ -113,7 +113,7 @@ def _existing(path: Path, want_folder: bool) -> Optional[str]:
     except FileNotFoundError:
         return "dangling" if os.path.lexists(path) else None
     except OSError as error:
-        return "no_folder" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
+        return "under_file" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
     if stat.S_ISDIR(info.st_mode):
         if not want_folder:
             return "folder"
@@ -136,9 +136,9 @@ def _parent(folder: Path, make: bool = False) -> Optional[str]:
     except FileNotFoundError:
         return "no_folder"
     except OSError as error:
-        return "no_folder" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
+        return "under_file" if error.errno == errno.ENOTDIR else _system(error.errno or 0)
     if not stat.S_ISDIR(info.st_mode):
-        return "no_folder"
+        return "under_file"  # 'afile/report': the folder it would go in is a file
     return None if os.access(folder, os.W_OK | os.X_OK) else _system(errno.EACCES)
 
 
@@ -158,6 +158,8 @@ def reason_text(catalog, reason: str) -> str:
         return catalog.text("cli.path.not_folder")
     if reason == "no_folder":
         return catalog.text("cli.path.no_folder")
+    if reason == "under_file":
+        return catalog.text("cli.path.under_file")
     if reason == "dangling":
         return catalog.text("cli.path.dangling")
     if reason == "folder_named":

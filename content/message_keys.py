@@ -246,6 +246,7 @@ MESSAGES = {
     "cli.path.no_folder": frozenset(),
     "cli.path.not_folder": frozenset(),
     "cli.path.refused": frozenset({"file", "option", "reason"}),
+    "cli.path.under_file": frozenset(),
     "cli.phase.game_over": frozenset(),
     "cli.prompt.commands": None,
     "cli.prompt.input": frozenset({"n", "player"}),

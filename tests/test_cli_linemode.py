@@ -404,15 +404,15 @@ def test_the_cached_command_line_words_follow_their_file(tmp_path, monkeypatch):
     catalog = tmp_path / "en" / "cli.yaml"
     catalog.parent.mkdir()
     catalog.write_text('cli:\n  hello: "Hello"\n', encoding="utf-8")
-    assert words._read(catalog) == {"cli.hello": "Hello"}
+    assert words._read(catalog.parent) == {"cli.hello": "Hello"}
     cached = tmp_path / "cache" / "crisis" / "cli-en.json"
     assert cached.is_file() and cached.stat().st_mode & 0o077 == 0
     catalog.write_text('cli:\n  hello: "Hello again"\n', encoding="utf-8")  # edited: read again
-    assert words._read(catalog) == {"cli.hello": "Hello again"}
+    assert words._read(catalog.parent) == {"cli.hello": "Hello again"}
     stamp = json.loads(cached.read_text(encoding="utf-8"))["stamp"]
     for planted in ('{"stamp": %s, "messages": {"cli.hello": 5}}' % json.dumps(stamp), "not json", "[]"):
         cached.write_text(planted, encoding="utf-8")
-        assert words._read(catalog) == {"cli.hello": "Hello again"}, planted
+        assert words._read(catalog.parent) == {"cli.hello": "Hello again"}, planted
 
 
 def test_spanish_numbers_have_a_decimal_comma(tmp_path):

@@ -42,7 +42,7 @@ def refusals(tmp_path, fifo, existing_file):
     return [
         (["balance", "--games", "1", "--out", existing_file], "it is a file, not a folder"),
         (["balance", "--games", "1", "--out", "/dev/null"], "it is not a regular file"),
-        (["balance", "--games", "1", "--out", "/dev/full/x"], "the folder it would go in does not exist"),
+        (["balance", "--games", "1", "--out", "/dev/full/x"], "the folder it would go in is a file"),
         (["balance", "--games", "1", "--out", tmp_path / LONG], "the name is longer than this system allows"),
         (["sim", "--games", "1", "--records", "/dev/full"], "it is not a regular file"),
         (["sim", "--games", "1", "--records", fifo], "it is not a regular file"),
@@ -51,7 +51,7 @@ def refusals(tmp_path, fifo, existing_file):
         (["sim", "--games", "1", "--records", tmp_path / LONG], "longer than this system allows"),
         (["play", "--vs", "random", "--save", tmp_path / (LONG + ".json")], "longer than this system allows"),
         (["play", "--vs", "random", "--save", fifo], "it is not a regular file"),
-        (["play", "--vs", "random", "--save", "/dev/full/g.json"], "does not exist"),
+        (["play", "--vs", "random", "--save", "/dev/full/g.json"], "the folder it would go in is a file"),
         # a name ending in '/' is a folder's, even one that does not exist: never a file of that name
         (["play", "--vs", "random", "--save", f"{tmp_path}/games/"], "it names a folder (it ends with '/')"),
         (["sim", "--games", "1", "--records", f"{tmp_path}/runs/"], "it names a folder"),

@@ -286,7 +286,7 @@ def test_the_command_lines_catalog_cache_leaves_no_temporary_file_on_a_full_disk
         real(self, text[:100], *args, **kwargs)  # some of it written, then no room
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     monkeypatch.setattr(Path, "write_text", full)
-    catalog = words.embedded_locale_dir() / "en" / "cli.yaml"
+    catalog = words.interface_locale_dir() / "en"
     assert words._read(catalog)  # the words, read from the YAML
     assert list((tmp_path / "crisis").iterdir()) == []
 
