@@ -625,6 +625,12 @@ def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:
     rows = [[w.side(side), w.rate(s["before"]), w.rate(s["after"]), w.p(s["p"])]
             for side, s in comparison["wins"].items()]
     out.append(_table([w("side"), w("before"), w("after"), w("p")], rows))
+    scores = comparison.get("scores") or {}
+    if scores:  # the mean final score moves before the win rate does
+        rows = [[w.side(side), w.number(s["before"], 2), w.number(s["after"], 2),
+                 w("score_difference", difference=w.number(s["difference"], 2), low=w.number(s["low"], 2),
+                   high=w.number(s["high"], 2)), w.p(s["p"])] for side, s in scores.items()]
+        out.append(_table([w("side"), w("mean_score_before"), w("mean_score_after"), w("difference"), w("p")], rows))
     cards = sorted(comparison["cards"], key=lambda r: (r["card"] not in changed, r["p_holm"], w.card(r["card"])))
     rows, flags, classes = [], [], []
     for row in cards:
@@ -684,6 +690,9 @@ def text_summary(data: dict, w: Words) -> List[str]:
         for side, entry in comparison["wins"].items():
             lines.append("  " + w("side_before_after", side=w.side(side), before=w.percent(entry["before"]["rate"]),
                                   after=w.percent(entry["after"]["rate"]), p=w.p(entry["p"])))
+        for side, entry in (comparison.get("scores") or {}).items():
+            lines.append("  " + w("score_before_after", side=w.side(side), before=w.number(entry["before"], 2),
+                                  after=w.number(entry["after"], 2), p=w.p(entry["p"])))
         flagged = [w.card(r["card"]) for r in comparison["cards"] if r["flagged"]]
         lines.append("  " + _flagged_line(w, _measured(comparison, "compare_line"), flagged))
         warning, _ = power_lines(comparison, w)

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import math
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
@@ -196,6 +196,27 @@ def mean(values: Sequence[float]) -> float:
 def histogram_mean(counts: dict) -> float:
     n = sum(counts.values())
     return sum(k * v for k, v in counts.items()) / n if n else float("nan")
+
+
+def mean_difference(before: dict, after: dict, z: float = Z95) -> Optional[dict]:
+    """The difference of two means given as histograms ({value: count}, keys as numbers or their
+    text), after minus before, with its interval and two-sided p-value by Welch's statistic in
+    the normal approximation (games are many); None when either has fewer than two values."""
+    def moments(counts):
+        pairs = [(float(k), v) for k, v in counts.items()]
+        n = sum(v for _, v in pairs)
+        if n < 2:
+            return None
+        mean = sum(k * v for k, v in pairs) / n
+        return n, mean, sum(v * (k - mean) ** 2 for k, v in pairs) / (n - 1)
+    a, b = moments(before), moments(after)
+    if a is None or b is None:
+        return None
+    difference = b[1] - a[1]
+    error = math.sqrt(a[2] / a[0] + b[2] / b[0])
+    p = 1.0 if error == 0 and difference == 0 else (0.0 if error == 0 else math.erfc(abs(difference) / error / math.sqrt(2)))
+    return {"before": a[1], "after": b[1], "difference": difference, "low": difference - z * error,
+            "high": difference + z * error, "p": p}
 
 
 def histogram_quantile(counts: dict, q: float) -> float:

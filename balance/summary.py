@@ -18,7 +18,8 @@ from typing import Dict, List, Optional, Sequence
 from crisis.interpreter.engine.sequence import KeepOp
 from crisis.interpreter.records import reading_of
 
-from .stats import Z95, fisher, histogram_mean, histogram_quantile, holm, newcombe, stratified, wilson, within
+from .stats import (Z95, fisher, histogram_mean, histogram_quantile, holm, mean_difference, newcombe, stratified,
+                    wilson, within)
 from crisis.interpreter.engine.program import program_of
 
 
@@ -245,7 +246,14 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
         if after is not None:
             p = fisher(after["k"], after["n"] - after["k"], before["k"], before["n"] - before["k"])
             sides[side] = {"before": before, "after": after, "p": p, "flagged": p < level}
-    return {"cards": rows, "wins": sides, "measure": "plays" if plays else "rule"}
+    scores = {}  # each side's mean final score before and after (a stronger card shows there first)
+    if base.get("score") and other.get("score"):
+        for side, before in base["score"]["sides"].items():
+            after = other["score"]["sides"].get(side)
+            found = mean_difference(before["histogram"], after["histogram"], z) if after else None
+            if found is not None:
+                scores[side] = found
+    return {"cards": rows, "wins": sides, "scores": scores, "measure": "plays" if plays else "rule"}
 
 
 MIN_PLAYS = 10  # the change plot leaves out unchanged cards whose rule was carried out fewer times in a content

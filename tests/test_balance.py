@@ -135,6 +135,19 @@ def test_an_unchanged_copy_shows_no_difference_and_the_rigged_card_does(content,
     assert "gain 15 VP" in changed["changed"][RIGGED][0]["after"]
 
 
+def test_a_comparison_gives_each_side_s_mean_final_score_before_and_after(content, rigged, unchanged):
+    """A card that gains 15 VP moves the mean final score by several VP, plainly; a copy changes
+    nothing. (The win rate may move less: a stronger card shows in the score first.)"""
+    same = balance(unchanged, PLAN, other=content)["compare"]["scores"]
+    assert set(same) == {"Unionist", "Secessionist"}
+    assert all(s["difference"] == 0 and s["p"] == 1.0 for s in same.values())
+    changed = balance(rigged, PLAN, other=content)["compare"]["scores"]
+    assert max(s["difference"] for s in changed.values()) > 2
+    assert min(s["p"] for s in changed.values()) < 0.001
+    for s in changed.values():
+        assert s["low"] <= s["difference"] <= s["high"]
+
+
 # ------------------------------------------------------------------ files
 
 @pytest.fixture(scope="module")
