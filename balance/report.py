@@ -108,12 +108,15 @@ class Words:
         key = f"first_player_at.{snake(entry['step'] or '')}"
         if self.c.raw("report." + key) is not None:
             return self(key, **params)
-        counters = ", ".join(f"{name} {value}" for name, value in entry["counters"].items())
-        return self("step", step=entry["step"] or "", counters=counters, n=len(entry["counters"]))
+        counters = ", ".join(f"{self.c.name('counters', name)} {value}" for name, value in entry["counters"].items())
+        return self("step", step=self.c.name("steps", entry["step"] or ""), counters=counters,
+                    n=len(entry["counters"]))
 
     def loop(self, part: str, counter: str, **params) -> str:
-        """The loop over a counter (the round): the content's words for it, else the general ones."""
-        return self.either(f"loops.{snake(counter)}.{part}", f"loop_{part}", counter=counter, **params)
+        """The loop over a counter (the round): the content's words for it, else the general ones
+        with the counter's name in the report's language."""
+        return self.either(f"loops.{snake(counter)}.{part}", f"loop_{part}", counter=self.c.name("counters", counter),
+                           **params)
 
     def tie_break_texts(self) -> List[str]:
         """The tie-breaks' conditions as players read them in the report's language."""
@@ -468,7 +471,7 @@ def _cards_compared(run: dict, w: Words, plotter, confidence: str) -> str:
 
 def _use_column(w: Words, use: str) -> str:
     """The heading of a column counting a card's plays of one use (the content's word, else general)."""
-    return w.either(f"use_plays.{snake(use)}", "use_plays_any", use=use)
+    return w.either(f"use_plays.{snake(use)}", "use_plays_any", use=w.c.name("notation", use))
 
 
 def _cards_played(run: dict, w: Words) -> str:

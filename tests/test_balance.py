@@ -652,6 +652,19 @@ def test_a_comparison_with_another_game_is_refused_before_any_game(tmp_path):
     assert result.returncode == 2 and "is another game" in result.stderr and "Playing" not in result.stderr
 
 
+def test_a_report_in_spanish_names_the_game_s_counters_steps_and_ways_of_play_in_spanish(tmp_path):
+    """The Civil War report read 'Hasta dónde llegó turn', 'turn 1', 'Jugadas por interrupt': the
+    general texts now take the counter's, step's and way of play's names from the catalog."""
+    import re
+    from crisis.content.games import game_path
+    game = load_content(game_path("civil-war-card-game"))
+    data = balance(game, Plan(games=10, seed=1, pairings=(("random", "random"),)))
+    write(tmp_path / "r", data, Presenter(game, game.catalog("es")), "es")
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<img[^>]*>", "", (tmp_path / "r" / "report.html").read_text(encoding="utf-8")))
+    assert "Hasta qué turno llegó la partida" in text and "turno 1" in text and "interrupción" in text
+    assert not re.search(r"\bturns?\b|\binterrupt\b", text), re.findall(r".{30}\bturns?\b.{30}", text)[:3]
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""
