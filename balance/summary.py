@@ -139,8 +139,13 @@ class RunSummary:
                                          "k": sum(plays[use][1] for plays in by_side)} for use in self.uses},
                           # compared within each side: a side's edge is not the card's
                           "difference": None if math.isnan(difference) else difference,
-                          "p": stratified(tables)})
-        for entry, adjusted in zip(cards, holm([c["p"] for c in cards])):
+                          "p": stratified(tables),
+                          # a test was made: some side played it both ways (Holm counts those alone)
+                          "tested": any(t[0] + t[1] and t[2] + t[3] for t in tables)})
+        tested = [c for c in cards if c["tested"]]
+        for entry in cards:
+            entry["p_holm"], entry["flagged"] = 1.0, False
+        for entry, adjusted in zip(tested, holm([c["p"] for c in tested])):
             entry["p_holm"] = adjusted
             entry["flagged"] = adjusted < level
         kept = []

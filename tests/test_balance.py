@@ -122,6 +122,11 @@ def test_a_card_that_decides_every_game_is_flagged(rigged):
     assert card["rule"]["rate"] > 0.95 and card["rule"]["n"] >= 20 and card["p_holm"] < 0.001
     assert card["rule"]["n"] == card["uses"]["event"]["n"] + card["uses"]["claim"]["n"]
     assert card["other"]["n"] == card["uses"]["value"]["n"]
+    # Holm's adjustment counts the cards a test was made of: some side played them both ways
+    tested = [c for c in run["cards"] if c["tested"]]
+    assert 0 < len(tested) <= len(run["cards"])
+    assert card["p_holm"] == pytest.approx(min(1.0, len(tested) * card["p"]))
+    assert all(c["p_holm"] == 1.0 and not c["flagged"] for c in run["cards"] if not c["tested"])
 
 
 def test_an_unchanged_copy_shows_no_difference_and_the_rigged_card_does(content, rigged, unchanged):
