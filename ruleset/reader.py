@@ -240,11 +240,15 @@ def _stray_word(text: str, line: int, lexicon) -> Optional[str]:
         return None
     known = set(lexicon.kinds) | {name for name, _ in getattr(lexicon, "names", ())} | set(_keywords())
     said = lines[line - 1]
-    for name in sorted((k for k in known if " " in k), key=len, reverse=True):  # names of several words whole
+    several = sorted((k for k in known if " " in k), key=len, reverse=True)
+    for name in several:  # names of several words whole
         said = said.replace(name, " ")
+    # a word of such a name where the name runs on to the next line of a folded rule ("Fort" of
+    # "Fort Sumter"): part of the name, not a misspelt word
+    parts = {part for name in several for part in name.split()}
     for word in _WORDS_ON_A_LINE.findall(said):
         bare = word[:-2] if word.lower().endswith("'s") else word  # "the opponent's hand": a known word's own
-        if word in known or word.lower() in known or bare in known or bare.lower() in known:
+        if word in known or word.lower() in known or bare in known or bare.lower() in known or word in parts:
             continue
         guess = did_you_mean(word, [k for k in known if " " not in k], cutoff=0.75)
         if guess is not None:

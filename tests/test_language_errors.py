@@ -51,6 +51,9 @@ SYNTAX = [
     ("placed 1 in Texas", 1, 1, "unknown word 'placed'", "'place'", "did you mean 'place'?"),
     ("gain 1 VP for each spaced you control", 1, 20, "unknown word 'spaced'", "'space'", "did you mean 'space'?"),
     ("place 1 at Texas", 1, 9, "unexpected word 'at'", "'in'", None),
+    # a folded rule's two lines read as one, a name misspelt at its end: 'Fort' begins a name of
+    # the game, never 'for' misspelt
+    ("place 3 in Washington place 3 in Fort Sumtr", 1, 23, "unexpected word 'place'", None, None),
 ]
 
 
