@@ -396,8 +396,18 @@ def _plain(d: Diagnostic, path: Path) -> Tuple[str, Dict[str, Any]]:
         message += f"\nexpected: {d.expected}"
     if d.hint:
         message += f"\n{d.hint}"
-    return str(target), dict(line=max((d.line or 1) - 1, 0), column=max((d.column or 1) - 1, 0),
-                             width=max(d.width, 1), severity=d.severity, message=message)
+    column, width = max((d.column or 1) - 1, 0), max(d.width, 1)
+    line_text = getattr(d, "source_line", None)
+    if line_text and not line_text.isascii():
+        # the protocol counts columns in UTF-16 units (the server says so at initialize), the
+        # diagnostics in characters: a character beyond the first 65,536 (an emoji) is two units
+        column, width = _utf16(line_text[:column]), max(_utf16(line_text[column:column + width]), 1)
+    return str(target), dict(line=max((d.line or 1) - 1, 0), column=column,
+                             width=width, severity=d.severity, message=message)
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _job(benches: Dict[str, Workbench], job: tuple):

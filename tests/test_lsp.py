@@ -192,6 +192,21 @@ def test_closing_a_file_without_saving_shows_the_file_on_disk_again(lsp):
     lsp.until(cards, lambda found: found is not None and not list(found))
 
 
+def test_columns_are_counted_in_utf16_units_as_the_server_says(lsp):
+    """An emoji is two UTF-16 units: a mistake after two of them is underlined where it is."""
+    cards = lsp.root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8")
+    lsp.open(cards)
+    start = text.index("    note: ")
+    end = text.index("\n", start)
+    broken = text[:start] + "    note: \U0001F600\U0001F600 Anderson y: z" + text[end:]  # ': ' is no YAML here
+    (d,) = lsp.change(cards, broken)
+    line = broken.split("\n")[d.range.start.line]
+    before = line[:line.index(": z")]
+    assert d.range.start.character == len(before.encode("utf-16-le")) // 2 == len(before) + 2
+    assert lsp.change(cards, text, 3) == []
+
+
 def test_a_burst_of_typing_is_checked_once_at_its_last_text(lsp):
     cards = lsp.root / "cards" / "strategy-unionist.yaml"
     text = cards.read_text(encoding="utf-8")
