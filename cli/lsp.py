@@ -410,6 +410,29 @@ def _utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def _prefix_in_utf16(line: str, units: int) -> str:
+    """The start of ``line`` that is ``units`` UTF-16 units long (a position the editor gives)."""
+    count = 0
+    for index, character in enumerate(line):
+        if count >= units:
+            return line[:index]
+        count += 2 if ord(character) > 0xFFFF else 1
+    return line
+
+
+def _typed_of(before: str, label: str) -> str:
+    """The end of ``before`` (the line up to the cursor) that begins ``label``, the longest that
+    starts a word: what completing ``label`` replaces ('' where nothing of it is typed)."""
+    lowered, name = before.lower(), label.lower()
+    for length in range(min(len(before), len(label)), 0, -1):
+        if lowered.endswith(name[:length]) and (length == len(before) or not _WORD_CHARACTER.match(before[-length - 1])):
+            return before[-length:]
+    return ""
+
+
+_WORD_CHARACTER = re.compile(r"[\w'-]")
+
+
 def _job(benches: Dict[str, Workbench], job: tuple):
     """One job of a worker process, on the workbench of its content folder."""
     kind, root, *args = job
@@ -741,7 +764,19 @@ def serve() -> None:
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" "]))
     async def completion(params: T.CompletionParams):
         found = await ask("completions", params.text_document.uri) or []
-        items = [T.CompletionItem(label=label, kind=kinds[kind], detail=detail) for label, kind, detail in found]
+        text = document_text(params.text_document.uri) or ""
+        lines = text.split("\n")
+        at = params.position
+        before = lines[at.line] if 0 <= at.line < len(lines) else ""
+        before = _prefix_in_utf16(before, at.character)
+        items = []
+        for label, kind, detail in found:
+            # the item replaces what is typed of it, whole names of several words and hyphens
+            # included ('Fort S' -> 'Fort Sumter', not 'Fort Fort Sumter')
+            typed = _typed_of(before, label)
+            start = T.Position(line=at.line, character=at.character - _utf16(typed))
+            items.append(T.CompletionItem(label=label, kind=kinds[kind], detail=detail, filter_text=label,
+                                          text_edit=T.TextEdit(range=T.Range(start=start, end=at), new_text=label)))
         return T.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)

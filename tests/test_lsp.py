@@ -248,6 +248,25 @@ def test_completion_offers_keywords_and_names(lsp):
     assert items["fort-sumter"].detail.startswith("objective card: ")
 
 
+def test_a_completion_replaces_what_is_typed_of_a_name_of_several_words(lsp):
+    """'place 3 in Fort S' completed with 'Fort Sumter' gives 'Fort Sumter', not 'Fort Fort Sumter':
+    each item says which part of the line it replaces."""
+    cards = lsp.root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8")
+    lsp.open(cards)
+    typed = text.replace("place 3 in Fort Sumter", "place 3 in Fort S", 1)
+    lsp.change(cards, typed)
+    line, character = position_of(typed, "Fort S")
+    character += len("Fort S")
+    result = lsp.run(lsp.client.text_document_completion_async(T.CompletionParams(**lsp.at(cards, line, character))))
+    items = {item.label: item for item in result.items}
+    edit = items["Fort Sumter"].text_edit
+    assert (edit.range.start.character, edit.range.end.character, edit.new_text) == \
+        (character - len("Fort S"), character, "Fort Sumter")
+    assert items["Texas"].text_edit.range.start.character == character  # nothing of it typed: inserted
+    lsp.change(cards, text, 3)
+
+
 def test_completion_offers_the_game_s_names_while_a_card_has_a_mistake(tmp_path):
     """A game opened with a mistake saved in one card: the names of state.yaml are still offered
     (only keywords were), and the content is not read again at every question."""
