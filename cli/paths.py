@@ -60,7 +60,7 @@ def _probe(folder: Path) -> Optional[str]:
         missing = missing.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".crisis-probe-"):
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-probe-"):
             pass
     except OSError as error:
         return _system(error.errno or 0)
