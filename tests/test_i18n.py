@@ -145,8 +145,8 @@ def test_missing_keys_are_counted_per_file_with_the_first_few_named(french_copy)
     content = load_content(french_copy)
     summaries = [d for d in check_catalog(content, "fr") if "missing in the 'fr' catalog" in d.message]
     every = [d for d in check_catalog(content, "fr", every_missing=True) if "is missing in" in d.message]
-    # one per file of the English catalog: the game's 7 and the tool's 4
-    assert len(summaries) == len({d.path for d in every}) == 11
+    # one per file of the English catalog: the game's 8 and the tool's 4
+    assert len(summaries) == len({d.path for d in every}) == 12
     assert sum(int(d.message.split()[0]) for d in summaries) == len(every)
     (report,) = [d for d in summaries if d.path.endswith("interface/fr/report.yaml")]
     named = report.hint.split("\n")[0]
@@ -229,7 +229,7 @@ def test_check_and_i18n_check_summarize_a_new_language(french_copy):
     summary = run_main("i18n", "check", "--lang", "fr", "--content", french_copy)
     assert summary.returncode == 1
     assert summary.stdout.splitlines()[-1].startswith("fr: ")
-    assert " keys missing in 11 files; 1 other problem" in summary.stdout.splitlines()[-1]
+    assert " keys missing in 12 files; 1 other problem" in summary.stdout.splitlines()[-1]
     assert f"--all --content {french_copy}" in summary.stdout  # the command to list them, as typed
     every = run_main("i18n", "check", "--lang", "fr", "--all", "--content", french_copy)
     assert "'report.title' is missing in the 'fr' catalog" in every.stdout

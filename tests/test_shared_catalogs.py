@@ -84,6 +84,21 @@ def test_the_tools_words_come_from_its_own_catalog_and_a_game_needs_none_of_them
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_tools_play_texts_name_no_concept_of_fort_sumter(lang):
+    """What a game asks for by the names of its own decisions and procedures (keep_objective, the
+    pivotal bonus) is the game's to word, in its own catalog: the tool's texts of play (prompts,
+    reasons, log lines, actions) name no objective, pivotal space, Final Crisis or breach, which
+    another game's player would read, and its translator translate."""
+    from crisis.content.loader import interface_catalog
+    words = re.compile(r"objective|pivotal|crisis track|dimension|final crisis|breach|fort sumter|unionist|"
+                       r"secessionist|objetivo|crucial|crisis final|brecha", re.IGNORECASE)
+    catalog, _ = interface_catalog(lang)
+    named = [key for key, text in catalog.messages.items()
+             if key.split(".")[0] in ("decision", "reason", "log", "action", "trace") and (words.search(key) or words.search(text))]
+    assert named == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_civil_war_game_played_by_bots_shows_no_raw_key(lang):
     result = run_main("play", "--bots", "--game", "civil-war-card-game", "--seed", "3", "--lang", lang)
     assert result.returncode == 0, result.stderr
