@@ -39,6 +39,28 @@ def _at(catalog: Catalog, key: str, message: str, hint: Optional[str] = None,
                       severity=severity, source_line=_line_of(path, line))
 
 
+def _at_key(catalog: Catalog, key: str, part: str, message: str, **kwargs) -> Diagnostic:
+    """A problem of a key itself (misspelt), pointed at the part of it that is wrong (``part``, a
+    word of the dotted key: the card id of 'cards.major-andersn.title'), where it is written: on
+    the line of the value or a line above it (a section's key); else at the value, as ``_at``."""
+    found = _at(catalog, key, message, **kwargs)
+    if not found.path or not found.line:
+        return found
+    try:
+        with open(found.path, encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return found
+    pattern = re.compile(r"(?:^|[\s{,])(" + re.escape(part) + r")\s*:")
+    for number in range(found.line, max(found.line - 200, 0), -1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        end = found.column - 1 if number == found.line else len(text)
+        match = pattern.search(text[:end])
+        if match:
+            return attrs.evolve(found, line=number, column=match.start(1) + 1, width=len(part), source_line=text)
+    return found
+
+
 def _line_of(path: Optional[str], line: Optional[int]) -> Optional[str]:
     """The text of a catalog file's line, shown under a problem with a caret (None if unreadable)."""
     if not path or not line:
@@ -274,8 +296,13 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
             if _own_grammar(key):
                 continue
             if key not in reference.messages and not _optional(content, key):
-                problems.append(_at(catalog, key, f"'{key}' is not in the {REFERENCE_LANG} catalog",
-                                    hint=_misspelt_key_hint(key, reference, catalog), severity="warning"))
+                hint, meant = _misspelt_key_hint(key, reference, catalog)
+                # the word of the key that differs from the one meant (the last, where none is)
+                parts, meant_parts = key.split("."), (meant.split(".") if meant else [])
+                part = next((mine for mine, theirs in zip(parts, meant_parts) if mine != theirs), parts[-1]) \
+                    if len(meant_parts) == len(parts) else parts[-1]
+                problems.append(_at_key(catalog, key, part, f"'{key}' is not in the {REFERENCE_LANG} catalog",
+                                        hint=hint, severity="warning"))
             elif key in reference.messages:
                 mine = set(placeholders(catalog.messages[key]))
                 # measured against what the game fills, so a typo in the reference is not blamed on a translation
@@ -349,17 +376,17 @@ def check_forms(content: Content, lang: str) -> List[Diagnostic]:
                                          f"'forms.sides.<side>: {{gender: m}}'"))
         elif form not in forms:
             guess = did_you_mean(form, forms)
-            problems.append(_at(catalog, key, f"'{form}' is not a form of a name ('{key}')",
+            problems.append(_at_key(catalog, key, form, f"'{form}' is not a form of a name ('{key}')",
                                 expected=" or ".join(forms),
                                 hint=f"did you mean '{guess}'?" if guess else None))
         elif kind not in kinds:
             guess = did_you_mean(kind, [k for k, names in kinds.items() if len(names) > 1])
-            problems.append(_at(catalog, key, f"'{kind}' is no kind of names the catalogs give ('{key}')",
+            problems.append(_at_key(catalog, key, kind, f"'{kind}' is no kind of names the catalogs give ('{key}')",
                                 hint=f"did you mean 'forms.{guess}'?" if guess else
                                 "the kind is the section that names the thing: sides, spaces, ..."))
         elif f"{kind}.{name}" not in known:
             guess = did_you_mean(name, kinds[kind])
-            problems.append(_at(catalog, key, f"'{name}' is not among the {kind} the catalogs name ('{key}')",
+            problems.append(_at_key(catalog, key, name, f"'{name}' is not among the {kind} the catalogs name ('{key}')",
                                 hint=f"did you mean '{guess}'?" if guess else
                                 f"a name is written as the key of '{kind}.<name>' in the {REFERENCE_LANG} catalog"))
         elif form == "gender" and value not in GENDERS:
@@ -370,8 +397,8 @@ def check_forms(content: Content, lang: str) -> List[Diagnostic]:
     return problems
 
 
-def _misspelt_key_hint(key: str, reference: Catalog, catalog: Catalog) -> str:
-    """The key of the reference a key it lacks was likely meant as: by its last word among the
+def _misspelt_key_hint(key: str, reference: Catalog, catalog: Catalog) -> Tuple[str, Optional[str]]:
+    """(the hint, the key meant) for a key the reference lacks: the key likely meant, by its last word among the
     keys of the same section (one this catalog lacks, or has already: the same text given
     twice), else among every key (a misspelt section, or card id, inside the key)."""
     section, _, leaf = key.rpartition(".")
@@ -381,11 +408,11 @@ def _misspelt_key_hint(key: str, reference: Catalog, catalog: Catalog) -> str:
     guess = f"{section}.{near}" if near else \
         did_you_mean(key, [k for k in reference.messages if not _own_grammar(k)], cutoff=0.8)
     if guess is None:
-        return "a key the game never asks for: misspelt, or left over"
+        return "a key the game never asks for: misspelt, or left over", None
     if guess not in catalog.messages:
-        return f"did you mean '{guess}'? (this catalog lacks it)"
+        return f"did you mean '{guess}'? (this catalog lacks it)", guess
     path, line, _ = catalog.positions.get(guess, ("?", "?", None))
-    return f"did you mean '{guess}'? (this catalog has it too, at {path}:{line}: one of the two is left over)"
+    return f"did you mean '{guess}'? (this catalog has it too, at {path}:{line}: one of the two is left over)", guess
 
 
 def _own_grammar(key: str) -> bool:

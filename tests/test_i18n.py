@@ -158,8 +158,13 @@ def test_a_misspelt_key_is_linked_to_its_key_whatever_part_is_misspelt(french_co
     (french_copy / "locale" / "fr" / "cards.yaml").write_text(
         "cards:\n  harriet-beecher-stow:\n    title: Harriet\n  lincoln:\n    title: Lincoln\n"
         "    titel: Lincoln\nspacse:\n  Texas: Texas\n", encoding="utf-8")
-    hints = {d.message.split("'")[1]: d.hint for d in check_catalog(load_content(french_copy), "fr")
+    found = {d.message.split("'")[1]: d for d in check_catalog(load_content(french_copy), "fr")
              if "is not in the en catalog" in d.message}
+    hints = {key: d.hint for key, d in found.items()}
+    # the caret is under the word of the key that is wrong, on its own line
+    assert [(found[key].line, found[key].column, found[key].width) for key in
+            ("cards.harriet-beecher-stow.title", "cards.lincoln.titel", "spacse.Texas")] == \
+        [(2, 3, len("harriet-beecher-stow")), (6, 5, len("titel")), (7, 1, len("spacse"))]
     assert hints["cards.harriet-beecher-stow.title"] == \
         "did you mean 'cards.harriet-beecher-stowe.title'? (this catalog lacks it)"
     assert hints["spacse.Texas"] == "did you mean 'spaces.Texas'? (this catalog lacks it)"
