@@ -61,6 +61,18 @@ def _at_key(catalog: Catalog, key: str, part: str, message: str, **kwargs) -> Di
     return found
 
 
+def _at_text(catalog: Catalog, key: str, names: Sequence[str], message: str, **kwargs) -> Diagnostic:
+    """A problem of a text's placeholders, pointed at the first of ``names`` written in it (a
+    misspelt '{sid'), where the text is on one line; else at the text, as ``_at``."""
+    found = _at(catalog, key, message, **kwargs)
+    line = found.source_line or ""
+    for name in names:
+        start = line.find("{" + name, (found.column or 1) - 1)
+        if start >= 0:
+            return attrs.evolve(found, column=start + 1, width=len(name) + 1)
+    return found
+
+
 def _line_of(path: Optional[str], line: Optional[int]) -> Optional[str]:
     """The text of a catalog file's line, shown under a problem with a caret (None if unreadable)."""
     if not path or not line:
@@ -324,11 +336,16 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                     # told, so both are named
                     path, line, _ = reference.positions.get(key, (None, None, None))
                     where = f"{path}:{line}" if path and line else REFERENCE_LANG
-                    problems.append(_at(catalog, key, f"'{key}' uses placeholders {_names(mine)} here, but "
-                                                      f"{_names(set(placeholders(reference.messages[key])))} in "
-                                                      f"the {REFERENCE_LANG} text ({where}): one of the two is misspelt",
-                                        hint="a placeholder the game does not fill shows as an error; "
-                                             "one left out loses information"))
+                    theirs = set(placeholders(reference.messages[key]))
+                    if mine <= theirs:  # only left out: nothing is misspelt
+                        message = (f"'{key}' leaves out {_names(theirs - mine)} of the {REFERENCE_LANG} text "
+                                   f"({where})")
+                    else:
+                        message = (f"'{key}' uses placeholders {_names(mine)} here, but {_names(theirs)} in the "
+                                   f"{REFERENCE_LANG} text ({where}): one of the two is misspelt")
+                    problems.append(_at_text(catalog, key, sorted(mine - theirs), message,
+                                             hint="a placeholder the game does not fill shows as an error; "
+                                                  "one left out loses information"))
                 elif required - mine or mine - filled:
                     # the difference first: which placeholder is not the game's, which one is left out
                     said = []
@@ -336,7 +353,7 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                         said.append(f"uses {_names(mine - filled)}, which the game does not fill")
                     if required - mine:
                         said.append(f"leaves out {_names(required - mine)}")
-                    problems.append(_at(catalog, key, f"'{key}' " + " and ".join(said),
+                    problems.append(_at_text(catalog, key, sorted(mine - filled), f"'{key}' " + " and ".join(said),
                                         expected=f"the placeholders of the {REFERENCE_LANG} text: "
                                                  f"{_names(required)}",
                                         hint="a placeholder the game does not fill shows as an error; "

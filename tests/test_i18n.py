@@ -89,6 +89,13 @@ def test_a_placeholder_of_a_text_named_by_the_game_is_not_blamed_on_one_side(spa
     (d,) = [d for d in messages_of(spanish_copy) if "log.step.deal" in d.message]
     assert d.message.startswith("'log.step.deal' uses placeholders {round} here, but {rond} in the en text (")
     assert d.message.endswith("): one of the two is misspelt") and "en/messages.yaml:" in d.message
+    assert d.source_line[d.column - 1:d.column - 1 + d.width] == "{round"  # the caret under it
+
+
+def test_a_placeholder_only_left_out_is_said_so_not_called_misspelt(spanish_copy):
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la ronda {round}', '"Comienza la ronda')
+    (d,) = [d for d in messages_of(spanish_copy) if "log.step.deal" in d.message]
+    assert d.message.startswith("'log.step.deal' leaves out {round} of the en text (") and "misspelt" not in d.message
 
 
 def test_a_glossary_term_translated_another_way_is_reported(spanish_copy):
