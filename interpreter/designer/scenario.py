@@ -786,7 +786,10 @@ class _Reader:
         for key, part in self.parts.keys.items():
             kind = part[0]
             if kind == "counter":
-                shapes[key] = counts if self.schema.counters[part[1]].each_side else ("count",)
+                # a counter's expected value within its own bounds (a battle's total may be below 0)
+                counter = self.schema.counters[part[1]]
+                value = ("count", counter.low)
+                shapes[key] = ("map", "side", value) if counter.each_side else value
             elif kind == "register":
                 shapes[key] = ("side",)
             elif kind in ("holder", "track"):
@@ -920,7 +923,7 @@ class _Reader:
                 return Pile(top=top, size=size)
             return Pile(cards=self.shaped(container, key, ("list", shape[1])))
         if kind == "count":
-            return self.number(container, key, 0)
+            return self.number(container, key, shape[1] if len(shape) > 1 else 0)
         if kind == "bool":
             if not isinstance(value, bool):
                 self.error(container, key, f"'{key}' should be true or false", hint=f"got {value!r}")
