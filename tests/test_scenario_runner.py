@@ -460,3 +460,25 @@ def test_scenarios_of_two_games_at_once_are_refused_in_one_line(capsys, folders)
     assert code != 0 and "Traceback" not in out.err
     (line,) = [text for text in (out.out + out.err).splitlines() if text.strip()]
     assert "civil-war-card-game" in line and "fort-sumter" in line and "--game" in line
+
+
+def test_a_scenario_s_mistakes_come_in_file_order_and_name_only_the_game_s_own_kinds(tmp_path):
+    """The Civil War has no tokens, markers or orders: a misspelt decision kind or action word is
+    told among its own (the list offered 'place, remove, marker, keep, order'); and the mistakes of
+    one scenario are listed in the order of its lines (expectations came before the position's)."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    path = tmp_path / "mistakes.yaml"
+    path.write_text("name: mistakes\nposition:\n  phase: turn\n  leader: Nroth\nactions:\n"
+                    "  - {decision: {player: North, kind: marsh}}\n  - marhc iron-brigade to Manassas\n"
+                    "expect:\n  winer: North\n", encoding="utf-8")
+    program = program_of(load_content(game_path("civil-war-card-game")))
+    (outcome,) = run_file(program, tmp_path, path)
+    assert outcome.status == NOT_RUN
+    lines = [d.line for d in outcome.diagnostics]
+    assert lines == sorted(lines) and len(lines) >= 4
+    said = " ".join(f"{d.message} {d.expected}" for d in outcome.diagnostics)
+    assert "march" in said
+    for word in ("place", "remove", "marker", "keep", "order", "a marker name"):
+        assert f" {word}," not in said and f" {word} " not in said.split("expected:")[-1], word
+

@@ -107,9 +107,15 @@ def decision_kinds(program) -> Dict[str, Tuple[str, ...]]:
     """The action words a decision of each kind can offer, from the program's operations: a check
     of a 'place' action at a card-play decision can never find it legal (docs/scenarios.md)."""
     from crisis.interpreter.engine import sequence
-    kinds: Dict[str, Tuple[str, ...]] = {verb: (verb, "done") for verb in TOKEN_VERBS}
-    kinds["option"] = ("option",)
-    kinds["marker"] = ("marker",)
+    from crisis.interpreter.engine.ops import EitherOp
+    # only what this game can ask: a game without tokens has no 'place' decision, one without
+    # markers no 'marker' (its scenario's misspelt kind is told among its own kinds)
+    kinds: Dict[str, Tuple[str, ...]] = ({verb: (verb, "done") for verb in TOKEN_VERBS}
+                                         if program.schema.tokens is not None else {})
+    if any(isinstance(op, EitherOp) for op in program.ops):
+        kinds["option"] = ("option",)
+    if program.schema.markers:
+        kinds["marker"] = ("marker",)
     for op in program.ops:
         if isinstance(op, sequence.KeepOp):
             kinds[f"{op.verb}_{op.noun}"] = ("keep",)
@@ -164,8 +170,10 @@ class ActionReader:
         if self.entity_words:
             from crisis.interpreter.engine.entities import tables
             self.entities = list(tables(program).ids)
-        self.keywords = list(dict.fromkeys(["done", *TOKEN_VERBS, "option", "keep", "order", *self.uses,
-                                            *self.place_words, *self.entity_words]))
+        asked = {word for words in self.kinds.values() for word in words}  # the action words of its decisions
+        self.keywords = list(dict.fromkeys(["done", *[word for word in (*TOKEN_VERBS, "option") if word in asked],
+                                            *(["keep"] if self.kept else []), *(["order"] if self.ordered else []),
+                                            *self.uses, *self.place_words, *self.entity_words]))
 
     def parse(self, text: str) -> ParsedAction:
         words = _Words(str(text))
@@ -187,7 +195,7 @@ class ActionReader:
                                     hint=f"did you mean '{guess}'?", part=wrong)
         if keyword not in self.keywords:
             raise NotationError(f"'{words.original[0]}' does not start an action",
-                                expected=f"{one_of(self.keywords + ['a marker name'], limit=20)}",
+                                expected=f"{one_of(self.keywords + (['a marker name'] if self.markers else []), limit=20)}",
                                 hint=_suggest(keyword, self.keywords), part=words.original[0])
         if keyword == "done":
             pass

@@ -1221,13 +1221,13 @@ def run_scenario(program, file: YamlFile, spec: Map, name: str,
     try:
         game = reader.build(spec)
     except ScenarioError as error:
-        outcome.diagnostics = error.diagnostics
+        outcome.diagnostics = _in_file_order(error.diagnostics)
         return outcome
     except FixedRollError as error:
         outcome.diagnostics = [reader.roll_problem(error)]
         return outcome
     if reader.errors:
-        outcome.diagnostics = reader.errors
+        outcome.diagnostics = _in_file_order(reader.errors)
         return outcome
     violations = check_position(program, game.position)
     if violations:
@@ -1288,7 +1288,13 @@ def scenario_files(paths: Sequence[Path]) -> List[Path]:
 
 
 def _not_run(shown: str, diagnostics: List[Diagnostic], name: Optional[str] = None, line: int = 1) -> Outcome:
-    return Outcome(shown, name or shown, NOT_RUN, diagnostics=list(diagnostics), line=line)
+    return Outcome(shown, name or shown, NOT_RUN, diagnostics=_in_file_order(diagnostics), line=line)
+
+
+def _in_file_order(diagnostics: Sequence[Diagnostic]) -> List[Diagnostic]:
+    """A scenario's problems in the order of its file, as a designer reads it (the reader finds
+    them part by part: the expectations before the position)."""
+    return sorted(diagnostics, key=lambda d: (d.path or "", d.line or 0, d.column or 0))
 
 
 def read_file(path: Path, root: Optional[Path] = None) -> Tuple[YamlFile, Any]:
