@@ -77,6 +77,9 @@ def counted_names(content) -> dict:
     return counts
 
 
+MAX_WENT_ON = 12  # the log lines a failed scenario shows from its last action on (the last ones)
+
+
 def cmd_test(args) -> int:
     from crisis.interpreter.designer.scenario import FAILED, NOT_RUN, run_file, scenario_files
     from crisis.interpreter.engine.program import program_of
@@ -122,6 +125,15 @@ def cmd_test(args) -> int:
                 print(c.text("cli.test.fail", where=str(outcome.where), name=outcome.name))
                 for problem in outcome.problems:
                     print(f"      {problem}")
+                if outcome.last_action is not None:
+                    # what the game did from the last action on, in words: it may have played
+                    # on by itself (a choice of one, the next turn's draw) past where one looked
+                    lines = show.log_lines(outcome.went_on, None)
+                    shown = lines[-MAX_WENT_ON:]
+                    print("      " + c.text("cli.test.went_on", action=outcome.last_action,
+                                            n=len(lines), left=len(lines) - len(shown)))
+                    for line in shown:
+                        print(f"        {line}")
             elif args.verbose:
                 print(c.text("cli.test.pass", where=str(outcome.where), name=outcome.name))
     if coverage is not None:

@@ -339,6 +339,7 @@ MESSAGES = {
     "cli.test.not_run": frozenset({"name", "where"}),
     "cli.test.pass": frozenset({"name", "where"}),
     "cli.test.summary": frozenset({"failed", "files", "not_run", "passed", "total"}),
+    "cli.test.went_on": frozenset({"action", "left", "n"}),
     "cli.title": frozenset(),
     "cli.tui.close": frozenset(),
     "cli.tui.confirm_keys": frozenset(),

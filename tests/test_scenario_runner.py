@@ -482,3 +482,25 @@ def test_a_scenario_s_mistakes_come_in_file_order_and_name_only_the_game_s_own_k
     for word in ("place", "remove", "marker", "keep", "order", "a marker name"):
         assert f" {word}," not in said and f" {word} " not in said.split("expected:")[-1], word
 
+
+def test_a_failure_shows_what_the_game_did_from_the_last_action_on(tmp_path):
+    """The engine takes a choice of one itself and plays on: 'expected a North forfeit decision,
+    got a North deploy decision' comes with the log from the last action on, in words."""
+    from clirun import run_main
+    from crisis.content.games import game_path
+    (tmp_path / "run-on.yaml").write_text(
+        "name: the game runs on past the forfeit\nposition:\n  phase: turns\n  leader: South\n  in play:\n"
+        "    North: {washington-dc: {at: Washington D.C.}, iron-brigade: {at: Manassas}}\n"
+        "    South:\n      richmond: {at: Richmond}\n      manassas: {at: Manassas}\n      georgia-farms: {}\n"
+        "      stonewall-brigade: {at: Manassas}\n      stonewall-jackson: {at: Manassas}\n"
+        "  hands: {North: [ohio-farms], South: []}\n  decks: {South: [robert-e-lee], North: [irish-brigade]}\n"
+        "actions:\n  - done\n  - done\n  - battlefield Manassas\n  - {decision: {player: North, kind: forfeit}}\n",
+        encoding="utf-8")
+    result = run_main("test", "--content", game_path("civil-war-card-game"), tmp_path / "run-on.yaml")
+    assert result.returncode == 1
+    out = result.stdout
+    assert "expected a North forfeit decision, got a North deploy decision" in out
+    assert "From 'battlefield Manassas' on, the game logged" in out
+    after = out.split("the game logged", 1)[1]
+    assert "North forfeits Iron Brigade." in after and after.index("forfeits") < after.index("North draws a card.")
+

@@ -58,6 +58,11 @@ class Outcome:
     problems: List[str] = attrs.field(factory=list)  # why it failed
     diagnostics: List[Diagnostic] = attrs.field(factory=list)  # why it could not be run
     line: int = 1
+    # where it failed first: the last action as written, and what the game logged from it on (the
+    # engine takes a choice of one action itself, and plays on to the next decision): what a
+    # designer reads to see why the game stood elsewhere than expected
+    last_action: Optional[str] = None
+    went_on: list = attrs.field(factory=list)
 
     @property
     def passed(self) -> bool:
@@ -1248,18 +1253,27 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
     kinds = reader.actions.kinds
     problems = outcome.problems
     stopped = False
+    mark, last = 0, None  # the log's length before the last action, and that action
+
+    def note_where() -> None:  # at the first problem: what the game did since the last action
+        if problems and outcome.last_action is None and last is not None and game.log is not None:
+            outcome.last_action, outcome.went_on = last, list(game.log[mark:])
     for where, step in steps:
         if isinstance(step, Check):
             _run_check(game, step, kinds, problems)
+            note_where()
             continue
+        before = len(game.log) if game.log is not None else 0
         try:
             game.apply(step.text)
         except IllegalAction as error:
             # what follows an illegal action is only its consequence: nothing after it is reported;
             # the checks that failed before it stay, as they say where the game really stood
             problems.append(f"{where} ('{step.text}'): {error.diagnostics[0].message}")
+            note_where()
             stopped = True
             break
+        mark, last = before, step.text
         violations = check_position(program, game.position)
         if violations:
             problems.extend(f"{where} ('{step.text}'): invariant broken: {v}" for v in violations)
@@ -1274,6 +1288,7 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
                 _compare(value, observed[key], key, outcome.problems)
         if final_check is not None:
             _run_check(game, final_check, kinds, outcome.problems)
+        note_where()
     outcome.status = FAILED if outcome.problems else PASSED
 
 
