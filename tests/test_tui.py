@@ -396,6 +396,28 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
     run(main())
 
 
+def test_replay_words_are_typed_whole_and_no_letter_branches_at_once(hot_seat, content, tmp_path):
+    """'b' alone branched off into a new file at once, and typing 'back' left 'ack': the words
+    are typed whole now, and branching is only ever the word 'branch'."""
+    data = hot_seat["data"]
+    original = tmp_path / "game.json"
+    original.write_text(json.dumps(data), encoding="utf-8")
+    show = Presenter(content, content.catalog("en"))
+    watched = Replay(content, show, saves.read(original, content, {}), original)
+
+    async def main():
+        app = GameApp(replay=watched)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("right", "right", "right")
+            await pilot.press(*"back", "enter")
+            assert watched.position == 2 and app.replay is not None
+            await pilot.press("b", "enter")
+            assert watched.position == 1 and app.replay is not None
+            assert not list(tmp_path.glob("*branch*"))  # nothing was branched off
+
+    run(main())
+
+
 def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(content, tmp_path):
     """'u' at the hand-over takes the last action back; the terminal then goes back to the player
     whose action it was before anything of theirs (what was taken back: a kept objective) shows."""

@@ -62,7 +62,9 @@ POPUP = 10_000  # the width text for a pop-up is made at: unbroken (it is broken
 FEED_ROWS = 2  # rows the feed keeps under the choices before your cards and a choice's preview
 # keys that move in the choice list, from the command line while nothing is typed there
 LIST_KEYS = frozenset({"up", "down", "pageup", "pagedown"})
-REPLAY_KEYS = frozenset({"right", "n", "enter", "space", "left", "p", "backspace", "home", "end", "b"})
+# keys that step through a replay while nothing is typed; no letter among them, so that words are
+# typed whole ('back', 'branch', 'b' then Enter): a 'b' alone branched off into a new file at once
+REPLAY_KEYS = frozenset({"right", "enter", "space", "left", "backspace", "home", "end"})
 
 
 
@@ -965,17 +967,14 @@ class GameApp(App):
 
     def replay_key(self, key: str) -> bool:
         r = self.replay
-        if key in ("right", "n", "enter", "space"):
+        if key in ("right", "enter", "space"):
             r.go(r.position + 1)
-        elif key in ("left", "p", "backspace"):
+        elif key in ("left", "backspace"):
             r.go(r.position - 1)
         elif key == "home":
             r.go(0)
         elif key == "end":
             r.go(r.size)
-        elif key == "b":
-            self.branch()
-            return True
         else:
             return False
         self.replay_draw()
