@@ -406,9 +406,7 @@ class LineReplay:
             return None
         decision, action = found
         n = r.position + 1
-        # a card played is face up once played (only the hand it came from was private); what is
-        # kept, put away or ordered stays private until the game is over
-        if decision.hidden and decision.kind != "play_card" and not r.private_shown():
+        if r.kept_private(decision):
             return c.text("cli.replay.action_hidden", n=n, side=self.names[decision.player])
         return c.text("cli.replay.action", n=n, side=self.names[decision.player],
                       text=self.show.notation(r.game, action), description=self.show.action(r.game, decision, action))

@@ -1200,6 +1200,12 @@ class Replay:
         """Private choices and hands are shown only once the game is over."""
         return self.finished
 
+    def kept_private(self, decision) -> bool:
+        """Whether the choice made at ``decision`` is not shown: a private choice in an unfinished
+        game.  A card played is face up once played (only the hand it came from was private);
+        what is kept, put away or ordered stays private until the game is over."""
+        return decision.hidden and decision.kind != "play_card" and not self.private_shown()
+
     def next_action(self):
         """(decision, action) about to be taken at the current position, or None at the end."""
         if self.position >= self.size or self.game.decision is None:

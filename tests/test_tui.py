@@ -418,6 +418,34 @@ def test_replay_words_are_typed_whole_and_no_letter_branches_at_once(hot_seat, c
     run(main())
 
 
+def test_a_replay_of_an_unfinished_game_shows_cards_played_as_the_line_mode_does(hot_seat, content, tmp_path):
+    """A card played is face up once played: the full screen called it 'a private choice' (its hand
+    was private) while the line mode showed it; an objective kept stays private."""
+    data = dict(hot_seat["data"], actions=hot_seat["data"]["actions"][:12])  # not over: private choices hide
+    original = tmp_path / "game.json"
+    original.write_text(json.dumps(data), encoding="utf-8")
+    show = Presenter(content, content.catalog("en"))
+    watched = Replay(content, show, saves.read(original, content, {}), original)
+
+    async def main():
+        app = GameApp(replay=watched)
+        async with app.run_test(size=(120, 40)) as pilot:
+            seen = set()
+            for _ in range(11):
+                decision, action = watched.next_action()
+                question = panes(app)["question"]
+                if decision.kind == "play_card":
+                    assert "a private choice" not in question and action.text in " ".join(question.split())
+                    seen.add("play")
+                elif decision.hidden:
+                    assert "a private choice" in question
+                    seen.add("private")
+                await pilot.press("right")
+            assert seen == {"play", "private"}
+
+    run(main())
+
+
 def test_at_the_hand_over_the_previous_player_can_still_take_back_his_action(content, tmp_path):
     """'u' at the hand-over takes the last action back; the terminal then goes back to the player
     whose action it was before anything of theirs (what was taken back: a kept objective) shows."""

@@ -941,7 +941,7 @@ class GameApp(App):
         if found is not None:
             decision, action = found
             names = [self.side(i) for i in range(len(r.game.sides))]
-            if decision.hidden and not r.private_shown():
+            if r.kept_private(decision):  # (a card played shows, as in the line mode)
                 lines.append(self.c.text("cli.replay.action_hidden", n=r.position + 1, side=names[decision.player]))
             else:
                 lines.append(self.c.text("cli.replay.action", n=r.position + 1, side=names[decision.player],
