@@ -150,6 +150,16 @@ def test_random_games_battle_forfeit_form_armies_interrupt_and_end_both_ways(pro
     assert winners == {NORTH, SOUTH}
 
 
+def test_a_battle_total_starts_at_0_though_it_may_fall_below(program):
+    """The totals may go below 0 (C10), and start at 0, not at their lowest: the battle header
+    read 'total -999' before the first battle."""
+    schema, layout = program.schema, program.layout
+    index = next(i for i, counter in enumerate(schema.counters) if counter.name == "might")
+    assert schema.counters[index].low < 0
+    game = Game(program, 3)
+    assert [game.position.values[layout.counter[index] + side] for side in range(2)] == [0, 0]
+
+
 def test_a_game_is_its_seed_and_actions(program):
     game = random_game(program, 17)
     again = Game(program, 17)
