@@ -278,7 +278,8 @@ def sequence_lines(screen: Screen) -> List[str]:
             condition = phrase("condition", use.condition, c, definition) if use.condition is not None else ""
             # the option by the name the balance report gives it (report.options.<name>), else as written
             option = (c.raw(f"report.options.{use.option}") or use.option.replace("_", " ")) if use.option else ""
-            out.extend(screen.wrap(c.text("cli.rules_sequence.use", name=use.name, condition=condition,
+            out.extend(screen.wrap(c.text("cli.rules_sequence.use", name=screen.show.typed_word(use.name),
+                                          condition=condition,
                                           option=option), 4))
             outline(use.rule, 6)
     heading(c.text("cli.rules_sequence.procedures"))

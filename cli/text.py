@@ -290,6 +290,10 @@ class Presenter:
             return f"{word(kind)} {self.space(names[action.a])}"  # a place chosen ("bonus Washington")
         return action.text
 
+    def typed_word(self, word: str) -> str:
+        """An action word as a player of this language types it ('interrupt': 'interrupción')."""
+        return self.catalog.name("notation", word) if self._localized_notation() else word
+
     def _localized_notation(self) -> bool:
         from crisis.content.loader import REFERENCE_LANG
         return self.catalog.lang != REFERENCE_LANG and self.catalog.has("notation.place")

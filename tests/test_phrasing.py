@@ -315,7 +315,7 @@ def test_crisis_i18n_check_knows_the_templates_the_rules_need(tmp_path):
                    "  Ways to play a card (the word you type, then what it does):",
                    "    event (if the card is for you):", "      Carry out the event of the card."]),
     ("es", True, ["  Partida:", "    En cada ronda, hasta la ronda 3:",
-                  "    event (si la carta es para ti):", "      Lleva a cabo el evento de la carta.",
+                  "    evento (si la carta es para ti):", "      Lleva a cabo el evento de la carta.",  # the word typed
                   "  En el juego en solitario, estos pasos y procedimientos se juegan así:",
                   "    Turno, para el Oponente en Solitario:"]),
 ])
