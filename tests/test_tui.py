@@ -882,6 +882,27 @@ def test_what_is_printed_after_the_full_screen_keeps_a_command_on_one_line(conte
         assert " ".join(" ".join(lines).split()) == " ".join(app.outcome.split())
 
 
+def test_ctrl_c_saves_and_ends_with_the_status_of_an_interrupt(content, tmp_path, monkeypatch):
+    """Ctrl+C in the full screen saves the game as Ctrl+Q does, and ends with 130 as the line mode
+    and docs/playing.md say (it ended with 0); Ctrl+Q ends with 0."""
+    monkeypatch.chdir(tmp_path)
+    show = Presenter(content, content.catalog("en"))
+    codes = {}
+    for key in ("ctrl+c", "ctrl+q"):
+        session = GameSession(content, show, 4, Options(), [saves.HUMAN, "random"], tmp_path / f"{key}.json")
+
+        async def main():
+            app = GameApp(session=session)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.press(key)
+            return app
+
+        app = run(main())
+        codes[key] = app.return_code
+        assert (tmp_path / f"{key}.json").is_file() and "crisis resume" in app.outcome
+    assert codes == {"ctrl+c": 130, "ctrl+q": 0}
+
+
 # ---------------------------------------------------------------- a card's event, before it is played
 
 

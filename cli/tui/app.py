@@ -46,7 +46,7 @@ from crisis.ruleset.diagnostics import shown
 
 from .. import info
 from ..board import Screen
-from ..session import EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
+from ..session import EXIT_INTERRUPTED, EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
 from ..paths import command_apart, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
@@ -177,7 +177,7 @@ class GameApp(App):
     """
 
     BINDINGS = [Binding("escape", "focus_choices", show=False),
-                Binding("ctrl+c", "quit", show=False, priority=True)]
+                Binding("ctrl+c", "interrupt", show=False, priority=True)]
 
     def __init__(self, session: Optional[GameSession] = None, replay: Optional[Replay] = None,
                  no_color: bool = False):
@@ -801,6 +801,13 @@ class GameApp(App):
     async def action_quit(self) -> None:
         self.action_quit_game()
 
+    async def action_interrupt(self) -> None:
+        """Ctrl+C: as quit, the game saved, with the exit status of an interrupt (130), as the line
+        mode and docs/playing.md give it; a game over ends as it would."""
+        if self.session is not None and not self.session.over:
+            self.code = EXIT_INTERRUPTED
+        self.action_quit_game()
+
     def action_quit_game(self) -> None:
         """Stop and say where the game is saved.  During a bot's move the file holds the game up to
         the move before it (the bot is asked again on resume, and answers the same)."""
@@ -816,7 +823,7 @@ class GameApp(App):
             else:
                 lines.append(s.unsaved_text())
             self.outcome = "\n".join(lines)
-        self.exit(self.code)
+        self.exit(return_code=self.code)
 
     async def on_event(self, event: events.Event) -> None:
         """Typed text goes to the command line, in the order typed, whatever has the focus.
@@ -992,7 +999,7 @@ class GameApp(App):
         if not text:
             r.go(r.position + 1)
         elif command == "quit":
-            self.exit(self.code)
+            self.exit(return_code=self.code)
             return
         elif command == "back":
             r.go(r.position - 1)
