@@ -65,10 +65,11 @@ class Plotter:
         w = self.w
         figure, (left, right) = self.plt.subplots(1, 2, figsize=(10, 3.4))
         colours = ("#4a7fb5", "#b5534a")
+        scored = max(run["score"].get("games", run["games"]), 1)  # shares of the games scored (none won at once)
         for index, (side, entry) in enumerate(run["score"]["sides"].items()):
             histogram = entry["histogram"]
             xs = [int(k) + (index - 0.5) * 0.4 for k in histogram]
-            left.bar(xs, [v / run["games"] for v in histogram.values()], width=0.4, color=colours[index % 2],
+            left.bar(xs, [v / scored for v in histogram.values()], width=0.4, color=colours[index % 2],
                      label=w.side(side))
         left.set_xlabel(w("axis_final_score"))
         left.set_ylabel(w("axis_share_of_games"))
@@ -77,7 +78,7 @@ class Plotter:
         left.legend()
         left.set_title(w("plot_score"))
         margin = run["score"]["margin"]["histogram"]
-        right.bar([int(k) for k in margin], [v / run["games"] for v in margin.values()], color="#777")
+        right.bar([int(k) for k in margin], [v / scored for v in margin.values()], color="#777")
         sides = [w.side(s) for s in run["score"]["sides"]]
         right.set_xlabel(w("axis_margin", first=sides[0], second=sides[1]))
         right.set_ylabel(w("axis_share_of_games"))

@@ -395,7 +395,7 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
     out.append(_table([w("side"), w("win_rate")] + ([w("mean_score"), w("median_score")] if score else []), rows))
     if score and score.get("games", run["games"]) < run["games"]:
         out.append(f"<p class=\"note\">{_e(w('scored_only', n=score['games'], games=run['games']))}</p>")
-    if score and score["margin"]:
+    if score and score["margin"] and score.get("games", run["games"]):  # (no plot of no game scored)
         margin = score["margin"]
         out.append(f"<p>{_e(w('margin_line', mean=w.number(margin['mean'], 2), median=w.number(margin['median'], 0), first=w.side(sides[0]), second=w.side(sides[1])))}</p>")
         if plotter is not None:

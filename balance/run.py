@@ -115,7 +115,13 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
             if stopped is not None and stopped():
                 break
             runs.append(play_run(content, plan, bots, options, progress, stopped))
+    before = None  # the compared content's run, played unless stopped already (a Ctrl-C during it
+    # ends it too: a comparison of part of one run against the whole of the other means nothing)
+    if other is not None and not (stopped is not None and stopped()):
+        before = play_run(other, plan, plan.pairings[0], plan.rules[0], progress, stopped)
     interrupted = stopped is not None and stopped()
+    if interrupted:
+        before = None
     data = {"meta": {"content": str(content.root), "digest": content.digest,
                      "compare_digest": other.digest if other is not None else None,
                      "games": plan.games, "seed": plan.seed,
@@ -128,9 +134,7 @@ def balance(content, plan: Plan, other=None, progress: Optional[Callable[[int], 
                      "interval": "Wilson score interval",
                      "compare": str(other.root) if other is not None and not interrupted else None,
                      "interrupted": interrupted}}
-    if other is not None and not interrupted:
-        bots, options = plan.pairings[0], plan.rules[0]
-        before = play_run(other, plan, bots, options, progress)
+    if before is not None:
         comparison = compare(before, runs[0], plan.level, z_for(plan.confidence))
         changed = changed_cards(other, content)
         comparison["cards"].sort(key=lambda row: row["card"] not in changed)  # changed cards first

@@ -141,7 +141,9 @@ class RunSummary:
                           "difference": None if math.isnan(difference) else difference,
                           "p": stratified(tables),
                           # a test was made: some side played it both ways (Holm counts those alone)
-                          "tested": any(t[0] + t[1] and t[2] + t[3] for t in tables)})
+                          "tested": any(t[0] + t[1] and t[2] + t[3] for t in tables),
+                          # each side's plays each way, [plays, won]: a comparison of two runs tests within sides too
+                          "by_side": [{"rule": [t[0] + t[1], t[0]], "other": [t[2] + t[3], t[2]]} for t in tables]})
         tested = [c for c in cards if c["tested"]]
         for entry in cards:
             entry["p_holm"], entry["flagged"] = 1.0, False
@@ -218,11 +220,13 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
     """Two analyses of the same seeds (``other``: the changed content) card by card: the win rate of
     the player who carried out the card's rule (in a game whose cards carry out no rule of their
     own, of the player who played it: ``measure`` "plays"), and how often each card was played each way, with
-    Fisher's exact test of those win rates and of the sides' win rates (Holm's adjustment over the
-    cards), and the change in each card's rule player's win rate with Newcombe's interval."""
+    the exact test of those win rates within each side (Holm's adjustment over the cards played in
+    both), Fisher's of the sides' win rates, and the change in each card's rule player's win rate
+    with Newcombe's interval."""
     # a game where no way of playing a card carries out a rule of its own (the Civil War Card
     # Game): each card's measure is the win rate of the side that played it, any way
     plays = not other.get("rule_uses", True)
+    measure = "other" if plays else "rule"
     if plays:
         base = dict(base, cards=[dict(c, rule=c["other"]) for c in base["cards"]])
         other = dict(other, cards=[dict(c, rule=c["other"]) for c in other["cards"]])
@@ -231,18 +235,27 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
     for card in other["cards"]:
         was = by_id.get(card["card"])
         if was is None:
-            rows.append({"card": card["card"], "only_in": "compare", "p": 1.0})
+            rows.append({"card": card["card"], "only_in": "compare", "p": 1.0, "tested": False})
             continue
         a, b = was["rule"], card["rule"]
         _, low, high = newcombe(b["k"], b["n"], a["k"], a["n"], z)
+        # after against before, within each side (a side's edge is not the card's): one table a side
+        tables = [(after[measure][1], after[measure][0] - after[measure][1],
+                   before[measure][1], before[measure][0] - before[measure][1])
+                  for after, before in zip(card.get("by_side", ()), was.get("by_side", ()))] \
+            or [(b["k"], b["n"] - b["k"], a["k"], a["n"] - a["k"])]
         rows.append({"card": card["card"], "before": was, "after": card,
                      "rule_difference": (None if not a["n"] or not b["n"] else b["k"] / b["n"] - a["k"] / a["n"]),
                      "difference_low": low, "difference_high": high,
-                     "p": fisher(b["k"], b["n"] - b["k"], a["k"], a["n"] - a["k"])})
+                     "p": stratified(tables), "tested": bool(a["n"] and b["n"])})
     for card_id in by_id:
         if card_id not in {c["card"] for c in other["cards"]}:
-            rows.append({"card": card_id, "only_in": "content", "p": 1.0})
-    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+            rows.append({"card": card_id, "only_in": "content", "p": 1.0, "tested": False})
+    # Holm's adjustment over the cards played in both contents (no test is made of the others)
+    for row in rows:
+        row["p_holm"], row["flagged"] = 1.0, False
+    tested = [row for row in rows if row["tested"]]
+    for row, adjusted in zip(tested, holm([r["p"] for r in tested])):
         row["p_holm"] = adjusted
         row["flagged"] = adjusted < level
     sides = {}

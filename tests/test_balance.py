@@ -670,6 +670,56 @@ def test_a_report_in_spanish_names_the_game_s_counters_steps_and_ways_of_play_in
     assert not re.search(r"\bturns?\b|\binterrupt\b", text), re.findall(r".{30}\bturns?\b.{30}", text)[:3]
 
 
+def test_a_ctrl_c_while_the_compared_content_plays_ends_the_report_without_a_comparison(content, unchanged):
+    """The first Ctrl-C stops the run under way, the compared content's too: its games so far
+    would be a comparison of part of one run against the whole of the other."""
+    played = [0]
+
+    def progress(games):
+        played[0] += games
+    data = balance(unchanged, Plan(games=40, seed=1, pairings=(("random", "random"),)), other=content,
+                   progress=progress, stopped=lambda: played[0] > 40)
+    assert data["meta"]["interrupted"] is True and not data.get("compare") and data["meta"]["compare"] is None
+    assert [run["games"] for run in data["runs"]] == [40] and 40 < played[0] < 80
+
+
+def test_the_score_plot_shows_shares_of_the_games_scored(monkeypatch):
+    """Most Civil War games are won at once, unscored: each side's bars and the margin's add up
+    to all the games scored, not to the scored share of every game."""
+    pytest.importorskip("matplotlib")
+    from crisis.balance.plots import Plotter
+    from crisis.content.games import game_path
+    game = load_content(game_path("civil-war-card-game"))
+    run = balance(game, Plan(games=20, seed=1, pairings=(("random", "heuristic"),)))["runs"][0]
+    assert 0 < run["score"]["games"] < run["games"]
+    figures = []
+    monkeypatch.setattr(Plotter, "_png", lambda self, figure: figures.append(figure) or b"png")
+    Plotter(Words(Presenter(game, game.catalog("en")))).score(run)
+    left, right = figures[0].axes
+    for bars in left.containers:
+        assert sum(bar.get_height() for bar in bars) == pytest.approx(1.0)
+    assert sum(bar.get_height() for bar in right.containers[0]) == pytest.approx(1.0)
+
+
+def test_a_comparison_tests_each_card_within_each_side_and_adjusts_over_the_cards_played_in_both():
+    from crisis.balance.summary import compare
+
+    def card(name, sides):  # sides: [(rule plays, won), ...] a side
+        rule = [sum(n for n, _ in sides), sum(k for _, k in sides)]
+        return {"card": name, "rule": {"n": rule[0], "k": rule[1]}, "other": {"n": 0, "k": 0},
+                "by_side": [{"rule": [n, k], "other": [0, 0]} for n, k in sides]}
+    before = {"cards": [card("a", [(10, 2), (10, 8)]), card("b", [(0, 0), (0, 0)]), card("c", [(5, 2), (5, 3)])],
+              "wins": {}, "rule_uses": ["event"]}
+    after = {"cards": [card("a", [(2, 0), (18, 15)]), card("b", [(0, 0), (0, 0)]), card("c", [(5, 3), (5, 2)])],
+             "wins": {}, "rule_uses": ["event"]}
+    rows = {r["card"]: r for r in compare(before, after)["cards"]}
+    # 'a': the pooled rate rose from 50% to 75% only because the side that wins played it more
+    assert rows["a"]["p"] == pytest.approx(stats.stratified([(0, 2, 2, 8), (15, 3, 8, 2)]))
+    assert rows["a"]["p"] > 0.5 and stats.fisher(15, 5, 10, 10) < rows["a"]["p"]
+    assert not rows["b"]["tested"] and rows["b"]["p_holm"] == 1.0  # never played: not counted
+    assert rows["a"]["p_holm"] == pytest.approx(min(1.0, 2 * rows["a"]["p"]))
+
+
 def test_both_rules_on_a_game_without_optional_rules_is_refused_before_any_game(tmp_path):
     """--both-rules on a game with no optional rule had nothing to compare and was silently
     ignored; it is now refused in one line, before any folder is made."""
