@@ -314,7 +314,8 @@ def changed_cards(content, other) -> Dict[str, List[dict]]:
     # a field whose default is another field's value ("defense: its power") follows that field
     # where the card gives it no value of its own: a change of the one is not an edit of the other
     follows = {name: default for kind in program_of(other).definition.schema.card_kinds
-               for name, default in kind.defaults if isinstance(default, str) and default != "nowhere"}
+               for name, default in kind.defaults
+               if isinstance(default, str) and default in {field for field, _ in kind.fields}}
     out: Dict[str, List[dict]] = {}
     for card_id, (fields, rule) in theirs.items():
         was = mine.get(card_id)

@@ -779,20 +779,36 @@ def serve() -> None:
                                           text_edit=T.TextEdit(range=T.Range(start=start, end=at), new_text=label)))
         return T.CompletionList(is_incomplete=False, items=items)
 
+    def column_of(uri: str, position) -> int:
+        """The editor's column (UTF-16 units) as a character index of the document's line."""
+        lines = (document_text(uri) or "").split("\n")
+        line = lines[position.line] if 0 <= position.line < len(lines) else ""
+        return len(_prefix_in_utf16(line, position.character))
+
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     async def hover(params: T.HoverParams):
-        shown = await ask("hover", params.text_document.uri, params.position.line, params.position.character)
+        uri = params.text_document.uri
+        shown = await ask("hover", uri, params.position.line, column_of(uri, params.position))
         if shown is None:
             return None
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=shown))
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     async def definition(params: T.DefinitionParams):
-        found = await ask("definition", params.text_document.uri, params.position.line, params.position.character)
+        uri = params.text_document.uri
+        found = await ask("definition", uri, params.position.line, column_of(uri, params.position))
         if found is None:
             return None
         file, line, column = found
-        start = T.Position(line=line - 1, character=column - 1)
+        target = document_text(Path(file).as_uri())
+        if target is None:
+            try:
+                target = Path(file).read_text(encoding="utf-8") if Path(file).stat().st_size <= limits.MAX_FILE_BYTES else ""
+            except (OSError, UnicodeDecodeError):
+                target = ""
+        lines = target.split("\n")
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        start = T.Position(line=line - 1, character=_utf16(text[:column - 1]) if text else column - 1)
         return T.Location(uri=Path(file).as_uri(), range=T.Range(start=start, end=start))
 
     try:

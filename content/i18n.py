@@ -67,9 +67,10 @@ def _at_text(catalog: Catalog, key: str, names: Sequence[str], message: str, **k
     found = _at(catalog, key, message, **kwargs)
     line = found.source_line or ""
     for name in names:
-        start = line.find("{" + name, (found.column or 1) - 1)
-        if start >= 0:
-            return attrs.evolve(found, column=start + 1, width=len(name) + 1)
+        # the whole name ('{sid' is not the start of '{side}')
+        match = re.compile(r"\{" + re.escape(name) + r"(?=[}|?:\s])").search(line, (found.column or 1) - 1)
+        if match:
+            return attrs.evolve(found, column=match.start() + 1, width=len(name) + 1)
     return found
 
 
@@ -529,8 +530,8 @@ def _content_flag(content: Content) -> str:
     root = Path(os.path.abspath(str(content.root)))
     if root.parent == Path(os.path.abspath(str(games_dir()))):
         return "" if root.name == DEFAULT_GAME else f" --game {root.name}"
-    shown = display_path(root)
-    return f" --content {shown if ' ' not in shown else repr(shown)}"
+    import shlex
+    return f" --content {shlex.quote(display_path(root))}"
 
 
 # English words quoted as words (a mention, not an instruction): «help», "help", 'help'

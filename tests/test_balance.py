@@ -253,13 +253,20 @@ def test_the_command_writes_the_report_without_matplotlib_and_refuses_bad_counts
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a file system that refuses new files: Linux's /proc")
-def test_a_folder_that_refuses_files_is_told_before_any_game(tmp_path):
-    """Permissions may allow what the file system refuses (/proc, /sys, a read-only mount): found by
-    trying, before the games, not after an hour of them."""
-    refused = run_main("balance", "--games", "5000", "--out", "/proc/self/crisis-report", cwd=tmp_path)
+def test_a_folder_that_refuses_files_is_told_before_any_game_and_none_is_left(tmp_path, monkeypatch):
+    """Permissions may allow what the file system refuses (/sys, a read-only mount): found by
+    trying to write a file there before the games, not after an hour of them; the folders made
+    for the try are taken away again."""
+    import errno
+    import tempfile
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", read_only)
+    refused = run_main("balance", "--games", "5000", "--out", "new/report", cwd=tmp_path)
     assert refused.returncode == 2 and "--out" in refused.stderr and "Traceback" not in refused.stderr
     assert "Playing" not in refused.stderr and refused.stdout == ""
+    assert not (tmp_path / "new").exists()
 
 
 @pytest.mark.parametrize("arguments", [("--games", "abc"), ("--games", "1.0"), ("--games", "0"), ("--seed", "-3"),

@@ -92,6 +92,13 @@ def test_a_placeholder_of_a_text_named_by_the_game_is_not_blamed_on_one_side(spa
     assert d.source_line[d.column - 1:d.column - 1 + d.width] == "{round"  # the caret under it
 
 
+def test_the_caret_goes_to_the_misspelt_placeholder_not_one_it_begins(spanish_copy):
+    """'{sid}' misspelt after a '{side}' in the same text: the caret under '{sid', not '{side'."""
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la ronda {round}', '"{side} {round} {rou}')
+    (d,) = [d for d in messages_of(spanish_copy) if "log.step.deal" in d.message]
+    assert d.source_line[d.column - 1:d.column - 1 + d.width] == "{rou"
+
+
 def test_a_placeholder_only_left_out_is_said_so_not_called_misspelt(spanish_copy):
     replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '"Comienza la ronda {round}', '"Comienza la ronda')
     (d,) = [d for d in messages_of(spanish_copy) if "log.step.deal" in d.message]

@@ -504,3 +504,40 @@ def test_a_failure_shows_what_the_game_did_from_the_last_action_on(tmp_path):
     after = out.split("the game logged", 1)[1]
     assert "North forfeits Iron Brigade." in after and after.index("forfeits") < after.index("North draws a card.")
 
+
+def test_what_the_game_did_is_that_of_the_step_of_the_first_problem(tmp_path):
+    """A check that fails before any action shows no log; a later action's would mislead."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    (tmp_path / "early.yaml").write_text(
+        "name: wrong from the start\nposition:\n  phase: turns\n  leader: South\n  in play:\n"
+        "    North: {washington-dc: {at: Washington D.C.}}\n    South: {richmond: {at: Richmond}}\n"
+        "actions:\n  - {decision: {player: North, kind: forfeit}}\n  - done\n  - done\n", encoding="utf-8")
+    program = program_of(load_content(game_path("civil-war-card-game")))
+    (outcome,) = run_file(program, tmp_path, tmp_path / "early.yaml")
+    assert outcome.problems and outcome.last_action is None and outcome.went_on == []
+
+
+def test_a_scenario_file_may_end_in_yml(tmp_path):
+    """A scenario is a test, not content: a file named the other usual way is run, not skipped."""
+    from crisis.interpreter.designer.scenario import scenario_files
+    (tmp_path / "a.yml").write_text("name: x\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("name: y\n", encoding="utf-8")
+    assert [p.name for p in scenario_files([tmp_path])] == ["a.yml", "b.yaml"]
+
+
+def test_an_expected_counter_is_read_within_its_own_bounds(tmp_path):
+    """A Civil War battle total goes from -999 to 999: -3 may be expected, 1000 may not."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    program = program_of(load_content(game_path("civil-war-card-game")))
+    for value, runs in ((-3, True), (1000, False)):
+        (tmp_path / "bounds.yaml").write_text(
+            "name: bounds\nposition:\n  phase: turns\n  leader: South\n  in play:\n"
+            "    North: {washington-dc: {at: Washington D.C.}}\n    South: {richmond: {at: Richmond}}\n"
+            f"expect:\n  might: {{North: {value}}}\n", encoding="utf-8")
+        (outcome,) = run_file(program, tmp_path, tmp_path / "bounds.yaml")
+        assert (outcome.status != NOT_RUN) == runs, [d.message for d in outcome.diagnostics]
+        if not runs:
+            assert "from -999 to 999" in outcome.diagnostics[0].message
+

@@ -793,7 +793,7 @@ class _Reader:
             if kind == "counter":
                 # a counter's expected value within its own bounds (a battle's total may be below 0)
                 counter = self.schema.counters[part[1]]
-                value = ("count", counter.low)
+                value = ("count", counter.low, counter.high)
                 shapes[key] = ("map", "side", value) if counter.each_side else value
             elif kind == "register":
                 shapes[key] = ("side",)
@@ -927,8 +927,8 @@ class _Reader:
                 size = self.number(value, "size", 0) if "size" in value else None
                 return Pile(top=top, size=size)
             return Pile(cards=self.shaped(container, key, ("list", shape[1])))
-        if kind == "count":
-            return self.number(container, key, shape[1] if len(shape) > 1 else 0)
+        if kind == "count":  # a whole number within the shape's bounds (a counter's own), else at least 0
+            return self.number(container, key, *(shape[1:] if len(shape) > 1 else (0,)))
         if kind == "bool":
             if not isinstance(value, bool):
                 self.error(container, key, f"'{key}' should be true or false", hint=f"got {value!r}")
@@ -1254,10 +1254,13 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
     problems = outcome.problems
     stopped = False
     mark, last = 0, None  # the log's length before the last action, and that action
+    noted = [False]
 
-    def note_where() -> None:  # at the first problem: what the game did since the last action
-        if problems and outcome.last_action is None and last is not None and game.log is not None:
-            outcome.last_action, outcome.went_on = last, list(game.log[mark:])
+    def note_where() -> None:  # once, at the step of the first problem: what the game did since the last action
+        if problems and not noted[0]:
+            noted[0] = True
+            if last is not None and game.log is not None:
+                outcome.last_action, outcome.went_on = last, list(game.log[mark:])
     for where, step in steps:
         if isinstance(step, Check):
             _run_check(game, step, kinds, problems)
@@ -1277,6 +1280,7 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
         violations = check_position(program, game.position)
         if violations:
             problems.extend(f"{where} ('{step.text}'): invariant broken: {v}" for v in violations)
+            note_where()
             stopped = True
             break
     if not stopped:
@@ -1295,8 +1299,8 @@ def _play_steps(game, reader: "_Reader", steps, wanted, final_check: Optional[Ch
 def scenario_files(paths: Sequence[Path]) -> List[Path]:
     files: List[Path] = []
     for path in paths:
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.yaml")))
+        if path.is_dir():  # (a scenario is a test, not content: named either usual way)
+            files.extend(sorted([*path.rglob("*.yaml"), *path.rglob("*.yml")]))
         else:
             files.append(path)
     return files
