@@ -338,3 +338,20 @@ def test_the_rules_command_shows_the_sequence_of_play(content, lang, solo, wante
     assert [line for line in wanted if line not in lines] == []
     assert not [line for line in lines if "<" in line]
     assert any("Solitario" in line for line in lines) == solo
+
+
+def test_the_scoring_summary_says_how_the_solo_game_scores_objectives(content):
+    """'rules scoring' said each player scores both objective spaces, which the solo game does
+    not: there the player scores only his own, the Solo Opponent both."""
+    from crisis.cli.board import Screen
+    from crisis.cli.info import rules_query
+    from crisis.cli.terminal import Style
+    from crisis.cli.text import Presenter
+    from crisis.interpreter.engine.game import Game, Options
+
+    options = Options(frozenset({"event_discard"}), solo=content.definition.schema.sides[1])
+    screen = Screen(Game.of(content, 0, options, log=False), Presenter(content, content.catalog("en")), Style(False), 100)
+    listed, _ = rules_query(screen, "scoring")
+    text = " ".join(" ".join(listed).split())
+    assert "In the solo game you gain 1 VP for your own objective's space only" in text
+
