@@ -176,10 +176,15 @@ def test_a_new_card_file_not_yet_saved_is_checked_as_it_is_typed(lsp):
                 if d.severity == T.DiagnosticSeverity.Error]
     # closed unsaved with a mistake: nothing of the text thrown away stays shown
     lsp.change(new, text, 3)
+    closed_and_cleared(lsp, new)
+
+
+def closed_and_cleared(lsp, path):
+    """Close ``path`` unsaved and wait until its diagnostics are cleared (an empty list published)."""
     lsp.arrived.clear()
     lsp.client.text_document_did_close(T.DidCloseTextDocumentParams(text_document=T.TextDocumentIdentifier(
-        uri=new.as_uri())))
-    lsp.until(new, lambda found: found is not None and not list(found))
+        uri=path.as_uri())))
+    lsp.until(path, lambda found: found is not None and not list(found))
 
 
 def test_closing_a_file_without_saving_shows_the_file_on_disk_again(lsp):
@@ -187,9 +192,7 @@ def test_closing_a_file_without_saving_shows_the_file_on_disk_again(lsp):
     text = cards.read_text(encoding="utf-8")
     lsp.open(cards)
     assert lsp.change(cards, text.replace("place 3 in Fort Sumter", "place 3 in Fort Sumpter", 1))
-    lsp.client.text_document_did_close(T.DidCloseTextDocumentParams(text_document=T.TextDocumentIdentifier(
-        uri=cards.as_uri())))
-    lsp.until(cards, lambda found: found is not None and not list(found))
+    closed_and_cleared(lsp, cards)
 
 
 def test_columns_are_counted_in_utf16_units_as_the_server_says(lsp):

@@ -396,14 +396,17 @@ def test_replay_steps_forward_and_back_jumps_and_branches(hot_seat, content, tmp
     run(main())
 
 
+def replay_of(data, content, folder) -> Replay:
+    """A replay, in English, of a saved game's data (written to a file in ``folder``)."""
+    original = folder / "game.json"
+    original.write_text(json.dumps(data), encoding="utf-8")
+    return Replay(content, Presenter(content, content.catalog("en")), saves.read(original, content, {}), original)
+
+
 def test_replay_words_are_typed_whole_and_no_letter_branches_at_once(hot_seat, content, tmp_path):
     """'b' alone branched off into a new file at once, and typing 'back' left 'ack': the words
     are typed whole now, and branching is only ever the word 'branch'."""
-    data = hot_seat["data"]
-    original = tmp_path / "game.json"
-    original.write_text(json.dumps(data), encoding="utf-8")
-    show = Presenter(content, content.catalog("en"))
-    watched = Replay(content, show, saves.read(original, content, {}), original)
+    watched = replay_of(hot_seat["data"], content, tmp_path)
 
     async def main():
         app = GameApp(replay=watched)
@@ -421,11 +424,8 @@ def test_replay_words_are_typed_whole_and_no_letter_branches_at_once(hot_seat, c
 def test_a_replay_of_an_unfinished_game_shows_cards_played_as_the_line_mode_does(hot_seat, content, tmp_path):
     """A card played is face up once played: the full screen called it 'a private choice' (its hand
     was private) while the line mode showed it; an objective kept stays private."""
-    data = dict(hot_seat["data"], actions=hot_seat["data"]["actions"][:12])  # not over: private choices hide
-    original = tmp_path / "game.json"
-    original.write_text(json.dumps(data), encoding="utf-8")
-    show = Presenter(content, content.catalog("en"))
-    watched = Replay(content, show, saves.read(original, content, {}), original)
+    # not over: private choices hide
+    watched = replay_of(dict(hot_seat["data"], actions=hot_seat["data"]["actions"][:12]), content, tmp_path)
 
     async def main():
         app = GameApp(replay=watched)
