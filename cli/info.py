@@ -368,8 +368,10 @@ def typed_example(screen, decision) -> dict:
     return {"n": len(decision.actions), "short": "", "full": ""}
 
 
-def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict) -> List[str]:
-    """What ``?`` says about the current decision: the rule, what it is part of, the commands."""
+def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: dict,
+               why: Optional[str] = None) -> List[str]:
+    """What ``?`` says about the current decision: the rule, what it is part of, the commands;
+    ``why``: the word that asks why the game's side or a bot chose as it did, where one does."""
     c = screen.c
     lines = [""]
     lines += decision_help(screen, decision)
@@ -384,9 +386,17 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
     if decision.hidden and hotseat:
         lines += screen.wrap(c.text("cli.help.hidden"), 2)
     lines += screen.wrap(c.text("cli.help.commands", **typed_example(screen, decision), **words), 2)
+    if why is not None:
+        lines += screen.wrap(c.text("cli.help.why", why=why), 2)
     lines += screen.wrap(c.text("cli.help.saved", file=shown_path(path)), 2)
     lines.append("")
     return lines
+
+
+def explained(session) -> bool:
+    """Whether ``why`` has something to say in this game: the game plays a side (its choices are
+    traced), or a bot keeps its reasons."""
+    return session.game.automa is not None or any(getattr(bot, "explain", None) for bot in session.bots)
 
 
 def why_lines(session) -> List[str]:

@@ -289,23 +289,9 @@ class LineMode:
         return {name: s.command_word(name) for name in ("help", "card", "log", "rules", "board", "undo", "quit")}
 
     def help(self, decision: Decision) -> None:
-        scr = self.screen()
-        lines = [""]
-        lines += info.decision_help(scr, decision)
-        part = self.show.part_of(self.session.game)
-        if part:
-            lines += scr.wrap(self.c.text("cli.help.cause", line=part), 2)
-        rule = info.rule_text(scr, decision)
-        if rule:
-            lines += scr.wrap(self.c.text("cli.help.rule", rule=rule), 2)
-        if decision.optional:
-            lines += scr.wrap(self.c.text("cli.help.optional"), 2)
-        if decision.hidden and self.session.hotseat:
-            lines += scr.wrap(self.c.text("cli.help.hidden"), 2)
-        lines += scr.wrap(self.c.text("cli.help.commands", **info.typed_example(scr, decision), **self.command_words()), 2)
-        lines += scr.wrap(self.c.text("cli.help.saved", file=shown_path(self.session.path)), 2)
-        lines.append("")
-        self.term.lines(lines)
+        s = self.session
+        self.term.lines(info.help_lines(self.screen(), decision, s.hotseat, s.path, self.command_words(),
+                                        s.command_word("why") if info.explained(s) else None))
 
     def full_log(self) -> None:
         lines = [self.style.bold(self.c.text("cli.log.title"))]

@@ -203,6 +203,7 @@ MESSAGES = {
     "cli.help.part_step": None,
     "cli.help.rule": frozenset({"rule"}),
     "cli.help.saved": frozenset({"file"}),
+    "cli.help.why": frozenset({"why"}),
     "cli.i18n.games": frozenset({"value"}),
     "cli.i18n.summary": frozenset({"files", "lang", "missing", "n"}),
     "cli.input.ambiguous": frozenset({"n", "names", "text"}),

@@ -256,3 +256,14 @@ def test_a_game_without_a_solo_mode_says_so_in_a_player_s_words(command):
     result = run_main(command, "--solo", "--game", "civil-war-card-game", input="")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "The Civil War Card Game has no solo mode" in result.stderr
+
+
+def test_help_names_why_where_the_game_plays_a_side_and_not_between_two_people(tmp_path):
+    """'?' in the solo game lists 'why', its main command (F1 and '?' never named it); a game of
+    two people, where nobody's choices are explained, does not."""
+    from clirun import run_main
+    solo = run_main("play", "--solo", "--seed", "5", "--save", "s.json", input="?\nquit\n", cwd=tmp_path)
+    assert "why tells you why the other side made its last choice" in " ".join(solo.stdout.split())
+    people = run_main("play", "--seed", "5", "--save", "p.json", input="\n?\nquit\n", cwd=tmp_path)
+    assert "tells you why" not in " ".join(people.stdout.split())
+

@@ -758,7 +758,8 @@ class GameApp(App):
         s = self.session
         scr = self.screen_blocks(POPUP)
         words = {name: s.command_word(name) for name in ("help", "card", "log", "rules", "board", "undo", "quit")}
-        lines = info.help_lines(scr, s.decision, s.hotseat, s.path, words)
+        lines = info.help_lines(scr, s.decision, s.hotseat, s.path, words,
+                                s.command_word("why") if info.explained(s) else None)
         lines += ["", self.c.text("cli.tui.keys_help")]
         legend = scr.board()[-1]
         self.info(lines + ["", legend])
