@@ -177,7 +177,7 @@ class GameApp(App):
     """
 
     BINDINGS = [Binding("escape", "focus_choices", show=False),
-                Binding("ctrl+c", "interrupt", show=False, priority=True)]
+                Binding("ctrl+c", "halt", show=False, priority=True)]
 
     def __init__(self, session: Optional[GameSession] = None, replay: Optional[Replay] = None,
                  no_color: bool = False):
@@ -802,7 +802,7 @@ class GameApp(App):
     async def action_quit(self) -> None:
         self.action_quit_game()
 
-    async def action_interrupt(self) -> None:
+    async def action_halt(self) -> None:
         """Ctrl+C: as quit, the game saved, with the exit status of an interrupt (130), as the line
         mode and docs/playing.md give it; a game over ends as it would."""
         if self.session is not None and not self.session.over:
