@@ -417,6 +417,12 @@ def test_replay_words_are_typed_whole_and_no_letter_branches_at_once(hot_seat, c
             await pilot.press("b", "enter")
             assert watched.position == 1 and app.replay is not None
             assert not list(tmp_path.glob("*branch*"))  # nothing was branched off
+            # the replay's own hint and footer (no undo: a replay takes nothing back) ...
+            command = app.query_one("#command")
+            assert "branch" in command.placeholder and "ctrl+z" not in app._bindings.key_to_bindings
+            await pilot.press(*"branch", "enter")  # ... until it becomes a game again
+            assert app.replay is None and "branch" not in command.placeholder
+            assert "ctrl+z" in app._bindings.key_to_bindings
 
     run(main())
 

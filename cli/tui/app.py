@@ -208,6 +208,8 @@ class GameApp(App):
         self._bindings.key_to_bindings.pop("ctrl+q", None)
         for keys, action, word in (("f1", "help", "help"), ("f2", "log", "log"), ("f3", "rules", "rules"),
                                    ("ctrl+z", "undo", "undo"), ("ctrl+q", "quit", "quit")):
+            if replay is not None and word == "undo":
+                continue  # a replay takes nothing back: its footer does not offer it
             self.bind(keys, action, description=self.c.text(f"cli.tui.keys.{word}"))
 
     def compose(self) -> ComposeResult:
@@ -231,7 +233,9 @@ class GameApp(App):
                 with VerticalScroll(id="feed-scroll"):
                     yield Static(id="feed")
                 yield Static(id="message")
-        yield Input(id="command", placeholder=self.c.text("cli.tui.placeholder"), select_on_focus=False)
+        # a replay steps with the arrows and takes words (back, branch, a number): its own hint
+        yield Input(id="command", placeholder=self.c.text("cli.tui.replay_placeholder" if self.replay is not None
+                                                            else "cli.tui.placeholder"), select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -1037,6 +1041,10 @@ class GameApp(App):
         self.replay = None
         self.screen.remove_class("watching")
         self.query_one("#choices", OptionList).display = True
+        # a game again: its hint, and undo in the footer
+        self.query_one("#command", Input).placeholder = self.c.text("cli.tui.placeholder")
+        self.bind("ctrl+z", "undo", description=self.c.text("cli.tui.keys.undo"))
+        self.refresh_bindings()
         self.say(self.c.text("cli.replay.branched", file=shown_path(self.session.path), n=r.position))
         self.advance()
 
