@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 from typing import List, Optional
 
+from .summary import measured
+
 
 def plots_available() -> bool:
     try:
@@ -191,8 +193,8 @@ class Plotter:
         labels = [("★ " if r["flagged"] else "") + w("plot_card_plays", card=w.card(r["card"]),
                                                      before=r["before"]["rule"]["n"], after=r["after"]["rule"]["n"])
                   for r in rows]
-        title = "plot_compare_plays" if comparison.get("measure") == "plays" else "plot_compare"
-        self._categories(axes, labels, self.percent, w("axis_rule_difference"), w(title), legend=False)
+        self._categories(axes, labels, self.percent, w("axis_rule_difference"), w(measured(comparison, "plot_compare")),
+                         legend=False)
         for label, row in zip(axes.get_yticklabels(), rows):
             if row["card"] in changed:
                 label.set_fontweight("bold")

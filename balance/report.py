@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Tuple
 from crisis.interpreter.records import reading_of
 
 from .plots import Plotter, plots_available
-from .summary import change_rows, tie_break_texts
+from .summary import change_rows, measured as _measured, tie_break_texts
 from crisis.interpreter.engine.program import program_of
 
 FILES = ("report.html", "report.json", "runs.csv", "cards.csv", "kept.csv")
@@ -602,12 +602,6 @@ def power_lines(comparison: dict, w: Words) -> Tuple[List[str], List[str]]:
                          card=w.card(card["card"]), before=card["before_plays"], after=card["after_plays"],
                          points=w.number(100 * (found or 1), 0), power=figures["power"]))
     return warning, details
-
-
-def _measured(comparison: dict, key: str) -> str:
-    """A comparison's text in its measure's words: 'the event player's win rate', or where the
-    game's cards carry out no rule of their own, 'the win rate of the side that played it'."""
-    return f"{key}_plays" if comparison.get("measure") == "plays" else key
 
 
 def _compare(data: dict, w: Words, plotter, texts: _CardTexts) -> str:

@@ -95,22 +95,8 @@ def _log_choose(n: int, k: int) -> float:
 
 def fisher(a: int, b: int, c: int, d: int) -> float:
     """Two-sided p-value of Fisher's exact test for the table [[a, b], [c, d]]
-    (rows: the two groups; columns: successes, failures)."""
-    row1, col1, n = a + b, a + c, a + b + c + d
-    if n == 0 or row1 in (0, n) or col1 in (0, n):
-        return 1.0
-    low, high = max(0, col1 - (n - row1)), min(row1, col1)
-
-    def log_p(x: int) -> float:
-        return _log_choose(row1, x) + _log_choose(n - row1, col1 - x) - _log_choose(n, col1)
-
-    seen = log_p(a)
-    total = 0.0
-    for x in range(low, high + 1):
-        lp = log_p(x)
-        if lp <= seen + 1e-7:  # at most as likely as the table seen (with a relative tolerance)
-            total += math.exp(lp)
-    return min(1.0, total)
+    (rows: the two groups; columns: successes, failures): ``stratified`` of one table."""
+    return stratified([(a, b, c, d)])
 
 
 def stratified(tables: Sequence[Tuple[int, int, int, int]]) -> float:

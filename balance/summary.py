@@ -16,6 +16,7 @@ import math
 from typing import Dict, List, Optional, Sequence
 
 from crisis.interpreter.engine.sequence import KeepOp
+from crisis.interpreter.batch import finite as _finite
 from crisis.interpreter.records import reading_of
 
 from .stats import (Z95, fisher, histogram_mean, histogram_quantile, holm, mean_difference, newcombe, stratified,
@@ -368,6 +369,8 @@ def _written(text: Optional[str]) -> Optional[str]:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def _finite(value):
-    """A figure for the report's JSON: None for nan (a mean of no games)."""
-    return None if value is None or value != value else value
+def measured(comparison: dict, key: str) -> str:
+    """A comparison's text in its measure's words: 'the event player's win rate', or where the
+    game's cards carry out no rule of their own, 'the win rate of the side that played it'."""
+    return f"{key}_plays" if comparison.get("measure") == "plays" else key
+

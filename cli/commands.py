@@ -5,7 +5,9 @@ none imports another; the engine and the content are imported when a function ne
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
 import sys
 from typing import TYPE_CHECKING, Optional
 
@@ -213,3 +215,22 @@ def each_side_once(given, content, show):
                                              first=named[index], second=f"{side}={bot}"))
         named[index] = f"{side}={bot}"
         yield index, bot
+
+
+@contextlib.contextmanager
+def first_interrupt():
+    """A long run's Ctrl-C in two steps: the first only sets the flag this yields (``bool(flag)``
+    true), for the run to end after the work under way and report it; a second raises
+    KeyboardInterrupt at once.  The earlier handler is restored after."""
+    flag: list = []
+
+    def on_interrupt(signum, frame):
+        if flag:
+            raise KeyboardInterrupt
+        flag.append(True)
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+

@@ -421,24 +421,18 @@ def cmd_balance(args) -> int:
         done[0] += games
         rate = done[0] / max(time.perf_counter() - started, 1e-9)
         bar.update(bar.task_ids[0], completed=done[0], rate=c.text("cli.sim.rate", rate=show.decimal(rate, 1)))
-    interrupted = []
-
-    def on_interrupt(signum, frame):
-        # the first Ctrl-C ends the games after the chunk under way and writes the report of those
-        # played; a second one does not wait, and writes nothing
-        if interrupted:
-            raise KeyboardInterrupt
-        interrupted.append(True)
-    import signal
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    from .commands import first_interrupt
     if bar is not None:
         bar.start()
+    # the first Ctrl-C ends the games after the chunk under way and writes the report of those
+    # played; a second one does not wait, and writes nothing
     try:
-        data = balance(content, plan, other, progress if bar is not None else None, stopped=lambda: bool(interrupted))
+        with first_interrupt() as interrupted:
+            data = balance(content, plan, other, progress if bar is not None else None,
+                           stopped=lambda: bool(interrupted))
     except KeyboardInterrupt:
         raise CliError(c.text("report.interrupted_twice"), code=130) from None
     finally:
-        signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.stop()
     if data["meta"]["interrupted"]:

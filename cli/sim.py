@@ -15,7 +15,6 @@ import errno
 import gc
 import json
 import os
-import signal
 import stat
 import sys
 import time
@@ -106,7 +105,7 @@ def cmd_sim(args) -> int:
 
 def _cmd_sim(args, start: "StartUp") -> int:
     from . import words
-    from .commands import chosen_bots, load, presenter, print_coverage
+    from .commands import chosen_bots, first_interrupt, load, presenter, print_coverage
     # the numbers first, with the command line's own words: a mistake is told at once
     catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
     games, seed, jobs = validated(args, catalog)
@@ -153,47 +152,40 @@ def _cmd_sim(args, start: "StartUp") -> int:
     started = time.perf_counter()
     bar = progress_bar(c, games) if not args.json else None
     chunks = run_chunks(args, job, seed, games, jobs, records is not None)
-    interrupted = []
     records_failed: Optional[OSError] = None
-
-    def on_interrupt(signum, frame):
-        # the first Ctrl-C ends the run after the chunk under way (its games are kept and
-        # written whole); a second one does not wait
-        if interrupted:
-            raise KeyboardInterrupt
-        interrupted.append(True)
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        if bar is not None:
-            bar.start()
-        for chunk in chunks:
-            total.merge(chunk.summary)
+    # the first Ctrl-C ends the run after the chunk under way (its games are kept and written
+    # whole); a second one does not wait
+    with first_interrupt() as interrupted:
+        try:
+            if bar is not None:
+                bar.start()
+            for chunk in chunks:
+                total.merge(chunk.summary)
+                if records is not None:
+                    try:
+                        records.write("".join(line + "\n" for line in chunk.records))
+                    except OSError as error:  # a full disk: the games so far are reported, then the error
+                        records_failed = error
+                        break
+                if bar is not None:
+                    rate = total.games / max(time.perf_counter() - started, 1e-9)
+                    bar.update(bar.task_ids[0], completed=total.games,
+                               rate=c.text("cli.sim.rate", rate=show.decimal(rate, 0)))
+                if interrupted:
+                    break
+        except KeyboardInterrupt:
+            pass
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()  # stops the worker processes
+            if bar is not None:
+                bar.stop()
             if records is not None:
                 try:
-                    records.write("".join(line + "\n" for line in chunk.records))
-                except OSError as error:  # a full disk: the games so far are reported, then the error
-                    records_failed = error
-                    break
-            if bar is not None:
-                rate = total.games / max(time.perf_counter() - started, 1e-9)
-                bar.update(bar.task_ids[0], completed=total.games,
-                           rate=c.text("cli.sim.rate", rate=show.decimal(rate, 0)))
-            if interrupted:
-                break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()  # stops the worker processes
-        if bar is not None:
-            bar.stop()
-        if records is not None:
-            try:
-                records.close()
-            except OSError as error:
-                records_failed = records_failed or error
+                    records.close()
+                except OSError as error:
+                    records_failed = records_failed or error
     if records_failed is not None:
         raise writing_problem(c, "--records", args.records, records_failed)
     partial = total.games < games

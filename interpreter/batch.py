@@ -231,7 +231,7 @@ class Summary:
             "win_rate_margin95": 1.96 * (0.25 / max(decided, 1)) ** 0.5,
             "score": reading.counters[reading.score].name if reading.score >= 0 else None,
             # the score's mean over the games that ran to their end (a game won at once was not scored)
-            "mean_score": ({side: _finite(self.scored_mean(reading.score, s)) for s, side in enumerate(sides)}
+            "mean_score": ({side: finite(self.scored_mean(reading.score, s)) for s, side in enumerate(sides)}
                            if reading.score >= 0 else None),
             "mean_counters": {c.name: {side: self.sums.get((i, s), 0) / n for s, side in enumerate(sides)}
                               for i, c in enumerate(reading.counters) if c.each_side},
@@ -351,5 +351,6 @@ def play_batch(job: Job, seeds: Sequence[int], jobs: int = 1) -> Summary:
     return total
 
 
-def _finite(value: float) -> Optional[float]:
-    return None if value != value else value
+def finite(value: Optional[float]) -> Optional[float]:
+    """A figure for JSON: None for nan (a mean of no games)."""
+    return None if value is None or value != value else value
