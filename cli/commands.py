@@ -218,17 +218,17 @@ def each_side_once(given, content, show):
 
 
 @contextlib.contextmanager
-def first_interrupt():
+def two_step_ctrl_c():
     """A long run's Ctrl-C in two steps: the first only sets the flag this yields (``bool(flag)``
     true), for the run to end after the work under way and report it; a second raises
     KeyboardInterrupt at once.  The earlier handler is restored after."""
     flag: list = []
 
-    def on_interrupt(signum, frame):
+    def on_ctrl_c(signum, frame):
         if flag:
             raise KeyboardInterrupt
         flag.append(True)
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
     try:
         yield flag
     finally:

@@ -421,13 +421,13 @@ def cmd_balance(args) -> int:
         done[0] += games
         rate = done[0] / max(time.perf_counter() - started, 1e-9)
         bar.update(bar.task_ids[0], completed=done[0], rate=c.text("cli.sim.rate", rate=show.decimal(rate, 1)))
-    from .commands import first_interrupt
+    from .commands import two_step_ctrl_c
     if bar is not None:
         bar.start()
     # the first Ctrl-C ends the games after the chunk under way and writes the report of those
     # played; a second one does not wait, and writes nothing
     try:
-        with first_interrupt() as interrupted:
+        with two_step_ctrl_c() as interrupted:
             data = balance(content, plan, other, progress if bar is not None else None,
                            stopped=lambda: bool(interrupted))
     except KeyboardInterrupt:

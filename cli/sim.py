@@ -105,7 +105,7 @@ def cmd_sim(args) -> int:
 
 def _cmd_sim(args, start: "StartUp") -> int:
     from . import words
-    from .commands import chosen_bots, first_interrupt, load, presenter, print_coverage
+    from .commands import chosen_bots, load, presenter, print_coverage, two_step_ctrl_c
     # the numbers first, with the command line's own words: a mistake is told at once
     catalog = words.cli_catalog(["--lang", args.lang] if args.lang else [])
     games, seed, jobs = validated(args, catalog)
@@ -155,7 +155,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
     records_failed: Optional[OSError] = None
     # the first Ctrl-C ends the run after the chunk under way (its games are kept and written
     # whole); a second one does not wait
-    with first_interrupt() as interrupted:
+    with two_step_ctrl_c() as interrupted:
         try:
             if bar is not None:
                 bar.start()
