@@ -23,7 +23,7 @@ from helpers import assert_same_choice_on_twins
 from test_engine_knows_no_game import names_and_strings
 from crisis.content.yamlfile import ContentError
 from crisis.interpreter.designer.invariants import check_position
-from crisis.interpreter.designer.scenario import PASSED, run_file
+from crisis.interpreter.designer.scenario import NOT_RUN, PASSED, run_file
 from crisis.interpreter.engine.game import Game, play_game
 from crisis.interpreter.engine.program import GameProgram
 
@@ -256,6 +256,23 @@ def test_a_scenario_expects_each_sides_deck_top_first_whole_or_in_part(program, 
     (outcome,) = run_file(program, ROOT, path)
     assert outcome.problems == ["decks.North.top: expected ['bounty-jumpers'], got ['irish-brigade']",
                                 "decks.North.size: expected 56, got 55"]
+
+
+def test_a_scenario_may_not_stand_a_card_at_a_location_off_the_map(program, tmp_path):
+    """A location is on the map only while its card is in play (C3): a soldier put at Manassas
+    without the Manassas card is an impossible start, said before any action; with the card it is played."""
+    path = tmp_path / "off.yaml"
+    path.write_text(SIDE_DECKS.replace("ohio-farms: {}, iowa-cornfields: {}}",
+                                       "ohio-farms: {}, iowa-cornfields: {}, twentieth-maine: {at: Manassas}}"),
+                    encoding="utf-8")
+    (outcome,) = run_file(program, ROOT, path)
+    assert [d.message for d in outcome.diagnostics] == [
+        "the starting position is impossible: twentieth-maine stands at Manassas, which is not on the map"]
+    path.write_text(path.read_text(encoding="utf-8").replace("South: {richmond: {at: Richmond}}",
+                                                            "South: {richmond: {at: Richmond}, "
+                                                            "manassas: {at: Manassas}}"), encoding="utf-8")
+    (outcome,) = run_file(program, ROOT, path)
+    assert outcome.diagnostics == [] and outcome.status != NOT_RUN  # it ran (its expectations are another start's)
 
 
 # ------------------------------------------------------------------ content mistakes

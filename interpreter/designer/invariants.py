@@ -139,7 +139,7 @@ def _entities(program, position, problems: List[str]) -> dict:
     found: dict = {}
     if not layout.entities:
         return found
-    from crisis.interpreter.engine.entities import tables
+    from crisis.interpreter.engine.entities import place_on_map, tables
     from crisis.interpreter.engine.layout import CARRIER, OWNER, PLACE
     t = tables(program)
     for entity in range(layout.entities):
@@ -150,6 +150,9 @@ def _entities(program, position, problems: List[str]) -> dict:
         found.setdefault(t.kind_of[entity], {})[t.card_of[entity]] = 1
         if not 0 <= owner < len(program.schema.sides) or not NOBODY <= place < layout.places:
             problems.append(f"{t.ids[entity]} is in play for side {owner} at place {place}")
+        elif place != NOBODY and not place_on_map(program, values, place, t):
+            # a line of cards: a place is on the map only while its card is in play (docs/state.md)
+            problems.append(f"{t.ids[entity]} stands at {program.schema.map.places[place]}, which is not on the map")
         if carrier != NOBODY and (values[layout.entity_of(carrier) + OWNER] == NOBODY
                                   or values[layout.entity_of(carrier) + PLACE] != place):
             problems.append(f"{t.ids[entity]} is carried by {t.ids[carrier]}, which is not in play where it is")

@@ -258,12 +258,17 @@ def carriers_of(board, cards) -> frozenset:
 def on_map(board, place: int, t: Optional[EntityTables] = None) -> bool:
     """Whether a place is on the map: always, unless the map is a line of cards, where a place is
     on it while its card is in play.  (``t``: the program's tables, when the caller has them.)"""
+    return place_on_map(board.program, board.values, place, t)
+
+
+def place_on_map(program, values, place: int, t: Optional[EntityTables] = None) -> bool:
+    """``on_map`` of a position's values (no board needed: the invariants read positions)."""
     if t is None:
-        t = tables(board.program)
+        t = tables(program)
     if not t.line:
         return place >= 0
     record = t.place_record[place] if place >= 0 else -1
-    return record >= 0 and board.values[record] != NOBODY
+    return record >= 0 and values[record] != NOBODY
 
 
 def neighbours(board, place: int) -> List[int]:
