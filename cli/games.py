@@ -10,8 +10,7 @@ import argparse
 import sys
 
 from . import words
-
-EXIT_USAGE = 2
+from .exits import EXIT_USAGE
 
 
 class GameAction(argparse.Action):

@@ -19,8 +19,8 @@ from crisis.ruleset.diagnostics import shown
 
 from . import info
 from .board import Screen, fit
-from .session import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED, REPLAY_COMMANDS, GameSession, Replay,
-                      before_result, controller_text)
+from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STOPPED
+from .session import REPLAY_COMMANDS, GameSession, Replay, before_result, controller_text
 from .paths import shown_path
 from .terminal import Terminal
 from .typed import too_long, too_long_text, typed_number

@@ -20,7 +20,7 @@ from . import games, words
 from .commands import (bots_for_sides, choose_language, each_side_once, load, no_catalog, presenter, print_coverage,
                        side_bots, solo_options)
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 PROGRAM = "crisis"  # the command's name, which starts its own messages
 
 
@@ -653,7 +653,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_FAILED if failed else EXIT_USAGE
     except KeyboardInterrupt:
         print("", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. piped into head
         return EXIT_OK
     finally:

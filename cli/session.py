@@ -39,7 +39,6 @@ from .text import STEP_KEYS, Presenter, fold
 from .typed import too_long, too_long_text, typed_number
 from crisis.interpreter.engine.program import program_of
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 DEFAULT_BOT = RandomBot.name
 COMMANDS = ("help", "undo", "card", "log", "rules", "board", "quit", "why")

@@ -24,7 +24,7 @@ from .errors import CliError
 from .paths import file_to_write, reason_text, shown_path, writing_problem
 from crisis.interpreter.engine.program import program_of
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
 
 def whole_number(text, smallest: int) -> Optional[int]:

@@ -46,7 +46,8 @@ from crisis.ruleset.diagnostics import shown
 
 from .. import info
 from ..board import Screen
-from ..session import EXIT_INTERRUPTED, EXIT_OK, REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
+from ..exits import EXIT_INTERRUPTED, EXIT_OK
+from ..session import REPLAY_COMMANDS, GameSession, Replay, before_result, command_of
 from ..paths import command_apart, shown_path
 from ..terminal import Style
 from ..typed import too_long, too_long_text, typed_number
