@@ -1135,3 +1135,39 @@ def test_a_whole_civil_war_game_against_the_bot_in_80x24(tmp_path):
     assert not any("turns taken" in text or "<cli." in text for panes in shown for text in panes.values())
     winner = ("North", "South")[game.result.winner]
     assert any(winner in text and "win" in text for text in result["final"].values())
+
+
+def test_square_brackets_in_a_games_texts_are_shown_as_written_never_read_as_markup(tmp_path):
+    """A game's catalog is content, read as untrusted: a translator's "[Enter]", or a stray "[/]",
+    in the hint of a pop-up, the placeholder, the title or a card's name is shown as typed; it
+    once stopped the full screen with a markup error and a traceback."""
+    import shutil
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    copy = tmp_path / "fs"
+    shutil.copytree(game_path("fort-sumter"), copy)
+    cli_texts = copy / "locale" / "en" / "cli.yaml"
+    text = cli_texts.read_text(encoding="utf-8")
+    cli_texts.write_text(text.replace('cli:\n  title: "Fort Sumter"\n',
+                                      'cli:\n  title: "Fort Sumter [/]"\n  tui:\n'
+                                      '    close: "Press [Enter] or [/] to go back [bold"\n'
+                                      '    placeholder: "Type [/] here [b"\n', 1), encoding="utf-8")
+    cards = copy / "locale" / "en" / "cards-strategy.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace('    title: "', '    title: "[/]'), encoding="utf-8")
+    bracketed = load_content(copy)
+    session = new_session(bracketed, tmp_path, controllers=(saves.HUMAN, "random"), seed=3)
+    app = GameApp(session=session)
+    result = {}
+
+    async def main():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("f1")
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            result["hint"] = plain(app.screen.query_one("#info-hint").render())
+            await pilot.press("escape")
+            result["seen"] = await play_through(app, pilot, keys=8)
+
+    run(main())
+    assert result["hint"] == "Press [Enter] or [/] to go back [bold"
+    assert session.over
+    assert any("[/]" in text for kind, _, panes in result["seen"] if panes for text in panes.values())

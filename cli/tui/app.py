@@ -82,7 +82,7 @@ class InfoScreen(ModalScreen):
         with Vertical(id="info"):
             with VerticalScroll(id="info-scroll"):
                 yield Static(self.body, id="info-text")
-            yield Static(self.hint, id="info-hint")
+            yield Static(Text(self.hint), id="info-hint")  # a catalog's text, never read as markup
 
     def on_mount(self) -> None:
         self.fit(self.app.size.height)
