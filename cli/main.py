@@ -9,6 +9,8 @@ imported by the commands that need them, so ``crisis --help`` and
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import re
 import shlex
 import sys
@@ -615,6 +617,17 @@ def _misspelt(flag: str, command: argparse.ArgumentParser) -> bool:
     return did_you_mean(flag, [o for o in command._option_string_actions if o.startswith("--")]) is not None
 
 
+def _say_to_stderr(text: str) -> None:
+    """A last message; the process's standard output, which may be what failed, is dropped, so that
+    exiting does not fail again (an output a caller put in its place is left alone)."""
+    if sys.stdout is sys.__stdout__:
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:  # pragma: no cover - no null device
+            pass
+    print(text, file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     catalog = words.cli_catalog(argv)
@@ -639,7 +652,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from crisis.ruleset.diagnostics import RulesError, UserError, printable
     from .errors import CliError
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # output that cannot be written (a full disk) is found here, not at exit
+        return status
     except CliError as error:
         # messages may quote a saved game or content: printed with control characters escaped
         print(on_terminal(printable(str(error), keep="\n\t"), sys.stderr), file=sys.stderr)
@@ -656,6 +671,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. piped into head
         return EXIT_OK
+    except OSError as error:  # outside crisis: the disk is full, the output was closed...
+        from .paths import reason_text
+        reason = reason_text(catalog, "os:" + errno.errorcode.get(error.errno or 0, str(error.errno)))
+        _say_to_stderr(catalog.text("cli.error.system", error=reason))
+        return EXIT_FAILED
+    except Exception as error:  # a bug: one sentence, as the line mode says it; the details on demand
+        _say_to_stderr(catalog.text("cli.stop.crash_unsaved", error=f"{type(error).__name__}: {error}"))
+        if os.environ.get("CRISIS_DEBUG"):
+            import traceback
+            traceback.print_exc()
+        return EXIT_FAILED
     finally:
         saves = sys.modules.get("crisis.cli.saves")  # imported only by the commands that save
         if saves is not None:

@@ -189,6 +189,7 @@ MESSAGES = {
     "cli.error.side_without_solo": frozenset(),
     "cli.error.side_without_vs": frozenset(),
     "cli.error.solo_vs": frozenset(),
+    "cli.error.system": frozenset({"error"}),
     "cli.error.unknown_option": frozenset({"game", "option", "options"}),
     "cli.error.unknown_option_guess": frozenset({"game", "guess", "option", "options"}),
     "cli.error.vs": frozenset({"given", "names"}),

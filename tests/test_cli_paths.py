@@ -165,3 +165,37 @@ def test_a_save_name_that_its_lock_or_temporary_file_would_not_fit_is_refused_be
     branched = run_main("replay", fits, "--branch", "0", "--save", temporary_too_long, input="quit\n", cwd=tmp_path)
     assert "longer than this system allows" in one_line(branched)
     assert sorted(p.name for p in tmp_path.iterdir()) == [fits]
+
+
+def test_output_that_cannot_be_written_ends_any_command_in_one_line(monkeypatch):
+    """``crisis cards > /dev/full``: the full disk is said in one line (exit 1), in the command
+    line's language, never as a traceback."""
+    import contextlib
+    import io
+    from crisis.cli.main import main
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    for lang, words in (("en", "crisis could not go on: the disk is full."),
+                        ("es", "crisis no ha podido continuar: el disco está lleno.")):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(Full()), contextlib.redirect_stderr(err):
+            code = main(["cards", "--lang", lang])
+        assert code == 1 and err.getvalue().strip() == words
+
+
+def test_a_fault_inside_crisis_is_one_sentence_and_the_details_only_when_asked(monkeypatch):
+    """A bug in a command (here made on purpose) is said in one sentence that asks for a report;
+    its traceback is printed only with CRISIS_DEBUG=1."""
+    from crisis.cli import main as cli_main
+
+    def broken(args):
+        raise ValueError("made on purpose")
+    monkeypatch.setattr(cli_main, "cmd_cards", broken)
+    result = run_main("cards")
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("Something went wrong inside crisis (ValueError: made on purpose); please "
+                                     "report this (set CRISIS_DEBUG=1 to see the details).")
+    debug = run_main("cards", env={"CRISIS_DEBUG": "1"})
+    assert "Traceback" in debug.stderr and "made on purpose" in debug.stderr
