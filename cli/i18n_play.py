@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Tuple
 
-from crisis.content.locale import Catalog
+from crisis.content.locale import Catalog, MessageError, format_message
 from crisis.content.model import Content
 
 # The header and the board are drawn at one decision in this many (they ask for the same
@@ -32,13 +32,21 @@ class _Recording(Catalog):
     def __init__(self, catalog: Catalog):
         super().__init__(catalog.lang, catalog.messages, catalog.positions, catalog.fallback)
         self.missed: Dict[str, str] = {}
+        # texts it has that play could not fill: key -> (where, what went wrong, the names play gave)
+        self.unfilled: Dict[str, Tuple[str, str, Tuple[str, ...]]] = {}
         self.unnamed: Dict[str, Tuple[str, str]] = {}  # names no catalog gives: key -> (where, word shown)
         self.listed: List[str] = []  # the cards as listed (where an unnamed name may show)
         self.where = ""
 
     def text(self, key: str, **params) -> str:
-        if self.raw(key) is None:
+        message = self.raw(key)
+        if message is None:
             self.missed.setdefault(key, self.where)
+        elif key not in self.unfilled:
+            try:
+                format_message(message, self.with_grammar(message, params))
+            except MessageError as error:  # the player reads <key> here
+                self.unfilled[key] = (self.where, str(error), tuple(sorted(params)))
         return super().text(key, **params)
 
     def name(self, kind: str, name: str, default=None) -> str:
@@ -48,14 +56,17 @@ class _Recording(Catalog):
         return shown
 
 
-def keys_missing_in_play(content: Content, lang: str, games: int) -> Dict[str, str]:
-    """The keys of ``lang``'s catalog (fallback included) that ``games`` random games asked for
-    and it lacks: key -> an example of the choice or moment that asked (an action as typed)."""
-    return _played(content, lang, games).missed
+def texts_wrong_in_play(content: Content, lang: str, games: int):
+    """What ``games`` random games asked ``lang``'s catalog (fallback included) for and could not
+    read: (the keys it lacks: key -> an example of the choice or moment that asked, an action as
+    typed; the texts it has that play could not fill: key -> (where, why, the names play gave))."""
+    catalog = _played(content, lang, games)
+    return catalog.missed, catalog.unfilled
 
 
 def played_texts(content: Content, lang: str, games: int):
-    """(``keys_missing_in_play``, the words ``lang``'s players read as ``state.yaml`` writes them
+    """(``texts_wrong_in_play``'s two: the keys missing, the texts play could not fill (a misspelt
+    placeholder of a text only play fills); the words ``lang``'s players read as ``state.yaml`` writes them
     because no catalog gives them: a card field's name, a kind of cards' name, a word they type for
     a way to play a card), the second found by listing every card as ``crisis cards`` does too and
     every action as typed (key -> where).  Proper names (places,
@@ -65,7 +76,7 @@ def played_texts(content: Content, lang: str, games: int):
     # a name asked for is not always shown (a card's line may leave its fields out): those shown
     words = {key: (where, shown) for key, (where, shown) in catalog.unnamed.items()
              if key.rsplit(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(shown.lower()) + r"\b", listed)}
-    return catalog.missed, words
+    return catalog.missed, catalog.unfilled, words
 
 
 _COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute",

@@ -307,7 +307,7 @@ def cmd_cards(args) -> int:
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
     from crisis.content.i18n import (missing_in_play_problems, missing_key_problems, missing_keys, other_problems,
-                                     unnamed_problems)
+                                     unfilled_in_play_problems, unnamed_problems)
     from crisis.content.loader import REFERENCE_LANG
     from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
@@ -329,8 +329,9 @@ def cmd_i18n(args) -> int:
         others = [p for p in other_problems(content, lang) if p not in told]
         told += others
         if games:
-            missed, unnamed = played_texts(content, lang, games)
+            missed, unfilled, unnamed = played_texts(content, lang, games)
             others += missing_in_play_problems(content, lang, missed, games)
+            others += unfilled_in_play_problems(content, lang, unfilled, games)
             if lang != REFERENCE_LANG and not gaps:  # (while keys are missing, their English shows anyway)
                 others += unnamed_problems(content, lang, unnamed)
         for problem in missing_key_problems(content, lang, args.all) + others:

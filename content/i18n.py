@@ -478,6 +478,28 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
             for key, example in sorted(found.items())]
 
 
+def unfilled_in_play_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str, Tuple[str, ...]]],
+                              games: int) -> List[Diagnostic]:
+    """The texts of ``lang``'s catalog that play could not fill (``found``: key -> where, why, the
+    names play gave, from cli/i18n_play.py): a log line or a prompt whose parameters only play
+    knows, with a placeholder misspelt or one play never gives.  Players see <key> there."""
+    from .messages import closest
+    catalog = content.catalogs[lang]
+    problems = []
+    for key, (example, why, given) in sorted(found.items()):
+        text = catalog.raw(key) or ""
+        unknown = [name for name in placeholders(text) if name not in given]
+        guess = closest(unknown[0], given) if unknown else ()
+        hints = [f"did you mean {{{guess[0]}}}?" if guess else None,
+                 f"found at '{example}' in one of {games} random games"]
+        holder = catalog if key in catalog.messages else (catalog.fallback or catalog)
+        problems.append(_at_text(holder, key, unknown,
+                                 f"'{key}' cannot be filled in play ({why}): players see <{key}>; play gives "
+                                 f"{_names(frozenset(given)) if given else 'no value'}",
+                                 hint="; ".join(filter(None, hints))))
+    return problems
+
+
 def unnamed_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str]]) -> List[Diagnostic]:
     """Words ``lang``'s players read in the reference language, as ``state.yaml`` writes them,
     because no catalog names them (``found``: key -> where, from cli/i18n_play.py): a key to give

@@ -607,10 +607,31 @@ def test_major_anderson_is_comandante_in_spanish(content):
 @pytest.mark.parametrize("game", ["fort-sumter", "civil-war-card-game"])
 def test_every_text_that_random_games_ask_for_is_in_the_catalogs(game, lang):
     """The prompts and actions the sequence of play makes (``decision.forfeit``), the log as
-    shown, the header, the board and the result of ten games: a player never reads <a.key>."""
-    from crisis.cli.i18n_play import keys_missing_in_play
+    shown, the header, the board and the result of ten games: a player never reads <a.key>,
+    neither for a key missing nor for a text whose placeholders play cannot fill."""
+    from crisis.cli.i18n_play import texts_wrong_in_play
     from crisis.content.games import game_path
-    assert keys_missing_in_play(load_content(game_path(game)), lang, 10) == {}
+    assert texts_wrong_in_play(load_content(game_path(game)), lang, 10) == ({}, {})
+
+
+def test_a_misspelt_placeholder_of_a_text_only_play_fills_is_found_by_the_games_played(tmp_path):
+    """A log line's values are known only in play (a card played gets its fields): '{vaule}' in
+    the English 'log.play.value' passes the content's own check and showed players
+    <log.play.value>; the games of i18n check find it, at the placeholder, with the closest name."""
+    import shutil
+    from crisis.content.games import game_path
+    root = tmp_path / "fs"
+    shutil.copytree(game_path("fort-sumter"), root)
+    shutil.rmtree(root / "locale" / "es")
+    replace_in(root / "locale" / "en" / "messages.yaml", '{card} for its value ({value}).',
+               '{card} for its value ({vaule}).')
+    assert run_main("check", "--content", root).returncode == 0
+    played = run_main("i18n", "check", "--content", root)
+    assert played.returncode == 1
+    report = played.stdout.splitlines()
+    (at,) = [n for n, line in enumerate(report) if "'log.play.value' cannot be filled in play" in line]
+    assert report[at].startswith(str(root / "locale" / "en" / "messages.yaml") + ":18:")
+    assert "did you mean {value}?" in report[at + 3]
 
 
 def test_a_prompt_that_only_play_makes_is_reported_where_it_belongs(tmp_path):
