@@ -376,8 +376,7 @@ class CodeGenerator(TransferWriter, ValueWriter):
         out.indent()
         out.line(f"{side} = ({turn} + {k}) % {sides}")
         turn_scope = scope.as_side(side)
-        ops = getattr(op.body, "ops", (op.body,))
-        can = self.can(ops[0], turn_scope) if ops else False
+        can = self.can(op.body, turn_scope)  # (AlternateOp.can_take_turn)
         out.line(f"if V[{self.integer(counts)} + {side}] < {n} and {self.paren(can)}:")
         out.line("    break")
         out.dedent()

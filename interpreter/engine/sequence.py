@@ -299,7 +299,7 @@ class StopOp(Op):
 
 class AlternateOp(Op):
     """"players alternate, the leader first, until each has 3 played cards": turn by turn,
-    skipping a player who is done or cannot take a turn; over when nobody can.  At most N turns
+    skipping a player who is done or can do nothing in a turn; over when nobody can.  At most N turns
     for each player: turns that set the counter back stop the game (docs/limits.md)."""
 
     loop = True
@@ -350,7 +350,7 @@ class AlternateOp(Op):
         turn = (leader + played) % sides if leader >= 0 else played % sides
         for k in range(sides):
             side = (turn + k) % sides
-            if values[counts + side] < self.n and self.first_can_act(board, frame[1].as_side(side)):
+            if values[counts + side] < self.n and self.can_take_turn(board, frame[1].as_side(side)):
                 break
         else:
             machine.stack.pop()  # nobody can take a turn (only with a short deck)
@@ -380,7 +380,7 @@ class AlternateOp(Op):
             turn = (leader + played) % sides if leader >= 0 else played % sides
             for k in range(sides):
                 side = (turn + k) % sides
-                if values[counts + side] < self.n and self.first_can_act(board, ctx.as_side(side)):
+                if values[counts + side] < self.n and self.can_take_turn(board, ctx.as_side(side)):
                     break
             else:
                 return
@@ -397,10 +397,11 @@ class AlternateOp(Op):
         board.emit("log.counter", counter=schema.counters[self.counter].name, side=schema.sides[side], n=1,
                    value=board.values[board.layout.counter[self.counter] + side], reason="")
 
-    def first_can_act(self, board, ctx) -> bool:
-        """Whether a player can take a turn: the turn's first statement can be carried out."""
-        ops = getattr(self.body, "ops", (self.body,))
-        return bool(ops) and ops[0].can_act(board, ctx)
+    def can_take_turn(self, board, ctx) -> bool:
+        """Whether a player can take a turn: some statement of it can be carried out.  (Not only
+        its first: a turn that opens with a draw from an empty deck still has its marches and
+        battles to come.)"""
+        return self.body.can_act(board, ctx)
 
     def can_act(self, board, ctx):
         return True
