@@ -76,7 +76,8 @@ def environment_languages() -> list:
     return []
 
 
-_CACHE_FORMAT = "crisis-cli-catalog/2"
+_CACHE_FORMAT = "crisis-cli-catalog/3"
+_CACHE_MAX_BYTES = 4 * 1024 * 1024  # the tool's command-line texts of one language: a few dozen KiB
 
 
 def _read(language_folder: Path) -> Dict[str, str]:
@@ -86,8 +87,9 @@ def _read(language_folder: Path) -> Dict[str, str]:
     (importing the library, then parsing) is most of what ``crisis --help`` would otherwise
     cost.  The cache is JSON data in the user's private cache folder; anything amiss in it and
     the YAML is read again."""
+    import hashlib
     import json
-    from crisis.ruleset.cachefolder import cache_folder
+    from crisis.ruleset.cachefolder import cache_folder, read_checked, write_checked
     try:
         paths = sorted(path for path in language_folder.iterdir() if path.suffix == ".yaml")
         stamp = [_CACHE_FORMAT, str(language_folder.resolve())] + [
@@ -95,30 +97,24 @@ def _read(language_folder: Path) -> Dict[str, str]:
     except OSError:
         return {}
     folder = cache_folder()
-    cache = Path(folder) / f"cli-{language_folder.name}.json" if folder else None
-    if cache is not None:
-        try:
-            kept = json.loads(cache.read_text(encoding="utf-8"))
-            messages = kept["messages"]
-            if kept["stamp"] == stamp and all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in messages.items()):
-                return messages
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            pass
+    name = f"cli-{language_folder.name}.json"
+    # (read and written as every cache of the tool is: private, whole, its body's digest checked)
+    key = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:32]
+    if folder:
+        body = read_checked(os.path.join(folder, name), _CACHE_FORMAT, key, _CACHE_MAX_BYTES)
+        if body is not None:
+            try:
+                messages = json.loads(body)
+                if isinstance(messages, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                                      for k, v in messages.items()):
+                    return messages
+            except ValueError:
+                pass
     messages = {}
     for path in paths:
         messages.update((key, text) for key, text in _read_yaml(path).items() if key.startswith("cli."))
-    if cache is not None and messages:
-        temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_text(json.dumps({"stamp": stamp, "messages": messages}), encoding="utf-8")
-            os.chmod(temporary, 0o600)
-            os.replace(temporary, cache)
-        except OSError:  # a full disk, say: the cache is done without, and nothing is left behind
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+    if folder and messages:
+        write_checked(folder, name, _CACHE_FORMAT, key, json.dumps(messages).encode())
     return messages
 
 

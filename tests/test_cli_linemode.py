@@ -409,10 +409,29 @@ def test_the_cached_command_line_words_follow_their_file(tmp_path, monkeypatch):
     assert cached.is_file() and cached.stat().st_mode & 0o077 == 0
     catalog.write_text('cli:\n  hello: "Hello again"\n', encoding="utf-8")  # edited: read again
     assert words._read(catalog.parent) == {"cli.hello": "Hello again"}
-    stamp = json.loads(cached.read_text(encoding="utf-8"))["stamp"]
-    for planted in ('{"stamp": %s, "messages": {"cli.hello": 5}}' % json.dumps(stamp), "not json", "[]"):
-        cached.write_text(planted, encoding="utf-8")
-        assert words._read(catalog.parent) == {"cli.hello": "Hello again"}, planted
+    # the cache is checked as every cache of the tool is: a planted or edited file is read as nothing
+    import hashlib
+    import os
+    form, key, _ = cached.read_bytes().split(b"\n", 1)[0].split(b" ")
+
+    def headed(body: bytes) -> bytes:
+        return b" ".join([form, key, hashlib.sha256(body).hexdigest().encode()]) + b"\n" + body
+    planted = {"wrong types": headed(b'{"cli.hello": 5}'), "not json": headed(b"not json"),
+               "a list": headed(b"[]"), "edited body": headed(b'{"cli.hello": "Hi"}').replace(b"Hi", b"Yo"),
+               "no header": b'{"cli.hello": "Planted"}'}
+    for what, body in planted.items():
+        cached.write_bytes(body)
+        os.chmod(cached, 0o600)
+        assert words._read(catalog.parent) == {"cli.hello": "Hello again"}, what
+    cached.write_bytes(headed(b'{"cli.hello": "Readable by others"}'))
+    os.chmod(cached, 0o644)  # another user could have written it
+    assert words._read(catalog.parent) == {"cli.hello": "Hello again"}
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_bytes(headed(b'{"cli.hello": "Through a link"}'))
+    os.chmod(elsewhere, 0o600)
+    cached.unlink()
+    cached.symlink_to(elsewhere)
+    assert words._read(catalog.parent) == {"cli.hello": "Hello again"}
 
 
 def test_spanish_numbers_have_a_decimal_comma(tmp_path):
