@@ -182,9 +182,12 @@ def allowed_placeholders(passed: FrozenSet[str]) -> FrozenSet[str]:
 
 
 def closest(name: str, names) -> Tuple[Optional[str], ...]:
-    import difflib
-    match = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.5)
-    return (match[0],) if match else ()
+    """The name of ``names`` a misspelt placeholder most likely meant, as a tuple (empty: none):
+    the language's own did-you-mean (the same choice among close names as everywhere, and a
+    name too long to be a typo left alone: a placeholder is content)."""
+    from crisis.ruleset.diagnostics import did_you_mean
+    match = did_you_mean(name, sorted(names), cutoff=0.5)
+    return (match,) if match else ()
 
 
 def registry_source(found: Dict[str, Optional[FrozenSet[str]]]) -> str:
