@@ -39,10 +39,6 @@ class Slot:
 ANYWHERE = Slot("a rule", True, True, True, True, True)
 
 
-class ResolveError(Exception):
-    pass
-
-
 def relative_side(kind: str) -> M.Side:
     return M.ME if kind in ("own", "their", "you") else M.OPPONENT
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import re
-from typing import Iterable, Iterator, List, Optional
+from typing import Iterable, Iterator, List
 
 from lark import Token
 
@@ -157,13 +157,3 @@ def _has_verb(following: List[Token]) -> bool:
         if value in _CONDITION_WORDS:
             return True
     return False
-
-
-def lexicon_in_force():
-    return LEXICON.get()
-
-
-def words_expected(kind: str) -> Optional[List[str]]:
-    """The words of one kind the game in force declares (for "expected" in syntax errors)."""
-    lexicon = LEXICON.get()
-    return lexicon.words_of(kind) if lexicon is not None else None

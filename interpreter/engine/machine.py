@@ -31,16 +31,6 @@ class Machine:
         self.base = base  # frames below this depth are not this machine's to run (a prediction's own)
         self.looking = False  # a look-ahead's: its answers are imagined, and the work goes on counting
 
-    @classmethod
-    def on_board(cls, board, base: int) -> "Machine":
-        """A machine that runs frames above ``base`` with a board already made (the direct form's
-        way to carry out an operation that has no direct form of its own)."""
-        machine = cls.__new__(cls)
-        machine.program, machine.board, machine.position = board.program, board, board.position
-        machine.stack, machine.ops, machine.base = board.position.stack, board.program.ops, base
-        machine.looking = False
-        return machine
-
     def start(self, op: Op, ctx: Ctx) -> Optional[Decision]:
         """Carry out ``op`` from here on: its decisions come back one by one from ``advance``."""
         call(self, op, ctx)

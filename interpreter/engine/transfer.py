@@ -13,7 +13,7 @@ of what a seed means, since a random bot picks by position.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 from crisis.interpreter.actions import DONE, Action, Decision
 
@@ -54,9 +54,6 @@ class TransferOp(Op):
         return ()
 
     # ------------------------------------------------------------ helpers
-    def owners_of(self, ctx) -> Tuple[int, ...]:
-        return self.owners(ctx.me)
-
     def total(self, board, ctx) -> int:
         return self.count(board, ctx, NOBODY) if self.count is not None else self.n
 

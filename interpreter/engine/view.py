@@ -55,9 +55,6 @@ class View:
         """Tokens still on the side's track (the track's next space to be emptied is this number)."""
         return self.values[self.layout.track_of(side, self._tracks[name])]
 
-    def zone_index(self, track: str, zone: str) -> int:
-        return next(i for i, z in enumerate(self.schema.tracks[self._tracks[track]].zones) if z.name == zone)
-
     def box(self, track: str, zone: int, side: int) -> int:
         return self.values[self.layout.box + self.layout.zone_slot(side, self._tracks[track], zone)]
 
@@ -72,11 +69,6 @@ class View:
         sides = len(self.sides)
         base = self.layout.entry_order + (self.layout.zone_base[self._tracks[track]] + zone) * sides
         return [self.values[base + k] for k in range(sides) if self.values[base + k] != NOBODY]
-
-    def zone_at(self, track: str, remaining: int) -> int:
-        """The zone of the track's space that ``remaining`` tokens leave next (-1 past the last)."""
-        spaces = self.program.zone_of_space[self._tracks[track]]
-        return spaces[remaining - 1] if 0 < remaining <= len(spaces) else -1
 
     def marker(self, name: str) -> int:
         """The place a marker is at, or NOBODY."""
