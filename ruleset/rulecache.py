@@ -180,14 +180,15 @@ class RuleCache:
         self.stored = _read(os.path.join(folder, _NAME), key) or {}
         self.used: Dict[str, object] = {}  # this load's texts, encoded, in the order they came
         self.changed = False
-        self.words: Dict[int, str] = {}  # id of a lexicon -> the digest of its words
+        # id of a lexicon -> (the lexicon, kept alive so that its id is never another's; its words' digest)
+        self.words: Dict[int, tuple] = {}
 
     def lexicon_key(self, lexicon) -> str:
         found = self.words.get(id(lexicon))
-        if found is None:
+        if found is None or found[0] is not lexicon:
             text = lexicon.digest_text() if lexicon is not None else ""
-            found = self.words[id(lexicon)] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        return found
+            found = self.words[id(lexicon)] = (lexicon, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        return found[1]
 
     def tree(self, digest: str):
         """The tree kept for a text's key, if a trusted one is kept; else None."""
