@@ -249,7 +249,7 @@ class Phrasing(PlayPhrasing):
         if found is not None:
             key, params, inner, body = found
             return self.fill(key, body=inner.clauses(body), **params)
-        method = getattr(self, "st_" + type(node).__name__, None)
+        method = getattr(self, "stmt_" + type(node).__name__, None)
         if method is None:
             return self.fill("statement." + _construct(node), **self.subject())
         return method(node)
@@ -394,7 +394,7 @@ class Phrasing(PlayPhrasing):
         """One token goes to "any space"; several to "any spaces"."""
         return "one" if amount.kind != "all" and amount.n == 1 and amount.number is None else "many"
 
-    def st_Transfer(self, node: M.Transfer) -> str:
+    def stmt_Transfer(self, node: M.Transfer) -> str:
         self.owner_kind = node.owners.kind
         written = node.node
         amount, tokens = self.tokens(node.amount, node.owners, node.verb)
@@ -424,7 +424,7 @@ class Phrasing(PlayPhrasing):
         return self.fill("statement.move", amount=amount, tokens=tokens, source=self.locations(node.sources, form),
                          dest=self.locations(node.dests, form), limit=self.limit(node), **self.subject())
 
-    def st_ChangeCounter(self, node: M.ChangeCounter) -> str:
+    def stmt_ChangeCounter(self, node: M.ChangeCounter) -> str:
         """"gain 1 VP" (the counter by its name: VP, or any other), "add 1 to the round"."""
         if not isinstance(node.node, N.Gain):
             whose = self.pile_whose(node.side) if node.side is not None else ""
@@ -437,7 +437,7 @@ class Phrasing(PlayPhrasing):
         return self.fill("statement.{}_per".format(verb), n=n, per=self.countable(node.per),
                          **self.counter_name(node.counter), **self.subject())
 
-    def st_SetCounter(self, node: M.SetCounter) -> str:
+    def stmt_SetCounter(self, node: M.SetCounter) -> str:
         # {each}: "yes" (each player's), "own" (a counter each side keeps, set for the acting side alone:
         # "set your might to ...", as {whose} reads it: own, their...) or "no"
         own = self.schema.counters[node.counter].each_side and not node.each_side
@@ -445,7 +445,7 @@ class Phrasing(PlayPhrasing):
         return self.fill("statement.set_counter", value=self.number(node.value), each=each,
                          **self.counter_name(node.counter), **self.subject())
 
-    def st_SetRegister(self, node: M.SetRegister) -> str:
+    def stmt_SetRegister(self, node: M.SetRegister) -> str:
         return self.fill("statement.set_register", **self.register_name(node.register), **self.subject())
 
     def number(self, node) -> str:
@@ -477,12 +477,12 @@ class Phrasing(PlayPhrasing):
         found = self.play_number(node)  # cards in play (phrasing_play.py)
         return found if found is not None else self.fill("number." + _construct(node))
 
-    def st_PlaceMarker(self, node: M.PlaceMarker) -> str:
+    def stmt_PlaceMarker(self, node: M.PlaceMarker) -> str:
         what = "statement.move_marker" if isinstance(node.node, N.Move) else "statement.place_marker"
         return self.fill(what, dest=self.locations(node.places, "one"), **self.marker_name(node.marker),
                          **self.subject())
 
-    def st_RemoveMarker(self, node: M.RemoveMarker) -> str:
+    def stmt_RemoveMarker(self, node: M.RemoveMarker) -> str:
         return self.fill("statement.remove_marker", **self.marker_name(node.marker), **self.subject())
 
     def when(self, condition) -> str:
@@ -495,13 +495,13 @@ class Phrasing(PlayPhrasing):
                 return self.fill("when." + counter, op=condition.test.op, n=condition.test.n)
         return self.fill("when.if", condition=self.condition(condition))
 
-    def st_If(self, node: M.If) -> str:
+    def stmt_If(self, node: M.If) -> str:
         when, then = self.when(node.condition), self.clauses(node.then)
         if node.otherwise is None:
             return self.fill("statement.if", when=when, then=then)
         return self.fill("statement.if_otherwise", when=when, then=then, otherwise=self.clauses(node.otherwise))
 
-    def st_Either(self, node: M.Either) -> str:
+    def stmt_Either(self, node: M.Either) -> str:
         options = [self.fill("statement.either_option", n=i + 1, text=self.clauses(o))
                    for i, o in enumerate(node.options)]
         return self.fill("statement.either", options=self.fill("statement.either_separator").join(options),
@@ -560,20 +560,20 @@ class Phrasing(PlayPhrasing):
             return self.acting("register", node.register)
         return self.acting(node.actor)  # "opponent", "each", "first"
 
-    def st_Acting(self, node: M.Acting) -> str:
+    def stmt_Acting(self, node: M.Acting) -> str:
         return self.acting_phrasing(node).clause(node.statement)
 
-    def st_FirstOf(self, node: M.FirstOf) -> str:
+    def stmt_FirstOf(self, node: M.FirstOf) -> str:
         options = [self.fill("statement.first_of_option", n=i + 1, text=self.clauses(o)) if self.labels is None
                    else self.fill("statement.first_of_labelled", label=self.labels(i + 1), text=self.clauses(o))
                    for i, o in enumerate(node.options)]
         return self.fill("statement.first_of", options=self.fill("statement.either_separator").join(options),
                          **self.subject())
 
-    def st_Goal(self, node: M.Goal) -> str:
+    def stmt_Goal(self, node: M.Goal) -> str:
         return self.fill("statement.goal", change=self.change(node.change), body=self.clauses(node.steps))
 
-    def st_CarryOut(self, node: M.CarryOut) -> str:
+    def stmt_CarryOut(self, node: M.CarryOut) -> str:
         if node.card is not None:  # "carry out the event of the card": by the rule field's name
             return self.fill("statement.use_" + self.card_field(node.field, "rule"), card=self.card(node.card),
                              **self.subject())
@@ -582,49 +582,49 @@ class Phrasing(PlayPhrasing):
                              **self.procedure_name(node.procedure), **self.subject())
         return self.fill("statement.carry_out", **self.procedure_name(node.procedure), **self.subject())
 
-    def st_Score(self, node: M.Score) -> str:
+    def stmt_Score(self, node: M.Score) -> str:
         return self.fill("statement.score", **self.procedure_name(node.procedure), **self.counter_name(node.counter),
                          **self.subject())
 
-    def st_Win(self, node: M.Win) -> str:
+    def stmt_Win(self, node: M.Win) -> str:
         if node.counter < 0:  # a sudden-death win
             return self.fill("statement.win", **self.subject())
         ties = self.procedure_name(node.ties)["procedure"] if node.ties >= 0 else ""
         return self.fill("statement.win_most", ties=ties, tied="yes" if ties else "no",
                          **self.counter_name(node.counter))
 
-    def st_Stop(self, node: M.Stop) -> str:
+    def stmt_Stop(self, node: M.Stop) -> str:
         if self.loop is not None and self.loop[0] == "counter":  # "this is the last round"
             return self.fill("statement.stop_counter", **self.counter_name(self.loop[1]))
         return self.fill("statement.stop")
 
-    def st_Forget(self, node: M.Forget) -> str:
+    def stmt_Forget(self, node: M.Forget) -> str:
         return self.fill("statement.forget", **self.subject())
 
-    def st_Shuffle(self, node: M.Shuffle) -> str:
+    def stmt_Shuffle(self, node: M.Shuffle) -> str:
         if node.into is None:
             return self.fill("statement.shuffle", pile=self.pile(node.pile), **self.subject())
         return self.fill("statement.shuffle_into", pile=self.pile(node.pile), into=self.pile(node.into),
                          **self.subject())
 
-    def st_Put(self, node: M.Put) -> str:
+    def stmt_Put(self, node: M.Put) -> str:
         return self.fill("statement.put", source=self.pile(node.source), dest=self.pile(node.dest), **self.subject())
 
-    def st_Order(self, node: M.Order) -> str:
+    def stmt_Order(self, node: M.Order) -> str:
         return self.fill("statement.order", source=self.pile(node.source), dest=self.pile(node.dest),
                          **self.subject())
 
-    def st_Keep(self, node: M.Keep) -> str:
+    def stmt_Keep(self, node: M.Keep) -> str:
         """"keep 1 objective of your objective offer as your objective"; ``assign`` an open choice."""
         text = self.fill("statement." + snake(node.verb), n=node.n, cards=self.pile_noun(node.source, node.n),
                          source=self.pile(node.source), dest=self.pile(node.dest), **self.subject())
         return text + self.fill("selection.random") if node.random else text
 
-    def st_Play(self, node: M.Play) -> str:
+    def stmt_Play(self, node: M.Play) -> str:
         return self.fill("statement.play", card=self.pile_noun(node.source, 1), source=self.pile(node.source),
                          **self.subject())
 
-    def st_Reveal(self, node: M.Reveal) -> str:
+    def stmt_Reveal(self, node: M.Reveal) -> str:
         piles = self.join([self.pile(p) for p in node.piles])
         return self.fill("statement.reveal_current" if node.current else "statement.reveal_cards", piles=piles,
                          **self.subject())
@@ -636,14 +636,14 @@ class Phrasing(PlayPhrasing):
                 return snake(kind.fields[field][0])
         return type_name
 
-    def st_Discard(self, node: M.Discard) -> str:
+    def stmt_Discard(self, node: M.Discard) -> str:
         return self.fill("statement.discard", card=self.card(node.card), **self.subject())
 
-    def st_Resolve(self, node: M.Resolve) -> str:
+    def stmt_Resolve(self, node: M.Resolve) -> str:
         entered = self.schema.tracks[node.track].entered_words
         return self.fill("statement.resolve_" + snake(entered[0] if entered else "entered"), **self.subject())
 
-    def st_Draw(self, node: M.Draw) -> str:
+    def stmt_Draw(self, node: M.Draw) -> str:
         """Drawing into a pile: "draw 4 cards from the strategy deck into your hand", "... until
         you have 3"; where the catalog has words for drawing into that pile, those ("reveal the
         top card of the deck" for a pile of one revealed card)."""

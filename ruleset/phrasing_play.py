@@ -158,7 +158,7 @@ class PlayPhrasing:
     def paying(self, number) -> str:
         return self.made("play", "paying", number=self.number(number)) if number is not None else ""
 
-    def st_EnterPlay(self, node: M.EnterPlay) -> str:
+    def stmt_EnterPlay(self, node: M.EnterPlay) -> str:
         dest, how = "", ""
         if node.dest is not None and node.onto:
             dest, how = self.play_cards(node.dest, 1, "a"), "onto"
@@ -166,7 +166,7 @@ class PlayPhrasing:
             dest, how = self.locations(node.dest, "one"), "at"
         return self.verb(node.verb, self.play_amount(node.amount, node.cards), dest, how, self.paying(node.paying))
 
-    def st_LeavePlay(self, node: M.LeavePlay) -> str:
+    def stmt_LeavePlay(self, node: M.LeavePlay) -> str:
         dest = self.pile(node.pile) if node.pile is not None else ""
         return self.verb(node.verb, self.play_amount(node.amount, node.entities), dest, "into" if dest else "",
                          cover=self.covering(node.amount))
@@ -176,31 +176,31 @@ class PlayPhrasing:
             return ""
         return self.made("play", "cover", field=self.play_field(amount.field), number=self.number(amount.number))
 
-    def st_MoveEntity(self, node: M.MoveEntity) -> str:
+    def stmt_MoveEntity(self, node: M.MoveEntity) -> str:
         if node.onto:
             dest, how = self.play_cards(node.dest, 1, "a"), "onto"
         else:
             dest, how = self.locations(node.dest, "one"), "to"
         return self.verb(node.verb, self.play_amount(node.amount, node.entities), dest, how, self.paying(node.paying))
 
-    def st_SetFlag(self, node: M.SetFlag) -> str:
+    def stmt_SetFlag(self, node: M.SetFlag) -> str:
         return self.verb(node.verb, self.play_amount(node.amount, node.entities), cover=self.covering(node.amount))
 
-    def st_ChangeEntityField(self, node: M.ChangeEntityField) -> str:
+    def stmt_ChangeEntityField(self, node: M.ChangeEntityField) -> str:
         return self.made("statement", "set_field" if node.set_to else "statement.add_to_field",
                          field=self.play_field(node.field), card=self.play_cards(node.entity),
                          number=self.number(node.amount), **self.subject())
 
-    def st_Pay(self, node: M.Pay) -> str:
+    def stmt_Pay(self, node: M.Pay) -> str:
         return self.made("statement", "pay", number=self.number(node.amount), **self.subject())
 
-    def st_Choose(self, node: M.Choose) -> str:
+    def stmt_Choose(self, node: M.Choose) -> str:
         register = self.schema.registers[node.register]
         return self.made("statement", "choose", places=self.locations(node.places, "each"),
                          optional="yes" if node.optional else "no", paying=self.paying(node.paying),
                          **self.name_forms("registers", register, "register"), **self.subject())
 
-    def st_PlayCards(self, node: M.PlayCards) -> str:
+    def stmt_PlayCards(self, node: M.PlayCards) -> str:
         n = node.most or 2
         noun = self.play_noun(node, n) if node.type is not None else self.pile_noun(node.source, n)
         return self.made("statement", "play_cards", cards=noun, n=node.most, source=self.pile(node.source),
