@@ -141,21 +141,22 @@ def _entities(program, position, problems: List[str]) -> dict:
         return found
     from crisis.interpreter.engine.entities import place_on_map, tables
     from crisis.interpreter.engine.layout import CARRIER, OWNER, PLACE
-    t = tables(program)
+    entity_tables = tables(program)
+    ids = entity_tables.ids
     for entity in range(layout.entities):
         record = layout.entity_of(entity)
         owner, place, carrier = values[record + OWNER], values[record + PLACE], values[record + CARRIER]
         if owner == NOBODY:
             continue
-        found.setdefault(t.kind_of[entity], {})[t.card_of[entity]] = 1
+        found.setdefault(entity_tables.kind_of[entity], {})[entity_tables.card_of[entity]] = 1
         if not 0 <= owner < len(program.schema.sides) or not NOBODY <= place < layout.places:
-            problems.append(f"{t.ids[entity]} is in play for side {owner} at place {place}")
-        elif place != NOBODY and not place_on_map(program, values, place, t):
+            problems.append(f"{ids[entity]} is in play for side {owner} at place {place}")
+        elif place != NOBODY and not place_on_map(program, values, place, entity_tables):
             # a line of cards: a place is on the map only while its card is in play (docs/state.md)
-            problems.append(f"{t.ids[entity]} stands at {program.schema.map.places[place]}, which is not on the map")
+            problems.append(f"{ids[entity]} stands at {program.schema.map.places[place]}, which is not on the map")
         if carrier != NOBODY and (values[layout.entity_of(carrier) + OWNER] == NOBODY
                                   or values[layout.entity_of(carrier) + PLACE] != place):
-            problems.append(f"{t.ids[entity]} is carried by {t.ids[carrier]}, which is not in play where it is")
+            problems.append(f"{ids[entity]} is carried by {ids[carrier]}, which is not in play where it is")
     return found
 
 

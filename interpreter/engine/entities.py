@@ -68,12 +68,12 @@ class EntityTables:
             site, rank = names.index(line.place_field), names.index(line.ordered_by)
             place_card = [NOBODY] * len(places)
             ranks = {}
-            for e in cards:
-                p = program.cards[kind].fields[site][self.card_of[e]]
+            for entity in cards:
+                p = program.cards[kind].fields[site][self.card_of[entity]]
                 if p is not None and p >= 0 and place_card[p] == NOBODY:
-                    place_card[p] = e
-                    self.site[e] = p
-                    ranks[p] = program.cards[kind].fields[rank][self.card_of[e]]
+                    place_card[p] = entity
+                    self.site[entity] = p
+                    ranks[p] = program.cards[kind].fields[rank][self.card_of[entity]]
             self.place_card = tuple(place_card)
             self.line_order = tuple(sorted(ranks, key=lambda p: (ranks[p], p)))
         self.line_index = {p: i for i, p in enumerate(self.line_order)}
@@ -82,9 +82,9 @@ class EntityTables:
         paying = schema.paying
         self.payers: Tuple[int, ...] = tuple(self.named(paying.cards)) if paying is not None else ()
         self.pay_flag = in_play.flag_index(paying.flag) if paying is not None else -1
-        self.payer_records = tuple((e, layout.entity_of(e)) for e in self.payers)  # (entity, its record)
+        self.payer_records = tuple((entity, layout.entity_of(entity)) for entity in self.payers)  # (entity, its record)
         # the record of the card standing for each place (-1: none), for "is it on the map"
-        self.place_record = tuple(layout.entity_of(e) if e != NOBODY else -1 for e in self.place_card)
+        self.place_record = tuple(layout.entity_of(entity) if entity != NOBODY else -1 for entity in self.place_card)
         # the same for the places of a line, in the line's order (distances count along it)
         self.line_records = tuple(self.place_record[p] for p in self.line_order)
         self.in_play_lists: Dict[tuple, List[int]] = {}  # an owners' column -> the cards in play (cards_in_play)
@@ -123,7 +123,7 @@ class EntityTables:
         return tuple(base + c for c, v in enumerate(values) if v in wanted)
 
     def of_kinds(self, kinds: Sequence[int]) -> Tuple[int, ...]:
-        return tuple(e for e in range(self.count) if self.kind_of[e] in kinds)
+        return tuple(entity for entity in range(self.count) if self.kind_of[entity] in kinds)
 
     def action(self, word: str, entity: int, how: str = "", target: int = NOBODY) -> Action:
         """``deploy infantry``, ``deploy infantry at Ridge``, ``march infantry to Ford``, ``deploy
@@ -171,7 +171,7 @@ def cards_in_play(board) -> List[int]:
     if found is None:
         if len(lists) >= _MAX_IN_PLAY_LISTS:
             lists.clear()
-        found = lists[key] = [e for e, owner in enumerate(owners) if owner != NOBODY]
+        found = lists[key] = [card_in_play for card_in_play, owner in enumerate(owners) if owner != NOBODY]
     board.entities_kept = (owners, found)
     return found
 
@@ -191,16 +191,16 @@ def carried(board, entity: int) -> List[int]:
         if not frontier:
             break
         holders, frontier = frontier, []
-        for e in playing:
-            if values[first + e * stride + CARRIER] in holders and e not in found:
-                found.append(e)
-                frontier.append(e)
+        for card_in_play in playing:
+            if values[first + card_in_play * stride + CARRIER] in holders and card_in_play not in found:
+                found.append(card_in_play)
+                frontier.append(card_in_play)
     return found
 
 
 def enter(board, entity: int, side: int, place: int = NOBODY, carrier: int = NOBODY, flag: int = -1) -> None:
     """A card comes into play (it has already left its pile)."""
-    t = tables(board.program)
+    entity_tables = tables(board.program)
     layout, values = board.layout, board.values
     record = layout.entity_of(entity)
     if carrier != NOBODY:
@@ -209,39 +209,39 @@ def enter(board, entity: int, side: int, place: int = NOBODY, carrier: int = NOB
     values[record + PLACE] = place
     values[record + CARRIER] = carrier
     values[record + FLAGS] = (1 << flag) if flag >= 0 else 0
-    for name, slot in t.mutable.items():
-        values[record + slot] = t.field(name)[entity]
+    for name, slot in entity_tables.mutable.items():
+        values[record + slot] = entity_tables.field(name)[entity]
 
 
 def leave(board, entity: int, pile_index: Optional[int], owner_pile: int = -1) -> None:
     """A card leaves play, with what it carries, to a pile (``pile_index`` in Position.piles), or
     each to its owner's pile ``owner_pile`` (a pile each side keeps).  A carried card of those that
     stay (state.yaml, 'stays') is set down where it stands instead, with what it carries."""
-    t = tables(board.program)
+    entity_tables = tables(board.program)
     layout, values = board.layout, board.values
     going = [entity]
-    if t.stays:  # what the cards that go carry: those that stay are set down, the others go too
+    if entity_tables.stays:  # what the cards that go carry: those that stay are set down, the others go too
         for _ in range(layout.entities):
             found = False
-            for e in range(layout.entities):
-                record = layout.entity_of(e)
-                if values[record + OWNER] != NOBODY and values[record + CARRIER] in going and e not in going:
-                    if e in t.stays:
+            for card_in_play in range(layout.entities):
+                record = layout.entity_of(card_in_play)
+                if values[record + OWNER] != NOBODY and values[record + CARRIER] in going and card_in_play not in going:
+                    if card_in_play in entity_tables.stays:
                         values[record + CARRIER] = NOBODY
                     else:
-                        going.append(e)
+                        going.append(card_in_play)
                         found = True
             if not found:
                 break
     else:
         going += carried(board, entity)
-    for e in going:
-        record = layout.entity_of(e)
+    for card_in_play in going:
+        record = layout.entity_of(card_in_play)
         owner = values[record + OWNER]
         if owner == NOBODY:
             continue
         index = pile_index if pile_index is not None else layout.pile(owner_pile, owner)
-        board.piles[index].append(t.card_of[e])
+        board.piles[index].append(entity_tables.card_of[card_in_play])
         values[record + OWNER] = values[record + PLACE] = values[record + CARRIER] = NOBODY
         values[record + FLAGS] = 0
 
@@ -255,38 +255,39 @@ def carriers_of(board, cards) -> frozenset:
     return frozenset(values[layout.entity_of(c) + CARRIER] for c in cards) - {NOBODY}
 
 
-def on_map(board, place: int, t: Optional[EntityTables] = None) -> bool:
+def on_map(board, place: int, entity_tables: Optional[EntityTables] = None) -> bool:
     """Whether a place is on the map: always, unless the map is a line of cards, where a place is
     on it while its card is in play.  (``t``: the program's tables, when the caller has them.)"""
-    return place_on_map(board.program, board.values, place, t)
+    return place_on_map(board.program, board.values, place, entity_tables)
 
 
-def place_on_map(program, values, place: int, t: Optional[EntityTables] = None) -> bool:
+def place_on_map(program, values, place: int, entity_tables: Optional[EntityTables] = None) -> bool:
     """``on_map`` of a position's values (no board needed: the invariants read positions)."""
-    if t is None:
-        t = tables(program)
-    if not t.line:
+    if entity_tables is None:
+        entity_tables = tables(program)
+    if not entity_tables.line:
         return place >= 0
-    record = t.place_record[place] if place >= 0 else -1
+    record = entity_tables.place_record[place] if place >= 0 else -1
     return record >= 0 and values[record] != NOBODY
 
 
 def neighbours(board, place: int) -> List[int]:
     """The places next to a place: the map's adjacency, or in a line of cards the nearest places on
     the map on either side of it."""
-    t = tables(board.program)
-    if not t.line:
-        return list(t.adjacent[place]) if place >= 0 else []
-    index = t.line_index.get(place)
+    entity_tables = tables(board.program)
+    if not entity_tables.line:
+        return list(entity_tables.adjacent[place]) if place >= 0 else []
+    index = entity_tables.line_index.get(place)
     if index is None:
         return []
-    return _along_line(t, board.values, index, -1, 1) + _along_line(t, board.values, index, 1, 1)
+    values = board.values
+    return _along_line(entity_tables, values, index, -1, 1) + _along_line(entity_tables, values, index, 1, 1)
 
 
-def _along_line(t: "EntityTables", values, index: int, step: int, most: int) -> List[int]:
+def _along_line(entity_tables: "EntityTables", values, index: int, step: int, most: int) -> List[int]:
     """The first ``most`` places on the map from the line's place ``index`` on, one way (``step``
     -1 or 1), nearest first; the place itself left out."""
-    order, records, found, k = t.line_order, t.line_records, [], index + step
+    order, records, found, k = entity_tables.line_order, entity_tables.line_records, [], index + step
     while 0 <= k < len(order) and len(found) < most:
         record = records[k]
         if record >= 0 and values[record] != NOBODY:
@@ -301,18 +302,18 @@ FAR = 10 ** 6  # the distance to a place that cannot be reached
 def distance(board, start: int, goal: int) -> int:
     """Steps along the map from one place to another (FAR when either is off the map, or none leads
     there): in a line of cards, the places on the map between them plus one."""
-    t = tables(board.program)
+    entity_tables = tables(board.program)
     if start < 0 or goal < 0:
         return FAR
-    if t.line:
-        values, place_record = board.values, t.place_record
+    if entity_tables.line:
+        values, place_record = board.values, entity_tables.place_record
         first, last = place_record[start], place_record[goal]
         if first < 0 or values[first] == NOBODY or last < 0 or values[last] == NOBODY:
             return FAR  # (off the map)
         if start == goal:
             return 0
-        a, b = sorted((t.line_index[start], t.line_index[goal]))
-        return sum(1 for record in t.line_records[a + 1:b + 1] if record >= 0 and values[record] != NOBODY)
+        a, b = sorted((entity_tables.line_index[start], entity_tables.line_index[goal]))
+        return sum(1 for record in entity_tables.line_records[a + 1:b + 1] if record >= 0 and values[record] != NOBODY)
     if start == goal:
         return 0
     seen, frontier, steps = {start}, [start], 0
@@ -320,7 +321,7 @@ def distance(board, start: int, goal: int) -> int:
         steps += 1
         following = []
         for place in frontier:
-            for other in t.adjacent[place]:
+            for other in entity_tables.adjacent[place]:
                 if other == goal:
                     return steps
                 if other not in seen:
@@ -332,9 +333,10 @@ def distance(board, start: int, goal: int) -> int:
 
 def payers(board, side: int) -> List[int]:
     """A side's cards in play that can pay now (state.yaml, 'paying'), in card order."""
-    t = tables(board.program)
-    values, bit = board.values, 1 << t.pay_flag
-    return [e for e, record in t.payer_records if values[record + OWNER] == side and not values[record + FLAGS] & bit]
+    entity_tables = tables(board.program)
+    values, bit = board.values, 1 << entity_tables.pay_flag
+    return [entity for entity, record in entity_tables.payer_records
+            if values[record + OWNER] == side and not values[record + FLAGS] & bit]
 
 
 def can_pay(board, side: int, amount: int) -> bool:
@@ -349,9 +351,9 @@ def pay(board, side: int, amount: int) -> bool:
     found = payers(board, side)
     if len(found) < amount:
         return False
-    t = tables(board.program)
-    for e in found[:amount]:
-        set_flag(board, e, t.pay_flag, True)
+    entity_tables = tables(board.program)
+    for entity in found[:amount]:
+        set_flag(board, entity, entity_tables.pay_flag, True)
     return True
 
 
@@ -363,8 +365,8 @@ def move(board, entity: int, place: int = NOBODY, carrier: int = NOBODY) -> None
         place = values[layout.entity_of(carrier) + PLACE]
     values[record + PLACE] = place
     values[record + CARRIER] = carrier
-    for e in carried(board, entity):
-        values[layout.entity_of(e) + PLACE] = place
+    for card_in_play in carried(board, entity):
+        values[layout.entity_of(card_in_play) + PLACE] = place
 
 
 def set_flag(board, entity: int, flag: int, on: bool) -> None:
@@ -375,11 +377,11 @@ def set_flag(board, entity: int, flag: int, on: bool) -> None:
         board.values[record] &= ~(1 << flag)
 
 
-def _within_line(t: EntityTables, steps: Callable) -> Callable:
+def _within_line(entity_tables: EntityTables, steps: Callable) -> Callable:
     """``places_Within`` on a line of cards, where going from place to place reaches, at each step,
     the next place on the map to the left and the next to the right: the places it would reach,
     in the same order (nearest first, left before right), read off the line directly."""
-    index_of = t.line_index
+    index_of = entity_tables.line_index
 
     def within(board, ctx, it):
         if it < 0:
@@ -389,8 +391,8 @@ def _within_line(t: EntityTables, steps: Callable) -> Callable:
         if index is None:
             return []
         levels = max(0, min(most, board.layout.places))
-        left = _along_line(t, board.values, index, -1, levels)
-        right = _along_line(t, board.values, index, 1, levels)
+        left = _along_line(entity_tables, board.values, index, -1, levels)
+        right = _along_line(entity_tables, board.values, index, 1, levels)
         out = []
         for level in range(max(len(left), len(right))):
             if level < len(left):
@@ -429,8 +431,8 @@ class EntityCompiler:
             return lambda board, ctx: ctx.entity
         if ref.kind == "that":
             return lambda board, ctx: chosen(board)
-        t = tables(self.program)
-        base = t.base.get(self.program.played_kind)
+        entity_tables = tables(self.program)
+        base = entity_tables.base.get(self.program.played_kind)
         if base is None:
             return lambda board, ctx: NOBODY
         return lambda board, ctx: base + ctx.card if ctx.card >= 0 else NOBODY
@@ -439,17 +441,17 @@ class EntityCompiler:
         """(board, ctx, it) -> the entities in play named, in entity order."""
         if isinstance(node, M.EntityRef):
             ref = self.entity_ref(node)
-            return lambda board, ctx, it: [e] if in_play(board, e := ref(board, ctx)) else []
-        t = tables(self.program)
+            return lambda board, ctx, it: [card_in_play] if in_play(board, card_in_play := ref(board, ctx)) else []
+        entity_tables = tables(self.program)
         if node.type is not None:
-            candidates = t.with_type(*node.type)
+            candidates = entity_tables.with_type(*node.type)
         else:
-            candidates = t.of_kinds(node.kinds)
+            candidates = entity_tables.of_kinds(node.kinds)
         layout = self.program.layout
         stride, first = layout.entity_stride, layout.entity
         wanted = [False] * layout.entities
-        for e in candidates:
-            wanted[e] = True
+        for card_in_play in candidates:
+            wanted[card_in_play] = True
         wanted = tuple(wanted)
         owner = self.side(node.owner) if node.owner is not None else None
         mask = sum(1 << flag for flag, _ in node.flags)
@@ -475,24 +477,24 @@ class EntityCompiler:
                 chosen = last[1]
             else:
                 owners = board.entities_kept[0]
-                chosen = [e for e in cards if wanted[e] and (owner is None or owners[e] == side)]
+                chosen = [card for card in cards if wanted[card] and (owner is None or owners[card] == side)]
                 kept[side] = (cards, chosen)
             out = []
             test = None
-            for e in chosen:
-                record = first + e * stride
+            for card_in_play in chosen:
+                record = first + card_in_play * stride
                 if mask and values[record + FLAGS] & mask != want:
                     continue
                 if where is not None and values[record + PLACE] not in where:
                     continue
-                if carriers is not None and e not in carriers:
+                if carriers is not None and card_in_play not in carriers:
                     continue
                 if extra is not None:
                     if test is None:  # the tests' set-up, once per listing, and only for a card that gets here
                         test = extra(board, ctx, it)
-                    if not test(e, record):
+                    if not test(card_in_play, record):
                         continue
-                out.append(e)
+                out.append(card_in_play)
             return out
         return members
 
@@ -506,22 +508,22 @@ class EntityCompiler:
         tests = []
         if node.whose is not None:
             field, op, other = node.whose
-            t = tables(self.program)
-            printed, slot, compare = t.field(field), t.mutable.get(field), _COMPARE[op]
+            entity_tables = tables(self.program)
+            printed, slot, compare = entity_tables.field(field), entity_tables.mutable.get(field), _COMPARE[op]
             for_each_card = self.number_for_each_card(other)
 
             def whose(board, ctx, it):
                 number, values = for_each_card(board, ctx, it), board.values
                 if slot is not None:
-                    return lambda e, record: compare(values[record + slot], number(e))
-                return lambda e, record: compare(printed[e], number(e))
+                    return lambda entity, record: compare(values[record + slot], number(entity))
+                return lambda entity, record: compare(printed[entity], number(entity))
             tests.append(whose)
         if node.by is not None:
             carrier = self.entity_ref(node.by)
 
             def by(board, ctx, it):
                 held, values = carrier(board, ctx), board.values  # the card in context: the same for every card
-                return lambda e, record: values[record + CARRIER] == held != NOBODY
+                return lambda entity, record: values[record + CARRIER] == held != NOBODY
             tests.append(by)
         if not tests:
             return None
@@ -530,7 +532,7 @@ class EntityCompiler:
 
         def all_of(board, ctx, it):
             each = [test(board, ctx, it) for test in tests]
-            return lambda e, record: all(test(e, record) for test in each)
+            return lambda entity, record: all(test(entity, record) for test in each)
         return all_of
 
     def number_for_each_card(self, node) -> Callable:
@@ -544,8 +546,8 @@ class EntityCompiler:
             def distances(board, ctx, it):
                 values, goal = board.values, []
 
-                def steps(e):
-                    record = layout.entity_of(e) if e >= 0 else -1
+                def steps(card_in_play):
+                    record = layout.entity_of(card_in_play) if card_in_play >= 0 else -1
                     if record < 0 or values[record] == NOBODY:
                         return FAR
                     if not goal:
@@ -554,14 +556,14 @@ class EntityCompiler:
                 return steps
             return distances
         number = self.number(node)
-        return lambda board, ctx, it: lambda e: number(board, with_entity(ctx, e), it)
+        return lambda board, ctx, it: lambda card_in_play: number(board, with_entity(ctx, card_in_play), it)
 
     def pile_cards(self, node: M.PileCards) -> Callable:
         """(board, ctx) -> [(entity, index in Position.piles)] of the cards of piles that may come into
         play, in pile order (the named card alone, wherever it lies)."""
-        t = tables(self.program)
+        entity_tables = tables(self.program)
         kind = node.kind
-        base = t.base.get(kind, 0)
+        base = entity_tables.base.get(kind, 0)
         if node.card is not None:
             card = self.card(node.card)
             name = self.schema.card_kinds[kind].name
@@ -577,7 +579,7 @@ class EntityCompiler:
         parts = [self.pile_sides(p) for p in node.piles]
         allowed = None
         if node.type is not None:
-            allowed = frozenset(e - base for e in t.with_type(*node.type))
+            allowed = frozenset(entity - base for entity in entity_tables.with_type(*node.type))
         test = None
         if node.field >= 0:
             values = self.program.cards[kind].fields[node.field]
@@ -602,18 +604,18 @@ class EntityCompiler:
         def where(board, ctx, it):
             values = board.values
             out = []
-            for e in members(board, ctx, it):
-                place = values[layout.entity_of(e) + PLACE]
+            for entity in members(board, ctx, it):
+                place = values[layout.entity_of(entity) + PLACE]
                 if place != NOBODY and place not in out:
                     out.append(place)
             return out
         return where
 
     def places_Adjacent(self, node: M.Adjacent):
-        t = tables(self.program)
-        adjacent = t.adjacent
+        entity_tables = tables(self.program)
+        adjacent = entity_tables.adjacent
         if node.of is None:  # next to the card being moved: its place is passed as ``it``
-            if t.line:
+            if entity_tables.line:
                 return lambda board, ctx, it: neighbours(board, it) if it >= 0 else ()
             return lambda board, ctx, it: adjacent[it] if it >= 0 else ()
         base = self.places(node.of)
@@ -621,7 +623,7 @@ class EntityCompiler:
         def next_to(board, ctx, it):
             out = []
             for p in base(board, ctx, it):
-                for q in (neighbours(board, p) if t.line else adjacent[p]):
+                for q in (neighbours(board, p) if entity_tables.line else adjacent[p]):
                     if q not in out:
                         out.append(q)
             return out
@@ -631,9 +633,9 @@ class EntityCompiler:
         """Places at most so many steps from the moving card's place (passed as ``it``), its own left out:
         the places reached by going from place to place, each step to a place next to one reached."""
         steps = self.number(node.steps)
-        t = tables(self.program)
-        if t.line:
-            return _within_line(t, steps)
+        entity_tables = tables(self.program)
+        if entity_tables.line:
+            return _within_line(entity_tables, steps)
 
         def within(board, ctx, it):
             if it < 0:
@@ -659,17 +661,17 @@ class EntityCompiler:
 
     # ---------------------------------------------------------------- numbers
     def entity_number(self, node) -> Callable:
-        t = tables(self.program)
+        entity_tables = tables(self.program)
         layout = self.program.layout
         if isinstance(node, M.Distance):
             ref, to = self.entity_ref(node.entity), self.places(node.to)
 
             def steps(board, ctx, it):
-                e = ref(board, ctx)
-                if e < 0 or board.values[layout.entity_of(e)] == NOBODY:
+                card_in_play = ref(board, ctx)
+                if card_in_play < 0 or board.values[layout.entity_of(card_in_play)] == NOBODY:
                     return FAR
                 goal = to(board, ctx, it)
-                return distance(board, board.values[layout.entity_of(e) + PLACE], goal[0]) if goal else FAR
+                return distance(board, board.values[layout.entity_of(card_in_play) + PLACE], goal[0]) if goal else FAR
             return steps
         if isinstance(node, M.CardsTotal):
             cards = self.cards(node.cards)
@@ -677,48 +679,50 @@ class EntityCompiler:
             return lambda board, ctx, it: sum(v for c in cards(board, ctx) if isinstance(v := values[c], int))
         if isinstance(node, M.EntityExtreme):
             members = self.entities(node.entities)
-            printed, slot, pick = t.field(node.field), t.mutable.get(node.field), max if node.highest else min
+            printed, slot = entity_tables.field(node.field), entity_tables.mutable.get(node.field)
+            pick = max if node.highest else min
 
             def extreme(board, ctx, it):
                 found = members(board, ctx, it)
                 if not found:
                     return 0
                 if slot is None:
-                    return pick(printed[e] for e in found)
-                return pick(board.values[layout.entity_of(e) + slot] for e in found)
+                    return pick(printed[card_in_play] for card_in_play in found)
+                return pick(board.values[layout.entity_of(card_in_play) + slot] for card_in_play in found)
             return extreme
         if isinstance(node, M.EntityField):
             ref = self.entity_ref(node.entity)
-            printed = t.field(node.field)
-            slot = t.mutable.get(node.field)
+            printed = entity_tables.field(node.field)
+            slot = entity_tables.mutable.get(node.field)
             if slot is None:
-                return lambda board, ctx, it: printed[e] if (e := ref(board, ctx)) >= 0 else 0
+                return lambda board, ctx, it: printed[card_in_play] if (card_in_play := ref(board, ctx)) >= 0 else 0
 
             def value(board, ctx, it):
-                e = ref(board, ctx)
-                if e < 0:
+                card_in_play = ref(board, ctx)
+                if card_in_play < 0:
                     return 0
-                record = layout.entity_of(e)
-                return board.values[record + slot] if board.values[record] != NOBODY else printed[e]
+                record = layout.entity_of(card_in_play)
+                return board.values[record + slot] if board.values[record] != NOBODY else printed[card_in_play]
             return value
         members = self.entities(node.entities)
-        printed = t.field(node.field)
-        slot = t.mutable.get(node.field)
+        printed = entity_tables.field(node.field)
+        slot = entity_tables.mutable.get(node.field)
         if slot is None:
-            return lambda board, ctx, it: sum(printed[e] for e in members(board, ctx, it))
-        return lambda board, ctx, it: sum(board.values[layout.entity_of(e) + slot] for e in members(board, ctx, it))
+            return lambda board, ctx, it: sum(printed[card] for card in members(board, ctx, it))
+        entity_of = layout.entity_of
+        return lambda board, ctx, it: sum(board.values[entity_of(card) + slot] for card in members(board, ctx, it))
 
     # ---------------------------------------------------------------- conditions
     def cond_EntityFlag(self, node: M.EntityFlag):
         ref, layout = self.entity_ref(node.entity), self.program.layout
         bit, on = 1 << node.flag, node.set
-        return lambda board, ctx, it: (in_play(board, e := ref(board, ctx))
-                                       and bool(board.values[layout.entity_of(e) + FLAGS] & bit) == on)
+        return lambda board, ctx, it: (in_play(board, card_in_play := ref(board, ctx))
+                                       and bool(board.values[layout.entity_of(card_in_play) + FLAGS] & bit) == on)
 
     def cond_EntityAt(self, node: M.EntityAt):
         ref, layout, places = self.entity_ref(node.entity), self.program.layout, self.places(node.places)
-        return lambda board, ctx, it: (in_play(board, e := ref(board, ctx))
-                                       and board.values[layout.entity_of(e) + PLACE] in places(board, ctx, it))
+        return lambda board, ctx, it: (in_play(board, card := ref(board, ctx))
+                                       and board.values[layout.entity_of(card) + PLACE] in places(board, ctx, it))
 
     def cond_EntityIn(self, node: M.EntityIn):
         ref = self.entity_ref(node.entity)
@@ -729,9 +733,9 @@ class EntityCompiler:
         column = self.program.cards[kind].fields[field]
         members = frozenset(c for c, v in enumerate(column) if v in values)
         if isinstance(node.card, M.EntityRef):
-            ref, t = self.entity_ref(node.card), tables(self.program)
-            return lambda board, ctx, it: ((e := ref(board, ctx)) >= 0 and t.kind_of[e] == kind
-                                           and t.card_of[e] in members)
+            ref, entity_tables = self.entity_ref(node.card), tables(self.program)
+            return lambda board, ctx, it: ((entity := ref(board, ctx)) >= 0 and entity_tables.kind_of[entity] == kind
+                                           and entity_tables.card_of[entity] in members)
         card = self.card(node.card)
         if self.card_kind(node.card) != kind:
             return lambda board, ctx, it: False
@@ -842,12 +846,12 @@ class EntityOp(Op):
         """[(entity, pile index or NOBODY)] that the statement may act on now."""
         if self.action == "enter":
             return self.candidates(board, ctx)
-        return [(e, NOBODY) for e in self.candidates(board, ctx, NOBODY)]
+        return [(entity, NOBODY) for entity in self.candidates(board, ctx, NOBODY)]
 
     def _targets(self, board, ctx, entity: int) -> Sequence[int]:
-        t = tables(board.program)
-        if self.action == "enter" and entity in t.site:  # a card of a map of cards stands for its own place
-            site = t.site[entity]
+        entity_tables = tables(board.program)
+        if self.action == "enter" and entity in entity_tables.site:  # a card of a map of cards stands for its own place
+            site = entity_tables.site[entity]
             if on_map(board, site):
                 return ()
             if self.targets is None:
@@ -866,7 +870,7 @@ class EntityOp(Op):
             found = [p for p in self.targets(board, moving, here) if p != here]
         else:
             found = self.targets(board, ctx, NOBODY)
-        if t.line:  # cards go only to places on the map
+        if entity_tables.line:  # cards go only to places on the map
             found = [p for p in found if on_map(board, p)]
         return found
 
@@ -900,7 +904,7 @@ class EntityOp(Op):
         """How many to take (for "cover": the number the cards must cover), and for "all" the cards
         named now; "that unit" is forgotten."""
         n = self.count(board, ctx)
-        fixed = tuple(e for e, _ in self._candidates(board, ctx)) if self.kind == "all" else None
+        fixed = tuple(entity for entity, _ in self._candidates(board, ctx)) if self.kind == "all" else None
         if board.layout.chosen_entity >= 0:
             board.values[board.layout.chosen_entity] = NOBODY
         return n, fixed
@@ -909,7 +913,7 @@ class EntityOp(Op):
         """The legal choices of the next step ([] when the statement is over), and whether "done" is one."""
         if self.cover is not None:
             cover = self.cover
-            if sum(cover[e] for e in taken) >= n:
+            if sum(cover[card_in_play] for card_in_play in taken) >= n:
                 return [], False
             return self.legal(board, ctx, taken), False
         if len(taken) >= n:
@@ -926,14 +930,15 @@ class EntityOp(Op):
 
     def left(self, n: int, taken: tuple) -> int:
         if self.cover is not None:
-            return max(0, n - sum(self.cover[e] for e in taken))
+            return max(0, n - sum(self.cover[entity] for entity in taken))
         return n - len(taken) if self.kind != "any" else 0
 
     def decision(self, board, ctx, legal, optional: bool, left: int) -> Decision:
-        t = tables(board.program)
+        entity_tables = tables(board.program)
         how = self.how
-        actions = [t.action(self.word, e, how if target != NOBODY and (how or e not in t.site) else "", target)
-                   for e, _, target in legal]
+        site, action = entity_tables.site, entity_tables.action
+        actions = [action(self.word, entity, how if target != NOBODY and (how or entity not in site) else "", target)
+                   for entity, _, target in legal]
         if optional:
             actions.append(DONE)
         return Decision(ctx.me, self.word, actions, optional, left, rule=self.node)
@@ -942,7 +947,7 @@ class EntityOp(Op):
         """What an "exactly N" (or a "cover") could not take is a shortfall, as for tokens."""
         if self.kind == "exactly" and len(taken) < n and fixed is None:
             board.shortfall += n - len(taken)
-        elif self.cover is not None and sum(self.cover[e] for e in taken) < n:
+        elif self.cover is not None and sum(self.cover[entity] for entity in taken) < n:
             board.shortfall += 1
 
     # ------------------------------------------------------------ doing it
@@ -963,8 +968,8 @@ class EntityOp(Op):
             else:
                 move(board, entity, place=target)
             if self.flag >= 0:  # what it carries went with it
-                for e in [entity] + carried(board, entity):
-                    set_flag(board, e, self.flag, True)
+                for card_in_play in [entity] + carried(board, entity):
+                    set_flag(board, card_in_play, self.flag, True)
         else:
             set_flag(board, entity, self.flag, action == "set")
         if cost > 0:
@@ -974,12 +979,12 @@ class EntityOp(Op):
         if target != NOBODY and self.how != "onto":
             choose_place(board, ctx, target)
         if board.log is not None:  # "log.<verb>": the card, its place, the card it went onto
-            t, record = tables(board.program), board.layout.entity_of(entity)
+            entity_tables, record = tables(board.program), board.layout.entity_of(entity)
             at = board.values[record + PLACE] if board.values[record] != NOBODY else NOBODY
-            board.emit("log." + self.word, side=board.program.schema.sides[ctx.me], card=t.ids[entity],
-                       kind=board.program.schema.card_kinds[t.kind_of[entity]].name,
+            board.emit("log." + self.word, side=board.program.schema.sides[ctx.me], card=entity_tables.ids[entity],
+                       kind=board.program.schema.card_kinds[entity_tables.kind_of[entity]].name,
                        place=board.program.schema.map.places[at] if 0 <= at < board.n else "",
-                       discarded=t.ids[target] if self.how == "onto" and target != NOBODY else "")
+                       discarded=entity_tables.ids[target] if self.how == "onto" and target != NOBODY else "")
 
     # ------------------------------------------------------------ the framed form
     def begin(self, machine, ctx):
@@ -1046,7 +1051,7 @@ class EntityOp(Op):
         if self.count(board, ctx) <= 0:
             return False
         if self.kind == "all":
-            return any(self.legal(board, ctx, (), only=e) for e, _ in self._candidates(board, ctx))
+            return any(self.legal(board, ctx, (), only=entity) for entity, _ in self._candidates(board, ctx))
         return bool(self.legal(board, ctx, ()))
 
 
@@ -1097,7 +1102,7 @@ class ForEachEntityOp(Op):
                 play(self.body, board, with_entity(ctx, entity), choose)
 
     def can_act(self, board, ctx):
-        return any(self.body.can_act(board, with_entity(ctx, e)) for e in self.members(board, ctx, NOBODY))
+        return any(self.body.can_act(board, with_entity(ctx, entity)) for entity in self.members(board, ctx, NOBODY))
 
 
 class EntityFieldOp(Op):
