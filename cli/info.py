@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterator, List, Optional, Tuple
 
-import attrs
-
 from crisis.interpreter.actions import Decision, normalize
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 from crisis.ruleset.phrasing import snake
 from crisis.ruleset.diagnostics import did_you_mean, shown
 from crisis.content.phrases import outline_lines, phrase, statement_text
@@ -148,14 +147,7 @@ def rules_params(screen: Screen) -> Dict[str, int]:
 
 def _meanings(roots) -> Iterator[object]:
     """Every meaning of the rules ``roots``, outermost first, in the order written."""
-    stack = list(reversed(roots))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend(reversed(node))
-        elif attrs.has(type(node)):
-            yield node
-            stack.extend(reversed([getattr(node, field.name) for field in attrs.fields(type(node))]))
+    return meanings(*roots)
 
 
 # --------------------------------------------------------------- decisions

@@ -870,9 +870,9 @@ class GameSession:
         """The score that entering a zone changes for the side entering it, as its effect's words
         say it ("then lose 1 VP": -1), 0 where they say none, None where they say it otherwise than
         as a number of its own statements (under a condition, for each ...)."""
-        import attrs as _attrs
         from crisis.interpreter.preview import score_counter
         from crisis.ruleset import meaning as M
+        from crisis.ruleset.walk import meanings
         rule = self._zone_rule(track, zone, first)
         score = score_counter(self.program)
         if rule is None or score < 0:
@@ -883,15 +883,9 @@ class GameSession:
                     and isinstance(statement.amount, M.Literal) and statement.side in (None, M.ME)):
                 total += statement.sign * statement.amount.value
                 continue
-            stack = [statement]
-            while stack:  # (a change of the score said otherwise: its number is not read here)
-                node = stack.pop()
-                if isinstance(node, (tuple, list)):
-                    stack.extend(node)
-                elif _attrs.has(type(node)):
-                    if isinstance(node, M.ChangeCounter) and node.counter == score:
-                        return None
-                    stack.extend(getattr(node, field.name) for field in _attrs.fields(type(node)))
+            # (a change of the score said otherwise: its number is not read here)
+            if any(isinstance(node, M.ChangeCounter) and node.counter == score for node in meanings(statement)):
+                return None
         return total
 
     def _play_found(self, decision: Decision, action: Action):

@@ -18,6 +18,7 @@ import attrs
 from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
 from crisis.ruleset.bound import definition_problems
+from crisis.ruleset.walk import meanings
 from crisis.ruleset.who import unnamed_player_problems
 from crisis.ruleset.diagnostics import Diagnostic, RulesError, a_noun, did_you_mean, one_of, shown
 from crisis.ruleset.resolver import ANYWHERE, Declarations, Resolver, Slot
@@ -947,18 +948,4 @@ def _a(noun: str) -> str:
 
 def _step_names(block) -> Tuple[str, ...]:
     """The names of the steps of a sequence of play, in the order they are written."""
-    names: List[str] = []
-
-    def walk(node) -> None:
-        if isinstance(node, M.Step):
-            names.append(node.name)
-        if isinstance(node, (list, tuple)):
-            for item in node:
-                walk(item)
-        elif attrs.has(type(node)):
-            for field in attrs.fields(type(node)):
-                if field.name != "node":
-                    walk(getattr(node, field.name))
-
-    walk(block)
-    return tuple(names)
+    return tuple(node.name for node in meanings(block) if isinstance(node, M.Step))

@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-import attrs
-
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 from crisis.ruleset.phrasing import (Phrasing, phrase_block, phrase_card, phrase_card_filter, phrase_condition,
                                      phrase_outline, phrase_places)
 
@@ -181,15 +180,9 @@ class Matches:
 
     def index(self, meaning) -> None:
         """Each syntax node of a rule of the general front end -> its meaning."""
-        stack = [meaning]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (list, tuple)):
-                stack.extend(node)
-            elif isinstance(node, M.Meaning):
-                if node.node is not None:
-                    self.found.setdefault(id(node.node), node)
-                stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "node")
+        for node in meanings(meaning):
+            if node.node is not None:
+                self.found.setdefault(id(node.node), node)
 
 
 def key(name: str) -> str:
@@ -266,11 +259,4 @@ def outline_lines(definition, catalog, rule, actor: str = "you") -> List[Tuple[i
 
 def walk(node) -> Iterator[object]:
     """A meaning and every meaning in it."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(reversed(node))
-        elif isinstance(node, M.Meaning):
-            yield node
-            stack.extend(reversed([getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "node"]))
+    yield from meanings(node)

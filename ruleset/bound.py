@@ -45,7 +45,7 @@ import attrs
 from . import limits
 from . import meaning as M
 from .diagnostics import Diagnostic, shown
-from .walk import _children, _walk, diagnostic_of
+from .walk import children, meanings, diagnostic_of
 
 LOOK = 50  # trying an option on a copy of the position, before its own work (as cost.LOOK)
 CAP = 10 ** 18  # bounds are kept below this, so that no number grows without end while they are worked out
@@ -184,7 +184,7 @@ class RuleBound:
         found = self._calls.get(id(rule))
         if found is None:
             found = self._calls[id(rule)] = tuple(dict.fromkeys(
-                unit for unit in (self.calls(node) for node in _walk(rule)) if unit is not None))
+                unit for unit in (self.calls(node) for node in meanings(rule)) if unit is not None))
         return found
 
     def rules_of(self, unit: Unit) -> List[Tuple[object, str]]:
@@ -263,7 +263,7 @@ class RuleBound:
             found: Dict[Unit, Tuple[object, object]] = {}
             for rule, _ in self.rules_of(unit):
                 called = []
-                for node in _walk(rule):
+                for node in meanings(rule):
                     callee = self.calls(node)
                     if callee is not None:
                         called.append(callee)
@@ -839,7 +839,7 @@ class RuleBound:
             test = self.expr(node.test) if isinstance(node, M.Filtered) else 1 + self.unit_work(self.calls(node)).test
             return _cap(self.expr(node.places) + self.count(node.places) * test)
         if isinstance(node, (M.Term, M.CardIs)):
-            return _cap(1 + self.unit_work(self.calls(node)).test + sum(self.expr(c) for c in _children(node)))
+            return _cap(1 + self.unit_work(self.calls(node)).test + sum(self.expr(c) for c in children(node)))
         if isinstance(node, M.Named):
             return _cap(1 + self.unit_work(self.calls(node)).test)
         if isinstance(node, M.CardWould):  # the rule asked, then tried on a copy
@@ -848,7 +848,7 @@ class RuleBound:
         if isinstance(node, M.EachSide):
             return _cap(1 + self.sides * self.expr(node.item))
         own = 1 if isinstance(node, CONDITIONS) else 0  # names, sides, numbers: part of their test
-        return _cap(own + sum(self.expr(child) for child in _children(node)))
+        return _cap(own + sum(self.expr(child) for child in children(node)))
 
     def most(self, number) -> int:
         """The largest a number can be (how many token steps "the value of the card" can ask)."""
@@ -906,7 +906,7 @@ class RuleBound:
         runs = [self.run(s, cut) for s in statements]
         if sum(runs) > limits.MAX_RULE_WORK:
             hint = WORK_HINT
-            units = [unit for unit in dict.fromkeys(self.calls(n) for n in _walk(block)
+            units = [unit for unit in dict.fromkeys(self.calls(n) for n in meanings(block)
                                                     if isinstance(n, (M.CardWould, M.CarryOut)))
                      if unit is not None and unit[0] == "rules"]
             if units:
@@ -931,7 +931,7 @@ class RuleBound:
             if isinstance(node, CUTS):
                 yield node.body
             inner = []
-            for child in _children(node):
+            for child in children(node):
                 if isinstance(child, M.Block):
                     inner.extend(child.statements)
                 elif _is_statement(child):
@@ -1002,7 +1002,7 @@ class RuleBound:
             return None
         statement, rule = statements[runs.index(max(runs))]
         while True:  # down to the statement that alone goes past the limit, and no further
-            inner = [s for child in _children(statement) if isinstance(child, M.Block) for s in child.statements]
+            inner = [s for child in children(statement) if isinstance(child, M.Block) for s in child.statements]
             heaviest = max(inner, key=self.run, default=None)
             if heaviest is None or self.run(heaviest) <= limits.MAX_GAME_WORK:
                 break
@@ -1056,7 +1056,7 @@ def definition_costs(definition) -> Dict[str, int]:
                 label = f"{bound.label(unit)}: {whose}" if whose else bound.label(unit)
                 found[label] = max(found.get(label, 0), bound.run(rule))
     for rule in (definition.setup, definition.play):
-        for node in _walk(rule):
+        for node in meanings(rule):
             if isinstance(node, M.Step):
                 found[f"the step '{node.name}'"] = bound.run(node.body, cut=True)
     for name, rules in bound.overlay_steps.items():

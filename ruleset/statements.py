@@ -13,7 +13,7 @@ from . import meaning as M
 from . import nodes as N
 from .diagnostics import did_you_mean, one_of
 from .resolving import a_noun, any_number, described, each_place, kind_text
-from .walk import _walk
+from .walk import meanings
 
 
 class Statements:
@@ -189,7 +189,7 @@ class Statements:
         is a place (a token from a pool leaves no place to be next to).  False: refused here."""
         items = getattr(dests, "items", ())
         nested = any(isinstance(meaning, M.Adjacent) and meaning.of is None
-                     for item in items for meaning in _walk(item))
+                     for item in items for meaning in meanings(item))
         if not nested:
             return True
         word = self.place_word()

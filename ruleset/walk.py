@@ -13,8 +13,10 @@ from .diagnostics import Diagnostic, diagnostic_at
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 
 
-def _children(node) -> Iterator[object]:
-    """The meanings directly inside a meaning (never its syntax node)."""
+def children(node) -> Iterator[object]:
+    """The meanings directly inside a meaning, in the order its fields are written, through
+    tuples and lists of any depth (a procedure's lines are (label, rule) pairs); never its
+    syntax node.  The one way every walk of the checked rules goes down a level."""
     names = _FIELDS.get(type(node))
     if names is None:
         names = _FIELDS[type(node)] = tuple(f.name for f in attrs.fields(type(node)) if f.name != "node")
@@ -22,21 +24,33 @@ def _children(node) -> Iterator[object]:
         value = getattr(node, name)
         if isinstance(value, M.Meaning):
             yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, M.Meaning):
-                    yield item
-                elif isinstance(item, tuple):  # a procedure's lines: (label, rule)
-                    yield from (part for part in item if isinstance(part, M.Meaning))
+        elif isinstance(value, (tuple, list)):
+            yield from _inside(value)
 
 
-def _walk(root) -> Iterator[object]:
-    """Every meaning in a rule, without recursion."""
-    stack = [root]
+def _inside(items) -> Iterator[object]:
+    stack = [iter(items)]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+        elif isinstance(item, M.Meaning):
+            yield item
+        elif isinstance(item, (tuple, list)):
+            stack.append(iter(item))
+
+
+_END = object()
+
+
+def meanings(*roots) -> Iterator[object]:
+    """Every meaning in some rules (a meaning, or tuples and lists of them), outermost first, in
+    the order written, without recursion."""
+    stack = list(reversed(list(_inside(roots))))
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(list(_children(node))))
+        stack.extend(reversed(list(children(node))))
 
 
 def diagnostic_of(sources, node, rule, message: str, hint: Optional[str], word: Optional[str] = None) -> Diagnostic:

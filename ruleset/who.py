@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 from . import meaning as M
 from .diagnostics import Diagnostic
 from .bound import STATEMENTS
-from .walk import _children, diagnostic_of
+from .walk import children, diagnostic_of
 
 # statements and conditions inside which "you" is each player in turn, or the one named
 _NAMES_PLAYERS = (M.ForEachPlayer, M.Alternate, M.EachSide, M.Score)
@@ -78,7 +78,7 @@ def _unnamed(rule, per_side) -> Tuple[List[object], List[int]]:
             continue
         if isinstance(node, M.CarryOut) and node.procedure >= 0:
             procedures.append(node.procedure)
-        stack.extend((child, placed) for child in reversed(list(_children(node))))
+        stack.extend((child, placed) for child in reversed(list(children(node))))
     return namings, procedures
 
 

@@ -31,6 +31,7 @@ import attrs
 from crisis.interpreter.engine.native import Native
 from crisis.interpreter.engine.program import GameProgram
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 
 EITHER, IF = "either_option", "if_branch"
 ZONE, PROCEDURE, SEQUENCE = "zone_effect", "procedure", "sequence"
@@ -50,28 +51,6 @@ class Item:
     @property
     def where(self) -> str:
         return f"{self.path or '<rules>'}:{self.line or 1}"
-
-
-def _children(node) -> Iterator[Any]:
-    """The meaning nodes directly inside ``node`` (never the syntax node it came from)."""
-    for field in attrs.fields(type(node)):
-        if field.name == "node":
-            continue
-        value = getattr(node, field.name)
-        if isinstance(value, tuple):
-            for item in value:
-                if attrs.has(type(item)):
-                    yield item
-        elif value is not None and attrs.has(type(value)):
-            yield value
-
-
-def _walk(node) -> Iterator[Any]:
-    stack = [node]
-    while stack:
-        found = stack.pop()
-        yield found
-        stack.extend(reversed(list(_children(found))))
 
 
 def _first_pos(meaning):
@@ -132,7 +111,7 @@ class Coverage:
         self._branches(label, source, rule, card)
 
     def _branches(self, label: str, source, rule, card: Tuple[str, str] = ()) -> None:
-        for node in _walk(rule):
+        for node in meanings(rule):
             if isinstance(node, M.Either):
                 for index, option in enumerate(node.options):
                     self.blocks.setdefault(id(option), self._add(EITHER, label, source, option, str(index + 1),
@@ -181,7 +160,7 @@ class Coverage:
         self._rule(SEQUENCE, "setup", definition.setup)
         play = definition.play
         source = self._sources.get(id(play))
-        for node in _walk(play):
+        for node in meanings(play):
             if isinstance(node, M.Step):
                 self.steps[id(node)] = self._add(SEQUENCE, f"step {node.name}", source, node)
         self._branches("sequence of play", source, play)

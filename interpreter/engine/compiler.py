@@ -12,9 +12,8 @@ from __future__ import annotations
 import operator
 from typing import Callable, List, Optional, Tuple
 
-import attrs
-
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 
 from .entities import EntityCompiler
 from .layout import NOBODY
@@ -57,21 +56,7 @@ def _union(parts: List[Callable]) -> Callable:
 
 def _mentions_that(meaning) -> bool:
     """Whether a rule says "that space" anywhere."""
-    stack = [meaning]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, M.ContextPlace) and node.kind == "that":
-            return True
-        if attrs.has(type(node)):
-            for field in attrs.fields(type(node)):
-                if field.name == "node":
-                    continue
-                value = getattr(node, field.name)
-                if isinstance(value, tuple):
-                    stack.extend(value)
-                elif value is not None and attrs.has(type(value)):
-                    stack.append(value)
-    return False
+    return any(isinstance(node, M.ContextPlace) and node.kind == "that" for node in meanings(meaning))
 
 
 class Compiler(EntityCompiler):

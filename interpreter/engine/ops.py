@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from typing import NamedTuple, NoReturn, Optional, Sequence
 
-import attrs
-
 from crisis.interpreter.actions import Action, Decision
 from crisis.ruleset import limits
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 from crisis.ruleset.diagnostics import UserError, diagnostic_at
 
 from .layout import NOBODY
@@ -163,18 +162,8 @@ def _source_holding(program, node):
     if node is None:
         return None
     for rule, source in getattr(getattr(program, "definition", None), "sources", ()):
-        stack = [rule]
-        while stack:  # every meaning in the rule, without recursion
-            found = stack.pop()
-            if found is node:
-                return source
-            if attrs.has(type(found)):
-                for field in attrs.fields(type(found)):
-                    if field.name != "node":
-                        value = getattr(found, field.name)
-                        stack.extend(value if isinstance(value, tuple) else (value,))
-            elif isinstance(found, tuple):
-                stack.extend(found)
+        if any(found is node for found in meanings(rule)):
+            return source
     return None
 
 
