@@ -210,11 +210,7 @@ def tie_break_texts(content, catalog) -> List[str]:
 
 def _step_order(program) -> Dict[str, int]:
     """The named steps in the order the sequence of play writes them."""
-    from crisis.interpreter.engine.sequence import StepOp
-    names: Dict[str, int] = {}
-    for op in sorted((op for op in program.ops if isinstance(op, StepOp)), key=lambda op: op.id):
-        names.setdefault(op.name, len(names))
-    return names
+    return {name: index for index, name in enumerate(program.step_names())}
 
 
 def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dict:

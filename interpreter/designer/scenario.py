@@ -118,11 +118,6 @@ class Parts:
         return None
 
 
-def step_names(program) -> List[str]:
-    from crisis.interpreter.engine.sequence import StepOp
-    return list(dict.fromkeys(op.name for op in program.ops if isinstance(op, StepOp)))
-
-
 def key_of_step(name: str) -> str:
     return name.replace(" ", "_")
 
@@ -137,7 +132,7 @@ class _Names:
         schema = program.schema
         self.parts = Parts(program)
         self.actions = ActionReader(program)
-        self.step_list = step_names(program)
+        self.step_list = list(program.step_names())
         self.names: Dict[str, List[str]] = {
             "side": list(schema.sides), "place": list(schema.map.places),
             "zone": [z.name for t in schema.tracks for z in t.zones], "marker": [m.name for m in schema.markers],

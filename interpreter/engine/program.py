@@ -23,6 +23,7 @@ from .compiler import Compiler
 from .layout import NOBODY, Layout
 from .ops import BlockOp, Ctx, Op
 from .position import initial_position, shuffle
+from .sequence import StepOp
 
 
 class Cards:
@@ -285,6 +286,11 @@ class GameProgram:
         return initial_position(self.layout, seed)
 
     # ------------------------------------------------------------ queries
+    def step_names(self) -> Tuple[str, ...]:
+        """The named steps of the sequence of play (and of the solo game's, once compiled), each
+        once, in the order they were compiled: the order written."""
+        return tuple(dict.fromkeys(op.name for op in self.ops if isinstance(op, StepOp)))
+
     def card_id(self, kind: int, card: int) -> str:
         return self.cards[kind].ids[card] if card >= 0 else ""
 
