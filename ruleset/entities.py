@@ -21,6 +21,7 @@ import attrs
 from . import meaning as M
 from . import nodes as N
 from .diagnostics import did_you_mean, one_of
+from .resolving import any_number, described
 
 _ONE = ("a", "any")  # determiners that take one card
 _THE = ("the", "this")
@@ -211,7 +212,7 @@ class EntityPhrases:
             return None
         kind, value = found
         if kind not in ("entities", "entity"):
-            self.error(p, f"{_describe(p)} are not {what}")
+            self.error(p, f"{described(p)} are not {what}")
             return None
         return value
 
@@ -220,7 +221,7 @@ class EntityPhrases:
         if found is None:
             return None
         if not isinstance(found, M.EntityRef):
-            self.error(p, f"{_describe(p)} names several cards, and one is needed here",
+            self.error(p, f"{described(p)} names several cards, and one is needed here",
                        hint="'the unit' in a 'for each', 'that unit' after a statement that chose one")
             return None
         return found
@@ -244,7 +245,7 @@ class EntityPhrases:
                 return "number", M.Count(value, "places", node=p)
             if kind == "count":
                 return "number", value
-            self.error(target, f"{_describe(target)} cannot be counted")
+            self.error(target, f"{described(target)} cannot be counted")
             return None
         field = p.words[0].text
         if p.total and not self.is_entity_phrase(_hoisted(target)):  # "the total influence of your captured cards"
@@ -311,7 +312,7 @@ class EntityPhrases:
         if plain and target.determiner in _THE and not self.entity_bound:
             return None  # "the value of the card": the card the rule is about, read as before
         if not plain or target.determiner not in _THE + ("that",):
-            self.error(p, f"{_describe(target)} names several cards, and '{field_name}' is read from one",
+            self.error(p, f"{described(target)} names several cards, and '{field_name}' is read from one",
                        hint=f"add them up: 'the total {field_name} of ...'")
             return "error", None
         ref = self.entity_one(target)
@@ -540,7 +541,7 @@ class EntityPhrases:
         if quantity is None:
             self.error(node, f"{verb} what?", expected=f"'{verb} a card from ...', '{verb} up to 2 cards from ...'")
             return None, None
-        if quantity.kind == "thing" and p_any(quantity.phrase):  # "deploy any number of farms from your hand"
+        if quantity.kind == "thing" and any_number(quantity.phrase):  # "deploy any number of farms from your hand"
             inner = quantity.phrase.of[0]
             head = inner.words[-1] if inner.words else None
             found = self.card_noun(head.text) if head is not None and head.kind == "NOUN" else None
@@ -555,7 +556,7 @@ class EntityPhrases:
             head = p.words[-1] if p.words else None
             found = self.card_noun(head.text) if head is not None and head.kind == "NOUN" else None
             if found is None:
-                self.error(p, f"{_describe(p)} are not cards", expected=self.nouns_expected())
+                self.error(p, f"{described(p)} are not cards", expected=self.nouns_expected())
                 return None, None
             kind, type_ = found
             if p.determiner in _THE and not p.of and len(p.words) == 1:
@@ -751,11 +752,6 @@ class EntityPhrases:
         return None
 
 
-def p_any(p: Optional[N.Phrase]) -> bool:
-    """"any number of units": as many as the player wants, one at a time."""
-    return isinstance(p, N.Phrase) and p.count and p.determiner == "any" and len(p.of) == 1
-
-
 def _hoisted(p: N.Phrase) -> N.Phrase:
     """A phrase about cards in play with the "whose" and "carrying" that end it taken from its last
     part ("characters at Ridge whose power ...": the characters' power, not Ridge's)."""
@@ -766,10 +762,3 @@ def _hoisted(p: N.Phrase) -> N.Phrase:
     if p.carrying is None and p.at is not None and p.at.carrying is not None:
         p = attrs.evolve(p, at=attrs.evolve(p.at, carrying=None), carrying=p.at.carrying)
     return p
-
-
-def _describe(node) -> str:
-    if isinstance(node, N.Phrase):
-        words = " ".join(w.text + ("'s" if w.kind == "OWNS" else "") for w in node.words)
-        return f"'{words}'" if words else "this"
-    return "this"
