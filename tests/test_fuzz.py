@@ -117,7 +117,10 @@ def test_accepted_content_plays_through_with_every_bot_the_solo_opponent_and_the
     assert played == 2
 
 
-CIVIL_WAR_SEEDS = (13, 15, 18)  # 'either' in a fighting's procedure; an event's march; an event's might
+# 'either' in a fighting's procedure (nested five deep); an event's march; an event's might.  (Seed 13
+# was the first: its 'either' with a 'first of' now goes past the work bound once Forced March carries
+# out the check for victory, so check refuses it, rightly, and the case is another seed's.)
+CIVIL_WAR_SEEDS = (418, 15, 18)
 
 
 def test_the_second_games_accepted_content_plays_through_too():
