@@ -53,3 +53,20 @@ def test_bots_never_draw_from_the_games_generator(content):
     assert dealt(a) == dealt(b)
     RandomBot(1, 0).choose(a, a.decision)
     assert a.position.rng.getstate() == b.position.rng.getstate()
+
+
+def test_the_same_seeds_play_the_same_games_in_processes_with_other_hash_seeds(tmp_path):
+    """Standing rule 5 across processes: two runs of ``crisis sim`` whose Python orders sets and
+    dicts of text differently (PYTHONHASHSEED) write the same records, for both games, with
+    bots that judge positions as well as random players, on one process and on two."""
+    from clirun import run_crisis
+    runs = {}
+    for game, bots in (("fort-sumter", ["--bot", "union=heuristic"]),
+                       ("civil-war-card-game", ["--bot", "north=heuristic"])):
+        for hash_seed, jobs in (("1", "1"), ("2", "2")):
+            records = tmp_path / f"{game}-{hash_seed}.jsonl"
+            result = run_crisis("sim", "--game", game, "--games", "6", "--seed", "11", "--jobs", jobs,
+                                "--records", records, *bots, env={"PYTHONHASHSEED": hash_seed})
+            assert result.returncode == 0, result.stderr
+            runs[game, hash_seed] = records.read_text(encoding="utf-8")
+        assert runs[game, "1"] == runs[game, "2"] and runs[game, "1"].count("\n") == 6, game
