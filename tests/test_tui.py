@@ -1171,3 +1171,28 @@ def test_square_brackets_in_a_games_texts_are_shown_as_written_never_read_as_mar
     assert result["hint"] == "Press [Enter] or [/] to go back [bold"
     assert session.over
     assert any("[/]" in text for kind, _, panes in result["seen"] if panes for text in panes.values())
+
+
+def test_escape_takes_away_a_refusal_of_what_was_typed_but_not_the_news_of_a_move(content, tmp_path):
+    """A line refused ("zzz") shows why under the feed; Escape, which drops what was typed and
+    goes back to the choices, drops the refusal too (it stayed over the previews the arrows then
+    show), while a message that is not a refusal (what undo took back) stays."""
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=3)
+
+    async def main():
+        app = GameApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            message = app.query_one("#message")
+            await pilot.press(*"zzz", "enter")
+            assert message.display and plain(message.content).strip()
+            await pilot.press("escape")
+            assert not message.display
+            await pilot.press("down", "enter")  # keep an objective
+            await bot_moved(app, pilot)
+            await pilot.press("ctrl+z")
+            said = plain(message.content)
+            assert "Taken back" in said
+            await pilot.press("escape")
+            assert message.display and plain(message.content) == said
+
+    run(main())

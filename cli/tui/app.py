@@ -201,6 +201,7 @@ class GameApp(App):
         self._room = 0
         self.hidden = False  # hot seat: the screen is hidden while the terminal changes hands
         self.code = EXIT_OK
+        self.refusal_shown = False  # the message under the feed refuses what was typed (Escape clears it)
         # a bot's move being worked out in a thread: (its worker, how many actions the game had);
         # meanwhile the screen stays live but nothing is taken for anyone
         self.thinking: Optional[Tuple[Worker, int]] = None
@@ -742,6 +743,7 @@ class GameApp(App):
         """A message under the feed that stays until the next action (broken between words, not cut
         at the screen's edge; none takes no room)."""
         shown = f"{self.style.error_mark} {text}" if error and text else text
+        self.refusal_shown = bool(error and text)
         message = self.query_one("#message", Static)
         self._lines["message"] = [self.style.error(shown) if error else shown] if text else []
         message.update(Paragraphs([self.style.error(shown) if error else shown]))
@@ -800,8 +802,11 @@ class GameApp(App):
             self.advance()
 
     def action_focus_choices(self) -> None:
-        """Escape: what is typed goes, the arrow keys move in the choices again."""
+        """Escape: what is typed goes, the arrow keys move in the choices again; so does a refusal of
+        what was typed (it would stay over the preview of the choice the arrows reach)."""
         self.query_one("#command", Input).value = ""
+        if self.refusal_shown:
+            self.say("")
         self.focus_now(self.query_one("#choices", OptionList))
 
     async def action_quit(self) -> None:
