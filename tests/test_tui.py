@@ -1196,3 +1196,20 @@ def test_escape_takes_away_a_refusal_of_what_was_typed_but_not_the_news_of_a_mov
             assert message.display and plain(message.content) == said
 
     run(main())
+
+
+def test_on_a_very_wide_terminal_the_cards_column_breaks_card_texts_at_its_own_width(content, tmp_path):
+    """From 150 columns the cards have a column of their own; their rules are broken at that
+    column's width (about 60 columns at 180), not at the map's 36, which left half of it empty."""
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
+
+    async def main():
+        app = GameApp(session=session)
+        async with app.run_test(size=(180, 45)) as pilot:
+            await pilot.press("down", "enter")  # keep an objective: the hand is shown in full
+            await bot_moved(app, pilot)
+            rules = [plain(line) for line in app._lines["hand"] if plain(line).startswith("       ")]
+            assert rules and max(len(line.strip()) for line in rules) > 45
+            assert all(len(line) <= app.cards_width() for line in rules)  # and each fits the column
+
+    run(main())

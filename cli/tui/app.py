@@ -444,7 +444,9 @@ class GameApp(App):
         elif viewer is None:
             full = compact = []
         else:
-            full = scr.public_cards([1 - viewer]) + scr.private(viewer, detailed=True)
+            # in full, a column of their own: the card texts broken at its width, not the map's
+            column = self.screen_blocks(self.cards_width()) if wide else scr
+            full = column.public_cards([1 - viewer]) + column.private(viewer, detailed=True)
             compact = scr.hand_compact(viewer, counts=left, short=not left and self.right_width() < SHORT)
         self.put("hand", full if wide else [])
         self.put("hand-left", compact if left else [])
@@ -595,6 +597,12 @@ class GameApp(App):
         if width:
             return width
         return self.size.width - 38 - 3 - (self.size.width // 3 if self.size.width >= WIDE else 0)
+
+    def cards_width(self) -> int:
+        """The width of the cards' own column on a wide terminal (before the first layout, from the
+        terminal's: it shares what the map's column leaves with the choices)."""
+        width = self.query_one("#cards", VerticalScroll).content_size.width
+        return max(36, width or (self.size.width - 38 - 2) // 2 - 2)
 
     def preview(self, index: Optional[int]) -> None:
         """The highlighted choice's consequences, or its card in full (nothing before a move)."""
