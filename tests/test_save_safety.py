@@ -280,12 +280,11 @@ def test_the_command_lines_catalog_cache_leaves_no_temporary_file_on_a_full_disk
     from crisis.cli import words
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("CRISIS_NO_CACHE", raising=False)
-    real = Path.write_text
 
-    def full(self, text, *args, **kwargs):
-        real(self, text[:100], *args, **kwargs)  # some of it written, then no room
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(Path, "write_text", full)
+    def fdopen(fd, *args, **kwargs):  # the cache's file, once opened, has no room
+        os.close(fd)
+        return io.BufferedWriter(FullDisk())
+    monkeypatch.setattr(os, "fdopen", fdopen)
     catalog = words.interface_locale_dir() / "en"
     assert words._read(catalog)  # the words, read from the YAML
     assert list((tmp_path / "crisis").iterdir()) == []
