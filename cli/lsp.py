@@ -27,6 +27,7 @@ an error, never left without an answer.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from pathlib import Path
@@ -172,10 +173,23 @@ class Workbench:
         except UserError:
             pass  # the last content that loaded stays, for names and cards
 
-    def completions(self) -> List[Tuple[str, str, str]]:
-        """(label, kind, detail) for every keyword and name, each named in the schema's words;
-        while the content has errors and never loaded, the names of state.yaml alone (if it is
-        sound), without the cards."""
+    def completions(self, path: Optional[Path] = None, text: Optional[str] = None, line: int = 0,
+                    column: int = 0) -> List[Tuple[str, str, str]]:
+        """(label, kind, detail) for what may be typed at the cursor (0-based ``line``, ``column`` a
+        character index): inside a rule of a loaded content, only the keywords and the kinds of
+        word the language takes there (after 'gain 1 ' no 'place'; after 'place 2 in ' a place,
+        not a card), with the game's own words of those kinds; elsewhere every keyword and name,
+        each named in the schema's words.  While the content has errors and never loaded, the
+        names of state.yaml alone (if it is sound), without the cards."""
+        every = self.every_completion()
+        content = self._content()
+        before = self._rule_before(path, text, line, column) if content is not None else None
+        if before is None:
+            return every
+        return self._following(content, before, every)
+
+    def every_completion(self) -> List[Tuple[str, str, str]]:
+        """Every keyword and name, whatever the cursor's place."""
         out = [(word, "keyword", "rules language") for word in keywords()]
         content = self._content()
         if content is None:
@@ -189,6 +203,64 @@ class Workbench:
             for card_id in content.cards(kind.name).ids:
                 title = english.text(f"{section}.{card_id}.title") if english else card_id
                 out.append((card_id, "card", f"{_singular(kind.name)}: {title}"))
+        return out
+
+    def _rule_before(self, path: Optional[Path], text: Optional[str], line: int, column: int) -> Optional[str]:
+        """The text of the rule under the cursor up to it, where the cursor is in a rule of a
+        content file (a YAML text that reads as the start of a rule); else None."""
+        if path is None or self._under(path, "locale") or self._under(path, "scenarios"):
+            return None
+        text = self.text_of(path, text)
+        if text is None:
+            return None
+        from crisis.content.yamlfile import Text, YamlFile
+        try:
+            data = YamlFile(str(path), text).load()
+        except Exception:  # a file being typed is often not YAML yet: then every word is offered
+            return None
+        lines = text.split("\n")
+        if not 0 <= line < len(lines):
+            return None
+        offset = sum(len(earlier) + 1 for earlier in lines[:line]) + min(column, len(lines[line]))
+        stack = [data]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, Text):
+                start, end = value._span
+                trailing = text[end:offset]
+                if start <= offset <= end or (offset > end and trailing.strip(" \t") == ""):
+                    return _value_before(value, offset) + (trailing if offset > end else "")
+        return None
+
+    def _following(self, content, before: str, every) -> List[Tuple[str, str, str]]:
+        """Of ``every``, what the language takes after ``before`` (each label read from where its
+        typed part begins: 'Fort S' completes from before 'Fort'), and the game's words it takes."""
+        from crisis.ruleset.reader import words_that_may_follow
+        lexicon = content.definition.lexicon
+        follows: Dict[str, object] = {}
+
+        def after(prefix: str):
+            if prefix not in follows:
+                follows[prefix] = words_that_may_follow(prefix, lexicon)
+            return follows[prefix]
+        out = []
+        for label, kind, detail in every:
+            found = after(before[:len(before) - len(_typed_of(before, label))])
+            if found is None or (kind == "keyword" and label in found["keyword"]) \
+                    or (kind in _NAME_KINDS and "NAME" in found):
+                out.append((label, kind, detail))
+        offered = {label for label, _, _ in out}
+        typed = re.search(r"[\w'-]*$", before).group()
+        here = after(before[:len(before) - len(typed)]) or {}
+        for word_kind, described in _WORD_KINDS.items():
+            for word in sorted(here.get(word_kind, ())):
+                if word not in offered:
+                    offered.add(word)
+                    out.append((word, "word", described))
         return out
 
     @staticmethod
@@ -420,6 +492,17 @@ def _prefix_in_utf16(line: str, units: int) -> str:
     return line
 
 
+def _value_before(value, offset: int) -> str:
+    """The part of a YAML text (content/yamlfile.py's Text) that comes before the file's ``offset``."""
+    value.locate(1, 1)  # (its map from each character to the file's, made once)
+    return str(value)[:bisect.bisect_left(value._map[:-1], offset)]
+
+
+_NAME_KINDS = ("place", "group", "zone", "side", "marker")  # the names of state.yaml: NAMEs of the language
+_WORD_KINDS = {"NOUN": "a word of the game for a thing", "ADJ": "an adjective of the game",
+               "RELATION": "a relation of the game", "VERB": "a verb of the game"}
+
+
 def _typed_of(before: str, label: str) -> str:
     """The end of ``before`` (the line up to the cursor) that begins ``label``, the longest that
     starts a word: what completing ``label`` replaces ('' where nothing of it is typed)."""
@@ -446,9 +529,9 @@ def _job(benches: Dict[str, Workbench], job: tuple):
         return [_plain(d, path) for d in found], bench.content is not None
     generation, open_texts, *question = args
     bench.refresh(generation, open_texts)
-    if kind == "completions":
-        return bench.completions()
     path, text, line, column = question
+    if kind == "completions":
+        return bench.completions(Path(path), text, line, column)
     if kind == "hover":
         return bench.hover(Path(path), text, line, column, open_texts)
     if kind == "definition":
@@ -743,7 +826,7 @@ def serve() -> None:
     kinds = {"keyword": T.CompletionItemKind.Keyword, "place": T.CompletionItemKind.Constant,
              "group": T.CompletionItemKind.Enum, "zone": T.CompletionItemKind.EnumMember,
              "side": T.CompletionItemKind.Value, "marker": T.CompletionItemKind.Variable,
-             "card": T.CompletionItemKind.Reference}
+             "card": T.CompletionItemKind.Reference, "word": T.CompletionItemKind.Text}
 
     async def ask(kind: str, uri: str, *question):
         """A question's answer from the worker; None when there is none (or none in time)."""
@@ -754,8 +837,7 @@ def serve() -> None:
         if text is not None and refusal(text):
             return None
         texts = open_texts(root)
-        if kind != "completions":
-            question = (str(path), text, *question)
+        question = (str(path), text, *question)
         answer, result = await asker.ask((kind, str(root), roots[root], texts, *question))
         if answer == "failed":
             server.window_log_message(T.LogMessageParams(type=T.MessageType.Error, message=result))
@@ -763,7 +845,8 @@ def serve() -> None:
 
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" "]))
     async def completion(params: T.CompletionParams):
-        found = await ask("completions", params.text_document.uri) or []
+        uri = params.text_document.uri
+        found = await ask("completions", uri, params.position.line, column_of(uri, params.position)) or []
         text = document_text(params.text_document.uri) or ""
         lines = text.split("\n")
         at = params.position

@@ -15,7 +15,7 @@ import os
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import List, Optional
+from typing import Dict, FrozenSet, List, Optional
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -87,6 +87,44 @@ def parse(text: str, lexicon, start: str = "block", source: Optional[Source] = N
     if problems:
         raise RulesError(problems)
     return build(tree)
+
+
+def words_that_may_follow(text: str, lexicon) -> Optional[Dict[str, FrozenSet[str]]]:
+    """What the language takes next after the start of a rule ``text`` (an editor's completions):
+    the kinds of word (NOUN, ADJ, RELATION, VERB -> the game's words of that kind; NAME -> the
+    empty set: names are the game's to list) and the keywords, by the first way a rule can start
+    (a block, a condition, places, a number) that reads ``text`` without a mistake; None when
+    none does (the text is no rule, or already wrong)."""
+    if len(text) > limits.MAX_RULE_CHARS or _bracket_depth(text):
+        return None
+    token = LEXICON.set(lexicon)
+    try:
+        for start in _STARTS[:-1]:
+            interactive = _lark().parse_interactive(text, start=start)
+            try:
+                interactive.exhaust_lexer()
+                accepted = interactive.accepts()
+            except (UnexpectedInput, IndentationProblem):
+                continue
+            found: Dict[str, FrozenSet[str]] = {}
+            keywords = {word: name for name, word in _keyword_terminals().items()}
+            for name in accepted:
+                if name in ("NOUN", "ADJ", "RELATION", "VERB"):
+                    found[name] = frozenset(lexicon.words_of(name)) if lexicon is not None else frozenset()
+                elif name == "NAME":
+                    found[name] = frozenset()
+            found["keyword"] = frozenset(word for word, name in keywords.items() if name in accepted)
+            return found
+        return None
+    finally:
+        LEXICON.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _keyword_terminals() -> Dict[str, str]:
+    """The language's keywords by the name of their terminal."""
+    return {t.name: t.pattern.value for t in _lark().terminals
+            if t.pattern.type == "str" and t.pattern.value.isalpha()}
 
 
 def _too_deep(source: Source, line: int, column: int):

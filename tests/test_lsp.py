@@ -270,6 +270,40 @@ def test_a_completion_replaces_what_is_typed_of_a_name_of_several_words(lsp):
     lsp.change(cards, text, 3)
 
 
+
+def completion_labels(bench, path, text, typed_line):
+    """The (label -> kind) a workbench offers with the cursor at the end of ``typed_line``'s text."""
+    lines = text.split("\n")
+    line = next(n for n, found in enumerate(lines) if typed_line in found)
+    column = lines[line].index(typed_line) + len(typed_line)
+    return {label: kind for label, kind, _ in bench.completions(path, text, line, column)}
+
+
+def test_inside_a_rule_completion_offers_what_the_language_takes_there(tmp_path):
+    """After 'gain 1 ' the rules language takes a noun or a possessive, not a statement: 'place'
+    is not offered, 'your' and the game's nouns ('VP') are; after 'place 2 in ' the places and
+    'each'; a card id is never a word of a rule. Outside a rule (a scenario) every word is offered."""
+    from crisis.cli.lsp import Workbench
+    root = copy_content(tmp_path)
+    bench = Workbench(root)
+    bench.refresh(0)
+    cards = root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8")
+    gained = text.replace("event: place 3 in Fort Sumter", "event: gain 1 ", 1)
+    labels = completion_labels(bench, cards, gained, "event: gain 1 ")
+    assert "place" not in labels and "either" not in labels
+    assert labels["your"] == "keyword" and labels["VP"] == "word"
+    assert "major-anderson" not in labels
+    placed = text.replace("event: place 3 in Fort Sumter", "event: place 2 in ", 1)
+    labels = completion_labels(bench, cards, placed, "event: place 2 in ")
+    assert labels["Texas"] == "place" and labels["Political"] == "group" and labels["each"] == "keyword"
+    assert labels["pivotal"] == "word" and "gain" not in labels
+    scenario = root / "scenarios" / "cards" / "major-anderson.yaml"
+    outside = scenario.read_text(encoding="utf-8")
+    labels = completion_labels(bench, scenario, outside, "major-anderson")
+    assert {"place", "gain", "major-anderson", "Texas"} <= set(labels)
+
+
 def test_completion_offers_the_game_s_names_while_a_card_has_a_mistake(tmp_path):
     """A game opened with a mistake saved in one card: the names of state.yaml are still offered
     (only keywords were), and the content is not read again at every question."""
