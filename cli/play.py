@@ -70,9 +70,9 @@ def intro_lines(session: GameSession, style, resumed: bool = False) -> List[str]
         other = next(i for i in range(len(sides)) if i != h)
         lines.append(c.text("cli.intro.vs", side=names[h], other=names[other],
                             bot=controller_text(c, session.controllers[other]), seed=session.seed))
-    if automa is None:  # the optional rules chosen (the automa's game sets its own)
-        lines += [c.text(f"cli.intro.{name}") for name in sorted(session.options.flags)
-                  if c.raw(f"cli.intro.{name}") is not None]
+    # the optional rules in use: those chosen, or those the solo game always uses (its overlay's)
+    lines += [c.text(f"cli.intro.{name}") for name in sorted(session.options.flags)
+              if c.raw(f"cli.intro.{name}") is not None]
     if not session.over:
         lines.append(c.text("cli.intro.saving", file=shown_path(session.path)))
         lines.append(c.text("cli.intro.help", help="?", rules=session.command_word("rules"),

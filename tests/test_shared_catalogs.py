@@ -96,6 +96,10 @@ def test_the_tools_play_texts_name_no_concept_of_fort_sumter(lang):
     named = [key for key, text in catalog.messages.items()
              if key.split(".")[0] in ("decision", "reason", "log", "action", "trace") and (words.search(key) or words.search(text))]
     assert named == []
+    # nor does any text of the tool name one of Fort Sumter's optional rules: a solo game says the
+    # options its overlay sets by their names in the game's own catalog (cli.intro.<option>)
+    options = re.compile(r"event discard|descarte de eventos", re.IGNORECASE)
+    assert [key for key, text in catalog.messages.items() if options.search(text)] == []
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -267,3 +267,16 @@ def test_help_names_why_where_the_game_plays_a_side_and_not_between_two_people(t
     people = run_main("play", "--seed", "5", "--save", "p.json", input="\n?\nquit\n", cwd=tmp_path)
     assert "tells you why" not in " ".join(people.stdout.split())
 
+
+
+def test_the_solo_game_names_the_optional_rules_its_overlay_sets_in_the_games_own_words(tmp_path):
+    """The solo overlay's options (Fort Sumter's: Event Discard) are said at the start as any
+    optional rule in use is, from the game's catalog: the tool's text of the solo game named
+    Fort Sumter's rule itself, which another game's solo mode would have printed too."""
+    from clirun import run_main
+    for lang, said in (("en", "Optional rule in use: Event Discard."),
+                       ("es", "Regla opcional en uso: Descarte de Eventos.")):
+        result = run_main("play", "--solo", "--side", "union", "--plain", "--seed", "3", "--lang", lang,
+                          "--save", tmp_path / f"solo-{lang}.json", input="quit\n")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.count(said) == 1
