@@ -318,7 +318,9 @@ def cmd_i18n(args) -> int:
     for lang in langs:
         if lang not in content.catalogs:
             raise UserError(no_catalog(lang, content))
-    c = presenter(args, content).catalog
+    # --lang names the catalog to check; the check speaks the language of its problems' words, the
+    # environment's (a summary in Spanish under English diagnostics read as two tools)
+    c = content.catalog(choose_language(None, content))
     games = whole_number(args.games, 0)
     if games is None:
         raise CliError(c.text("cli.i18n.games", value=args.games))

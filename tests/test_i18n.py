@@ -744,3 +744,12 @@ def test_a_tool_template_in_another_game_s_words_is_pointed_out(tmp_path):
     (line,) = [line for line in said.splitlines() if "is the tool's text" in line]
     assert line.endswith("'render.limit.per_space' is the tool's text, which says 'space' where this game says 'town'")
     assert line.startswith(str(root / "locale" / "en"))
+
+
+def test_i18n_check_speaks_the_environments_language_whichever_catalog_it_checks():
+    """--lang names the catalog to check: checking Spanish from an English environment says its
+    summary in English, as the problems around it are (it was said in Spanish)."""
+    english = run_main("i18n", "check", "--lang", "es", "--games", "0")
+    assert english.returncode == 0 and "es: nothing missing; 0 other problems" in english.stdout
+    spanish = run_main("i18n", "check", "--lang", "en", "--games", "0", env={"LANG": "es_ES.UTF-8"})
+    assert spanish.returncode == 0 and "en: no falta nada; 0 problemas más" in spanish.stdout
