@@ -362,6 +362,40 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
         problems.extend(check_command_words(content, lang))
     problems.extend(check_glossary(content, lang))
     problems.extend(check_card_texts(content, lang))
+    problems.extend(check_place_cards(content, lang))
+    return problems
+
+
+def check_place_cards(content: Content, lang: str) -> List[Diagnostic]:
+    """A card that stands for a place (a field of type place: the Civil War's location cards) and
+    bears the place's name in English should bear it in every language: 'Nueva Orleáns' on the
+    card and 'Nueva Orleans' on the map read as two places (warnings, at the card's title)."""
+    reference, catalog = content.catalogs[REFERENCE_LANG], content.catalogs[lang]
+    schema = content.schema
+    place_words = schema.map.place_words
+    if not place_words:
+        return []
+    problems = []
+    for kind in schema.card_kinds:
+        fields = [name for name, type_name in kind.fields if type_name == "place"]
+        section = kind.words[-1] if kind.words else "cards"
+        for card_id in content.cards(kind.name).ids if fields else ():
+            values = content.card_fields(kind.name, card_id)
+            for field in fields:
+                index = values[field]
+                if not isinstance(index, int) or not 0 <= index < len(schema.map.places):
+                    continue
+                place = schema.map.places[index]
+                title = f"{section}.{card_id}.title"
+                if reference.raw(title) != reference.name(place_words[-1], place):
+                    continue  # a card named otherwise than its place in English: its own name
+                shown, named = catalog.raw(title), catalog.name(place_words[-1], place)
+                if shown is not None and shown != named:
+                    problems.append(_at(catalog, title, f"'{title}' is '{shown}', where the {place_words[0]} it "
+                                                       f"stands for is named '{named}': players would read two "
+                                                       f"names for one {place_words[0]}",
+                                        hint=f"as in {REFERENCE_LANG}, the card bears its {place_words[0]}'s name",
+                                        severity="warning"))
     return problems
 
 

@@ -753,3 +753,16 @@ def test_i18n_check_speaks_the_environments_language_whichever_catalog_it_checks
     assert english.returncode == 0 and "es: nothing missing; 0 other problems" in english.stdout
     spanish = run_main("i18n", "check", "--lang", "en", "--games", "0", env={"LANG": "es_ES.UTF-8"})
     assert spanish.returncode == 0 and "en: no falta nada; 0 problemas más" in spanish.stdout
+
+
+def test_a_location_card_titled_otherwise_than_its_place_in_a_translation_is_a_warning(tmp_path):
+    """The Civil War's location cards bear their place's name (as in English): a Spanish title
+    'Nueva Yorck' on the card of the place the map calls 'Nueva York' is told at the title."""
+    import shutil
+    from crisis.content.games import game_path
+    root = tmp_path / "civil-war"
+    shutil.copytree(game_path("civil-war-card-game"), root)
+    replace_in(root / "locale" / "es" / "cards.yaml", '    title: "Nueva York"\n', '    title: "Nueva Yorck"\n')
+    result = run_main("i18n", "check", "--content", root, "--games", "0")
+    (line,) = [line for line in result.stdout.splitlines() if "cards.new-york.title" in line]
+    assert ":160:12: warning:" in line and "'Nueva Yorck'" in line and "'Nueva York'" in line
