@@ -105,15 +105,18 @@ def _step_names(stream: Iterable[Token]) -> Iterator[Token]:
         yield token
         if token.value == "step" and token.type != "WORD":
             name: List[Token] = []
-            for following in stream:
+            end = None  # the colon or line end after the name; none where the text stops first (an
+            for following in stream:  # editor's text up to its cursor, words_that_may_follow)
                 if following.value == ":" or following.type == "_NL":
+                    end = following
                     break
                 name.append(following)
             if name:
                 first, last = name[0], name[-1]
                 yield Token("STEP_NAME", " ".join(t.value for t in name), first.start_pos, first.line,
                             first.column, last.end_line, last.end_column, last.end_pos)
-            yield following
+            if end is not None:
+                yield end
 
 
 # what "at" opens when it is no place: "at most", "at least", "at random"

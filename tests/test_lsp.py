@@ -304,6 +304,23 @@ def test_inside_a_rule_completion_offers_what_the_language_takes_there(tmp_path)
     assert {"place", "gain", "major-anderson", "Texas"} <= set(labels)
 
 
+def test_completion_after_step_and_a_name_still_answers(tmp_path):
+    """'step ' typed last (the trigger is the space) is a step's name still to come: the worker
+    answered with an error (the text ends where a colon was always found), so no completion came."""
+    from crisis.cli.lsp import Workbench
+    from crisis.ruleset.reader import words_that_may_follow
+    root = copy_content(tmp_path)
+    bench = Workbench(root)
+    bench.refresh(0)
+    lexicon = bench.content.definition.lexicon
+    for typed in ("step ", "step", "step turn", "gain 1 step "):
+        words_that_may_follow(typed, lexicon)  # answers (None or the words), never raises
+    cards = root / "cards" / "strategy-unionist.yaml"
+    text = cards.read_text(encoding="utf-8").replace("event: place 3 in Fort Sumter", "event: step ", 1)
+    labels = completion_labels(bench, cards, text, "event: step ")  # a name of the step's own comes next
+    assert "place" not in labels and "major-anderson" not in labels
+
+
 def test_completion_offers_the_game_s_names_while_a_card_has_a_mistake(tmp_path):
     """A game opened with a mistake saved in one card: the names of state.yaml are still offered
     (only keywords were), and the content is not read again at every question."""
