@@ -656,7 +656,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .errors import CliError
     try:
         status = args.run(args)
-        sys.stdout.flush()  # output that cannot be written (a full disk) is found here, not at exit
+        if sys.stdout is not None:  # (None where the command was started with its output closed)
+            sys.stdout.flush()  # output that cannot be written (a full disk) is found here, not at exit
         return status
     except CliError as error:
         # messages may quote a saved game or content: printed with control characters escaped

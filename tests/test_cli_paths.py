@@ -199,3 +199,15 @@ def test_a_fault_inside_crisis_is_one_sentence_and_the_details_only_when_asked(m
                                      "report this (set CRISIS_DEBUG=1 to see the details).")
     debug = run_main("cards", env={"CRISIS_DEBUG": "1"})
     assert "Traceback" in debug.stderr and "made on purpose" in debug.stderr
+
+
+def test_a_command_started_with_its_output_closed_does_its_work_and_fails_nothing(tmp_path):
+    """``crisis games >&-``: Python gives the command no standard output at all; the command ends
+    as it did before output was flushed to find a full disk (exit 0, no fault reported)."""
+    import subprocess
+    from clirun import crisis_command
+    done = subprocess.run(crisis_command() + ["games"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path)),
+                          preexec_fn=lambda: os.close(1))  # the child's standard output closed
+    assert done.returncode == 0, done.stderr
+    assert "went wrong" not in done.stderr
