@@ -85,6 +85,26 @@ def test_a_way_of_playing_offered_by_the_position_plays_the_same_generated(tmp_p
     assert 0 in uses and 1 in uses  # both ways of playing were taken
 
 
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_turn_whose_first_statement_may_do_nothing_is_still_taken_generated(tmp_path, seed):
+    """Players alternating skip a player only when no statement of the turn can act (C24): a
+    Skirmish whose turn opens with a draw, which does nothing once the deck is out, plays the same
+    games generated as by the operations (the generated loop tested only the first statement)."""
+    folder = tmp_path / "skirmish"
+    shutil.copytree(Path(__file__).parent / "data" / "skirmish", folder)
+    sequence = folder / "sequence.yaml"
+    text = sequence.read_text(encoding="utf-8")
+    opened = text.replace("          draw 1 card from your deck into your hand\n", "", 1).replace(
+        "        step turn:\n", "        draw 1 card from your deck into your hand\n        step turn:\n", 1)
+    assert opened.count("draw 1 card from your deck into your hand") == text.count(
+        "draw 1 card from your deck into your hand")
+    sequence.write_text(opened, encoding="utf-8")
+    program = GameProgram(read_game(folder))
+    generated, interpreted = played(program, seed, True), played(program, seed, False)
+    assert generated[-1] and not interpreted[-1]
+    assert generated[:-1] == interpreted[:-1]
+
+
 def test_the_main_sequence_runs_generated_only_from_the_context_a_game_starts_in(content):
     """The main function is written for the root context; any other is played by the operations."""
     program = program_of(content)
