@@ -805,9 +805,10 @@ class RuleBound:
         return 1 + self.passes(node) * (1 + self.run(node.body))
 
     def run_Alternate(self, node: M.Alternate, cut):
-        # before each turn, whether each player can take one: the turn's first statement asked
-        first = self.can(node.body.statements[0]) if node.body.statements else 0
-        return 1 + self.passes(node) * (self.sides * (1 + first) + self.run(node.body))
+        # before each turn, whether each player can take one: every statement of the turn asked
+        # whether it can act (AlternateOp.can_take_turn)
+        asked = self.can(node.body)
+        return 1 + self.passes(node) * (self.sides * (1 + asked) + self.run(node.body))
 
     def asks_Repeat(self, node, cut):
         return self.passes(node) * self.asks(node.body)

@@ -315,6 +315,28 @@ def test_the_toy_game_is_within_the_limits():
     assert B.definition_costs(definition)["the whole game"] < 10_000
 
 
+def test_asking_whether_a_player_can_take_a_turn_is_counted_for_the_whole_turn(tmp_path):
+    """Players alternating ask every statement of a turn whether it can act before skipping a
+    player (C24), and the bound counts that question for the whole turn: a Skirmish turn that
+    opens with its draw, then its step, is bounded as the shipped one (the step first, the draw
+    in it), where counting the first statement alone left the step's question out of the first."""
+    import shutil
+    from pathlib import Path
+    skirmish = Path(__file__).resolve().parent / "data" / "skirmish"
+    bounds = []
+    for name, move in (("draw-first", True), ("as-shipped", False)):
+        folder = tmp_path / name
+        shutil.copytree(skirmish, folder)
+        sequence = folder / "sequence.yaml"
+        text = sequence.read_text(encoding="utf-8")
+        if move:  # the draw, cheap, made the turn's first statement, the turn's step after it
+            text = text.replace("          draw 1 card from your deck into your hand\n", "", 1).replace(
+                "        step turn:\n", "        draw 1 card from your deck into your hand\n        step turn:\n", 1)
+        sequence.write_text(text, encoding="utf-8")
+        bounds.append(B.definition_costs(read_game(folder))["the whole game"])
+    assert abs(bounds[0] - bounds[1]) * 50 < bounds[1]  # the same statements asked, in either order
+
+
 # ------------------------------------------------------------ the model covers every rule
 
 
