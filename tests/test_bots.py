@@ -396,3 +396,31 @@ def test_the_search_bot_plays_with_the_largest_weights_content_may_give(tmp_path
     while not game.over:
         game.apply(players[game.decision.player].choose(game, game.decision))
     assert game.view.winner in (0, 1)
+
+
+def test_a_bot_plays_on_where_what_is_offered_depends_on_a_hidden_card(tmp_path):
+    """Content may offer an option only where it would do something, and write one that reads a
+    hidden card (the top of the player's own deck, whose price may be 0): the bots choose on a
+    position with the hidden cards dealt again, where that option may be offered when the game
+    does not offer it. They play what the game offers (the heuristic stopped with StopIteration)."""
+    import shutil
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.game import Game
+    from crisis.interpreter.players.registry import controller_factory, play_out
+    root = tmp_path / "civil-war"
+    shutil.copytree(game_path("civil-war-card-game"), root)
+    sequence = root / "sequence.yaml"
+    text = sequence.read_text(encoding="utf-8")
+    defense = "    the opponent carries out the defense\n"
+    assert defense in text
+    sequence.write_text(text.replace(defense, "    either:\n      the opponent draws 1 card from their deck into their hand\n"
+                                              "    or:\n      untap up to 2 of your tapped farms\n"
+                                              "    or:\n      add the price of the top card of your deck to your might\n"
+                                     + defense, 1), encoding="utf-8")
+    content = load_content(root)
+    for bot, seeds in (("heuristic", (2, 3)), ("search:4", (2,))):
+        for seed in seeds:
+            game = Game.of(content, seed, log=False)
+            play_out(game, [controller_factory(bot)(seed, side) for side in range(2)])
+            assert game.over, (bot, seed)

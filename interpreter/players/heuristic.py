@@ -288,6 +288,14 @@ def default_horizon(program, named: frozenset) -> frozenset:
     return named if named & asked else asked - STEPS
 
 
+def offered(decision: Decision, text: str) -> Action:
+    """The action of the game's own ``decision`` that a bot chose by its text on a redealt
+    position.  Where rules make what is offered depend on what the player cannot see (an option
+    that would do nothing given a hidden card, which content may write), the choice made there
+    may not be offered here: then the first action the player could take, as unjudged."""
+    return next((action for action in decision.actions if action.text == text), None) or _imagined(decision)
+
+
 def _imagined(decision: Decision) -> Action:
     """An action taken unjudged: the first that is not "stop here", as the engine's look-ahead
     imagines a person's choice (machine.predict)."""
@@ -399,4 +407,4 @@ class HeuristicBot:
         rng = decision_rng(self.name, self.seed, decision.player, game)
         root = sample(game, decision.player, rng)
         chosen = judge_for(game.program, self.evaluation).choose(root, rng)
-        return next(a for a in decision.actions if a.text == chosen.text)
+        return offered(decision, chosen.text)

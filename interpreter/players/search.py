@@ -46,7 +46,7 @@ import attrs
 from crisis.content.bots import ENGINE_DECISIONS, Budget, SearchSettings
 from crisis.interpreter.actions import Action, Decision
 
-from .heuristic import ORDER, STEPS, Judge, decision_rng, judge_for, sample
+from .heuristic import ORDER, STEPS, Judge, decision_rng, judge_for, offered, sample
 from .sim import Sim
 
 # the opponent's choices that are nodes: those it makes face up
@@ -99,8 +99,11 @@ class Search:
                 if self._settled(total - done):
                     break
         edges = self.root.edges
-        text = max(edges, key=lambda t: (edges[t].visits, edges[t].total / max(1, edges[t].visits)))
-        return next(a for a in game.decision.actions if a.text == text)
+        # (of the actions the game offers: a redealt position may have offered others, heuristic.offered)
+        texts = {action.text for action in game.decision.actions}
+        text = max((t for t in edges if t in texts), default="",
+                   key=lambda t: (edges[t].visits, edges[t].total / max(1, edges[t].visits)))
+        return offered(game.decision, text)
 
     def _settled(self, remaining: int) -> bool:
         """Whether the most visited action stays the most visited whatever the remaining
@@ -351,6 +354,6 @@ class SearchBot:
         rng = decision_rng(self.name, self.seed, decision.player, game)
         if decision.kind not in settings.decisions:
             chosen = judge.choose(sample(game, decision.player, rng), rng)
-            return next(a for a in decision.actions if a.text == chosen.text)
+            return offered(decision, chosen.text)
         search = self.last = Search(judge, settings, decision.player, rng)
         return search.run(game)
