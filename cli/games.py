@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from . import words
-from .exits import EXIT_USAGE
+from .exits import EXIT_OK, EXIT_USAGE
 
 
 class GameAction(argparse.Action):
@@ -50,4 +50,4 @@ def cmd_games(args) -> int:
                            solo="yes" if game["solo"] else "no", default="yes" if name == GAME_DIR else "no",
                            langs=", ".join(game["langs"])))
     print(catalog.text("cli.games.hint"), file=sys.stdout)
-    return 0
+    return EXIT_OK

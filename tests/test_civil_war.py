@@ -901,3 +901,11 @@ def test_a_replay_names_whose_hand_each_is(tmp_path):
     for lang, north, south in (("en", "North's hand (", "South's hand ("), ("es", "El Norte, su mano (", "El Sur, su mano (")):
         shown = run_main("replay", save, "--step", "--lang", lang, input="40\nq\n", env={"COLUMNS": "100"}).stdout
         assert north in shown and south in shown and "Your hand" not in shown and "Tu mano" not in shown
+
+
+def test_the_steps_are_named_in_the_order_the_sequence_of_play_writes_them(program):
+    """A step before the steps inside it ('turns' holds 'draw and untap'), each once: the order
+    scenario hints and the balance report list them in (compiled, an inner step came first)."""
+    names = program.step_names()
+    assert len(names) == len(set(names))
+    assert names.index("turn start") < names.index("turns") < names.index("draw and untap") < names.index("armistice")

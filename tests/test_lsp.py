@@ -270,7 +270,6 @@ def test_a_completion_replaces_what_is_typed_of_a_name_of_several_words(lsp):
     lsp.change(cards, text, 3)
 
 
-
 def completion_labels(bench, path, text, typed_line):
     """The (label -> kind) a workbench offers with the cursor at the end of ``typed_line``'s text."""
     lines = text.split("\n")

@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-from pathlib import Path
 
 import pytest
 

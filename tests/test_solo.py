@@ -268,7 +268,6 @@ def test_help_names_why_where_the_game_plays_a_side_and_not_between_two_people(t
     assert "tells you why" not in " ".join(people.stdout.split())
 
 
-
 def test_the_solo_game_names_the_optional_rules_its_overlay_sets_in_the_games_own_words(tmp_path):
     """The solo overlay's options (Fort Sumter's: Event Discard) are said at the start as any
     optional rule in use is, from the game's catalog: the tool's text of the solo game named

@@ -9,6 +9,7 @@ never on the hot path.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -17,6 +18,7 @@ import attrs
 
 from crisis.interpreter.actions import Action, ActionTable
 from crisis.ruleset import meaning as M
+from crisis.ruleset.walk import meanings
 
 from .board import Locations
 from .compiler import Compiler
@@ -287,9 +289,11 @@ class GameProgram:
 
     # ------------------------------------------------------------ queries
     def step_names(self) -> Tuple[str, ...]:
-        """The named steps of the sequence of play (and of the solo game's, once compiled), each
-        once, in the order they were compiled: the order written."""
-        return tuple(dict.fromkeys(op.name for op in self.ops if isinstance(op, StepOp)))
+        """The named steps of the sequence of play, each once, in the order written (a step before
+        the steps inside it); then those only the solo game's rules name, once compiled."""
+        written = (node.name for node in meanings(self.definition.play) if isinstance(node, M.Step))
+        compiled = (op.name for op in self.ops if isinstance(op, StepOp))
+        return tuple(dict.fromkeys(itertools.chain(written, compiled)))
 
     def card_id(self, kind: int, card: int) -> str:
         return self.cards[kind].ids[card] if card >= 0 else ""
