@@ -27,7 +27,6 @@ an error, never left without an answer.
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 from pathlib import Path
@@ -230,10 +229,10 @@ class Workbench:
             elif isinstance(value, list):
                 stack.extend(value)
             elif isinstance(value, Text):
-                start, end = value._span
+                start, end = value.span
                 trailing = text[end:offset]
                 if start <= offset <= end or (offset > end and trailing.strip(" \t") == ""):
-                    return _value_before(value, offset) + (trailing if offset > end else "")
+                    return str(value)[:value.characters_before(offset)] + (trailing if offset > end else "")
         return None
 
     def _following(self, content, before: str, every) -> List[Tuple[str, str, str]]:
@@ -490,12 +489,6 @@ def _prefix_in_utf16(line: str, units: int) -> str:
             return line[:index]
         count += 2 if ord(character) > 0xFFFF else 1
     return line
-
-
-def _value_before(value, offset: int) -> str:
-    """The part of a YAML text (content/yamlfile.py's Text) that comes before the file's ``offset``."""
-    value.locate(1, 1)  # (its map from each character to the file's, made once)
-    return str(value)[:bisect.bisect_left(value._map[:-1], offset)]
 
 
 _NAME_KINDS = ("place", "group", "zone", "side", "marker")  # the names of state.yaml: NAMEs of the language

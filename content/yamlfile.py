@@ -216,6 +216,18 @@ class Text(str):
     def source(self, label: Optional[str] = None) -> Source:
         return Source(text=str(self), path=self.path, file_lines=self.file_lines, locator=self.locate, label=label)
 
+    @property
+    def span(self) -> Tuple[int, int]:
+        """Where the scalar lies in its file: the offsets of its first character and of its end."""
+        return self._span
+
+    def characters_before(self, offset: int) -> int:
+        """How many of this string's characters come from the file before ``offset`` (an editor's
+        cursor in the scalar: the string typed up to it is ``text[:characters_before(offset)]``)."""
+        if self._map is None:
+            self._map = _scalar_map(str(self), self._file.text, self._span[0], self._span[1], self.style)
+        return bisect.bisect_left(self._map, offset, 0, len(self._map) - 1)
+
     def locate(self, line: int, column: int) -> Position:
         """The file's line and column of a line and column of this string's value."""
         if self._map is None:
