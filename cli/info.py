@@ -133,7 +133,7 @@ def rules_params(screen: Screen) -> Dict[str, int]:
         if pile.at_most is not None:
             params[f"{snake(pile.name)}_at_most"] = pile.at_most
     definition = screen.definition
-    for node in _meanings((definition.setup, definition.play)):
+    for node in meanings(definition.setup, definition.play):
         if isinstance(node, M.Draw):
             pile = snake(schema.piles[node.dest.pile].name)
             if node.n >= 0:
@@ -143,11 +143,6 @@ def rules_params(screen: Screen) -> Dict[str, int]:
         elif isinstance(node, M.Alternate):
             params.setdefault(f"turns_{snake(schema.counters[node.counter].name)}", node.n)
     return params
-
-
-def _meanings(roots) -> Iterator[object]:
-    """Every meaning of the rules ``roots``, outermost first, in the order written."""
-    return meanings(*roots)
 
 
 # --------------------------------------------------------------- decisions

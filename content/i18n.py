@@ -795,9 +795,9 @@ def check_glossary(content: Content, lang: str) -> List[Diagnostic]:
 
 def rule_facts(rule) -> Tuple[set, set, set]:
     """Numbers, places and groups of places a rule (the general front end's) mentions."""
-    from .phrases import walk
+    from crisis.ruleset.walk import meanings
     numbers, places, groups = set(), set(), set()
-    for node in walk(rule):
+    for node in meanings(rule):
         if isinstance(node, M.Amount) and node.kind != "all" and node.number is None:
             numbers.add(node.n)
         elif isinstance(node, M.Transfer) and node.limit is not None:

@@ -9,7 +9,7 @@ read from (``meaning_of`` finds the meaning read from a node).
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from crisis.ruleset import meaning as M
 from crisis.ruleset.walk import meanings
@@ -255,8 +255,3 @@ def card_text(content, catalog, card_id: str, inline: bool = False) -> str:
 
 def outline_lines(definition, catalog, rule, actor: str = "you") -> List[Tuple[int, str]]:
     return phrase_outline(rule, catalog, definition.schema, definition.declarations, actor)
-
-
-def walk(node) -> Iterator[object]:
-    """A meaning and every meaning in it."""
-    yield from meanings(node)
