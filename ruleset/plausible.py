@@ -18,6 +18,7 @@ import attrs
 from . import meaning as M
 from . import nodes as N
 from .diagnostics import Diagnostic, Source, a_noun, diagnostic_at, one_of
+from .walk import meanings
 
 # the meanings that narrow the places they hold: "spaces you control", "spaces where ...": never bare
 _NARROWING = (M.Filtered, M.Related, M.Most, M.WithTerm)
@@ -75,6 +76,27 @@ class _Check:
         width = pos.end_column - pos.column if pos.end_line == pos.line else 1
         self.found.append(diagnostic_at(self.source, pos.line, pos.column, message, width=width, severity=severity,
                                         **kwargs))
+
+    def Either(self, node: M.Either) -> None:
+        """An option offered only where it would change something (docs/language.md, "either")
+        that reads a card the player does not see: offering it or not would tell them what the card
+        is (a warning, at the card's words)."""
+        piles = self.schema.piles
+        for option in node.options:
+            for part in meanings(option):
+                if not (isinstance(part, M.CardRef) and part.kind == "top" and part.pile is not None
+                        and 0 <= part.pile.pile < len(piles)):
+                    continue
+                pile, side = piles[part.pile.pile], part.pile.side
+                if pile.seen_by == "nobody" or (pile.seen_by == "owner" and side is not None
+                                                and side.kind == "opponent"):
+                    self.report(part, f"whether this option is offered depends on the top card of the "
+                                      f"{pile.name}, which the player does not see: an option is offered only "
+                                      f"where it would change something, so offering it or not tells what the "
+                                      f"card is", severity="warning",
+                                hint="make the option do something whatever the card is, or reveal the card "
+                                     "before the choice")
+                    break
 
     def no_tokens(self, node, message: str) -> None:
         """A rule about tokens in a game whose state.yaml gives none: it could only do nothing."""

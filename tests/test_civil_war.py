@@ -909,3 +909,18 @@ def test_the_steps_are_named_in_the_order_the_sequence_of_play_writes_them(progr
     names = program.step_names()
     assert len(names) == len(set(names))
     assert names.index("turn start") < names.index("turns") < names.index("draw and untap") < names.index("armistice")
+
+
+def test_an_option_whose_offer_depends_on_a_card_nobody_sees_is_a_warning(tmp_path):
+    """An option is offered only where it would change something: one that adds the price of the
+    top card of the player's own deck is offered or not as that card's price is 0 or not, which
+    tells the player a card nobody sees (warned at its words); the same option reading the top of
+    the discard pile, which everyone sees, is not warned of."""
+    from crisis.content.loader import load_content
+    for pile, warned in (("your deck", True), ("the discard pile", False)):
+        root = tmp_path / pile.replace(" ", "-")
+        shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns("scenarios"))
+        line = edit(root / "sequence.yaml", BEFORE, "    either:\n      untap up to 2 of your tapped farms\n"
+                    f"    or:\n      add the price of the top card of {pile} to your might\n" + BEFORE)
+        found = [w for w in load_content(root).warnings if "the player does not see" in w.message]
+        assert [(w.line, w.column) for w in found] == ([(line + 3, 24)] if warned else [])
