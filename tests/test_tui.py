@@ -1213,3 +1213,27 @@ def test_on_a_very_wide_terminal_the_cards_column_breaks_card_texts_at_its_own_w
             assert all(len(line) <= app.cards_width() for line in rules)  # and each fits the column
 
     run(main())
+
+
+def test_after_a_resize_the_choices_are_laid_out_for_the_new_width(content, tmp_path):
+    """Wide enough, each choice shows its action as typed ([value lincoln]); narrowed to 80 columns
+    it does not: the choices were laid out for the width before the resize (the panes' sizes are
+    those of the last layout until the next), so the typed actions stayed and wrapped."""
+    session = new_session(content, tmp_path, controllers=(saves.HUMAN, "random"), seed=4)
+
+    def shown(app) -> list:
+        choices = app.query_one("#choices")
+        return [choices.get_option_at_index(i).prompt.plain for i in range(choices.option_count)]
+
+    async def main():
+        app = GameApp(session=session)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("down", "enter")  # keep an objective: the card play comes
+            await bot_moved(app, pilot)
+            assert any("[value " in choice for choice in shown(app))
+            await pilot.resize_terminal(80, 30)
+            await settle(pilot, lambda: not any("[value " in choice for choice in shown(app)))
+            await pilot.resize_terminal(140, 40)
+            await settle(pilot, lambda: any("[value " in choice for choice in shown(app)))
+
+    run(main())

@@ -54,6 +54,8 @@ from ..typed import too_long, too_long_text, typed_number
 from .paragraphs import Paragraphs
 
 WIDE = 150  # columns from which the cards get their own column
+_LEFT = 38  # the map's column (#left in the CSS)
+_FRAME = 3  # a column's border (1) and padding (1 on each side): #right and #cards in the CSS
 SHORT = 50  # columns of the choices under which your cards are named with their value only
 NOTATION = 70  # columns of the choices from which each shows its action as typed ([value lincoln])
 ROOMY = 12  # rows left under the map and the tracks from which your cards go there
@@ -153,7 +155,7 @@ class GameApp(App):
     Screen { layout: vertical; }
     #header { height: auto; background: $boost; padding: 0 1; }
     #main { height: 1fr; }
-    #left { width: 38; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
+    #left { width: 38; padding: 0 0 0 1; scrollbar-size-vertical: 1; }  /* _LEFT */
     #cards { display: none; width: 1fr; padding: 0 1; border-left: solid $primary-darken-2; }
     #right { width: 1fr; padding: 0 1; border-left: solid $primary-darken-2; }
     #question { height: auto; max-height: 6; }
@@ -592,17 +594,19 @@ class GameApp(App):
         return self.right_width(), max(1, self.size.height - CHROME - header)
 
     def right_width(self) -> int:
-        """The width of the choices (before the first layout, from the terminal's)."""
-        width = self.query_one("#right", Vertical).content_size.width
-        if width:
-            return width
-        return self.size.width - 38 - 3 - (self.size.width // 3 if self.size.width >= WIDE else 0)
+        """The width of the choices, worked out from the terminal's as the CSS lays it out (the
+        panes' own sizes are those of the last layout: just after a resize, the old ones)."""
+        return self._column_width() - _FRAME
 
     def cards_width(self) -> int:
-        """The width of the cards' own column on a wide terminal (before the first layout, from the
-        terminal's: it shares what the map's column leaves with the choices)."""
-        width = self.query_one("#cards", VerticalScroll).content_size.width
-        return max(36, width or (self.size.width - 38 - 2) // 2 - 2)
+        """The width of the cards' own column on a wide terminal (as ``right_width``)."""
+        return max(36, self._column_width() - _FRAME)
+
+    def _column_width(self) -> int:
+        """What the map's column leaves: the choices' column alone, or shared with the cards' own
+        column from WIDE columns on (each ``1fr``)."""
+        rest = self.size.width - _LEFT
+        return rest // 2 if self.size.width >= WIDE else rest
 
     def preview(self, index: Optional[int]) -> None:
         """The highlighted choice's consequences, or its card in full (nothing before a move)."""
