@@ -293,7 +293,8 @@ def offered(decision: Decision, text: str) -> Action:
     position.  Where rules make what is offered depend on what the player cannot see (an option
     that would do nothing given a hidden card, which content may write), the choice made there
     may not be offered here: then the first action the player could take, as unjudged."""
-    return next((action for action in decision.actions if action.text == text), None) or _imagined(decision)
+    found = next((action for action in decision.actions if action.text == text), None)
+    return found if found is not None else _imagined(decision)
 
 
 def _imagined(decision: Decision) -> Action:
