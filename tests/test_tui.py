@@ -1237,3 +1237,15 @@ def test_after_a_resize_the_choices_are_laid_out_for_the_new_width(content, tmp_
             await settle(pilot, lambda: any("[value " in choice for choice in shown(app)))
 
     run(main())
+
+
+def test_a_path_wider_than_a_pane_breaks_between_its_folders():
+    """A saved game's path is one word for the line breaker: wider than the pane, it was cut at
+    the pane's edge, in the middle of a folder's name; it now breaks after a '/' that fits."""
+    path = "/tmp/crisis-games/a-very-long-folder-name/fort-sumter-20261129-195249-seed5.json"
+    lines = [line.plain for line in Paragraphs([f"Saved in {path}"]).lines(40)]
+    assert lines == ["Saved in", "  /tmp/crisis-games/", "  a-very-long-folder-name/",
+                     "  fort-sumter-20261129-195249-seed5.json"]
+    assert "".join(line.strip() for line in lines[1:]) == path
+    # a word with no '/' is cut at the edge, as before
+    assert [line.plain for line in Paragraphs(["x" * 50]).lines(20)] == ["x" * 20, "  " + "x" * 18, "  " + "x" * 12]

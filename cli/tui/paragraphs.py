@@ -17,7 +17,8 @@ _WORD = re.compile(r"\S+")
 
 def wrap_ranges(plain: str, width: int, indent: int) -> List[Tuple[int, int, int]]:
     """Where a line breaks between words to fit ``width``: (start, end, spaces before it) for each
-    piece; pieces after the first start ``indent`` spaces in (a word wider than a line is cut)."""
+    piece; pieces after the first start ``indent`` spaces in (a word wider than a line is cut,
+    after its last '/' that fits where it has one: a path breaks between its folders)."""
     indent = max(0, min(indent, width // 2))
     ranges: List[Tuple[int, int, int]] = []
     start, end, before, has_word = 0, 0, 0, False
@@ -30,6 +31,9 @@ def wrap_ranges(plain: str, width: int, indent: int) -> List[Tuple[int, int, int
             start = word_start
         while before + word_end - start > width and before + word_start - start < width:  # cut a long word
             cut = start + width - before
+            slash = plain.rfind("/", max(start, word_start) + 1, cut)
+            if slash >= 0:
+                cut = slash + 1
             ranges.append((start, cut, before))
             start, before = cut, indent
         end, has_word = word_end, True
