@@ -924,3 +924,17 @@ def test_an_option_whose_offer_depends_on_a_card_nobody_sees_is_a_warning(tmp_pa
                     f"    or:\n      add the price of the top card of {pile} to your might\n" + BEFORE)
         found = [w for w in load_content(root).warnings if "the player does not see" in w.message]
         assert [(w.line, w.column) for w in found] == ([(line + 3, 24)] if warned else [])
+
+
+@pytest.mark.parametrize("lang, typed, said", [
+    ("en", "rules steps", "until each has taken a turn:"),
+    ("es", "reglas pasos", "hasta que cada uno haya jugado un turno:"),
+])
+def test_the_round_of_turns_reads_as_one_turn_each(tmp_path, lang, typed, said):
+    """The sequence of play's round of turns counts 'turns taken', a word of one form: the steps a
+    player lists read "until each has taken a turn", not "until each has 1 turns taken"."""
+    from clirun import run_main
+    result = run_main("play", "--game", "civil-war-card-game", "--plain", "--seed", "3", "--vs", "bot", "--lang", lang,
+                      "--save", tmp_path / "g.json", input=f"{typed}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert said in result.stdout and "1 turns taken" not in result.stdout and "1 turnos jugados" not in result.stdout
