@@ -9,7 +9,6 @@ imported by the commands that need them, so ``crisis --help`` and
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import re
 import shlex
@@ -676,9 +675,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:  # e.g. piped into head
         return EXIT_OK
     except OSError as error:  # outside crisis: the disk is full, the output was closed...
-        from .paths import reason_text
-        reason = reason_text(catalog, "os:" + errno.errorcode.get(error.errno or 0, str(error.errno)))
-        _say_to_stderr(catalog.text("cli.error.system", error=reason))
+        from .paths import os_error_text
+        _say_to_stderr(catalog.text("cli.error.system", error=os_error_text(catalog, error)))
         return EXIT_FAILED
     except Exception as error:  # a bug: one sentence, as the line mode says it; the details on demand
         _say_to_stderr(catalog.text("cli.stop.crash_unsaved", error=f"{type(error).__name__}: {error}"))

@@ -152,6 +152,11 @@ def _refusal(catalog, option: str, text: str, reason: str) -> CliError:
                                  reason=reason_text(catalog, reason)))
 
 
+def os_error_text(catalog, error: OSError) -> str:
+    """An operating system's error in the catalog's words ("the disk is full")."""
+    return reason_text(catalog, _system(error.errno or 0))
+
+
 def reason_text(catalog, reason: str) -> str:
     """A reason of this module in the catalog's words (an operating-system error by its errno name)."""
     if reason == "not_folder":

@@ -21,7 +21,7 @@ import time
 from typing import Iterator, Optional
 
 from .errors import CliError
-from .paths import file_to_write, reason_text, shown_path, writing_problem
+from .paths import file_to_write, os_error_text, shown_path, writing_problem
 from crisis.interpreter.engine.program import program_of
 
 from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
@@ -370,7 +370,7 @@ def check_ray_address(address: str, catalog) -> None:
     except socket.timeout:
         reason = catalog.text("cli.sim.error.ray_no_answer", seconds=RAY_REACH_SECONDS)
     except OSError as error:
-        reason = reason_text(catalog, "os:" + errno.errorcode.get(error.errno or 0, str(error.errno)))
+        reason = os_error_text(catalog, error)
     raise CliError(catalog.text("cli.sim.error.ray_unreachable", address=shown(address), reason=reason))
 
 

@@ -107,13 +107,12 @@ def words_that_may_follow(text: str, lexicon) -> Optional[Dict[str, FrozenSet[st
             except (UnexpectedInput, IndentationProblem):
                 continue
             found: Dict[str, FrozenSet[str]] = {}
-            keywords = {word: name for name, word in _keyword_terminals().items()}
             for name in accepted:
                 if name in ("NOUN", "ADJ", "RELATION", "VERB"):
                     found[name] = frozenset(lexicon.words_of(name)) if lexicon is not None else frozenset()
                 elif name == "NAME":
                     found[name] = frozenset()
-            found["keyword"] = frozenset(word for word, name in keywords.items() if name in accepted)
+            found["keyword"] = frozenset(word for name, word in _keyword_terminals().items() if name in accepted)
             return found
         return None
     finally:
@@ -377,7 +376,7 @@ def _describe(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _keywords() -> List[str]:
-    return sorted({t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value.isalpha()})
+    return sorted(set(_keyword_terminals().values()))
 
 
 def keywords() -> frozenset:
