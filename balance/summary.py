@@ -145,12 +145,7 @@ class RunSummary:
                           "tested": any(t[0] + t[1] and t[2] + t[3] for t in tables),
                           # each side's plays each way, [plays, won]: a comparison of two runs tests within sides too
                           "by_side": [{"rule": [t[0] + t[1], t[0]], "other": [t[2] + t[3], t[2]]} for t in tables]})
-        tested = [c for c in cards if c["tested"]]
-        for entry in cards:
-            entry["p_holm"], entry["flagged"] = 1.0, False
-        for entry, adjusted in zip(tested, holm([c["p"] for c in tested])):
-            entry["p_holm"] = adjusted
-            entry["flagged"] = adjusted < level
+        _adjusted(cards, level)
         kept = []
         for kind, card in self.kept_cards:  # every card of a kind some 'keep' statement keeps
             held, done, won = self.kept.get((kind, card), (0, 0, 0))
@@ -213,6 +208,16 @@ def _step_order(program) -> Dict[str, int]:
     return {name: index for index, name in enumerate(program.step_names())}
 
 
+def _adjusted(rows: list, level: float) -> None:
+    """Holm's adjustment over the rows a test was made of (``tested``): each row's ``p_holm`` and
+    whether it is ``flagged``; a row not tested is neither."""
+    for row in rows:
+        row["p_holm"], row["flagged"] = 1.0, False
+    tested = [row for row in rows if row["tested"]]
+    for row, adjusted in zip(tested, holm([r["p"] for r in tested])):
+        row["p_holm"], row["flagged"] = adjusted, adjusted < level
+
+
 def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dict:
     """Two analyses of the same seeds (``other``: the changed content) card by card: the win rate of
     the player who carried out the card's rule (in a game whose cards carry out no rule of their
@@ -248,13 +253,7 @@ def compare(base: dict, other: dict, level: float = 0.05, z: float = Z95) -> dic
     for card_id in by_id:
         if card_id not in {c["card"] for c in other["cards"]}:
             rows.append({"card": card_id, "only_in": "content", "p": 1.0, "tested": False})
-    # Holm's adjustment over the cards played in both contents (no test is made of the others)
-    for row in rows:
-        row["p_holm"], row["flagged"] = 1.0, False
-    tested = [row for row in rows if row["tested"]]
-    for row, adjusted in zip(tested, holm([r["p"] for r in tested])):
-        row["p_holm"] = adjusted
-        row["flagged"] = adjusted < level
+    _adjusted(rows, level)  # over the cards played in both contents (no test is made of the others)
     sides = {}
     for side, before in base["wins"].items():
         after = other["wins"].get(side)

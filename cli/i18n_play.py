@@ -39,15 +39,16 @@ class _Recording(Catalog):
         self.where = ""
 
     def text(self, key: str, **params) -> str:
+        shown = super().text(key, **params)
         message = self.raw(key)
         if message is None:
             self.missed.setdefault(key, self.where)
-        elif key not in self.unfilled:
+        elif shown == f"<{key}>" and key not in self.unfilled:  # the player reads <key>: why, once
             try:
                 format_message(message, self.with_grammar(message, params))
-            except MessageError as error:  # the player reads <key> here
+            except MessageError as error:
                 self.unfilled[key] = (self.where, str(error), tuple(sorted(params)))
-        return super().text(key, **params)
+        return shown
 
     def name(self, kind: str, name: str, default=None) -> str:
         shown = super().name(kind, name, default)
