@@ -470,7 +470,7 @@ def _plain(d: Diagnostic, path: Path) -> Tuple[str, Dict[str, Any]]:
     column, width = max((d.column or 1) - 1, 0), max(d.width, 1)
     line_text = getattr(d, "source_line", None)
     if line_text and not line_text.isascii():
-        # the protocol counts columns in UTF-16 units (the server says so at initialize), the
+        # the protocol counts columns in UTF-16 units (the server says so at initialize: _utf16_only), the
         # diagnostics in characters: a character beyond the first 65,536 (an emoji) is two units
         column, width = _utf16(line_text[:column]), max(_utf16(line_text[column:column + width]), 1)
     return str(target), dict(line=max((d.line or 1) - 1, 0), column=column,
@@ -941,6 +941,18 @@ def _lsp_diagnostic(T, d: Dict[str, Any]):
 # ------------------------------------------------------------------ messages
 
 
+def _utf16_only(message: dict) -> None:
+    """Columns are counted in UTF-16 units, on both sides of the server (a worker counts them in
+    the diagnostics it makes): an editor that would prefer another count (Neovim offers UTF-8
+    first) is answered with UTF-16, the protocol's own, which every editor takes.  pygls would
+    agree to the editor's first choice."""
+    if message.get("method") != "initialize" or not isinstance(message.get("params"), dict):
+        return
+    general = (message["params"].get("capabilities") or {}).get("general")
+    if isinstance(general, dict):
+        general.pop("positionEncodings", None)
+
+
 def _protocol_class():
     """pygls's protocol, answering every request: one whose params cannot be read gets an
     'invalid params' error (pygls logged it and left the editor waiting), one that is no
@@ -960,6 +972,7 @@ def _protocol_class():
         def structure_message(self, data):
             if not isinstance(data, dict) or "jsonrpc" not in data:
                 return data
+            _utf16_only(data)
             try:
                 if "id" in data:
                     if "error" in data:

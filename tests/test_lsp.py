@@ -632,6 +632,29 @@ def test_shutdown_and_exit_sent_at_once_end_the_server_quietly():
         assert done.returncode == 0 and done.stderr.decode() == ""
 
 
+def test_an_editor_that_prefers_utf8_columns_is_answered_in_utf16():
+    """The server counts columns in UTF-16 units (diagnostics, completions, hover); an editor that
+    offers UTF-8 first (Neovim) was answered with UTF-8, and every column after a non-ASCII
+    character was off. The server now always answers UTF-16, which every editor takes."""
+    import json
+    import subprocess
+
+    def frame(message):
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    capabilities = {"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}}
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                 "params": {"processId": None, "rootUri": None, "capabilities": capabilities}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+                {"jsonrpc": "2.0", "method": "exit"}]
+    done = subprocess.run([*crisis_command(), "lsp"], input=b"".join(frame(m) for m in messages),
+                          capture_output=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+    answer = json.loads(done.stdout.split(b"\r\n\r\n", 1)[1].split(b"Content-Length")[0])
+    assert answer["id"] == 1 and answer["result"]["capabilities"]["positionEncoding"] == "utf-16"
+
+
 def test_exit_ends_the_server_quietly_while_the_editor_keeps_its_input_open():
     """An editor keeps the server's standard input open after 'exit' (it closes it later, or
     never): the server still ends at once with status 0, not aborted by Python (SIGABRT) on the
