@@ -948,9 +948,9 @@ def _utf16_only(message: dict) -> None:
     agree to the editor's first choice."""
     if message.get("method") != "initialize" or not isinstance(message.get("params"), dict):
         return
-    general = (message["params"].get("capabilities") or {}).get("general")
-    if isinstance(general, dict):
-        general.pop("positionEncodings", None)
+    common = (message["params"].get("capabilities") or {}).get("general")  # (the protocol's word)
+    if isinstance(common, dict):
+        common.pop("positionEncodings", None)
 
 
 def _protocol_class():

@@ -362,7 +362,8 @@ def test_a_mistake_in_declaring_the_map_paying_or_registers_is_refused_at_its_li
 WORDS = re.compile(r"^(farms?|taps?|tapped|untap|deploy(s|ed)?|battles?|army|armies|generals?|capitals?|"
                    r"presidents?|interrupts?|recon|leadership)$", re.IGNORECASE)
 GENERIC = {("ruleset/phrasing.py", "capital"), ("cli/board.py", "capital"), ("cli/board.py", "pile_capital"),
-           ("cli/info.py", "_capital"), ("balance/report.py", "general")}
+           ("cli/info.py", "_capital"), ("balance/report.py", "general"),
+           ("cli/lsp.py", "general")}  # the language server protocol's own key for common capabilities
 SYSTEM = re.compile(r"KeyboardInterrupt|EXIT_INTERRUPTED|interrupted|on_interrupt|cli\.stop\.interrupt")
 
 
