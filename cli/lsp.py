@@ -335,7 +335,7 @@ class Workbench:
         """The card whose entry (from its '- id:' to the next one) holds the line."""
         texts = dict(open_texts or {})
         texts[str(_real(path))] = text
-        entries = [(at, card_id) for card_id, (file, at, _) in self.definitions(text_for=texts).items()
+        entries = [(at, card_id) for card_id, (file, at, _, _) in self.definitions(text_for=texts).items()
                    if file == str(_real(path))]
         before = [(at, card_id) for at, card_id in entries if at <= line + 1]
         if not before:
@@ -366,14 +366,16 @@ class Workbench:
         return head + "\n\n" + "\n\n---\n\n".join(parts)
 
     # ------------------------------------------------------------ definition
-    def definitions(self, text_for: Optional[Dict[str, str]] = None) -> Dict[str, Tuple[str, int, int]]:
-        """Card id -> (file, line, column) of its ``id:`` value (1-based), read from the card files.
+    def definitions(self, text_for: Optional[Dict[str, str]] = None) -> Dict[str, Tuple[str, int, int, int]]:
+        """Card id -> (file, line, column, the column in UTF-16 units less one) of its ``id:`` value
+        (line and column 1-based, as diagnostics give them; the last as the editor counts), read
+        from the card files.
 
         The files are listed and read as ``crisis check`` reads them: only regular files, within the
         size limits, never through a link that leads out of the content folder (a file that cannot
         be read that way holds no definition)."""
         from crisis.content.yamlfile import Budget, ContentError, Map, YamlFile, list_folder, read_text
-        found: Dict[str, Tuple[str, int, int]] = {}
+        found: Dict[str, Tuple[str, int, int, int]] = {}
         folder = self.root / "cards"
         budget = Budget()
         try:
@@ -393,15 +395,18 @@ class Workbench:
                 if budget.files > budget.max_files or budget.bytes > budget.max_bytes:
                     break
                 continue
+            lines = None
             for entries in (data.values() if isinstance(data, Map) else ()):
                 for entry in entries if isinstance(entries, list) else ():
                     if isinstance(entry, Map) and isinstance(entry.get("id"), str):
                         line, column = entry.value_positions["id"]
-                        found.setdefault(str(entry["id"]), (key, line, column))
+                        lines = text.split("\n") if lines is None else lines
+                        before = lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
+                        found.setdefault(str(entry["id"]), (key, line, column, _utf16(before)))
         return found
 
     def definition(self, path: Path, text: Optional[str], line: int, column: int,
-                   open_texts: Optional[Dict[str, str]] = None) -> Optional[Tuple[str, int, int]]:
+                   open_texts: Optional[Dict[str, str]] = None) -> Optional[Tuple[str, int, int, int]]:
         text = self.text_of(path, text)
         word = _word_at(text, line, column) if text is not None else None
         return self.definitions(open_texts).get(word) if word else None
@@ -875,16 +880,8 @@ def serve() -> None:
         found = await ask("definition", uri, params.position.line, column_of(uri, params.position))
         if found is None:
             return None
-        file, line, column = found
-        target = document_text(Path(file).as_uri())
-        if target is None:
-            try:
-                target = Path(file).read_text(encoding="utf-8") if Path(file).stat().st_size <= limits.MAX_FILE_BYTES else ""
-            except (OSError, UnicodeDecodeError):
-                target = ""
-        lines = target.split("\n")
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        start = T.Position(line=line - 1, character=_utf16(text[:column - 1]) if text else column - 1)
+        file, line, _, column = found  # the column as the editor counts it, worked out by the worker
+        start = T.Position(line=line - 1, character=column)
         return T.Location(uri=Path(file).as_uri(), range=T.Range(start=start, end=start))
 
     try:

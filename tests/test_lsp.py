@@ -377,6 +377,21 @@ def test_definition_goes_from_a_scenario_to_the_card(lsp):
     assert location.range.start.character == position_of(card_text, "id: major-anderson")[1] + len("id: ")
 
 
+def test_definition_column_is_counted_as_the_editor_counts_it(tmp_path):
+    """A card whose id follows wide characters on its line (a flow mapping): the column the
+    definition leads to is in UTF-16 units, worked out from the file's text by the worker
+    (an emoji is two units, a Spanish letter one), where diagnostics' columns count characters."""
+    from crisis.cli.lsp import Workbench
+    root = copy_content(tmp_path)
+    cards = root / "cards" / "wide.yaml"
+    before = '  - {note: "\U0001F600 ñ", id: '
+    cards.write_text("strategy cards:\n" + before + "wide-card}\n", encoding="utf-8")
+    file, line, column, units = Workbench(root).definitions()["wide-card"]
+    assert file == str(cards.resolve()) and line == 2
+    assert column == len(before) + 1
+    assert units == len(before.encode("utf-16-le")) // 2 == len(before) + 1
+
+
 # ------------------------------------------------------------ hostile files and messages (issue 18)
 # A server of its own, on a copy whose files the tests replace by FIFOs and links, with a short
 # time limit on checks (CRISIS_LSP_CHECK_SECONDS) so that a check stopped by it is seen quickly.
