@@ -206,9 +206,9 @@ def each_side_once(given, content, show):
     """(side index, bots) for each (side as typed, bots) of ``--bot``; a side named twice is refused
     (the last would win, silently: which was meant is not known)."""
     from .errors import CliError
-    from .session import match_side  # only when a side is named: `crisis sim` alone needs none
     named = {}  # side -> how it was named first
     for side, bot in given:
+        from .session import match_side  # only when a side is named: `crisis sim` alone needs none
         index = match_side(side, content, show)
         if index in named:
             raise CliError(show.catalog.text("cli.error.bot_twice", side=show.side(content.sides[index]),
