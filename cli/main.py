@@ -307,12 +307,13 @@ def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
     from crisis.content.i18n import (missing_in_play_problems, missing_key_problems, missing_keys, other_problems,
                                      unfilled_in_play_problems, unnamed_problems)
-    from crisis.content.loader import REFERENCE_LANG
+    from crisis.content.loader import REFERENCE_LANG, load_for_translators
     from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
     from .i18n_play import played_texts
     from .sim import whole_number
-    content = load(args)
+    # a translation's own problems (a file that is not YAML, say) are told with the rest of its check
+    content, unread = load_for_translators(args.content)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
     for lang in langs:
         if lang not in content.catalogs:
@@ -326,19 +327,25 @@ def cmd_i18n(args) -> int:
     failed = False
     told: list = []  # a file every language reads (the glossary) is told of once, not once per language
     for lang in langs:
-        gaps = missing_keys(content, lang) if lang != REFERENCE_LANG else {}
-        others = [p for p in other_problems(content, lang) if p not in told]
+        # while a file of the catalog cannot be read, its keys would all be counted missing
+        gaps = missing_keys(content, lang) if lang != REFERENCE_LANG and not unread.get(lang) else {}
+        others = list(unread.get(lang, ()))
+        others += [p for p in other_problems(content, lang) if p not in told and p not in others]
         told += others
         if games:
             missed, unfilled, unnamed = played_texts(content, lang, games)
             others += missing_in_play_problems(content, lang, missed, games)
             others += unfilled_in_play_problems(content, lang, unfilled, games)
-            if lang != REFERENCE_LANG and not gaps:  # (while keys are missing, their English shows anyway)
+            # (while keys are missing, or a file is unread, their English shows anyway)
+            if lang != REFERENCE_LANG and not gaps and not unread.get(lang):
                 others += unnamed_problems(content, lang, unnamed)
-        for problem in missing_key_problems(content, lang, args.all) + others:
+        for problem in (missing_key_problems(content, lang, args.all) if not unread.get(lang) else []) + others:
             print(problem.format())
         missing = sum(len(keys) for keys in gaps.values())
-        print(c.text("cli.i18n.summary", lang=lang, n=len(others), missing=missing, files=len(gaps)))
+        if unread.get(lang):
+            print(c.text("cli.i18n.unread", lang=lang, n=len(others)))
+        else:
+            print(c.text("cli.i18n.summary", lang=lang, n=len(others), missing=missing, files=len(gaps)))
         failed = failed or bool(gaps or others)
     return EXIT_FAILED if failed else EXIT_OK
 

@@ -60,9 +60,14 @@ class NotContent(ContentError):
 
 
 class _Loader(Reader):
-    def __init__(self, root: Path, required_messages: Iterable[str], overrides: Optional[Dict[str, str]] = None):
+    def __init__(self, root: Path, required_messages: Iterable[str], overrides: Optional[Dict[str, str]] = None,
+                 translating: bool = False):
         super().__init__(root, overrides)
         self.required_messages = tuple(required_messages)
+        # for `crisis i18n check` (load_for_translators): a translation's own problems are kept per
+        # language instead of stopping the load, so that a broken file hides no other problem
+        self.translating = translating
+        self.translation_problems: Dict[str, List[Diagnostic]] = {}
 
     # ----------------------------------------------------------------- bots
     def bots(self, horizon: Optional[Tuple[str, ...]] = ()) -> BotSettings:
@@ -170,7 +175,13 @@ class _Loader(Reader):
                 if key.startswith(CONTRACTIONS):
                     contractions.add(key[len(CONTRACTIONS):], value)
             files_of[lang] = []
+            before = len(self.problems.items)
             own = read_catalog(self, lang_dir, files_of[lang], contractions)
+            if self.translating and lang != REFERENCE_LANG and len(self.problems.items) > before:
+                # a translation falls back to the reference wherever its texts are missing: the
+                # rest of it is checked, and what could not be read is told with the rest
+                self.translation_problems[lang] = self.problems.items[before:]
+                del self.problems.items[before:]
             messages.update(own.messages)
             positions.update(own.positions)
             catalogs[lang] = Catalog(lang, messages, positions)
@@ -289,9 +300,11 @@ class _Loader(Reader):
         content = Content(root=str(self.root), game=schema.game or self.root.name, definition=definition,
                           catalogs=catalogs, digest=digest.hexdigest()[:16], replaces=schema.replaces,
                           warnings=tuple(self.warnings), bots=bots)
-        # a hand-written card text may never disagree with the card's rule
+        # a hand-written card text may never disagree with the card's rule (a translation's are
+        # among what `crisis i18n check` tells of it, when it loads for translators)
         from .i18n import check_card_texts
-        disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)]
+        disagreements = [d for lang in sorted(catalogs) for d in check_card_texts(content, lang)
+                         if not (self.translating and lang != REFERENCE_LANG)]
         if disagreements:
             raise ContentError(disagreements)
         return content
@@ -515,6 +528,20 @@ def load_content(path: Optional[os.PathLike | str] = None, required_messages: It
     root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
     with rulecache.session():  # rule texts parsed in an earlier run are not parsed again
         return _Loader(root, required_messages, overrides).load()
+
+
+def load_for_translators(path: Optional[os.PathLike | str] = None) -> Tuple[Content, Dict[str, List[Diagnostic]]]:
+    """The content as ``load_content`` checks it, except that the problems of a translation (a
+    catalog other than the reference: a file that is not YAML, a text that is no text, a broken
+    placeholder, a card text that disagrees with its rule) do not stop it: they are given per
+    language, and that language's texts fall back to the reference where they could not be read,
+    as a game shows them.  For `crisis i18n check`, which tells them with the catalog's other
+    problems; never for play (a translation with problems stops a game's load, as ever)."""
+    root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
+    loader = _Loader(root, (), None, translating=True)
+    with rulecache.session():
+        content = loader.load()
+    return content, loader.translation_problems
 
 
 def read_game(root, option_names: Tuple[str, ...] = ()):

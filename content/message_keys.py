@@ -207,6 +207,7 @@ MESSAGES = {
     "cli.help.why": frozenset({"why"}),
     "cli.i18n.games": frozenset({"value"}),
     "cli.i18n.summary": frozenset({"files", "lang", "missing", "n"}),
+    "cli.i18n.unread": frozenset({"lang", "n"}),
     "cli.input.ambiguous": frozenset({"n", "names", "text"}),
     "cli.input.ambiguous_label": frozenset({"n", "numbers", "text"}),
     "cli.input.empty": frozenset({"n"}),

@@ -126,6 +126,32 @@ def test_i18n_check_command_fails_on_a_seeded_mistake_and_passes_otherwise(spani
     assert "locale/es/messages.yaml:" in result.stdout + result.stderr
 
 
+def test_a_translation_file_that_is_not_yaml_hides_no_other_problem_of_the_check(spanish_copy):
+    """A translator's broken file is told at its line, and the rest of the catalog is still checked
+    (a misspelt placeholder in another file); its keys are not all called missing meanwhile. A
+    game still refuses the broken catalog whole."""
+    es = spanish_copy / "locale" / "es"
+    replace_in(es / "board.yaml", "  Unionist: Unionista\n", '  Unionist: Unionista "roto: [\n')
+    replace_in(es / "messages.yaml", "{side} gana {n} PV", "{sidee} gana {n} PV")
+    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
+    said = result.stdout + result.stderr
+    assert result.returncode == 1
+    assert re.search(r"locale/es/board\.yaml:3:\d+: error: ", said)
+    assert re.search(r"locale/es/messages\.yaml:\d+:\d+: error: 'log\.vp_gain' ", said)
+    assert "missing in the 'es' catalog" not in said and "missing in 1 file" not in said
+    with pytest.raises(ContentError) as caught:
+        load_content(spanish_copy)
+    assert [d.path.endswith("locale/es/board.yaml") for d in caught.value.diagnostics] == [True]
+
+
+def test_a_translated_card_text_that_disagrees_is_told_by_the_check_once(spanish_copy):
+    add_text(spanish_copy, "es", "major-anderson", "Anderson: pon 2 fichas en Fuerte Sumter.")
+    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
+    said = result.stdout + result.stderr
+    assert result.returncode == 1
+    assert said.count("the hand-written text of major-anderson disagrees with its rule") == 1
+
+
 # ------------------------------------------------------- a new language's first check (issue 17)
 
 
