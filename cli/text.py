@@ -200,8 +200,8 @@ class Presenter:
                 out[key] = self.location(value)
                 if value in self.schema.map.places:
                     kind = places
-            elif key == "space":
-                kind = places
+            elif key == "space" or (key == "place" and value in self.schema.map.places):
+                kind = places  # (a card's place in an entity's log line: log.march's {place})
             elif key == "zone":
                 kind = self.section("zones")
             elif key == "marker":

@@ -612,6 +612,28 @@ def test_the_rules_command_has_this_games_summaries_and_its_example_is_one(lang)
     assert {"en": "2 elsewhere", "es": "2 en otra"}[lang] in battle
 
 
+def test_a_spanish_log_names_the_places_in_spanish():
+    """A march in the log ("... hacia {place}") names the location as the Spanish catalog does
+    ("Nueva York"), as the choices do, not as state.yaml writes it ("New York")."""
+    from clirun import run_main
+    from crisis.cli.text import Presenter
+    from crisis.content.loader import load_content
+    content = load_content(ROOT)
+    spanish = Presenter(content, content.catalog("es"))
+    renamed = {place: spanish.space(place) for place in content.places}
+    renamed = {place: name for place, name in renamed.items() if name != place}
+    assert renamed  # (the test needs places the two languages name otherwise)
+    marches = []
+    for seed in (3, 8):
+        played = run_main("play", "--game", "civil-war-card-game", "--bots", "--lang", "es", "--seed", str(seed),
+                          "--plain")
+        assert played.returncode == 0, played.stderr
+        marches += [line for line in played.stdout.splitlines() if "hacia" in line]
+    said = " ".join(" ".join(marches).split())
+    assert marches and any(name in said for name in renamed.values())
+    assert not [place for place in renamed if place in said]
+
+
 def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp_path):
     """'Continue it with: crisis resume FILE', as play says when it stops: the file names its
     game, so resume and replay need no --game; Fort Sumter's content named instead is refused."""
