@@ -19,6 +19,7 @@ from typing import Dict, List, Tuple
 
 from crisis.content.locale import Catalog, MessageError, format_message
 from crisis.content.model import Content
+from crisis.ruleset.diagnostics import Diagnostic
 
 # The header and the board are drawn at one decision in this many (they ask for the same
 # keys at every one; the prompt, the actions offered and the log are drawn at each).
@@ -37,6 +38,11 @@ class _Recording(Catalog):
         self.unnamed: Dict[str, Tuple[str, str]] = {}  # names no catalog gives: key -> (where, word shown)
         self.listed: List[str] = []  # the cards as listed (where an unnamed name may show)
         self.where = ""
+        # the names of places, groups and sides this catalog gives otherwise than the rules write
+        # them (rules' name -> this catalog's), and the texts that showed one as the rules write it:
+        # key -> (where, the placeholder given it, the rules' name, this catalog's)
+        self.renamed: Dict[str, str] = {}
+        self.shown_raw: Dict[str, Tuple[str, str, str, str]] = {}
 
     def text(self, key: str, **params) -> str:
         shown = super().text(key, **params)
@@ -48,7 +54,23 @@ class _Recording(Catalog):
                 format_message(message, self.with_grammar(message, params))
             except MessageError as error:
                 self.unfilled[key] = (self.where, str(error), tuple(sorted(params)))
+        elif self.renamed and key not in self.shown_raw:
+            self._raw_name_in(key, shown, params)
         return shown
+
+    def _raw_name_in(self, key: str, shown: str, params) -> None:
+        """Note a name given to the text as the rules write it ('New York') that the player reads
+        so, where this catalog names it otherwise ('Nueva York'): a value the program forgot to
+        name in the player's language."""
+        for value in params.values():
+            if not isinstance(value, str) or value not in self.renamed:
+                continue
+            # (the catalog's own name may hold the rules' one: 'Washington D.C.' and 'Washington')
+            rest = shown.replace(self.renamed[value], "")
+            if re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", rest):
+                name = next(name for name, given in params.items() if given == value)
+                self.shown_raw[key] = (self.where, name, value, self.renamed[value])
+                return
 
     def name(self, kind: str, name: str, default=None) -> str:
         shown = super().name(kind, name, default)
@@ -71,13 +93,30 @@ def played_texts(content: Content, lang: str, games: int):
     because no catalog gives them: a card field's name, a kind of cards' name, a word they type for
     a way to play a card), the second found by listing every card as ``crisis cards`` does too and
     every action as typed (key -> where).  Proper names (places,
-    sides) are left out: a game may keep them in one language on purpose."""
+    sides) are left out: a game may keep them in one language on purpose; and the texts that
+    showed a proper name as the rules write it where the catalog names it otherwise (key ->
+    (where, the placeholder, the rules' name, the catalog's)): ``_Recording._raw_name_in``)."""
     catalog = _played(content, lang, games, cards=True)
     listed = "\n".join(catalog.listed).lower()
     # a name asked for is not always shown (a card's line may leave its fields out): those shown
     words = {key: (where, shown) for key, (where, shown) in catalog.unnamed.items()
              if key.rsplit(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(shown.lower()) + r"\b", listed)}
-    return catalog.missed, catalog.unfilled, words
+    return catalog.missed, catalog.unfilled, words, catalog.shown_raw
+
+
+def names_shown_raw_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str, str, str]],
+                             games: int) -> List[Diagnostic]:
+    """The texts that showed a name as the rules write it where ``lang``'s catalog names it otherwise
+    (``found``: ``played_texts``' last), at the placeholder given it: the program gave the text a name
+    it did not put in the player's language, which no catalog can mend."""
+    from crisis.content.i18n import _at_text
+    catalog = content.catalogs[lang]
+    return [_at_text(catalog, key, [placeholder],
+                     f"'{key}' shows '{raw}' as state.yaml writes it, where the '{lang}' catalog names it '{named}'",
+                     severity="warning",
+                     hint=f"{{{placeholder}}} was given it unnamed at {where} in one of {games} random games: "
+                          f"a fault of the program, not of the catalog (please report it)")
+            for key, (where, placeholder, raw, named) in sorted(found.items())]
 
 
 _COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute",
@@ -93,6 +132,11 @@ def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_R
     from .text import Presenter
     catalog = _Recording(content.catalog(lang))
     show = Presenter(content, catalog)
+    named = [(place, show.space(place)) for place in content.places]
+    named += [(group.name, show.group(group.name)) for group in content.schema.map.groups]
+    named += [(side, show.side(side)) for side in content.sides]
+    catalog.renamed = {name: shown for name, shown in named if shown != name}
+    catalog.unnamed.clear()  # (names asked for above, not in play)
     for seed in range(1, games + 1):
         game = Game.of(content, seed)
         bots = [RandomBot(seed, side) for side in range(len(game.sides))]

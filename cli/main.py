@@ -310,7 +310,7 @@ def cmd_i18n(args) -> int:
     from crisis.content.loader import REFERENCE_LANG, load_for_translators
     from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
-    from .i18n_play import played_texts
+    from .i18n_play import names_shown_raw_problems, played_texts
     from .sim import whole_number
     # a translation's own problems (a file that is not YAML, say) are told with the rest of its check
     content, unread = load_for_translators(args.content)
@@ -333,9 +333,10 @@ def cmd_i18n(args) -> int:
         others += [p for p in other_problems(content, lang) if p not in told and p not in others]
         told += others
         if games:
-            missed, unfilled, unnamed = played_texts(content, lang, games)
+            missed, unfilled, unnamed, shown_raw = played_texts(content, lang, games)
             others += missing_in_play_problems(content, lang, missed, games)
             others += unfilled_in_play_problems(content, lang, unfilled, games)
+            others += names_shown_raw_problems(content, lang, shown_raw, games)
             # (while keys are missing, or a file is unread, their English shows anyway)
             if lang != REFERENCE_LANG and not gaps and not unread.get(lang):
                 others += unnamed_problems(content, lang, unnamed)

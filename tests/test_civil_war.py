@@ -634,6 +634,28 @@ def test_a_spanish_log_names_the_places_in_spanish():
     assert not [place for place in renamed if place in said]
 
 
+def test_i18n_check_tells_of_a_name_shown_as_the_rules_write_it(monkeypatch):
+    """The fault above, were it back: `i18n check`'s random games find a text showing 'New York'
+    where the Spanish catalog says 'Nueva York', at the placeholder given it (a warning); the
+    shipped catalogs show none."""
+    from clirun import run_main
+    from crisis.cli import text
+    checked = run_main("i18n", "check", "--game", "civil-war-card-game", "--lang", "es")
+    assert checked.returncode == 0 and "as state.yaml writes it" not in checked.stdout
+    naming = text.Presenter.params
+
+    def forgetting_places(self, raw):
+        named = naming(self, raw)
+        named.update({key: value for key, value in raw.items() if key == "place"})
+        return named
+    monkeypatch.setattr(text.Presenter, "params", forgetting_places)
+    checked = run_main("i18n", "check", "--game", "civil-war-card-game", "--lang", "es")
+    said = checked.stdout + checked.stderr
+    assert checked.returncode == 1
+    assert re.search(r"locale/es/interface\.yaml:\d+:\d+: warning: 'log\.march' shows '[^']+' as state\.yaml "
+                     r"writes it, where the 'es' catalog names it '[^']+'", said)
+
+
 def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp_path):
     """'Continue it with: crisis resume FILE', as play says when it stops: the file names its
     game, so resume and replay need no --game; Fort Sumter's content named instead is refused."""
