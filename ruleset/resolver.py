@@ -120,6 +120,7 @@ class _Run(EntityPhrases, Statements, Conditions):
         self.diagnostics: List[Diagnostic] = []
         self.chosen = False  # an earlier statement of this effect chooses a place ("that space")
         self.in_where = False
+        self.steps_named: dict = {}  # step name -> where this rule names it first (a name is one step's)
 
     def opponents(self, tree) -> None:
         """"The opponent" names the other side of a game of two; in a game of more sides it names

@@ -706,6 +706,17 @@ class Statements:
         return None
 
     def stmt_Step(self, node: N.Step):
+        # the log, the board's layout, the bots' evaluation and scenarios' 'phase' name a step: two
+        # of one name would be one step to all of them
+        named = self.word_in(node, node.name)
+        first = self.steps_named.setdefault(node.name, named)
+        if first is not named:
+            pos = getattr(first, "pos", None)
+            line = self.source.locate(pos.line, pos.column)[0] if pos is not None and self.source is not None \
+                else None
+            self.error(named, f"there is already a step named '{node.name}'" + (f" (line {line})" if line else ""),
+                       expected="a name of its own for each step",
+                       hint="the log, the layout, the bots' evaluation and a scenario's 'phase' name a step by it")
         return M.Step(node.name, self.block(node.body), node=node)
 
     def stmt_Repeat(self, node: N.Repeat):

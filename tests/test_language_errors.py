@@ -190,3 +190,22 @@ def test_sources_and_destinations_that_play_carries_out_are_fine(checker):
     assert check(checker, "move 2 from your Escalation box to your pool") == []
     assert check(checker, "move 1 from your crisis track above your Tension zone to Texas") == []
     assert check(checker, "move 1 from your pool to your crisis track") == []
+
+
+def test_two_steps_of_one_name_are_refused_at_the_second(tmp_path):
+    """A step is named by the log, the layout, the bots' evaluation and a scenario's 'phase': a
+    second step of the same name is an error at its name, saying where the first is."""
+    from helpers import copy_content, replace_in
+    from crisis.content.loader import load_content
+    from crisis.content.yamlfile import ContentError
+    root = copy_content(tmp_path)
+    sequence = root / "sequence.yaml"
+    replace_in(sequence, "    step round end:", "    step deal:")
+    lines = sequence.read_text(encoding="utf-8").split("\n")
+    first, second = [number for number, line in enumerate(lines, 1) if line.strip() == "step deal:"]
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (problem,) = caught.value.diagnostics
+    assert problem.message.startswith(f"there is already a step named 'deal' (line {first})")
+    assert problem.path.endswith("sequence.yaml") and problem.line == second
+    assert problem.column == lines[second - 1].index("deal") + 1 and problem.width == len("deal")
