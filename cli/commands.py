@@ -76,20 +76,27 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
     for item_kind, hit, total in coverage.summary():
         percent = show.decimal(100.0 * hit / total if total else 100.0, 1)
         print(c.text("cli.coverage.line", kind=kind(item_kind), hit=hit, total=total, percent=percent), file=out)
-    missed = coverage.missed()
+    missed = sorted(coverage.missed(), key=in_file_order)
     if missed:
         print(c.text("cli.coverage.missed", n=len(missed)), file=out)
         for item in missed:
             print(c.text("cli.coverage.item", where=item.where, kind=kind(item.kind), label=label(item)), file=out)
     if verbose:
         print(c.text("cli.coverage.by"), file=out)
-        for item, runs in coverage.by_item():
+        for item, runs in sorted(coverage.by_item(), key=lambda pair: in_file_order(pair[0])):
             if runs:
                 shown = ", ".join(runs[:5])
                 if len(runs) > 5:
                     shown = c.text("cli.coverage.more", runs=shown, n=len(runs) - 5)
                 print(c.text("cli.coverage.exercised", where=item.where, kind=kind(item.kind), label=label(item),
                              runs=shown), file=out)
+
+
+def in_file_order(item):
+    """A coverage item's place for sorting: its file, then its line as a number ('sequence.yaml:6'
+    before 'sequence.yaml:36'); items on one line keep the order they were found in, their columns'.
+    An item with no file comes last."""
+    return item.path is None, item.path or "", item.line or 1
 
 
 def solo_options(args, content: Content, show: Presenter):

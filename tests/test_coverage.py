@@ -179,3 +179,17 @@ def test_crisis_sim_coverage():
     assert result.returncode == 0, result.stderr
     assert re.search(r"^  either options: \d+ of \d+ \(", result.stdout, re.M)
     assert "Never exercised" in result.stdout
+
+
+def test_what_was_never_exercised_is_listed_file_by_file_line_by_line():
+    """The items never exercised, and with -v those exercised, in the order a designer reads the files:
+    by file, then by line as a number (sequence.yaml:6 before sequence.yaml:36), not as found."""
+    from clirun import run_main
+    result = run_main("test", "--coverage", "-v", "--lang", "en",
+                      default_content_dir() / "scenarios" / "cards" / "sam-houston.yaml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    never, exercised = result.stdout.split("Never exercised (", 1)[1].split("Exercised by:", 1)
+    for part, least in ((never, 20), (exercised, 5)):
+        places = [(m.group(1), int(m.group(2))) for m in re.finditer(r"^  (\S+\.yaml):(\d+): ", part, re.M)]
+        assert len(places) > least and len({path for path, _ in places}) > 1
+        assert places == sorted(places)
