@@ -204,19 +204,25 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
                                          expected=f"{a_noun(kind)}: {one_of(names)}",
                                          hint=f"did you mean '{guess}'?")
                 else:
-                    # the words that may stand here first, then every word of the language and the game;
-                    # after 'that'/'this', the game's word for its places ("that space" in a game of areas)
+                    # the words that may stand here first, then every word of the language and the game
+                    # (only one near: a word that may not stand here is seldom the one meant); after
+                    # 'that'/'this', the game's word for its places ("that space" in a game of areas)
                     here = _expected_words(expected, lexicon)
                     guess = _place_word_after(text, token, lexicon) or _tokens_word(token, lexicon) or \
-                        did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords())
+                        did_you_mean(str(token), here) or did_you_mean(str(token), words + _keywords(), cutoff=0.75)
                     hint = f"did you mean '{guess}'?" if guess else None
                     if guess in here:
                         first = f"'{guess}'"  # the word meant, first among what may stand here
+                    if guess is None and "NOUN" in expected:
+                        hint = _things_of_the_game(lexicon)
+            hint = _named_otherwise(token, lexicon) or hint
         else:
             width = len(token)
             message = f"unexpected word '{token}'" if token.type != "NAME" else f"unexpected name '{token}'"
             if token.type == "NAME" and str(token).lower() in _keywords():
                 hint = f"keywords are written in lowercase: did you mean '{str(token).lower()}'?"
+            else:
+                hint = _named_otherwise(token, lexicon)
     elif isinstance(error, UnexpectedCharacters):
         message = f"unexpected character '{error.char}'"
     else:
@@ -230,6 +236,33 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
         hint = _stray_word(text, line, lexicon)
     return diagnostic_at(source, line, column, message, width=width,
                          expected=one_of(shown, limit=24) if shown else None, hint=hint)
+
+
+def _named_otherwise(token, lexicon) -> Optional[str]:
+    """A hint naming the words rules call a thing by, where a rule writes the thing's name in
+    state.yaml and state.yaml gives it other words (a counter 'plays' with 'words: [played cards]')."""
+    if lexicon is None:
+        return None
+    said = str(token).lower()
+    entry = next((entry for entry in lexicon.entries if entry.kind == "NOUN" and ":" in entry.refers_to
+                  and entry.refers_to.rpartition(":")[2].lower() == said and entry.text.lower() != said), None)
+    if entry is None:
+        return None
+    kind, name = entry.refers_to.split(":", 1)[0], entry.refers_to.rpartition(":")[2]
+    return f"rules call the {kind} '{name}' by its words in state.yaml: did you mean '{entry.text}'?"
+
+
+def _things_of_the_game(lexicon) -> Optional[str]:
+    """Where an unknown word stands for a thing and is near none: the game's words for things
+    (one for each: the first state.yaml gives), in the order it declares them."""
+    if lexicon is None:
+        return None
+    first: dict = {}  # what a word refers to -> the first word for it
+    for entry in lexicon.entries:
+        if entry.kind == "NOUN":
+            first.setdefault(entry.refers_to, f"'{entry.text}'")
+    words = list(first.values())
+    return f"not a word of this game; its words for things are {one_of(words, limit=12)}" if words else None
 
 
 def _place_word_after(text: str, token, lexicon) -> Optional[str]:

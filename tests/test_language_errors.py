@@ -54,6 +54,11 @@ SYNTAX = [
     # a folded rule's two lines read as one, a name misspelt at its end: 'Fort' begins a name of
     # the game, never 'for' misspelt
     ("place 3 in Washington place 3 in Fort Sumtr", 1, 23, "unexpected word 'place'", None, None),
+    # a thing's name in state.yaml where rules use its words ('plays' is called 'played cards')
+    ("if you have at least 2 plays: gain 1 VP", 1, 24, "unexpected word 'plays'", None,
+     "rules call the counter 'plays' by its words in state.yaml: did you mean 'played cards'?"),
+    ("gain 1 VP for each plays", 1, 20, "unexpected word 'plays'", None,
+     "rules call the counter 'plays' by its words in state.yaml: did you mean 'played cards'?"),
 ]
 
 
@@ -209,3 +214,13 @@ def test_two_steps_of_one_name_are_refused_at_the_second(tmp_path):
     assert problem.message.startswith(f"there is already a step named 'deal' (line {first})")
     assert problem.path.endswith("sequence.yaml") and problem.line == second
     assert problem.column == lines[second - 1].index("deal") + 1 and problem.width == len("deal")
+
+
+def test_an_unknown_word_for_a_thing_near_none_lists_the_game_s_words_for_things(lexicon):
+    """'add 1 to the fervour' in a game with no fervour: no keyword is offered as the word meant (it
+    could not stand there: 'place' was), but the game's words for things, one for each, in the
+    order state.yaml declares them."""
+    d = syntax_error("add 1 to the fervour", lexicon)
+    assert d.message == "unknown word 'fervour'" and d.column == 14
+    assert d.hint.startswith("not a word of this game; its words for things are 'VP', ")
+    assert "'played cards'" in d.hint and "'place'" not in d.hint and "did you mean" not in d.hint
