@@ -61,10 +61,11 @@ def cmd_check(args) -> int:
     for warning in found:
         print(warning.format(), file=sys.stderr)
     c = presenter(args, content).catalog
-    print(c.text("cli.check.ok", root=str(content.root), rules=content.rule_count(), locales=len(content.catalogs),
-                 langs=", ".join(sorted(content.catalogs)), warnings=len(found), ms=f"{elapsed * 1000:.0f}",
-                 **counted_names(content)))
-    return EXIT_FAILED if found and args.strict else EXIT_OK
+    failed = bool(found) and args.strict  # under --strict a warning fails the check: never "OK" then
+    print(c.text("cli.check.strict_failed" if failed else "cli.check.ok", root=str(content.root),
+                 rules=content.rule_count(), locales=len(content.catalogs), langs=", ".join(sorted(content.catalogs)),
+                 warnings=len(found), ms=f"{elapsed * 1000:.0f}", **counted_names(content)))
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def counted_names(content) -> dict:

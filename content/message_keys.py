@@ -149,6 +149,7 @@ MESSAGES = {
     "cli.card.usage": frozenset({"card"}),
     "cli.cards.heading": frozenset({"cards", "n"}),
     "cli.check.ok": None,
+    "cli.check.strict_failed": None,
     "cli.consequence.blocked": frozenset({"blocks", "marker", "space"}),
     "cli.consequence.confirm": frozenset({"action"}),
     "cli.consequence.group": frozenset({"gain", "group", "side", "was", "you"}),

@@ -127,3 +127,18 @@ def test_a_command_line_error_breaks_between_words_on_a_narrow_terminal_and_keep
     assert len(piped) == 1 and len(piped[0]) > 60
     assert max(len(line) for line in on_terminal) <= 60 and len(on_terminal) > 1
     assert " ".join(" ".join(on_terminal).split()) == " ".join(piped[0].split())
+
+
+@pytest.mark.parametrize("lang, ok, failed", [("en", "OK --", "FAILED -- 1 warning, which --strict counts as failures"),
+                                               ("es", "correcto --", "FALLA -- 1 aviso, que --strict cuenta como fallos")])
+def test_check_strict_with_a_warning_says_it_failed_not_ok(tmp_path, lang, ok, failed):
+    """Under --strict a warning fails the check: its last line says so and why, never "OK" beside exit status 1."""
+    from helpers import replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "cards" / "strategy-unionist.yaml", "place 3 in Fort Sumter", "place up to 6 in Fort Sumter")
+    lenient = run_main("check", "--lang", lang, "--content", root)
+    assert lenient.returncode == 0 and ok in lenient.stdout and failed not in lenient.stdout
+    strict = run_main("check", "--strict", "--lang", lang, "--content", root)
+    assert strict.returncode == 1 and "can never reach 6" in strict.stderr
+    (last,) = strict.stdout.splitlines()
+    assert failed in last and ok not in last, last
