@@ -699,17 +699,24 @@ def _own_file_for(content: Content, reference: Catalog, key: str) -> str:
     so in the game's own reference catalog (the file holding its nearest keys there, else
     locale/en/render.yaml), never in the tool's shared one, which the designer does not edit."""
     own = os.path.join(os.path.abspath(str(content.root)), "locale", REFERENCE_LANG) + os.sep
-    found = [path for path in _neighbour_files(_prefix_files(reference), key) if os.path.abspath(path).startswith(own)]
-    if found:
-        return found[0]
-    # no key of its section there yet: a file the game's catalog has (one game keeps all its
-    # texts in one), else render.yaml
-    files = {os.path.basename(path): path for path, _, _ in reference.positions.values()
-             if os.path.abspath(path).startswith(own)}
-    # the file such keys usually live in (templates in render.yaml, names in board.yaml), else any
-    usual = ("render.yaml",) if key.startswith("render.") else ("board.yaml", "texts.yaml", "messages.yaml")
-    found = [files[name] for name in usual if name in files] or [files[name] for name in sorted(files)]
-    return found[0] if found else display_path(Path(own) / "render.yaml")
+    # the neighbours among the game's own keys only: the tool's file holds a key of most sections
+    # ('render.spaces.') first, which would hide the game's file holding the others
+    mine = [(other, where) for other, where in reference.positions.items()
+            if os.path.abspath(where[0]).startswith(own)]
+    found = next(_neighbour_files(_prefixes(mine), key), None)
+    if found is not None:
+        return found
+    files = {os.path.basename(where[0]): where[0] for _, where in mine}
+    if key.startswith("render."):
+        # no template in the game's catalog yet: its render.yaml, as docs/new-game.md says (a
+        # file to make, where it has none), not whichever file comes first
+        return files.get("render.yaml") or display_path(Path(own) / "render.yaml")
+    # no key of its section there yet: the file such keys usually live in (names in board.yaml),
+    # else a file the game's catalog has (one game keeps all its texts in one)
+    usual = ("board.yaml", "texts.yaml", "messages.yaml")
+    found = next((files[name] for name in usual if name in files), None) or \
+        next((files[name] for name in sorted(files)), None)
+    return found if found is not None else display_path(Path(own) / "render.yaml")
 
 
 def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,

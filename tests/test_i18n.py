@@ -792,3 +792,27 @@ def test_a_location_card_titled_otherwise_than_its_place_in_a_translation_is_a_w
     result = run_main("i18n", "check", "--content", root, "--games", "0")
     (line,) = [line for line in result.stdout.splitlines() if "cards.new-york.title" in line]
     assert ":160:12: warning:" in line and "'Nueva Yorck'" in line and "'Nueva York'" in line
+
+
+def test_a_missing_template_is_told_at_the_game_s_file_that_holds_its_neighbours(tmp_path):
+    """docs/new-game.md: check names the file of the game's catalog a missing template belongs
+    in: the one holding the game's other templates (Three Crowns' texts.yaml), not the first
+    file of its catalog (cards.yaml); where the game has no template yet, its render.yaml."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    english = root / "locale" / "en"
+    replace_in(english / "texts.yaml", '  per: {regions_you: "region you occupy"}\n', "")
+    said = run_main("check", "--content", str(root)).stderr
+    (line,) = [line for line in said.splitlines() if "'render.per.regions_you' is missing" in line]
+    assert line.startswith(str(english / "texts.yaml") + ": error:"), line
+    # a game with no template of its own yet: each is asked for in its render.yaml, to make
+    texts = (english / "texts.yaml").read_text(encoding="utf-8")
+    start = texts.index("\nrender:\n")
+    end = texts.index("\n# what a play")
+    (english / "texts.yaml").write_text(texts[:start] + texts[end:], encoding="utf-8")
+    said = run_main("check", "--content", str(root)).stderr
+    wheres = {line.split(": error:")[0] for line in said.splitlines()
+              if "'render." in line and "is missing in the 'en' catalog" in line}
+    assert wheres == {str(english / "render.yaml")}, wheres
