@@ -274,3 +274,19 @@ def test_a_line_indented_too_far_is_not_told_to_be_a_rule_block(tmp_path):
         read_game(root)
     (error,) = caught.value.diagnostics
     assert "event: |" not in (error.expected or "")
+
+
+@pytest.mark.parametrize("lang, played, banner", [("en", " plays ", "a banner"), ("es", " juega ", "un estandarte")])
+def test_the_template_game_reads_in_its_own_words_in_the_log_and_menus(lang, played, banner):
+    """Three Crowns is the game docs/new-game.md tells a designer to copy: its log tells each card
+    played and each round begun, its pieces are banners, and no menu line shows a key (a use named
+    'order' once read the tool's text for ordering cards, '<action.order>')."""
+    from clirun import run_main
+    shown = run_main("play", "--content", ROOT, "--lang", lang, "--vs", "random", "--seed", "2", "--plain",
+                     input="\n\nquit\n")
+    assert shown.returncode == 0, shown.stderr
+    assert "<" not in shown.stdout and "token" not in shown.stdout and "ficha" not in shown.stdout
+    watched = run_main("play", "--content", ROOT, "--lang", lang, "--bots", "--seed", "2", "--plain")
+    log = watched.stdout
+    assert watched.returncode == 0 and played in log and banner in log and "<" not in log
+    assert {"en": "Round 2 begins", "es": "Comienza la ronda 2"}[lang] in log
