@@ -113,12 +113,50 @@ def check_reference(content: Content) -> List[Diagnostic]:
         if passed is None:
             continue
         unfilled = set(placeholders(reference.messages[key])) - allowed_placeholders(passed)
+        if unfilled and key in rules and _tool_s(reference, key):
+            problems.append(_tool_template_unfilled(content, reference, key, unfilled, passed, rules[key][1]))
+            continue
         for name in sorted(unfilled):
             guess = closest(name, passed)
             problems.append(_at(reference, key, f"'{key}' uses the placeholder {{{name}}}, which the game never "
                                                 f"fills (it gives {_names(passed)})",
                                 hint=f"did you mean {{{guess[0]}}}?" if guess else None))
     return problems
+
+
+def _tool_s(catalog: Catalog, key: str) -> bool:
+    """Whether the text ``catalog`` has for ``key`` is the tool's own (content/interface/)."""
+    path = catalog.positions.get(key, (None,))[0]
+    return path is not None and path.startswith(_shared_folder())
+
+
+def _tool_template_unfilled(content: Content, reference: Catalog, key: str, unfilled, passed,
+                            rule: str) -> Diagnostic:
+    """A template of the tool's that a rule of this game reads through, naming a placeholder in
+    Fort Sumter's words ('{space}') where this game fills its own ('{stall}'): the designer gives
+    the key in the game's catalog (the tool's file is not theirs to edit), so it is told there."""
+    from .messages import allowed_placeholders, closest
+    tool_text = reference.messages[key]
+    example = tool_text
+    # the game's own name of the same thing: the one spelt alike, else (one name unfilled) the one
+    # name the game gives that the text leaves unused ({stall} beside its forms {stall_g}, {stall_pl})
+    unused = [name for name in sorted(passed) if name not in placeholders(tool_text)]
+    roots = [name for name in unused if not any(name.startswith(other + "_") for other in unused)]
+    for name in sorted(unfilled):
+        guess = closest(name, passed) or (roots if len(unfilled) == 1 and len(roots) == 1 else ())
+        if guess:
+            example = re.sub(r"\{" + re.escape(name) + r"(?=[}|?:\s])", "{" + guess[0], example)
+    path, line, _ = reference.positions[key]
+    names = sorted(unfilled)
+    said = (f"placeholder {{{names[0]}}}" if len(names) == 1
+            else "placeholders " + ", ".join(f"{{{name}}}" for name in names))
+    own = set(placeholders(example)) <= allowed_placeholders(passed)
+    return Diagnostic(
+        message=f"'{key}' is the tool's text, whose {said} this game never fills (it gives {_names(passed)})",
+        path=_own_file_for(content, reference, key),
+        expected=f"'{key}' in this game's catalog" + (f", e.g. \"{example}\"" if own else
+                                                        f", with the placeholders {_names(passed)}"),
+        hint=f"the rule '{rule}' reads through it; the tool's text is \"{tool_text}\" ({path}:{line})")
 
 
 _RULE_TEMPLATES: Dict[int, Tuple[Content, Dict[str, Tuple[frozenset, str]]]] = {}

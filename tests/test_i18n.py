@@ -794,6 +794,22 @@ def test_a_location_card_titled_otherwise_than_its_place_in_a_translation_is_a_w
     assert ":160:12: warning:" in line and "'Nueva Yorck'" in line and "'Nueva York'" in line
 
 
+def test_a_tool_template_with_a_placeholder_the_game_never_fills_is_told_in_the_game_s_catalog(tmp_path):
+    """Three Crowns' places are towns: without its own 'render.spaces.named', a rule reads the
+    tool's "{space}", which it never fills.  The designer cannot edit the tool's file: the error
+    is told at the game's catalog file holding its other render.spaces texts, with the text to give."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    replace_in(root / "locale" / "en" / "texts.yaml", '    named: "{town}"\n', "")
+    said = run_main("check", "--content", str(root)).stderr
+    (line,) = [line for line in said.splitlines() if "render.spaces.named" in line and ": error:" in line]
+    assert line.startswith(str(root / "locale" / "en" / "texts.yaml") + ": error:"), line
+    assert "interface" not in line and "{space}" in line and "{town, town_g, town_pl}" in line
+    assert "expected: 'render.spaces.named' in this game's catalog, e.g. \"{town}\"" in said
+
+
 def test_a_missing_template_is_told_at_the_game_s_file_that_holds_its_neighbours(tmp_path):
     """docs/new-game.md: check names the file of the game's catalog a missing template belongs
     in: the one holding the game's other templates (Three Crowns' texts.yaml), not the first
