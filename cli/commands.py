@@ -107,9 +107,9 @@ def solo_options(args, content: Content, show: Presenter):
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
-        return Options(asked_options(args, optional_rules(content), show.catalog, content.game)), -1
+        return Options(asked_options(args, optional_rules(content), show.catalog)), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
-    asked = asked_options(args, optional_rules(content), show.catalog, content.game)
+    asked = asked_options(args, optional_rules(content), show.catalog)
     player = match_side(args.side, content, show) if args.side else 0
     options = solo_game(content, show, player, getattr(args, "difficulty", None))
     # the solo game's own options (its overlay's), and any other the player asks for
@@ -142,32 +142,53 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
                    difficulty=difficulty or levels[0])
 
 
-def asked_options(args, options, catalog, game: str) -> frozenset:
+def asked_options(args, options, catalog) -> frozenset:
     """The optional rules asked for on the command line, of the game's ``options`` (their names
-    with underscores): each ``--option NAME`` (the name as the rules write it, with spaces,
-    underscores or dashes, in any case) and each option's own flag (``--my-rule`` for an
-    option "my rule", main.OPTION_FLAG).  One the game does not have is a one-line error,
-    with the game's options and the likeliest meant, never silently ignored."""
+    with underscores): each ``--option NAME`` (the name as the rules write it, or as the player's
+    language names it (``option_name``), with spaces, underscores or dashes, in any case) and each
+    option's own flag (``--my-rule`` for an option "my rule", main.OPTION_FLAG).  One the game does
+    not have is a one-line error naming the game by its title, with the game's options in the
+    player's language and the likeliest meant, never silently ignored."""
     from crisis.ruleset.diagnostics import did_you_mean
     from .errors import CliError
+
+    def key(name: str) -> str:
+        return re.sub(r"[\s_-]+", "_", name.strip()).lower()
+
+    named = {key(option_name(catalog, option)): option for option in options}
+    named.update((key(option), option) for option in options)
     asked = [(given, given) for given in getattr(args, "option", None) or ()]
     asked += [(flag, flag[2:]) for flag in getattr(args, "option_flags", None) or ()]
     found = set()
+    game = catalog.text("cli.title")
     for given, name in asked:
-        key = re.sub(r"[\s_-]+", "_", name.strip()).lower()
-        if key in options:
-            found.add(key)
+        if key(name) in named:
+            found.add(named[key(name)])
             continue
         if not options:
             raise CliError(catalog.text("cli.error.no_optional_rules", game=game, option=given))
         is_flag = given.startswith("--")
-        shown = [("--" + o.replace("_", "-")) if is_flag else o.replace("_", " ") for o in options]
-        guess = did_you_mean(given if is_flag else name.replace("_", " "), shown)
+        if is_flag:
+            shown = ["--" + o.replace("_", "-") for o in options]
+            guess = did_you_mean(given, shown)
+        else:
+            shown = [option_name(catalog, o) for o in options]
+            # the likeliest of the names either way, said as the player's language names it
+            spelt = {option_name(catalog, o): o for o in options}
+            spelt.update({o.replace("_", " "): o for o in options})
+            guess = did_you_mean(name.replace("_", " "), list(spelt))
+            guess = option_name(catalog, spelt[guess]) if guess else None
         if guess:
             raise CliError(catalog.text("cli.error.unknown_option_guess", game=game, option=given, guess=guess,
                                         options=", ".join(shown)))
         raise CliError(catalog.text("cli.error.unknown_option", game=game, option=given, options=", ".join(shown)))
     return frozenset(found)
+
+
+def option_name(catalog, option: str) -> str:
+    """An optional rule's name in the catalog's language (``report.options.<name>``, as the balance
+    report and the rules summary name it), else as the rules write it, with spaces."""
+    return catalog.raw(f"report.options.{option}") or option.replace("_", " ")
 
 
 def optional_rules(content) -> tuple:

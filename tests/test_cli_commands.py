@@ -142,3 +142,27 @@ def test_check_strict_with_a_warning_says_it_failed_not_ok(tmp_path, lang, ok, f
     assert strict.returncode == 1 and "can never reach 6" in strict.stderr
     (last,) = strict.stdout.splitlines()
     assert failed in last and ok not in last, last
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("es", "Fort Sumter no tiene ninguna regla opcional «nada». Sus reglas opcionales: Descarte de Eventos."),
+    ("en", "Fort Sumter has no optional rule 'nada'. Its optional rules: Event Discard."),
+])
+def test_an_optional_rule_the_game_lacks_is_told_with_the_games_title_and_the_rules_names_in_the_language(
+        lang, said):
+    """The refusal names the game by its title and its optional rules as the player's catalog names
+    them (not the game's folder name, nor the rules' own spelling 'event discard')."""
+    result = run_main("--lang", lang, "play", "--bots", "--option", "nada")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == said
+
+
+def test_an_optional_rule_is_taken_by_the_name_the_refusal_shows_and_a_guess_is_shown_so_too():
+    import json
+    for lang, name in (("es", "descarte de eventos"), ("en", "Event Discard"), ("es", "event_discard")):
+        result = run_main("--lang", lang, "sim", "--games", "2", "--json", "--option", name)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["options"] == {"event_discard": True}
+    result = run_main("--lang", "es", "sim", "--games", "2", "--option", "descarte evento")
+    assert result.returncode == 2
+    assert "¿Querías decir «Descarte de Eventos»?" in result.stderr and "fort-sumter" not in result.stderr
