@@ -105,9 +105,13 @@ def check_reference(content: Content) -> List[Diagnostic]:
             neighbour = _own_file_for(content, reference, key) if key in rules else _file_for(reference, key)
             section = key.rsplit(".", 1)[0]
             asked = f"the rule '{rules[key][1]}' needs it" if key in rules else None
+            # what its text may use: a template's placeholders are the names the game gives its
+            # things, which a designer cannot guess
+            given = ("" if passed is None else f", whose text may use the placeholders {_names(passed)}" if passed
+                     else ", a text without placeholders (none is filled)")
             problems.append(Diagnostic(
                 message=f"'{key}' is missing in the '{REFERENCE_LANG}' catalog: players would see <{key}>",
-                path=neighbour, expected=f"{a_noun(repr(key.split('.')[-1] + ':'))} entry under '{section}:'",
+                path=neighbour, expected=f"{a_noun(repr(key.split('.')[-1] + ':'))} entry under '{section}:'{given}",
                 hint="; ".join(filter(None, (asked, _close_key(key, reference), _looked_in(content)))) or None))
             continue
         if passed is None:

@@ -832,3 +832,18 @@ def test_a_missing_template_is_told_at_the_game_s_file_that_holds_its_neighbours
     wheres = {line.split(": error:")[0] for line in said.splitlines()
               if "'render." in line and "is missing in the 'en' catalog" in line}
     assert wheres == {str(english / "render.yaml")}, wheres
+
+
+def test_a_missing_template_says_the_placeholders_its_text_may_use(tmp_path):
+    """A designer writing a template a rule needs cannot guess what it is given: the error says
+    ({name} for a town a rule names; none for a text said as it is)."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    replace_in(root / "locale" / "en" / "texts.yaml", '  target: {towns: "{name}"}\n', "")
+    replace_in(root / "locale" / "en" / "texts.yaml", '  per: {regions_you: "region you occupy"}\n', "")
+    said = run_main("check", "--content", str(root)).stderr
+    assert ("expected: a 'towns:' entry under 'render.target:', whose text may use the placeholders "
+            "{name, name_g, name_pl}") in said
+    assert "expected: a 'regions_you:' entry under 'render.per:', a text without placeholders (none is filled)" in said
