@@ -45,16 +45,19 @@ class _Recording(Catalog):
         self.shown_raw: Dict[str, Tuple[str, str, str, str]] = {}
 
     def text(self, key: str, **params) -> str:
-        shown = super().text(key, **params)
         message = self.raw(key)
         if message is None:
             self.missed.setdefault(key, self.where)
-        elif shown == f"<{key}>" and key not in self.unfilled:  # the player reads <key>: why, once
-            try:
-                format_message(message, self.with_grammar(message, params))
-            except MessageError as error:
-                self.unfilled[key] = (self.where, str(error), tuple(sorted(params)))
-        elif self.renamed and key not in self.shown_raw:
+            return f"<{key}>"
+        shown = self.formatted(message, params)
+        if shown is None:  # the player reads the fallback's text, or <key>: why, once
+            if key not in self.unfilled:
+                try:
+                    format_message(message, self.with_grammar(message, params))
+                except MessageError as error:
+                    self.unfilled[key] = (self.where, str(error), tuple(sorted(params)))
+            return super().text(key, **params)
+        if self.renamed and key not in self.shown_raw:
             self._raw_name_in(key, shown, params)
         return shown
 

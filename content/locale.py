@@ -245,14 +245,26 @@ class Catalog:
         return None
 
     def text(self, key: str, **params) -> str:
-        """The message for ``key`` with its parameters filled in; never raises."""
+        """The message for ``key`` with its parameters filled in; never raises.  A text of this
+        language that cannot be filled (a placeholder misspelt in a translation) gives way to the
+        fallback's, as a missing one does; ``<key>`` only where none can be read."""
         message = self.raw(key)
         if message is None:
             return f"<{key}>"
+        text = self.formatted(message, params)
+        if text is not None:
+            return text
+        if key in self.messages and self.fallback is not None:
+            return self.fallback.text(key, **params)
+        return f"<{key}>"
+
+    def formatted(self, message: str, params: Mapping[str, object]) -> Optional[str]:
+        """``message`` (a text of this catalog) filled in with ``params`` and this language's
+        grammar; None where it cannot be."""
         try:
             text = self.contract(format_message(message, self.with_grammar(message, params)))
         except MessageError:
-            return f"<{key}>"
+            return None
         return _one_full_stop(text) if message.endswith(".") else text
 
     def with_grammar(self, message: str, params: Mapping[str, object]) -> Mapping[str, object]:

@@ -612,7 +612,7 @@ def test_the_rules_command_has_this_games_summaries_and_its_example_is_one(lang)
     assert {"en": "2 elsewhere", "es": "2 en otra"}[lang] in battle
 
 
-def test_a_spanish_log_names_the_places_in_spanish():
+def test_a_spanish_log_names_the_places_in_spanish(tmp_path, monkeypatch):
     """A march in the log ("... hacia {place}") names the location as the Spanish catalog does
     ("Nueva York"), as the choices do, not as state.yaml writes it ("New York")."""
     from clirun import run_main
@@ -624,6 +624,7 @@ def test_a_spanish_log_names_the_places_in_spanish():
     renamed = {place: name for place, name in renamed.items() if name != place}
     assert renamed  # (the test needs places the two languages name otherwise)
     marches = []
+    monkeypatch.chdir(tmp_path)  # (where the games are saved)
     for seed in (3, 8):
         played = run_main("play", "--game", "civil-war-card-game", "--bots", "--lang", "es", "--seed", str(seed),
                           "--plain")

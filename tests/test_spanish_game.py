@@ -171,3 +171,20 @@ def test_each_space_is_named_with_or_without_its_article_always_the_same_way(con
                 if not right:
                     wrong.append(f"{before} {name}: {line}")
     assert not wrong, wrong[:5]
+
+
+def test_a_spanish_text_that_cannot_be_filled_gives_way_to_the_english_one(tmp_path, monkeypatch):
+    """A translator's misspelt placeholder ('{playr}') in the prompt to play a card: the player
+    reads the English prompt, as for a text not translated yet, not '<decision.play_card>'."""
+    from clirun import run_main
+    from helpers import copy_content, replace_in
+    root = copy_content(tmp_path)
+    replace_in(root / "locale" / "es" / "messages.yaml", '  play_card: "{player}: juega una carta',
+               '  play_card: "{playr}: juega una carta')
+    monkeypatch.chdir(tmp_path)  # (where the game is saved)
+    played = run_main("play", "--content", root, "--lang", "es", "--vs", "random", "--seed", "2", "--plain",
+                      input="1\n1\nsalir\n")
+    assert played.returncode == 0, played.stderr
+    assert "<decision.play_card>" not in played.stdout
+    # (the English text, filled in with the Spanish game's names, as a text not translated yet is)
+    assert re.search(r"(Unionista|Secesionista): play a card, for its value or its event", played.stdout)

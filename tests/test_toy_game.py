@@ -277,11 +277,12 @@ def test_a_line_indented_too_far_is_not_told_to_be_a_rule_block(tmp_path):
 
 
 @pytest.mark.parametrize("lang, played, banner", [("en", " plays ", "a banner"), ("es", " juega ", "un estandarte")])
-def test_the_template_game_reads_in_its_own_words_in_the_log_and_menus(lang, played, banner):
+def test_the_template_game_reads_in_its_own_words_in_the_log_and_menus(lang, played, banner, tmp_path, monkeypatch):
     """Three Crowns is the game docs/new-game.md tells a designer to copy: its log tells each card
     played and each round begun, its pieces are banners, and no menu line shows a key (a use named
     'order' once read the tool's text for ordering cards, '<action.order>')."""
     from clirun import run_main
+    monkeypatch.chdir(tmp_path)  # (where the games are saved)
     shown = run_main("play", "--content", ROOT, "--lang", lang, "--vs", "random", "--seed", "2", "--plain",
                      input="\n\nquit\n")
     assert shown.returncode == 0, shown.stderr
