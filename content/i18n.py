@@ -100,6 +100,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
     problems: List[Diagnostic] = []
     rules = rule_templates(content)
     problems.extend(_tool_words_unlike_the_game_s(content, reference, rules))
+    problems.extend(_keys_of_no_name(content, reference))
     for key, passed in sorted(_merged(used_messages(), rules).items()):
         if key not in reference.messages:
             neighbour = _own_file_for(content, reference, key) if key in rules else _file_for(reference, key)
@@ -125,6 +126,89 @@ def check_reference(content: Content) -> List[Diagnostic]:
             problems.append(_at(reference, key, f"'{key}' uses the placeholder {{{name}}}, which the game never "
                                                 f"fills (it gives {_names(passed)})",
                                 hint=f"did you mean {{{guess[0]}}}?" if guess else None))
+    return problems
+
+
+def game_names(content: Content) -> Dict[str, Tuple[str, Tuple[str, ...]]]:
+    """The sections of a catalog whose keys are made from the names the game gives its things
+    (section -> (what the names are, the names)): 'steps.<step>', 'log.step.<step>',
+    '<cards>.<card id>.title', '<places>.<place>', 'counters.<counter>'... A key there that
+    names none of them is read by nothing (a name misspelt, or changed in the rules only)."""
+    from crisis.ruleset.walk import meanings
+    definition = getattr(content, "definition", None)
+    if definition is None:
+        return {}
+    schema = definition.schema
+
+    def section(words, default: str) -> str:
+        return words[-1] if words else default
+
+    overlay = definition.overlay
+    roots = [definition.setup, definition.play] + [rule for rule, _ in definition.sources]
+    roots += [meaning for _, meaning in definition.procedures.values()]
+    if overlay is not None:
+        roots += [body for bodies in overlay.steps.values() for body in bodies.values()]
+    steps = {node.name for node in meanings(*roots) if isinstance(node, M.Step)}
+    if overlay is not None:
+        steps |= set(overlay.steps)
+    procedures = set(definition.procedures) | (set(overlay.procedures) if overlay is not None else set())
+    counters = {counter.name for counter in schema.counters}
+    found: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+
+    def add(prefix: str, what: str, names) -> None:
+        if names:
+            old = found.get(prefix, (what, ()))
+            found[prefix] = (old[0], tuple(dict.fromkeys(old[1] + tuple(names))))
+
+    add("sides", "side", schema.sides)
+    add(section(schema.map.place_words, "places"), section(schema.map.place_words[:1], "place"), schema.map.places)
+    add(section(schema.map.group_words, "groups"), section(schema.map.group_words[:1], "group"),
+        [group.name for group in schema.map.groups])
+    for track in schema.tracks:
+        add(section(track.zone_words, "zones"), section(track.zone_words[:1], "zone"),
+            [zone.name for zone in track.zones])
+    add("markers", "marker", [marker.name for marker in schema.markers])
+    for kind in schema.card_kinds:
+        cards = definition.cards.get(kind.name)
+        add(section(kind.words, "cards"), "card id", cards.ids if cards else ())
+    for prefix in ("steps", "log.step"):
+        add(prefix, "step", sorted(steps))
+    for prefix in ("counters", "log.counter", "log.counter_set"):
+        add(prefix, "counter", sorted(counters))
+    add("procedures", "procedure", sorted(procedures))
+    add("piles", "pile", [pile.name for pile in schema.piles])
+    add("registers", "register", schema.registers)
+    return found
+
+
+def _keys_of_no_name(content: Content, reference: Catalog) -> List[Diagnostic]:
+    """Keys of the game's own reference catalog made from a name the game does not give
+    ('log.step.dawnn' for the step 'dawn'): nothing ever reads them, so a log line or a title
+    silently goes missing (warnings, at the name in the key, with the name likely meant)."""
+    sections = game_names(content)
+    if not sections:
+        return []
+    own = os.path.join(os.path.abspath(str(content.root)), "locale", REFERENCE_LANG) + os.sep
+    # the longest section first ('log.step.' before a section 'log.')
+    prefixes = sorted(sections, key=len, reverse=True)
+    problems: List[Diagnostic] = []
+    for key, (path, _, _) in reference.positions.items():
+        if not os.path.abspath(path).startswith(own):
+            continue
+        prefix = next((p for p in prefixes if key.startswith(p + ".")), None)
+        if prefix is None:
+            continue
+        what, names = sections[prefix]
+        name = key[len(prefix) + 1:].split(".")[0] if what == "card id" else key[len(prefix) + 1:]
+        if name in names:
+            continue
+        guess = did_you_mean(name, list(names))
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        problems.append(_at_key(
+            reference, key, name, f"'{key}' names no {what} of this game ('{name}'): nothing reads its text",
+            severity="warning",
+            hint=f"did you mean '{prefix}.{guess}'?" if guess else
+            f"the game's {what}s: {shown}; a key left over from a name changed in the rules?"))
     return problems
 
 

@@ -11,7 +11,7 @@ from crisis.content.yamlfile import ContentError
 from crisis.content.phrases import card_text
 
 from clirun import run_crisis, run_main
-from helpers import copy_content, phrased, replace_in
+from helpers import copy_content, line_of, phrased, replace_in
 
 
 def test_the_shipped_catalogs_have_no_problems(content):
@@ -847,3 +847,30 @@ def test_a_missing_template_says_the_placeholders_its_text_may_use(tmp_path):
     assert ("expected: a 'towns:' entry under 'render.target:', whose text may use the placeholders "
             "{name, name_g, name_pl}") in said
     assert "expected: a 'regions_you:' entry under 'render.per:', a text without placeholders (none is filled)" in said
+
+
+def test_a_key_of_the_reference_catalog_made_from_no_name_of_the_game_is_a_warning(tmp_path):
+    """A misspelt step or card id in a key of the game's English catalog was read by nothing: the
+    log line of the step silently disappeared, the step showed its bare name.  check warns at the
+    name in the key, with the name meant."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    english = root / "locale" / "en"
+    assert "names no" not in run_main("check", "--content", str(root)).stderr
+    replace_in(english / "texts.yaml", '  step: {muster: "Round', '  step: {mustre: "Round')
+    replace_in(english / "texts.yaml", "steps: {muster: Muster,", "steps: {musterr: Muster,")
+    replace_in(english / "cards.yaml", '  raid: {title: "Raid"}\n', '  raid: {title: "Raid"}\n  raidd: {title: "Raid"}\n')
+    said = run_main("check", "--content", str(root)).stderr
+    found = {line.split(": warning: ")[1]: line.split(": warning: ")[0]
+             for line in said.splitlines() if ": warning: " in line and "names no" in line}
+    log_line = line_of(english / "texts.yaml", "  step: {mustre")
+    assert found == {
+        "'log.step.mustre' names no step of this game ('mustre'): nothing reads its text":
+            f"{english / 'texts.yaml'}:{log_line}:{len('  step: {') + 1}",
+        "'steps.musterr' names no step of this game ('musterr'): nothing reads its text":
+            f"{english / 'texts.yaml'}:{line_of(english / 'texts.yaml', 'steps: {')}:{len('steps: {') + 1}",
+        "'cards.raidd.title' names no card id of this game ('raidd'): nothing reads its text":
+            f"{english / 'cards.yaml'}:{line_of(english / 'cards.yaml', '  raidd:')}:3"}, said
+    assert "did you mean 'log.step.muster'?" in said and "did you mean 'steps.muster'?" in said
