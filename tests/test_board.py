@@ -285,8 +285,9 @@ def test_a_map_of_cards_alone_explains_no_symbols_it_never_draws():
 
 
 def test_the_spanish_board_names_cards_in_play_their_kinds_and_flags_in_spanish():
-    """'Granjas de Ohio (girada)', not '(tapped)'; weapons and devices are 'arma' and
-    'artefacto' on a card's line, not 'weapon' and 'device'."""
+    """'Granjas de Ohio (en uso)', not '(tapped)' (nor '(girada)' after a title of any gender and
+    number: 'Maizales de Iowa (girada)'); weapons and devices are 'arma' and 'artefacto' on a
+    card's line, not 'weapon' and 'device'."""
     from crisis.content.games import game_path
     from crisis.content.loader import load_content
     from crisis.interpreter.players.registry import RandomBot
@@ -300,7 +301,7 @@ def test_the_spanish_board_names_cards_in_play_their_kinds_and_flags_in_spanish(
         screen = Screen(game, show, Style(False), 100)
         boards.append("\n".join(screen.board() + screen.public_cards([0, 1])))
     text = "\n".join(boards)
-    assert "(girada)" in text and "tapped" not in text and "moved" not in text
+    assert "(en uso)" in text and "tapped" not in text and "moved" not in text and "girada)" not in text
     from crisis.cli.main import main as crisis
     import contextlib
     import io
