@@ -335,6 +335,12 @@ class LineMode:
         for summary in s.round_ends_since(viewer):
             lines += scr.round_end(summary) + [""]
         lines += scr.header() + [""] + scr.board(s.changed_spaces(viewer)) + [""] + scr.tracks() + [""]
+        # the game is over: every side's cards, the hidden ones too (a player who had nothing to
+        # choose for the last turns has not seen their hand since)
+        lines += scr.public_cards(list(range(len(s.sides))))
+        for side in range(len(s.sides)):
+            lines += scr.private(side, detailed=False, named=True)
+        lines.append("")
         lines.append(self.c.text("cli.panel.recent"))
         start, log = s.feed(viewer)
         lines += scr.feed(before_result(log), start)

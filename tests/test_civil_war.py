@@ -657,6 +657,18 @@ def test_i18n_check_tells_of_a_name_shown_as_the_rules_write_it(monkeypatch):
                      r"writes it, where the 'es' catalog names it '[^']+'", said)
 
 
+def test_the_last_screen_shows_every_hand(tmp_path):
+    """Seed 5, Baltimore chosen: the North never has a farm, so it has nothing to choose until the
+    South takes Washington some turns later, and its player never saw the hand it drew. The
+    last screen lists every side's hand, the game being over."""
+    from clirun import run_main
+    played = run_main("play", "--game", "civil-war-card-game", "--vs", "heuristic", "--seed", "5", "--plain",
+                      "--save", tmp_path / "war.json", input="6\n")
+    assert played.returncode == 0, played.stderr
+    last = played.stdout[played.stdout.index("Game over"):]  # (the last screen's header)
+    assert "North's hand (" in last and "South's hand (" in last
+
+
 def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp_path):
     """'Continue it with: crisis resume FILE', as play says when it stops: the file names its
     game, so resume and replay need no --game; Fort Sumter's content named instead is refused."""
