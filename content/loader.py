@@ -164,6 +164,7 @@ class _Loader(Reader):
             return {}
         catalogs: Dict[str, Catalog] = {}
         files_of: Dict[str, List[YamlFile]] = {}
+        unread: Dict[str, List[str]] = {}  # language -> its catalog files that could not be read
         for lang_dir in langs:
             lang = lang_dir.name
             # the tool's words first (shared by every game), then the game's, key by key: a game's text wins
@@ -176,7 +177,7 @@ class _Loader(Reader):
                     contractions.add(key[len(CONTRACTIONS):], value)
             files_of[lang] = []
             before = len(self.problems.items)
-            own = read_catalog(self, lang_dir, files_of[lang], contractions)
+            own = read_catalog(self, lang_dir, files_of[lang], contractions, unread.setdefault(lang, []))
             if self.translating and lang != REFERENCE_LANG and len(self.problems.items) > before:
                 # a translation falls back to the reference wherever its texts are missing: the
                 # rest of it is checked, and what could not be read is told with the rest
@@ -196,6 +197,10 @@ class _Loader(Reader):
         # `crisis i18n check` lists them), so a translation in progress never
         # stops a game.
         for lang, catalog in ((REFERENCE_LANG, catalogs[REFERENCE_LANG]),):
+            if unread.get(lang):
+                # a file that could not be read (told at its line) held keys: every one of them
+                # would be told as missing too, elsewhere; they are counted once it reads
+                continue
             missing = 0
             for key in required:
                 if not catalog.has(key):
@@ -310,15 +315,23 @@ class _Loader(Reader):
         return content
 
 
-def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contractions: "_Contractions") -> Catalog:
+def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contractions: "_Contractions",
+                 unread: Optional[List[str]] = None) -> Catalog:
     """The messages of one folder of catalog files (``locale/<lang>/``), each checked: a key given
     twice in the folder, a text that is no text, broken or too deep placeholders, contractions
-    beyond their bound are reported through ``reader``.  ``files``: the files read, appended."""
+    beyond their bound are reported through ``reader``.  ``files``: the files read, appended;
+    ``unread``: the files (or the folder) that could not be read at all, appended."""
+    unread = [] if unread is None else unread
     sources = []
-    for path in reader.listing(lang_dir, ".yaml") or ():
+    listed = reader.listing(lang_dir, ".yaml")
+    if listed is None:
+        unread.append(display_path(lang_dir))
+    for path in listed or ():
         found = reader.source(path)
         if found is not None:
             sources.append((path, *found))
+        else:
+            unread.append(display_path(path))
     folder_key = catalogcache.key_of([(file.path, file.text) for _, file, _ in sources])
     kept = _kept_catalog(reader, folder_key, contractions)
     if kept is not None:  # read before, without a problem: the same texts, not parsed again
@@ -331,11 +344,16 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
     positions: Dict[str, Tuple[str, int, int]] = {}
     problems, values = len(reader.problems.items), reader.budget.values
     for path, file, raw in sources:
-        file, data = reader.parse(path, file, raw)
-        if file is None or data is None:
+        parsed, data = reader.parse(path, file, raw)
+        if parsed is None:
+            unread.append(file.path)
             continue
+        if data is None:
+            continue
+        file = parsed
         files.append(file)
         if not isinstance(data, Map):
+            unread.append(file.path)
             reader.problems.add(file.diagnostic((1, 1), "a catalog file is a mapping of keys to texts"))
             continue
         for key, value, parent, leaf in flatten(data):

@@ -431,3 +431,19 @@ def test_a_count_of_tokens_written_as_a_card_s_pile_is_told_how_to_write_it(tmp_
     replace_in(root / "cards" / "zz-designer.yaml", "remove up to the value of the card of your tokens from Texas",
                "remove up to as many of your tokens as the value of the card from Texas")
     load_content(root)  # what the hint says reads
+
+
+def test_an_english_catalog_file_that_is_not_yaml_is_not_also_told_as_its_missing_keys(tmp_path):
+    """A tab in Three Crowns' locale/en/cards.yaml: the error at the tab, and not twelve more
+    'no text for cards.X.title' told at another file (every key of the unread file)."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    cards = root / "locale" / "en" / "cards.yaml"
+    replace_in(cards, '  raid: {title: "Raid"}', '\traid: {title: "Raid"}')
+    result = run_main("check", "--content", str(root))
+    errors = [line for line in result.stderr.splitlines() if ": error:" in line]
+    assert result.returncode == 1 and errors == [
+        f"{cards}:{line_of(cards, chr(9))}:1: error: this is not valid YAML: found character '\\t' that cannot "
+        f"start any token"], result.stderr
