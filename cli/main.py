@@ -261,13 +261,25 @@ def play_bots(content, show, seed: int, options, check: bool = False) -> int:
 def cmd_resume(args) -> int:
     from .play import cmd_resume as resume
     content = load(saved_games_game(args))
-    return resume(args, content, presenter(args, content))
+    return resume(args, content, presenter(saved_language(args, content), content))
 
 
 def cmd_replay(args) -> int:
     from .play import cmd_replay as replay
     content = load(saved_games_game(args))
-    return replay(args, content, presenter(args, content))
+    return replay(args, content, presenter(saved_language(args, content), content))
+
+
+def saved_language(args, content):
+    """``args``, their language the one the saved file's game is played in when --lang names none
+    and this content has that language: a game played with --lang es goes on in Spanish."""
+    if args.lang is None:
+        from pathlib import Path
+        from .saves import language_of
+        language = language_of(Path(args.file))
+        if language is not None and language in content.catalogs:
+            args.lang = language
+    return args
 
 
 def saved_games_game(args):

@@ -89,6 +89,9 @@ class SavedGame:
     # game is replayed, never read back
     automa: List[Dict[str, str]] = attrs.field(factory=list)
     version: int = VERSION  # the format it was read in (a save is always written in this version's)
+    # the language the game is played in, where the player chose one the command alone would not
+    # speak (crisis play --lang es): resume and replay speak it unless --lang says otherwise
+    language: str = ""
 
     def to_json(self) -> dict:
         data = {
@@ -104,6 +107,8 @@ class SavedGame:
         }
         if self.automa:
             data["automa"] = self.automa
+        if self.language:
+            data["language"] = self.language
         return data
 
 
@@ -227,9 +232,12 @@ def _is_int(value) -> bool:
 
 # The saved game's entries and their JSON types (docs/notation.md, "Saved games").
 SCHEMA = {"format": str, "version": int, "game": str, "content_digest": str, "seed": int, "options": dict,
-          "controllers": dict, "created": str, "actions": list, "automa": list}
-# a game against the automated opponent lists its choices for people (SavedGame.automa)
-OPTIONAL = {"created", "automa"}
+          "controllers": dict, "created": str, "actions": list, "automa": list, "language": str}
+# a game against the automated opponent lists its choices for people (SavedGame.automa); a game
+# played in a language chosen on the command line names it (SavedGame.language)
+OPTIONAL = {"created", "automa", "language"}
+# a language as a catalog's folder is named ('es', 'pt_BR'): never a path
+LANGUAGE = re.compile(r"[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8}){0,2}")
 
 
 def _as_newest(data: dict, version: int, where: str) -> Dict[str, str]:
@@ -353,6 +361,16 @@ def game_of(path: Path) -> Optional[str]:
     return game if isinstance(game, str) else None
 
 
+def language_of(path: Path) -> Optional[str]:
+    """The language a saved file says its game is played in, or None where it names none or
+    cannot be told (``read`` then says why)."""
+    try:
+        language = parse(path).get("language")
+    except SaveProblem:
+        return None
+    return language if isinstance(language, str) and LANGUAGE.fullmatch(language) else None
+
+
 def parse(path: Path) -> dict:
     """A saved game's file read within the limits and parsed, not yet checked against any
     content: a SaveProblem where it is missing, unreadable, too large or deep, not JSON or
@@ -439,9 +457,12 @@ def read(path: Path, content: Content, known_controllers, allow_changed_content:
                for c in choices):
         raise SaveProblem("cli.save.damaged", file=where, field=written_as.get("automa", "automa"))
     created = data.get("created", "")
+    language = data.get("language", "")
+    if "language" in data and not LANGUAGE.fullmatch(language):
+        raise SaveProblem("cli.save.damaged", file=where, field="language")
     return SavedGame(game=game, digest=digest, seed=seed, options=dict(options),
                      controllers={side: controllers[side] for side in sides}, actions=list(actions), created=created,
-                     version=version)
+                     version=version, language=language)
 
 
 def _solo_mismatch(options: dict, controllers: Dict[str, str], content: Content) -> Optional[str]:

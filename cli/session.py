@@ -515,7 +515,14 @@ class GameSession:
                                options=saved_options(self.program, self.options),
                                controllers=dict(zip(self.sides, self.controllers)),
                                actions=list(self.game.history), created=self.created,
-                               automa=automa_record(self.content, self.game))
+                               automa=automa_record(self.content, self.game), language=self.chosen_language())
+
+    def chosen_language(self) -> str:
+        """The language the game is shown in where the command alone would speak another (the
+        player chose it with --lang, or the save did): kept in the save, so that ``crisis resume
+        FILE`` goes on in it; "" where the command alone speaks it."""
+        from .commands import choose_language
+        return self.c.lang if self.c.lang != choose_language(None, self.content) else ""
 
     def save(self) -> Optional[str]:
         """Write the save file atomically.  None when all is well, else what to tell the player:

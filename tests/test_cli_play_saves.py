@@ -45,7 +45,7 @@ def finished(tmp_path_factory):
 
 def test_the_save_file_names_the_content_seed_options_controllers_and_actions(finished, content):
     data = finished["data"]
-    assert data["format"] == "crisis-saved-game" and data["version"] == 2
+    assert data["format"] == "crisis-saved-game" and data["version"] == 3
     assert data["game"] == "fort-sumter" and data["content_digest"] == content.digest
     assert data["seed"] == 13 and data["options"] == {"event_discard": False}
     assert data["controllers"] == {"Unionist": "human", "Secessionist": "random"}
@@ -442,3 +442,38 @@ def test_a_replay_of_a_finished_game_shows_the_cards_of_piles_on_one_line(tmp_pa
     spanish = run_main("replay", str(tmp_path / "g.json"), "--step", "--lang", "es", input="60\nq\n",
                        env={"COLUMNS": "200"}).stdout
     assert "El Unionista, sus cartas apartadas: " in spanish and "El Unionista, su mano (" in spanish  # by number
+
+
+def test_a_game_played_in_the_language_chosen_with_lang_is_resumed_and_replayed_in_it(tmp_path):
+    """'Continúala con: crisis resume FILE' resumed a Spanish game in English: the save keeps the
+    language chosen with --lang, and resume and replay speak it unless --lang says otherwise."""
+    played = run_main("play", "--lang", "es", "--vs", "bot", "--seed", "3", "--save", "es.json", input="salir\n",
+                      cwd=tmp_path, env=WIDE)
+    assert "Continúala con:  crisis resume es.json" in played.stdout + played.stderr
+    assert saved(tmp_path / "es.json")["language"] == "es"
+    resumed = run_main("resume", "es.json", input="salir\n", cwd=tmp_path, env=WIDE)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Partida detenida." in resumed.stdout + resumed.stderr
+    replayed = run_main("replay", "es.json", cwd=tmp_path, env=WIDE)
+    assert replayed.returncode == 0 and "Unionista" in replayed.stdout and "Unionist " not in replayed.stdout
+    # --lang wins, and the language then chosen is the one kept: here the one the command speaks alone
+    english = run_main("resume", "--lang", "en", "es.json", input="quit\n", cwd=tmp_path, env=WIDE)
+    assert "Continue it with:  crisis resume es.json" in english.stdout + english.stderr
+    assert "language" not in saved(tmp_path / "es.json")
+    again = run_main("resume", "es.json", input="quit\n", cwd=tmp_path, env=WIDE)
+    assert "Stopping here." in again.stdout + again.stderr
+    # a save that names no language, of this version or the one before, resumes as before
+    played = run_main("play", "--vs", "bot", "--seed", "3", "--save", "g.json", input="quit\n", cwd=tmp_path)
+    data = saved(tmp_path / "g.json")
+    assert "language" not in data
+    for version in (2, 3):  # a file of version 2, written before saves named a language
+        (tmp_path / "g.json").write_text(json.dumps({**data, "version": version}), encoding="utf-8")
+        result = run_main("resume", "g.json", input="quit\n", cwd=tmp_path)
+        assert result.returncode == 0 and "Continue it with:  crisis resume g.json" in result.stdout + result.stderr
+    spanish = run_main("resume", "g.json", input="salir\n", cwd=tmp_path, env={"LANG": "es_ES.UTF-8"})
+    assert "Partida detenida." in spanish.stdout + spanish.stderr  # the environment's language, as ever
+    for wrong in ("../../etc", 5):
+        (tmp_path / "g.json").write_text(json.dumps({**data, "language": wrong}), encoding="utf-8")
+        result = run_main("resume", "g.json", input="quit\n", cwd=tmp_path)
+        assert result.returncode == 1 and "language" in result.stderr and "Traceback" not in result.stderr
+    assert played.returncode == 0
