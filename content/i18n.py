@@ -866,9 +866,12 @@ def _file_for(catalog: Catalog, key: str, reference: Optional[Catalog] = None,
     if english is not None:
         if home is not None:
             return home + os.path.basename(english)
-        if english.startswith(_shared_folder()):
+        if english.startswith(_shared_folder()) and (interface_dir() / catalog.lang).is_dir():
             return os.path.join(_shared_folder(), catalog.lang, os.path.basename(english))
-        folder = next((os.path.dirname(path) for path, _, _ in catalog.positions.values()), None)
+        # a language the tool does not speak is given the tool's keys in the game's own folder
+        # (docs/localization.md), where the catalog's files are: the package has no folder for it
+        folder = next((os.path.dirname(path) for path, _, _ in catalog.positions.values()
+                       if not path.startswith(_shared_folder())), None)
         if folder is None:
             folder = os.path.join(os.path.dirname(os.path.dirname(english)), catalog.lang)
         return os.path.join(folder, os.path.basename(english))
