@@ -151,6 +151,7 @@ def _played(content: Content, lang: str, games: int, cards: bool = False) -> "_R
                 break
             catalog.where = decision.actions[0].text if decision.actions else decision.kind
             show.prompt(game, decision)
+            show.prompt_rule(decision)
             for action in decision.actions:
                 catalog.where = action.text
                 show.action(game, decision, action)

@@ -267,6 +267,9 @@ class LineMode:
         s = self.session
         menu = s.choices(decision, self.source)
         lines = [self.style.bold(self.show.prompt(self.game, decision))]
+        rule = self.show.prompt_rule(decision)
+        if rule:
+            lines.extend(fit(self.style.dim(rule), self.term.width, indent=2))
         width = max(len(choice.notation) for choice in menu)
         digits = len(str(len(menu)))
         hang = 2 + digits + 2 + width + 2

@@ -657,6 +657,20 @@ class Presenter:
             params["marker"] = self.marker(self.schema.markers[decision.actions[0].b].name)
         return self.catalog.text(key, **params)
 
+    def prompt_rule(self, decision: Decision) -> Optional[str]:
+        """The statement a decision about cards in play comes from, as a sentence ("Deploy any
+        number of farms from your hand."), where one prompt ("deploy a card, or stop") serves
+        statements that follow one another: the player reads which one asks, and that stopping
+        ends it, not the whole step.  None for any other decision."""
+        from crisis.content.phrases import statement_text
+        from crisis.ruleset import meaning as M
+        if not isinstance(decision.rule, (M.EnterPlay, M.MoveEntity)):
+            return None
+        try:
+            return statement_text(self.content, self.catalog, decision.rule, actor="you")
+        except (KeyError, AttributeError):
+            return None
+
     def action(self, game, decision: Decision, action: Action) -> str:
         """A player-facing description of an action, in the locale."""
         c = self.catalog

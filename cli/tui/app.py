@@ -475,7 +475,8 @@ class GameApp(App):
         decision = s.decision
         self.menu = s.choices(decision, self.source)
         question = self.show.prompt(self.game, decision)
-        notes = s.blocked_notes(decision)
+        rule = self.show.prompt_rule(decision)
+        notes = ([self.style.dim(rule)] if rule else []) + s.blocked_notes(decision)
         self.put("question", [self.style.bold(question)] + notes)
         options = []
         digits = len(str(len(self.menu)))
