@@ -119,8 +119,10 @@ def test_accepted_content_plays_through_with_every_bot_the_solo_opponent_and_the
 
 # 'either' in a fighting's procedure (nested five deep); an event's march; an event's might.  (Seed 13
 # was the first: its 'either' with a 'first of' now goes past the work bound once Forced March carries
-# out the check for victory, so check refuses it, rightly, and the case is another seed's.)
-CIVIL_WAR_SEEDS = (418, 15, 18)
+# out the check for victory, so check refuses it, rightly, and the case is another seed's. Seed 418
+# next: once the check for victory became a procedure of its own, the rules drawn from the content
+# shifted, and its draw nests the home defense past the bound; 720 nests the fighting.)
+CIVIL_WAR_SEEDS = (720, 15, 18)
 
 
 def test_the_second_games_accepted_content_plays_through_too():

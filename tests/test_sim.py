@@ -37,11 +37,12 @@ def test_an_optional_rule_is_asked_for_by_its_name_or_its_own_flag(asked):
 
 
 @pytest.mark.parametrize("asked, said", [
-    (("--option", "evnt discard"), "fort-sumter has no optional rule 'evnt discard'. Did you mean 'event discard'?"),
-    (("--event-discrd",), "fort-sumter has no optional rule '--event-discrd'. Did you mean '--event-discard'?"),
-    (("--lang", "es", "--event-discrd"), "fort-sumter no tiene ninguna regla opcional «--event-discrd». "
+    # the game and the rule by the names players read (the catalog's title, report.options.<rule>)
+    (("--option", "evnt discard"), "Fort Sumter has no optional rule 'evnt discard'. Did you mean 'Event Discard'?"),
+    (("--event-discrd",), "Fort Sumter has no optional rule '--event-discrd'. Did you mean '--event-discard'?"),
+    (("--lang", "es", "--event-discrd"), "Fort Sumter no tiene ninguna regla opcional «--event-discrd». "
                                          "¿Querías decir «--event-discard»?"),
-    (("--solo", "--option", "evnt"), "fort-sumter has no optional rule 'evnt'."),  # the solo statistics too
+    (("--solo", "--option", "evnt"), "Fort Sumter has no optional rule 'evnt'."),  # the solo statistics too
 ])
 def test_an_optional_rule_the_game_lacks_is_a_one_line_error(asked, said):
     from clirun import run_main
