@@ -54,7 +54,14 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
 
     def kind(item_kind: str) -> str:
         shown = c.raw(f"cli.coverage.kind.{item_kind}")
-        return shown if shown is not None else item_kind  # a kind of rule this catalog does not know yet
+        if shown is not None:
+            return shown
+        # a card kind's rule field ('card_effect': a kind's first word, then the field), as
+        # coverage names it: by the field's name as this language shows it
+        word, _, field = item_kind.partition("_")
+        if any(kind_.words[:1] == (word,) and kind_.field_type(field) == "rule" for kind_ in show.schema.card_kinds):
+            return c.text("cli.coverage.kind.card_rule", field=c.name("fields", field))
+        return item_kind  # a kind of rule this catalog does not know yet
 
     def named(item) -> str:
         """A card's rule by the card's title and id as this language shows them; else the label."""

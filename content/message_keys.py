@@ -167,6 +167,7 @@ MESSAGES = {
     "cli.coverage.card": frozenset({"id", "title"}),
     "cli.coverage.exercised": frozenset({"kind", "label", "runs", "where"}),
     "cli.coverage.item": frozenset({"kind", "label", "where"}),
+    "cli.coverage.kind.card_rule": frozenset({"field"}),
     "cli.coverage.line": frozenset({"hit", "kind", "percent", "total"}),
     "cli.coverage.missed": frozenset({"n"}),
     "cli.coverage.more": frozenset({"n", "runs"}),

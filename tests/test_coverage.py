@@ -193,3 +193,14 @@ def test_what_was_never_exercised_is_listed_file_by_file_line_by_line():
         places = [(m.group(1), int(m.group(2))) for m in re.finditer(r"^  (\S+\.yaml):(\d+): ", part, re.M)]
         assert len(places) > least and len({path for path, _ in places}) > 1
         assert places == sorted(places)
+
+
+@pytest.mark.parametrize("lang, named", [("en", "card rules (effect): "), ("es", "reglas de carta (efecto): ")])
+def test_a_card_kind_s_rule_field_of_another_name_is_named_by_its_field(lang, named):
+    """The Civil War's cards carry their rules under 'effect', not 'event': coverage counts them as
+    the kind 'card_effect', which no catalog lists; the report names them by the field, in the
+    report's language, never by the internal name."""
+    from clirun import run_main
+    report = run_main("test", "--game", "civil-war-card-game", "--coverage", "--lang", lang)
+    assert report.returncode == 0, report.stderr
+    assert named in report.stdout and "card_effect" not in report.stdout
