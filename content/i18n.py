@@ -489,6 +489,39 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
     problems.extend(check_glossary(content, lang))
     problems.extend(check_card_texts(content, lang))
     problems.extend(check_place_cards(content, lang))
+    problems.extend(check_same_titles(content, lang))
+    return problems
+
+
+def check_same_titles(content: Content, lang: str) -> List[Diagnostic]:
+    """Two cards titled alike in one language ('<kind>.<id>.title', of any kinds of cards): a menu
+    shows the same title twice, and a title typed names neither card (warnings, at the second)."""
+    catalog = content.catalogs[lang]
+    sections = tuple(f"{section}." for section in card_sections(content))
+    # the titles of the game's cards (a key of no card is told of by check_reference)
+    cards = {f"{prefix}.{card}.title" for prefix, (what, names) in game_names(content).items()
+             if what == "card id" for card in names}
+    first: Dict[str, str] = {}  # a title as typed (case and spaces aside) -> the key that gives it first
+    problems: List[Diagnostic] = []
+    for key, text in catalog.messages.items():
+        if not (key.startswith(sections) and key.endswith(".title") and key.count(".") == 2) \
+                or (cards and key not in cards):
+            continue
+        typed = " ".join(text.casefold().split())
+        if not typed:
+            continue
+        other = first.setdefault(typed, key)
+        if other == key:
+            continue
+        path, line, _ = catalog.positions.get(other, ("?", "?", None))
+        reference = content.catalogs[REFERENCE_LANG]
+        english = [reference.raw(k) for k in (other, key)] if lang != REFERENCE_LANG else []
+        told = (f" (in {REFERENCE_LANG}: '{english[0]}' and '{english[1]}')"
+                if english and all(english) and english[0] != english[1] else "")
+        problems.append(_at(catalog, key, f"'{key}' is '{text}', as is '{other}' ({path}:{line}): players "
+                                          f"cannot tell the two cards apart",
+                            hint=f"a menu shows the title twice, and the title typed names neither card; "
+                                 f"give each card its own title{told}", severity="warning"))
     return problems
 
 

@@ -877,3 +877,19 @@ def test_a_key_of_the_reference_catalog_made_from_no_name_of_the_game_is_a_warni
         "'cards.raidd.title' names no card id of this game ('raidd'): nothing reads its text":
             f"{english / 'cards.yaml'}:{line_of(english / 'cards.yaml', '  raidd:')}:3"}, said
     assert "did you mean 'log.step.muster'?" in said and "did you mean 'steps.muster'?" in said
+
+
+def test_two_cards_titled_alike_in_a_translation_are_a_warning(spanish_copy):
+    """Two Spanish cards titled alike passed both checks, and in play the menu showed the title
+    twice and a title typed named neither card: told at the second, naming the first."""
+    spanish = spanish_copy / "locale" / "es" / "cards-strategy.yaml"
+    assert "as is" not in run_main("i18n", "check", "--content", spanish_copy, "--lang", "es", "--games", "0").stdout
+    replace_in(spanish, '    title: "Winfield Scott"\n', '    title: "La investidura de Lincoln"\n')
+    said = run_main("i18n", "check", "--content", spanish_copy, "--lang", "es", "--games", "0").stdout
+    (line,) = [line for line in said.splitlines() if " as is " in line]
+    second = line_of(spanish, "  winfield-scott:") + 1
+    assert line == (f"{spanish}:{second}:12: warning: "
+                    f"'cards.winfield-scott.title' is 'La investidura de Lincoln', as is "
+                    f"'cards.lincoln.title' ({spanish}:6): players cannot tell the two cards apart")
+    assert "(in en: 'Lincoln's Inaugural' and 'Winfield Scott')" in said
+    assert "as is" in run_main("check", "--content", spanish_copy).stderr
