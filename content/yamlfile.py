@@ -507,6 +507,30 @@ class YamlFile:
         before = lines[mark.line][:mark.column] if mark.line < len(lines) else ""
         return re.match(r"\s*(- )?[^\s:#'\"][^:#]*: +\S", before) is not None
 
+    def _catalog(self) -> bool:
+        """Whether this is a catalog's file (texts players read: locale/<lang>/, interface/<lang>/)."""
+        parts = Path(self.path).parts
+        return len(parts) >= 3 and parts[-3] in ("locale", "interface")
+
+    def _quoted_before(self, mark):
+        """The last quoted text the scanner read before ``mark`` (its token), or None."""
+        if mark is None:
+            return None
+        found = None
+        scanner = yaml.SafeLoader(self.text)
+        try:
+            while scanner.check_token():
+                token = scanner.get_token()
+                if token.end_mark.index > mark.index or isinstance(token, yaml.StreamEndToken):
+                    break
+                if isinstance(token, yaml.ScalarToken):
+                    found = token if token.style in ("'", '"') else None
+        except yaml.YAMLError:
+            pass
+        finally:
+            scanner.dispose()
+        return found
+
     def _syntax_error(self, error, loader) -> Diagnostic:
         """The YAML parser's refusal, told where the mistake most likely is: where the construct it
         was reading began (a key without its colon, a list never closed), when that is on an
@@ -524,9 +548,28 @@ class YamlFile:
             expected = "a '}' that closes the mapping, its entries separated by commas"
         elif "mapping values are not allowed" in problem and self._after_a_key(problem_mark):
             # a second ': ' on the line: a rule such as 'event: if you occupy X: gain 1 VP' (else it is
-            # most often a line indented too far, which the parser's own words say)
-            expected = ("a value holding ': ' written as a block: 'event: |', then the rule on the next line, "
-                        "indented (or the value in quotes)")
+            # most often a line indented too far, which the parser's own words say); in a catalog, a
+            # text players read ('{player} : choose'), which quotes hold whole
+            expected = ("a text holding ' : ' or ': ' in double quotes: 'key: \"{player} : ...\"'" if self._catalog()
+                        else "a value holding ': ' written as a block: 'event: |', then the rule on the next "
+                             "line, indented (or the value in quotes)")
+        quoted = self._quoted_before(problem_mark)
+        if quoted is not None and quoted.style == "'" and quoted.end_mark.index == problem_mark.index \
+                and quoted.end_mark.line == quoted.start_mark.line:
+            # 'L'investiture': the apostrophe closed the quoted text, and the rest is left over
+            return self.diagnostic(self._at(problem_mark), f"this is not valid YAML: {problem}",
+                                   expected="inside '...' an apostrophe written twice ('it''s'), or the text in "
+                                            "double quotes (\"it's\")",
+                                   hint="the apostrophe before here ended the text begun in single quotes")
+        if quoted is not None and quoted.style in ("'", '"') and quoted.start_mark.line < quoted.end_mark.line \
+                and quoted.end_mark.line == problem_mark.line:
+            # a quote left open: the text ran on to the next quote, lines below, where the parser stops
+            return self.diagnostic(self._at(quoted.start_mark),
+                                   f"this is not valid YAML: {problem} (the quoted text opened here is closed "
+                                   f"only at line {quoted.end_mark.line + 1})",
+                                   expected=f"the closing quote ({quoted.style}) of this text on its line",
+                                   hint=f"the parser gave up at line {problem_mark.line + 1}, column "
+                                        f"{problem_mark.column + 1}")
         # where the construct began is the mistake for one left open: a key without its colon, a
         # list or a mapping in brackets never closed, quoted text never closed (a block's start is
         # not: the stray line is where the parser stops)

@@ -447,3 +447,51 @@ def test_an_english_catalog_file_that_is_not_yaml_is_not_also_told_as_its_missin
     assert result.returncode == 1 and errors == [
         f"{cards}:{line_of(cards, chr(9))}:1: error: this is not valid YAML: found character '\\t' that cannot "
         f"start any token"], result.stderr
+
+
+def _three_crowns(tmp_path):
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    return root
+
+
+def _yaml_error(root):
+    (d,) = [d for d in problems(root) if "not valid YAML" in d.message]
+    return d
+
+
+def test_an_apostrophe_inside_single_quotes_is_told_how_to_write_it(tmp_path):
+    """'Lord's Levy': the apostrophe ends the quoted text; the parser's own words ("expected
+    <block end>") said nothing of how to write one."""
+    root = _three_crowns(tmp_path)
+    cards = root / "locale" / "en" / "cards.yaml"
+    replace_in(cards, 'levy: {title: "Levy"}', "levy:\n    title: 'Lord's Levy'")
+    d = _yaml_error(root)
+    assert (d.line, d.column) == (line_of(cards, "    title: 'Lord"), len("    title: 'Lord'") + 1)
+    assert d.expected == "inside '...' an apostrophe written twice ('it''s'), or the text in double quotes (\"it's\")"
+
+
+def test_a_catalog_text_holding_a_colon_is_told_to_be_quoted(tmp_path):
+    """In a catalog, 'key: {side} : text' is a text players read: quote it (the hint for rules,
+    a block 'event: |', fits no catalog)."""
+    root = _three_crowns(tmp_path)
+    texts = root / "locale" / "en" / "texts.yaml"
+    replace_in(texts, 'action: {muster: "Play {card} to muster ({value})", ',
+               "action:\n  muster: Play {card} : muster ({value})\nother: {")
+    d = _yaml_error(root)
+    assert d.expected == "a text holding ' : ' or ': ' in double quotes: 'key: \"{player} : ...\"'"
+    assert "event: |" not in d.format()
+
+
+def test_a_quote_left_open_is_told_where_it_was_opened(tmp_path):
+    """A title's closing quote forgotten: the text runs on to the next quote, lines below, where
+    the parser gives up; the error is told at the quote left open."""
+    root = _three_crowns(tmp_path)
+    cards = root / "locale" / "en" / "cards.yaml"
+    replace_in(cards, 'raid: {title: "Raid"}', 'raid:\n    title: "Raid')
+    d = _yaml_error(root)
+    assert (d.line, d.column) == (line_of(cards, '    title: "Raid'), len("    title: ") + 1)
+    assert "the quoted text opened here is closed only at line" in d.message
+    assert d.expected == 'the closing quote (") of this text on its line'
