@@ -464,7 +464,8 @@ class LineReplay:
             else:
                 lines.append(self.style.bold(line))
                 self.term.lines(lines)
-            answer = self.term.ask(self.c.text("cli.replay.step_prompt", position=r.position, n=r.size)).strip()
+            answer = self.term.ask(self.c.text("cli.replay.step_prompt", position=r.position, n=r.size,
+                                               counter=r.pass_name())).strip()
             outcome = self.step_command(answer)
             if outcome == "quit":
                 return EXIT_OK
@@ -498,6 +499,8 @@ class LineReplay:
             r.go(r.position + 1)
             return "next"
         command = s.command_of(word, REPLAY_COMMANDS)
+        if command is None and r.is_pass_word(word):  # 'turn 3' in a game of turns
+            command = "round"
         if command == "quit":
             return "quit"
         if command == "back":
@@ -510,12 +513,13 @@ class LineReplay:
                 return "stay"
             return r.branch(r.position)
         if command == "help":  # asked for, not refused
-            self.term.write(self.c.text("cli.replay.step_help"))
+            self.term.write(self.c.text("cli.replay.step_help", counter=r.pass_name()))
             return "stay"
         if command == "round":
             target = rest.strip()
             if not target:
-                self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text("cli.replay.round_usage")))
+                self.term.write(self.style.error(f"{self.style.error_mark} "
+                                                 + self.c.text("cli.replay.round_usage", counter=r.pass_name())))
                 return "stay"
             if typed_number(target) is not None:
                 start = r.round_start(typed_number(target))
@@ -525,7 +529,8 @@ class LineReplay:
                 start = None
             if start is None:
                 self.term.write(self.style.error(f"{self.style.error_mark} "
-                                                 + self.c.text("cli.replay.no_round", round=shown(target))))
+                                                 + self.c.text("cli.replay.no_round", round=shown(target),
+                                                               counter=r.pass_name())))
                 return "stay"
             r.go(start)
             return "moved"
@@ -537,5 +542,6 @@ class LineReplay:
                 return "stay"
             r.go(number)
             return "moved"
-        self.term.write(self.style.error(f"{self.style.error_mark} " + self.c.text("cli.replay.step_help")))
+        self.term.write(self.style.error(f"{self.style.error_mark} "
+                                         + self.c.text("cli.replay.step_help", counter=r.pass_name())))
         return "stay"

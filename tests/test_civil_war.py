@@ -669,6 +669,23 @@ def test_the_last_screen_shows_every_hand(tmp_path):
     assert "North's hand (" in last and "South's hand (" in last
 
 
+def test_a_replay_jumps_by_turns_as_the_game_counts_them(tmp_path):
+    """The replay's jump is 'round N' in Fort Sumter; in a game of turns it is 'turn N' ('turno N'
+    in Spanish), and its prompt and refusals say turn; 'round' still works, as the English word."""
+    from clirun import run_main
+    save = tmp_path / "war.json"
+    played = run_main("play", "--game", "civil-war-card-game", "--vs", "heuristic", "--seed", "5", "--plain",
+                      "--save", save, input="6\n")
+    assert played.returncode == 0, played.stderr
+    english = run_main("replay", save, "--step", "--plain", input="turn 3\nturn 99\nround 2\nq\n")
+    said = " ".join(english.stdout.split())
+    assert "Turn 3 of 25" in said and "Turn 2 of 25" in said and "after that action, turn N," in said
+    assert "The game has no turn '99'." in said and "round N" not in said and "no round" not in said
+    spanish = run_main("replay", save, "--step", "--plain", "--lang", "es", input="turno 3\nturno 99\nq\n")
+    said = " ".join(spanish.stdout.split())
+    assert "Turno 3 de 25" in said and "No hay turno «99» en la partida." in said and "ronda N" not in said
+
+
 def test_a_saved_game_resumes_and_replays_with_the_command_it_was_saved_with(tmp_path):
     """'Continue it with: crisis resume FILE', as play says when it stops: the file names its
     game, so resume and replay need no --game; Fort Sumter's content named instead is refused."""

@@ -238,8 +238,9 @@ class GameApp(App):
                     yield Static(id="feed")
                 yield Static(id="message")
         # a replay steps with the arrows and takes words (back, branch, a number): its own hint
-        yield Input(id="command", placeholder=self.c.text("cli.tui.replay_placeholder" if self.replay is not None
-                                                            else "cli.tui.placeholder"), select_on_focus=False)
+        placeholder = self.c.text("cli.tui.replay_placeholder", counter=self.replay.pass_name()) \
+            if self.replay is not None else self.c.text("cli.tui.placeholder")
+        yield Input(id="command", placeholder=placeholder, select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -770,7 +771,7 @@ class GameApp(App):
     # ------------------------------------------------------------------ commands
     def action_help(self) -> None:
         if self.replay is not None:
-            self.info([self.c.text("cli.tui.replay_help")])
+            self.info([self.c.text("cli.tui.replay_help", counter=self.replay.pass_name())])
             return
         if self.thinking is not None:
             self.info([self.thinking_text(), "", self.c.text("cli.tui.keys_help")])
@@ -984,7 +985,7 @@ class GameApp(App):
             lines.append(self.c.text("cli.replay.end_unfinished", n=r.size))
         self.put("question", lines)
         self.query_one("#choices", OptionList).clear_options()
-        self.put("preview", [self.c.text("cli.tui.replay_keys")])
+        self.put("preview", [self.c.text("cli.tui.replay_keys", counter=r.pass_name())])
 
     def _log_before(self) -> int:
         r = self.replay
@@ -1020,6 +1021,8 @@ class GameApp(App):
         text = text.strip()
         word, _, rest = text.partition(" ")
         command = command_of(self.c, word, REPLAY_COMMANDS) if word else None
+        if command is None and r.is_pass_word(word):  # 'turn 3' in a game of turns
+            command = "round"
         if not text:
             r.go(r.position + 1)
         elif command == "quit":
@@ -1035,7 +1038,8 @@ class GameApp(App):
                      else r.round_start(typed_number(rest.strip())) if typed_number(rest.strip()) is not None
                      else None)
             if start is None:
-                self.say(self.c.text("cli.replay.no_round", round=shown(rest.strip())), error=True)
+                self.say(self.c.text("cli.replay.no_round", round=shown(rest.strip()), counter=r.pass_name()),
+                         error=True)
                 return
             r.go(start)
         elif typed_number(text.lstrip("#")) is not None:  # the game after that action, as --branch N
@@ -1045,7 +1049,7 @@ class GameApp(App):
                 return
             r.go(number)
         else:
-            self.say(self.c.text("cli.replay.step_help"), error=True)
+            self.say(self.c.text("cli.replay.step_help", counter=r.pass_name()), error=True)
             return
         self.say("")
         self.replay_draw()
