@@ -364,8 +364,13 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
                                                     hint=f"also at {first[0]}:{first[1]}"))
                 continue
             if not isinstance(value, str):
-                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text",
-                                                    hint="quote it if it looks like a number or yes/no"))
+                if value is None:  # 'title:' with nothing after it
+                    hint = "the text is missing after the colon: write it there, in quotes (\"...\")"
+                elif isinstance(value, list):  # 'title: [a, b]': a list, not a text
+                    hint = "brackets make a list: write the text in quotes (\"...\"), brackets and commas inside"
+                else:
+                    hint = "quote it if it looks like a number or yes/no"
+                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}' should be text", hint=hint))
                 continue
             # a text without braces has no placeholders to check (most texts: every load reads them all)
             braces = "{" in value or "}" in value

@@ -495,3 +495,18 @@ def test_a_quote_left_open_is_told_where_it_was_opened(tmp_path):
     assert (d.line, d.column) == (line_of(cards, '    title: "Raid'), len("    title: ") + 1)
     assert "the quoted text opened here is closed only at line" in d.message
     assert d.expected == 'the closing quote (") of this text on its line'
+
+
+def test_a_catalog_value_empty_or_a_list_is_told_what_to_write(tmp_path):
+    """'title:' with nothing after it and 'title: [a, b]' were told to 'quote it if it looks
+    like a number or yes/no', which fits neither."""
+    root = _three_crowns(tmp_path)
+    cards = root / "locale" / "en" / "cards.yaml"
+    replace_in(cards, 'raid: {title: "Raid"}', "raid:\n    title:")
+    replace_in(cards, 'levy: {title: "Levy"}', "levy: {title: [Levy, Muster]}")
+    found = {d.message: d.hint for d in problems(root) if "should be text" in d.message}
+    assert found == {
+        "message 'cards.raid.title' should be text":
+            "the text is missing after the colon: write it there, in quotes (\"...\")",
+        "message 'cards.levy.title' should be text":
+            "brackets make a list: write the text in quotes (\"...\"), brackets and commas inside"}
