@@ -467,6 +467,9 @@ def other_problems(content: Content, lang: str) -> List[Diagnostic]:
                     if mine <= theirs:  # only left out: nothing is misspelt
                         message = (f"'{key}' leaves out {_names(theirs - mine)} of the {REFERENCE_LANG} text "
                                    f"({where})")
+                    elif theirs <= mine:  # only added: nothing is misspelt either
+                        message = (f"'{key}' uses {_names(mine - theirs)}, which the {REFERENCE_LANG} text "
+                                   f"({where}) does not: the game may not fill it")
                     else:
                         message = (f"'{key}' uses placeholders {_names(mine)} here, but {_names(theirs)} in the "
                                    f"{REFERENCE_LANG} text ({where}): one of the two is misspelt")

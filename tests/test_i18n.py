@@ -893,3 +893,14 @@ def test_two_cards_titled_alike_in_a_translation_are_a_warning(spanish_copy):
                     f"'cards.lincoln.title' ({spanish}:6): players cannot tell the two cards apart")
     assert "(in en: 'Lincoln's Inaugural' and 'Winfield Scott')" in said
     assert "as is" in run_main("check", "--content", spanish_copy).stderr
+
+
+def test_a_placeholder_only_added_to_a_translation_is_not_called_misspelt(spanish_copy):
+    """'{side}' added to a Spanish text whose English has none: nothing is misspelt, as the check
+    said ('one of the two is misspelt'); it says which placeholder the English text lacks."""
+    replace_in(spanish_copy / "locale" / "es" / "messages.yaml", '  keep: "Conservar «{objective}» ({space})"',
+               '  keep: "Conservar «{objective}» ({space}, {side})"')
+    (d,) = [d for d in messages_of(spanish_copy) if "'action.keep'" in d.message]
+    assert d.message.startswith("'action.keep' uses {side}, which the en text (") and "misspelt" not in d.message
+    assert d.message.endswith(") does not: the game may not fill it")
+    assert d.source_line[d.column - 1:].startswith("{side}")
