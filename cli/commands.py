@@ -12,29 +12,11 @@ import sys
 from typing import TYPE_CHECKING, Optional
 
 from . import words
+from .words import choose_language, no_catalog  # noqa: F401 - where the commands have always found them
 
 if TYPE_CHECKING:
     from crisis.content.model import Content
     from .text import Presenter
-
-
-def choose_language(requested: Optional[str], content) -> str:
-    """--lang, else the usual locale variables, else English."""
-    from crisis.ruleset.diagnostics import UserError
-    candidates = [requested, words.language_code(requested)] if requested else words.environment_languages()
-    for lang in candidates:
-        if lang in content.catalogs:  # as named (a folder 'pt_BR'), else its language ('fr' for fr_FR)
-            return lang
-    if requested:
-        raise UserError(no_catalog(requested, content))
-    return "en"
-
-
-def no_catalog(requested: str, content) -> str:
-    """The refusal of a language the content has no catalog for, naming those it has
-    (in the environment's language when the content has it)."""
-    said = next((lang for lang in words.environment_languages() if lang in content.catalogs), "en")
-    return content.catalog(said).text("cli.error.no_catalog", lang=requested, langs=", ".join(sorted(content.catalogs)))
 
 
 def load(args):

@@ -521,7 +521,7 @@ class GameSession:
         """The language the game is shown in where the command alone would speak another (the
         player chose it with --lang, or the save did): kept in the save, so that ``crisis resume
         FILE`` goes on in it; "" where the command alone speaks it."""
-        from .commands import choose_language
+        from .words import choose_language
         return self.c.lang if self.c.lang != choose_language(None, self.content) else ""
 
     def save(self) -> Optional[str]:

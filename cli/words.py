@@ -167,3 +167,22 @@ def translate_argparse(catalog) -> None:
         return text if text is not None else message
 
     argparse._ = gettext
+
+
+def choose_language(requested: Optional[str], content) -> str:
+    """--lang, else the usual locale variables, else English."""
+    from crisis.ruleset.diagnostics import UserError
+    candidates = [requested, language_code(requested)] if requested else environment_languages()
+    for lang in candidates:
+        if lang in content.catalogs:  # as named (a folder 'pt_BR'), else its language ('fr' for fr_FR)
+            return lang
+    if requested:
+        raise UserError(no_catalog(requested, content))
+    return "en"
+
+
+def no_catalog(requested: str, content) -> str:
+    """The refusal of a language the content has no catalog for, naming those it has
+    (in the environment's language when the content has it)."""
+    said = next((lang for lang in environment_languages() if lang in content.catalogs), "en")
+    return content.catalog(said).text("cli.error.no_catalog", lang=requested, langs=", ".join(sorted(content.catalogs)))
