@@ -548,23 +548,36 @@ class Screen:
                 row += (style.side(controller, self.shorts[controller]) if controller != NOBODY
                         else style.dim(self.text("cli.board.nobody")))
             if place in in_play:
-                lines += self._row_with_cards(row, [self.entity_text(e) for e in in_play[place]], width)
+                lines += self._row_with_cards(row, self.cards_at(in_play[place]), width)
             else:
                 lines.append(row.rstrip())
         return lines
 
+    def cards_at(self, entities: Sequence[int]) -> str:
+        """The cards in play at a place, each in its side's colour; without colour (a pipe, a
+        screen reader, NO_COLOR), after the name of the side they belong to ("North: Washington
+        D.C.; South: J.E.B. Stuart"), which nothing else on the row would tell."""
+        if self.style.enabled:
+            return self.join([self.entity_text(e) for e in entities])
+        by_side: Dict[int, List[str]] = {}
+        for entity in entities:
+            by_side.setdefault(self.sides_index(self.view.entity(entity)["side"]), []).append(self.entity_text(entity))
+        return self.text("cli.board.in_play_sides_separator").join(
+            self.text("cli.board.in_play_side", side=self.side(side), cards=self.join(texts))
+            if side != NOBODY else self.join(texts) for side, texts in sorted(by_side.items()))
+
     @staticmethod
-    def _row_with_cards(row: str, cards: List[str], width: Optional[int]) -> List[str]:
+    def _row_with_cards(row: str, cards: str, width: Optional[int]) -> List[str]:
         """A place's row and the cards in play there: on the row, broken under their first line
         where a ``width`` is given and they pass it, or, where the row leaves too little room
         for a card's name, on lines of their own under it."""
-        line = f"{row} {', '.join(cards)}"
+        line = f"{row} {cards}"
         if width is None or visible(line) <= width:
             return [line]
         column = visible(row) + 1
         if width - column >= CARD_ROOM:
             return fit(line, width, indent=column)
-        return [row.rstrip()] + fit(" " * UNDER_PLACE + ", ".join(cards), width, indent=UNDER_PLACE)
+        return [row.rstrip()] + fit(" " * UNDER_PLACE + cards, width, indent=UNDER_PLACE)
 
     def board(self, changed: Iterable[int] = (), legend: bool = True) -> List[str]:
         """The map, two groups side by side when the screen is wide enough, then the markers

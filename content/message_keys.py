@@ -110,6 +110,8 @@ MESSAGES = {
     "cli.board.in_play_carrying": frozenset({"card", "cards"}),
     "cli.board.in_play_flags": frozenset({"card", "flags"}),
     "cli.board.in_play_off_map": frozenset({"cards", "side"}),
+    "cli.board.in_play_side": frozenset({"cards", "side"}),
+    "cli.board.in_play_sides_separator": frozenset(),
     "cli.board.item_title": None,
     "cli.board.legend_mark": frozenset({"attribute", "symbol"}),
     "cli.board.legend_marker": frozenset({"symbol"}),

@@ -13,6 +13,7 @@ places by group, each side's banners or cards in play, their counters, holders a
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -328,3 +329,24 @@ def test_a_title_wider_than_the_screen_breaks_between_its_parts(width):
     assert len(title) > 1 and all(len(row) <= width for row in title)
     assert not any(row.rstrip().endswith("·") or row.lstrip().startswith("·") for row in title)
     assert "  ·  ".join(row.strip() for row in title) == wide
+
+
+def test_without_colour_each_card_in_play_is_told_whose_it_is():
+    """On a pipe or a screen reader the board has no colour: a place's cards in play follow the
+    name of the side they belong to ('Richmond   South: Richmond; North: Berdan's Sharpshooters'),
+    which nothing else on the row would tell; with colour the colour tells it."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog("en"))
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(2)]
+    for _ in range(80):
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    plain = "\n".join(Screen(game, show, Style(False), 120).board())
+    places = [line for line in plain.splitlines() if re.search(r"\b(North|South): ", line)]
+    assert places and all(re.search(r"\s(North|South): \S", line) for line in places)
+    assert re.search(r"(North|South): [^;]+; (North|South): ", plain) or len(places) >= 2
+    coloured = "\n".join(Screen(game, show, Style(True), 120).board())
+    assert not re.search(r"(North|South): ", re.sub(r"\x1b\[[0-9;]*m", "", coloured).split("Union")[-1])
