@@ -945,11 +945,11 @@ def test_every_battle_tells_both_totals_and_the_damage_even_when_they_repeat(lan
         assert len({line.split(":")[0] for line in told}) == 2, lines[start:start + 5]
 
 
-def test_the_hot_seat_hand_over_tells_the_whole_turn_not_its_last_action():
+def test_the_hot_seat_hand_over_tells_the_whole_turn_not_its_last_action(tmp_path):
     """Three farms deployed, then 'done': the hand-over said only the last line of the log
     ('North draws a card'), under the heading 'What the South player's turn did'."""
     from clirun import run_main
-    result = run_main("play", "--game", "civil-war-card-game", "--seed", "3",
+    result = run_main("play", "--game", "civil-war-card-game", "--seed", "3", "--save", tmp_path / "war.json",
                       input="\n5\n\n7\n\n1\n1\n1\ndone\n\nquit\n", env={"COLUMNS": "100"})
     told = result.stdout.split("What the South player's turn did:")[-1].split("Pass the terminal")[0]
     deployed = [line for line in told.splitlines() if "South deploys" in line]
