@@ -348,7 +348,7 @@ def cmd_i18n(args) -> int:
         if games:
             missed, unfilled, unnamed, shown_raw = played_texts(content, lang, games)
             others += missing_in_play_problems(content, lang, missed, games)
-            others += unfilled_in_play_problems(content, lang, unfilled, games)
+            others += unfilled_in_play_problems(content, lang, unfilled, games, told=others)
             others += names_shown_raw_problems(content, lang, shown_raw, games)
             # (while keys are missing, or a file is unread, their English shows anyway)
             if lang != REFERENCE_LANG and not gaps and not unread.get(lang):

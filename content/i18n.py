@@ -675,24 +675,32 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
 
 
 def unfilled_in_play_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str, Tuple[str, ...]]],
-                              games: int) -> List[Diagnostic]:
+                              games: int, told: Sequence[Diagnostic] = ()) -> List[Diagnostic]:
     """The texts of ``lang``'s catalog that play could not fill (``found``: key -> where, why, the
     names play gave, from cli/i18n_play.py): a log line or a prompt whose parameters only play
-    knows, with a placeholder misspelt or one play never gives.  Players see <key> there."""
+    knows, with a placeholder misspelt or one play never gives.  Players see <key> there, or the
+    reference's text where this language's is the one at fault.  A text whose placeholders a
+    problem of ``told`` (the file's own check) is already about, at its line, is not told again."""
     from .messages import closest
     catalog = content.catalogs[lang]
+    reference = content.catalogs[REFERENCE_LANG]
     problems = []
     for key, (example, why, given) in sorted(found.items()):
+        holder = catalog if key in catalog.messages else (catalog.fallback or catalog)
+        path, line, _ = holder.positions.get(key, (None, None, None))
+        if line is not None and any(p.path == path and p.line == line and p.message.startswith(f"'{key}' ")
+                                    for p in told):
+            continue
         text = catalog.raw(key) or ""
         unknown = [name for name in placeholders(text) if name not in given]
         guess = closest(unknown[0], given) if unknown else ()
-        hints = [f"did you mean {{{guess[0]}}}?" if guess else None,
-                 f"found at '{example}' in one of {games} random games"]
-        holder = catalog if key in catalog.messages else (catalog.fallback or catalog)
+        found_at = f"found at '{example}' in one of {games} random games"
+        falls_back = holder is catalog and lang != REFERENCE_LANG and reference.raw(key) is not None
+        seen = f"players read the {REFERENCE_LANG} text instead" if falls_back else f"players see <{key}>"
         problems.append(_at_text(holder, key, unknown,
-                                 f"'{key}' cannot be filled in play ({why}): players see <{key}>; play gives "
+                                 f"'{key}' cannot be filled in play ({why}): {seen}; play gives "
                                  f"{_names(frozenset(given)) if given else 'no value'}",
-                                 hint="; ".join(filter(None, hints))))
+                                 hint=f"did you mean {{{guess[0]}}}? ({found_at})" if guess else found_at))
     return problems
 
 

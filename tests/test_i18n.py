@@ -904,3 +904,24 @@ def test_a_placeholder_only_added_to_a_translation_is_not_called_misspelt(spanis
     assert d.message.startswith("'action.keep' uses {side}, which the en text (") and "misspelt" not in d.message
     assert d.message.endswith(") does not: the game may not fill it")
     assert d.source_line[d.column - 1:].startswith("{side}")
+
+
+def test_a_translation_s_misspelt_placeholder_is_told_once_and_players_read_english(tmp_path):
+    """'{vaule}' in the Spanish 'log.play.value': the catalog's own check tells it at its line;
+    the games played find it too, and do not tell it a second time. What the player reads is the
+    English text (a translation that cannot be filled gives way to it)."""
+    import shutil
+    from crisis.content.games import game_path
+    root = tmp_path / "fs"
+    shutil.copytree(game_path("fort-sumter"), root)
+    replace_in(root / "locale" / "es" / "messages.yaml", "por su valor ({value}).", "por su valor ({vaule}).")
+    played = run_main("i18n", "check", "--content", root, "--lang", "es")
+    assert played.returncode == 1
+    said = played.stdout
+    assert said.count("'log.play.value'") == 1 and "?;" not in said
+    from crisis.content.i18n import unfilled_in_play_problems
+    from crisis.content.loader import load_content
+    content = load_content(root)
+    (problem,) = unfilled_in_play_problems(content, "es", {"log.play.value": ("value x", "no value", ("card",))}, 3)
+    assert "players read the en text instead" in problem.message
+    assert problem.hint == "found at 'value x' in one of 3 random games"
