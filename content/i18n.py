@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import attrs
 
 from crisis.ruleset import meaning as M
-from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean
+from crisis.ruleset.diagnostics import Diagnostic, a_noun, did_you_mean, one_of
 
 from .locale import GRAMMAR_FORMS, REFERENCE_LANG, SENTENCE_GRAMMAR, Catalog, interface_dir, placeholders, selectors_only
 from .model import Content
@@ -100,6 +100,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
     problems: List[Diagnostic] = []
     rules = rule_templates(content)
     problems.extend(_tool_words_unlike_the_game_s(content, reference, rules))
+    problems.extend(_play_texts_unlike_the_game_s(content, reference))
     problems.extend(_keys_of_no_name(content, reference))
     for key, passed in sorted(_merged(used_messages(), rules).items()):
         if key not in reference.messages:
@@ -266,7 +267,7 @@ def rule_templates(content: Content) -> Dict[str, Tuple[frozenset, str]]:
     return found[1]
 
 
-_TOOL_NOUNS = re.compile(r"\b(spaces?|tokens?)\b")
+_TOOL_NOUNS = re.compile(r"\b(spaces?|tokens?|control(?:s|led)?)\b")
 
 
 def _tool_words_unlike_the_game_s(content: Content, reference: Catalog, rules) -> List[Diagnostic]:
@@ -275,7 +276,11 @@ def _tool_words_unlike_the_game_s(content: Content, reference: Catalog, rules) -
     a player would read "at most 1 per space" in a game of areas (warnings, at the game's catalog)."""
     schema = content.schema
     own = {"space": set(schema.map.place_words),
-           "token": set(schema.tokens.words) if schema.tokens is not None else set()}
+           "token": set(schema.tokens.words) if schema.tokens is not None else set(),
+           "control": set(schema.tokens.control_words) if schema.tokens is not None else set()}
+
+    def root(word: str) -> str:
+        return "control" if word.startswith("control") else word.rstrip("s")
     shared = _shared_folder()
     problems: List[Diagnostic] = []
     for key in sorted(rules):
@@ -285,15 +290,54 @@ def _tool_words_unlike_the_game_s(content: Content, reference: Catalog, rules) -
         # the words players read: the text without its placeholders' names ({space} is a place's name)
         text = re.sub(r"\{[a-z_]+(?=[}?|])", "{", reference.messages[key])
         said = [word for word in dict.fromkeys(m.group(1) for m in _TOOL_NOUNS.finditer(text))
-                if own[word.rstrip("s")] and word not in own[word.rstrip("s")]]
+                if own[root(word)] and word not in own[root(word)] and root(word) not in own[root(word)]]
         if said:
-            theirs = sorted(own[said[0].rstrip("s")])
+            theirs = sorted(own[root(said[0])])
             problems.append(Diagnostic(
                 message=f"'{key}' is the tool's text, which says '{said[0]}' where this game says "
                         f"'{theirs[0]}'", path=_own_file_for(content, reference, key), severity="warning",
                 expected=f"'{key}' in this game's catalog, in its own words",
                 hint=f"the rule '{rules[key][1]}' reads through it: \"{reference.messages[key]}\""))
     return problems
+
+
+# the tool's texts play shows about the pieces and places of a game with tokens (docs/new-game.md,
+# "The game's catalog"): in Fort Sumter's words until the game gives them in its own
+_PLAY_SECTIONS = ("token.", "decision.", "cli.board.legend", "cli.consequence.", "cli.help.", "cli.move.")
+
+
+def _play_texts_unlike_the_game_s(content: Content, reference: Catalog) -> List[Diagnostic]:
+    """The tool's texts that play shows (prompts, the board's legend, what a choice would change)
+    and that name pieces, places or holding a place in Fort Sumter's words ('token', 'space',
+    'control') where this game has its own ('banner', 'town', 'occupy'), not given in its catalog:
+    a player would read "place a token" in a game of banners (one warning a word, naming the keys)."""
+    schema = content.schema
+    if schema.tokens is None:
+        return []
+    own = {"token": tuple(schema.tokens.words), "space": tuple(schema.map.place_words),
+           "control": tuple(schema.tokens.control_words)}
+    shared = _shared_folder()
+    said: Dict[str, List[str]] = {}
+    for key, text in reference.messages.items():
+        path = reference.positions.get(key, (None,))[0]
+        if not key.startswith(_PLAY_SECTIONS) or path is None or not path.startswith(shared):
+            continue  # (given in the game's catalog, or not a text play shows about pieces)
+        if not schema.markers and ("marker" in key or "blocked" in key):
+            continue  # (what a marker does: never shown in a game without one)
+        text = re.sub(r"\{[a-z_]+(?=[}?|])", "{", text)  # the words read, not the placeholders' names
+        for match in _TOOL_NOUNS.finditer(text):
+            word = match.group(1)
+            root = "control" if word.startswith("control") else word.rstrip("s")
+            if own[root] and word not in own[root] and root not in own[root]:
+                said.setdefault(root, [])
+                if key not in said[root]:
+                    said[root].append(key)
+    return [Diagnostic(message=f"{len(keys)} of the tool's texts that play shows say '{root}' where this game "
+                               f"says '{own[root][0]}'",
+                       path=_own_file_for(content, reference, keys[0]), severity="warning",
+                       expected=f"these keys in this game's catalog, in its own words: {one_of(keys, limit=6)}",
+                       hint="docs/new-game.md, \"The game's catalog\", lists them with what players read")
+            for root, keys in said.items()]
 
 
 def _merged(registry, rules) -> Dict[str, Optional[frozenset]]:

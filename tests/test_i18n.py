@@ -925,3 +925,41 @@ def test_a_translation_s_misspelt_placeholder_is_told_once_and_players_read_engl
     (problem,) = unfilled_in_play_problems(content, "es", {"log.play.value": ("value x", "no value", ("card",))}, 3)
     assert "players read the en text instead" in problem.message
     assert problem.hint == "found at 'value x' in one of 3 random games"
+
+
+def test_a_text_of_play_in_the_tool_s_words_for_pieces_is_a_warning(tmp_path):
+    """Three Crowns calls its pieces banners and holding a town 'occupy': with its prompt to place
+    one taken out of its catalog, the tool's 'place a token' would show, and check warns, naming
+    the key; Three Crowns as shipped gives every such text in its words (no warning)."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    assert not [p for p in check_all(load_content(root)) if "of the tool's texts that play shows" in p.message]
+    replace_in(root / "locale" / "en" / "texts.yaml",
+               '  place: "{player}: place a banner ({n} left)."\n', "")
+    replace_in(root / "locale" / "en" / "texts.yaml",
+               '    space_short: "{gain?yes:{you?yes:you occupy it|*:{side} occupies it}|*:{you?yes:you lose it|*:{was} '
+               'loses it}}"\n', "")
+    warned = [p for p in check_all(load_content(root)) if "of the tool's texts that play shows" in p.message]
+    by_word = {p.message.split("say '")[1].split("'")[0]: p for p in warned}
+    assert by_word.keys() == {"token", "control"}
+    assert "where this game says 'banner'" in by_word["token"].message and "decision.place" in by_word["token"].expected
+    assert "where this game says 'occupy'" in by_word["control"].message
+    assert "cli.consequence.space_short" in by_word["control"].expected
+    assert all(p.severity == "warning" and p.path.endswith("locale/en/texts.yaml") for p in warned)
+
+
+def test_a_rule_template_in_the_tool_s_word_for_holding_a_place_is_a_warning(tmp_path):
+    """Three Crowns' rules say 'occupy'; without its own 'render.condition.controls' a card would
+    read "if you control Dunmore": check warns at the game's catalog, as for 'space' and 'token'."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    replace_in(root / "locale" / "en" / "texts.yaml",
+               '    controls: "{who?you:you occupy|they:they occupy|*:{player} occupies} {target}"\n', "")
+    (warned,) = [p for p in check_all(load_content(root)) if p.message.startswith("'render.condition.controls'")]
+    assert warned.message == ("'render.condition.controls' is the tool's text, which says 'control' where this "
+                              "game says 'occupies'")
+    assert warned.severity == "warning" and warned.path.endswith("locale/en/texts.yaml")
