@@ -206,6 +206,13 @@ class _Run(EntityPhrases, Statements, Conditions):
         kind, value = found
         if kind not in want:
             hint = None
+            if kind == "tokens" and p.determiner == "a" and "number" in want:
+                # "place an agent in Temple": one token is counted with a number, as any other count
+                noun = p.words[-1].text if p.words else "token"
+                self.error(p, f"'a' and 'an' count no tokens: one {noun} is written '1 {noun}'",
+                           expected=f"a number: '1 {noun}'",
+                           hint="'a' and 'an' pick one card or place ('deploy a camp', 'choose a space')")
+                return None
             if kind == "tokens" and set(want) & {"pile", "cards", "number"}:
                 # "up to the value of the card of your regiments": a count of tokens read from a number
                 tokens = ("of your " if p.determiner == "own" else "") + described(p)[1:-1]
