@@ -227,7 +227,14 @@ def _syntax_diagnostic(error: UnexpectedInput, source: Source, text: str, lexico
         message = f"unexpected character '{error.char}'"
     else:
         message = "the rule ends too early"
-    shown = sorted({_describe(name) for name in expected if not name.startswith("__")},
+    relations = lexicon.words_of("RELATION") if lexicon is not None else []
+
+    def described(name: str) -> str:
+        # the game's own relation ('dominate'), not Fort Sumter's 'control', where it has one
+        if name == "RELATION" and relations:
+            return f"a relation such as '{relations[0]}'"
+        return _describe(name)
+    shown = sorted({described(name) for name in expected if not name.startswith("__")},
                    key=lambda text: (text != first, text not in _COMMON, _COMMON.index(text) if text in _COMMON else 0,
                                      text))
     if first is not None and first not in shown:
