@@ -712,7 +712,7 @@ def missing_in_play_problems(content: Content, lang: str, found: Dict[str, str],
 
     return [Diagnostic(message=f"'{key}' is missing in the '{lang}' catalog: players see <{key}> in play",
                        path=home(key),
-                       expected=f"a '{key.split('.')[-1]}:' entry under '{key.rsplit('.', 1)[0]}:'",
+                       expected=a_noun(f"'{key.split('.')[-1]}:' entry under '{key.rsplit('.', 1)[0]}:'"),
                        hint=f"asked for at '{example}' in one of {games} random games played to find "
                             f"the texts only play asks for")
             for key, example in sorted(found.items())]

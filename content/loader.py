@@ -33,7 +33,7 @@ import attrs
 
 from crisis.ruleset import limits
 from crisis.ruleset import rulecache
-from crisis.ruleset.diagnostics import Diagnostic, UserError, did_you_mean, shown
+from crisis.ruleset.diagnostics import Diagnostic, UserError, a_noun, did_you_mean, shown
 
 from . import bots as B
 from . import catalogcache
@@ -217,7 +217,7 @@ class _Loader(Reader):
                     diagnostic = Diagnostic(message=f"locale '{lang}' has no text for '{key}'",
                                             path=path or (file.path if file else display_path(self.root / "locale" / lang)),
                                             line=line, column=column,
-                                            expected=f"a '{key.split('.')[-1]}:' entry"
+                                            expected=a_noun(f"'{key.split('.')[-1]}:' entry")
                                                      + (f" under '{key.rsplit('.', 1)[0]}:'" if "." in key else ""),
                                             hint="; ".join(filter(None, (
                                                 f"did you mean '{guess}'? (keys must match exactly)" if guess else None,

@@ -146,7 +146,7 @@ class Reader:
             if key not in value:
                 if key not in guessed:
                     self.problems.add(file.diagnostic((value.line, value.column), f"{what} has no '{key}'",
-                                                      expected=f"a '{key}' entry"))
+                                                      expected=a_noun(f"'{key}' entry")))
                 ok = False
         if any(key not in good for key in required):
             return None, False

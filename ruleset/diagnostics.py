@@ -112,8 +112,10 @@ class Diagnostic:
 
 def a_noun(noun: str) -> str:
     """"a space", "an area": a game's word with its article (a message names the game's things
-    in its own words, whatever they begin with)."""
-    return ("an " if noun.lstrip("'\"")[:1].lower() in "aeiou" else "a ") + noun  # "an 'adjacent:' entry"
+    in its own words, whatever they begin with).  By the sound: "a unit", "a 'use_event:' entry"."""
+    word = noun.lstrip("'\"").lower()
+    vowel = word[:1] in "aeiou" and not word.startswith(("use", "usu", "uni", "eu", "one"))
+    return ("an " if vowel else "a ") + noun  # "an 'adjacent:' entry"
 
 
 def diagnostic_at(source: Optional[Source], line: Optional[int], column: Optional[int],
