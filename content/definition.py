@@ -144,7 +144,16 @@ class DefinitionReader:
         try:
             tree = parse(str(value), lexicon, start, source)
         except RulesError as error:
-            self.problems.extend(error.diagnostics)
+            diagnostics = error.diagnostics
+            text = str(value).rstrip()
+            if getattr(value, "style", None) == ">" and "\n" not in text and text and \
+                    value.locate(1, 1)[0] != value.locate(1, len(text))[0]:
+                # a folded block ('event: >') joins its lines into one: two statements read as one
+                diagnostics = [attrs.evolve(d, hint=(d.hint + "; " if d.hint else "") +
+                                            "'>' joins the lines of a block into one line: write '|' to keep "
+                                            "each statement on its own line")
+                               for d in diagnostics]
+            self.problems.extend(diagnostics)
             return None
         if kind == "block":
             result, found = resolver.block(tree, slot, source)

@@ -510,3 +510,16 @@ def test_a_catalog_value_empty_or_a_list_is_told_what_to_write(tmp_path):
             "the text is missing after the colon: write it there, in quotes (\"...\")",
         "message 'cards.levy.title' should be text":
             "brackets make a list: write the text in quotes (\"...\"), brackets and commas inside"}
+
+
+def test_a_rule_folded_with_greater_than_is_told_that_its_lines_were_joined(tmp_path):
+    """'event: >' folds the block's lines into one: 'place 2 in Washington place 2 in ...' is one
+    statement the parser cannot read; the error says '>' joined them and '|' keeps them apart."""
+    root = copy_content(tmp_path)
+    cards = root / "cards" / "strategy-unionist.yaml"
+    replace_in(cards, "    event: |\n      place 2 in Washington\n", "    event: >\n      place 2 in Washington\n")
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    (problem,) = caught.value.diagnostics
+    assert problem.path.endswith("strategy-unionist.yaml") and problem.line == 18
+    assert "'>' joins the lines of a block into one line: write '|'" in problem.hint
