@@ -291,3 +291,19 @@ def test_the_template_game_reads_in_its_own_words_in_the_log_and_menus(lang, pla
     log = watched.stdout
     assert watched.returncode == 0 and played in log and banner in log and "<" not in log
     assert {"en": "Round 2 begins", "es": "Comienza la ronda 2"}[lang] in log
+
+
+def test_a_relation_expected_is_named_in_the_game_s_own_word(tmp_path):
+    """Three Crowns holds towns by 'occupy': where a relation is expected, the error names its word,
+    not Fort Sumter's 'control'."""
+    root = tmp_path / "three-crowns"
+    shutil.copytree(ROOT, root)
+    (cards,) = (root / "cards").glob("*.yaml")
+    text = cards.read_text(encoding="utf-8")
+    event = text.split("event: ", 1)[1].split("\n", 1)[0]
+    cards.write_text(text.replace(f"event: {event}", "event: gain 1 VP for each banner you have in Ashford", 1),
+                     encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        read_game(root)
+    (problem,) = caught.value.diagnostics
+    assert problem.expected == "a relation such as 'occupies'"
