@@ -369,7 +369,9 @@ def help_lines(screen: Screen, decision: Decision, hotseat: bool, path, words: d
     if rule:
         lines += screen.wrap(c.text("cli.help.rule", rule=rule), 2)
     if decision.optional:
-        lines += screen.wrap(c.text("cli.help.optional"), 2)
+        # the choice as the menu shows it, and as it is typed (the full screen may show only the first)
+        lines += screen.wrap(c.text("cli.help.optional", stop=c.text("action.done"), done=c.name("notation", "done")),
+                             2)
     if decision.hidden and hotseat:
         lines += screen.wrap(c.text("cli.help.hidden"), 2)
     lines += screen.wrap(c.text("cli.help.commands", **typed_example(screen, decision), **words), 2)

@@ -203,7 +203,7 @@ MESSAGES = {
     "cli.help.cause": frozenset({"line"}),
     "cli.help.commands": None,
     "cli.help.hidden": frozenset(),
-    "cli.help.optional": frozenset(),
+    "cli.help.optional": frozenset({"done", "stop"}),
     "cli.help.part_procedure": None,
     "cli.help.part_step": None,
     "cli.help.rule": frozenset({"rule"}),
