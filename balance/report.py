@@ -428,8 +428,12 @@ def _run(run: dict, w: Words, plotter, meta: dict) -> str:
                                                     zone=w.zone(top["track"], top["zone"]),
                                                     rate=w.percent(top["any"]["rate"]))))
     # first player
-    if run["first_player"]:
+    if run["first_player"] or run.get("first_player_always"):
         out.append(f"<h3>{_e(w('first_player_heading'))}</h3>")
+        for always in run.get("first_player_always", ()):
+            step = w.c.name("steps", always["step"] or "")
+            out.append(f"<p>{_e(w('first_player_always', side=w.side(always['side']), step=step))}</p>")
+    if run["first_player"]:
         rows = [[w.step(f), w.rate(f)] for f in run["first_player"]]
         out.append(_table([w("first_player_of"), w("first_player_won")], rows))
     # cards

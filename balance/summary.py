@@ -71,6 +71,7 @@ class RunSummary:
         self.card_plays = [[{use: [0, 0] for use in self.uses} for _ in self.sides] for _ in self.cards]
         self.kept: Dict[tuple, List[int]] = {}  # (kind, card) -> [held, rule carried out, holder won]
         self.first_player: Dict[tuple, List[int]] = {}  # (step, loop counters) -> [games, won]
+        self.first_sides: Dict[str, set] = {}  # step -> the sides that were ever its first player
         self.problems = 0
 
     # ------------------------------------------------------------ folding
@@ -117,6 +118,7 @@ class RunSummary:
             entry = self.first_player.setdefault(key, [0, 0])
             entry[0] += 1
             entry[1] += side_index[first["side"]] == winner
+            self.first_sides.setdefault(first["step"], set()).add(side_index[first["side"]])
 
     # ----------------------------------------------------------- analysis
     def analysis(self, level: float = 0.05, z: float = Z95) -> dict:
@@ -179,9 +181,14 @@ class RunSummary:
                          "later": rate(self.entered[i][j][1], n, z),
                          "any": rate(self.entered[i][j][0] + self.entered[i][j][1], n, z)}
                         for i, side in enumerate(self.sides) for j, (track, zone) in enumerate(self.zones)],
+            # a step whose first player was the same side in every game (the Civil War's South):
+            # one line, not a row per pass repeating that side's wins
+            "first_player_always": [{"step": step, "side": self.sides[next(iter(found))]}
+                                    for step, found in self.first_sides.items() if len(found) == 1],
             "first_player": [{"step": step, "counters": dict(counters), **rate(won, games, z)}
                              for (step, counters), (games, won) in sorted(self.first_player.items(),
-                                                                          key=self._first_order)],
+                                                                          key=self._first_order)
+                             if len(self.first_sides.get(step, ())) != 1],
             "rule_field": self.rule_field, "rule_uses": rule_uses, "other_uses": other_uses,
             "cards": cards, "kept": kept,
         }

@@ -549,6 +549,10 @@ def test_a_game_without_a_rule_of_its_cards_reports_how_its_cards_were_played_an
     assert words.text("report.p_holm") not in page
     played = max(run["cards"], key=lambda card: card["other"]["n"])
     assert played["other"]["n"] > 0
+    # the South goes first in every turn of every game: one line, not 25 rows of the South's wins
+    assert run["first_player_always"] == [{"step": "turns", "side": "South"}] and run["first_player"] == []
+    south = words.name("sides", "South")
+    assert re.search(re.escape(south) + r" (was the first player of|fue el primer jugador de) ", page)
 
 
 def test_the_score_s_figures_are_those_of_the_games_that_were_scored(tmp_path):
