@@ -211,7 +211,7 @@ class _Run(EntityPhrases, Statements, Conditions):
                 noun = p.words[-1].text if p.words else "token"
                 self.error(p, f"'a' and 'an' count no tokens: one {noun} is written '1 {noun}'",
                            expected=f"a number: '1 {noun}'",
-                           hint="'a' and 'an' pick one card or place ('deploy a camp', 'choose a space')")
+                           hint="'a' and 'an' pick one card or one place of several; they never count")
                 return None
             if kind == "tokens" and set(want) & {"pile", "cards", "number"}:
                 # "up to the value of the card of your regiments": a count of tokens read from a number

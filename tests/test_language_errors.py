@@ -141,7 +141,7 @@ CHECKS = [
      "'your crisis track above your Tension zone' is never a destination: pieces only ever leave it",
      "to put pieces back on a track, name the whole crisis track: they fill its lowest empty spaces"),
     ("place a token in Texas", 1, 7, "'a' and 'an' count no tokens: one token is written '1 token'",
-     "'a' and 'an' pick one card or place ('deploy a camp', 'choose a space')"),
+     "'a' and 'an' pick one card or one place of several; they never count"),
     ("gain 1 VP for each revealed objective space you control", 1, 20,
      "no objective cards are revealed during a strategy card event",
      "revealed objective cards are known only while they are face up"),
