@@ -607,6 +607,7 @@ class Screen:
                 lines.append(head)
             for block in blocks:
                 lines.extend(block)
+        lines += self.line_of_places()
         lines += self.off_map()
         placed = self.marker_lines()
         if not legend:
@@ -646,6 +647,21 @@ class Screen:
         for side in self.sides:
             head += self.style.side(side, _pad(self.shorts[side], pips_w)) + " "
         return head.rstrip()
+
+    def line_of_places(self) -> List[str]:
+        """A map of cards in a line (docs/state.md, 'line'): the places on the map in the line's
+        order, where distances are counted (the groups above list every place, on the map or
+        not, in their own order)."""
+        from crisis.interpreter.engine.entities import tables
+        t = tables(self.program)
+        if not t.line:
+            return []
+        in_play = set(self.view.in_play())
+        places = [self.place_name(p) for p in t.line_order if t.place_card[p] in in_play]
+        if not places:
+            return []
+        return fit(self.text("cli.board.line", places=self.text("cli.board.line_separator").join(places)),
+                   self.width, indent=2)
 
     def off_map(self) -> List[str]:
         """Each side's cards in play that stand at no place."""

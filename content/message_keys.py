@@ -117,6 +117,8 @@ MESSAGES = {
     "cli.board.legend_marker": frozenset({"symbol"}),
     "cli.board.legend_new": frozenset({"symbol"}),
     "cli.board.legend_tokens": frozenset({"empty", "token"}),
+    "cli.board.line": frozenset({"places"}),
+    "cli.board.line_separator": frozenset(),
     "cli.board.marker_off": frozenset({"marker", "symbol"}),
     "cli.board.marker_on": frozenset({"blocks", "marker", "space", "symbol"}),
     "cli.board.marker_short": frozenset({"marker", "space", "symbol"}),

@@ -350,3 +350,26 @@ def test_without_colour_each_card_in_play_is_told_whose_it_is():
     assert re.search(r"(North|South): [^;]+; (North|South): ", plain) or len(places) >= 2
     coloured = "\n".join(Screen(game, show, Style(True), 120).board())
     assert not re.search(r"(North|South): ", re.sub(r"\x1b\[[0-9;]*m", "", coloured).split("Union")[-1])
+
+
+def test_a_map_of_cards_in_a_line_shows_the_line_in_its_order():
+    """The Civil War's board lists its places by side, on the map or not; where distances count,
+    along the line of locations in play by their numbers, the board shows that line in its order."""
+    from crisis.content.games import game_path
+    from crisis.content.loader import load_content
+    from crisis.interpreter.engine.entities import tables
+    from crisis.interpreter.players.registry import RandomBot
+    content = load_content(game_path("civil-war-card-game"))
+    show = Presenter(content, content.catalog("en"))
+    game = Game.of(content, 3, log=False)
+    bots = [RandomBot(3, side) for side in range(2)]
+    for _ in range(40):
+        game.apply(bots[game.decision.player].choose(game, game.decision))
+    (line,) = [row for row in Screen(game, show, Style(False), 400).board() if row.startswith("The line: ")]
+    shown = line[len("The line: "):].split(" – ")
+    t = tables(game.program)
+    on_map = [content.places[p] for p in t.line_order if t.place_card[p] in set(game.view.in_play())]
+    assert shown == [show.space(place) for place in on_map] and len(shown) >= 3
+    fort_sumter = load_content()
+    assert not [row for row in Screen(Game.of(fort_sumter, 3, log=False), Presenter(fort_sumter, fort_sumter.catalog("en")),
+                                      Style(False), 100).board() if row.startswith("The line")]
