@@ -247,6 +247,8 @@ def test_a_whole_game_against_the_bot_in_spanish_on_a_large_screen(bot_game, con
     assert any(body.startswith("Fin de la ronda 1") for kind, body, _ in seen if kind == "info")
     assert "Gana " in bot_game["final"]["question"] and "Puntuación final" in bot_game["final"]["question"]
     assert "semilla" not in bot_game["final"]["question"]  # against a bot the seed was shown from the start
+    # the game over, every side's cards are shown, the other side's hidden ones too
+    assert "Unionista" in bot_game["final"]["hand"] and "Secesionista" in bot_game["final"]["hand"]
 
 
 # ---------------------------------------------------------------- undo, consequences, typing

@@ -942,8 +942,12 @@ class GameApp(App):
         self.put("header", scr.header(compact=True, width=self.size.width - 2))
         used = self.put_map(scr, s.changed_spaces(viewer))
         start, log = s.feed(viewer)
+        # the game is over: every side's cards, the hidden ones too, as the line mode's last screen
+        every = list(range(len(s.sides)))
+        private = scr.public_cards(every) + [line for side in every
+                                             for line in scr.private(side, detailed=False, named=True)]
         self.place(scr, None, self.size.height - CHROME - used,
-                   [self.c.text("cli.panel.recent")] + scr.feed(before_result(log), start))
+                   [self.c.text("cli.panel.recent")] + scr.feed(before_result(log), start), private=private)
         self.put("preview", [])
         result = scr.result(reveal_seed=s.seed if s.hotseat else None)
         self.put("question", result)
