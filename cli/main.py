@@ -326,7 +326,7 @@ def cmd_i18n(args) -> int:
     from .i18n_play import names_shown_raw_problems, played_texts
     from .sim import whole_number
     # a translation's own problems (a file that is not YAML, say) are told with the rest of its check
-    content, unread = load_for_translators(args.content)
+    content, translation_problems, unread = load_for_translators(args.content)
     langs = [args.lang] if args.lang else sorted(content.catalogs)
     for lang in langs:
         if lang not in content.catalogs:
@@ -341,8 +341,8 @@ def cmd_i18n(args) -> int:
     told: list = []  # a file every language reads (the glossary) is told of once, not once per language
     for lang in langs:
         # while a file of the catalog cannot be read, its keys would all be counted missing
-        gaps = missing_keys(content, lang) if lang != REFERENCE_LANG and not unread.get(lang) else {}
-        others = list(unread.get(lang, ()))
+        gaps = missing_keys(content, lang) if lang != REFERENCE_LANG and lang not in unread else {}
+        others = list(translation_problems.get(lang, ()))
         others += [p for p in other_problems(content, lang) if p not in told and p not in others]
         told += others
         if games:
@@ -351,12 +351,12 @@ def cmd_i18n(args) -> int:
             others += unfilled_in_play_problems(content, lang, unfilled, games, told=others)
             others += names_shown_raw_problems(content, lang, shown_raw, games)
             # (while keys are missing, or a file is unread, their English shows anyway)
-            if lang != REFERENCE_LANG and not gaps and not unread.get(lang):
+            if lang != REFERENCE_LANG and not gaps and lang not in unread:
                 others += unnamed_problems(content, lang, unnamed)
-        for problem in (missing_key_problems(content, lang, args.all) if not unread.get(lang) else []) + others:
+        for problem in (missing_key_problems(content, lang, args.all) if lang not in unread else []) + others:
             print(problem.format())
         missing = sum(len(keys) for keys in gaps.values())
-        if unread.get(lang):
+        if lang in unread:
             print(c.text("cli.i18n.unread", lang=lang, n=len(others)))
         else:
             print(c.text("cli.i18n.summary", lang=lang, n=len(others), missing=missing, files=len(gaps)))

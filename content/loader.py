@@ -68,6 +68,7 @@ class _Loader(Reader):
         # language instead of stopping the load, so that a broken file hides no other problem
         self.translating = translating
         self.translation_problems: Dict[str, List[Diagnostic]] = {}
+        self.unread_translations: set = set()  # the languages with a catalog file that could not be read
 
     # ----------------------------------------------------------------- bots
     def bots(self, horizon: Optional[Tuple[str, ...]] = ()) -> BotSettings:
@@ -183,6 +184,8 @@ class _Loader(Reader):
                 # rest of it is checked, and what could not be read is told with the rest
                 self.translation_problems[lang] = self.problems.items[before:]
                 del self.problems.items[before:]
+                if unread[lang]:
+                    self.unread_translations.add(lang)
             messages.update(own.messages)
             positions.update(own.positions)
             catalogs[lang] = Catalog(lang, messages, positions)
@@ -553,18 +556,19 @@ def load_content(path: Optional[os.PathLike | str] = None, required_messages: It
         return _Loader(root, required_messages, overrides).load()
 
 
-def load_for_translators(path: Optional[os.PathLike | str] = None) -> Tuple[Content, Dict[str, List[Diagnostic]]]:
+def load_for_translators(path: Optional[os.PathLike | str] = None) -> Tuple[Content, Dict[str, List[Diagnostic]], set]:
     """The content as ``load_content`` checks it, except that the problems of a translation (a
     catalog other than the reference: a file that is not YAML, a text that is no text, a broken
     placeholder, a card text that disagrees with its rule) do not stop it: they are given per
     language, and that language's texts fall back to the reference where they could not be read,
-    as a game shows them.  For `crisis i18n check`, which tells them with the catalog's other
-    problems; never for play (a translation with problems stops a game's load, as ever)."""
+    as a game shows them; with the languages one of whose files could not be read at all (whose
+    keys would all be missing).  For `crisis i18n check`, which tells them with the catalog's
+    other problems; never for play (a translation with problems stops a game's load, as ever)."""
     root = Path(os.path.abspath(path)) if path is not None else default_content_dir()
     loader = _Loader(root, (), None, translating=True)
     with rulecache.session():
         content = loader.load()
-    return content, loader.translation_problems
+    return content, loader.translation_problems, loader.unread_translations
 
 
 def read_game(root, option_names: Tuple[str, ...] = ()):

@@ -963,3 +963,18 @@ def test_a_rule_template_in_the_tool_s_word_for_holding_a_place_is_a_warning(tmp
     assert warned.message == ("'render.condition.controls' is the tool's text, which says 'control' where this "
                               "game says 'occupies'")
     assert warned.severity == "warning" and warned.path.endswith("locale/en/texts.yaml")
+
+
+def test_a_translated_text_that_cannot_be_read_still_counts_the_missing_keys(spanish_copy):
+    """Only a file that cannot be read at all stops the count of missing keys: a text with a '{' left
+    open is told, and a key taken out is still counted missing, with the usual summary."""
+    es = spanish_copy / "locale" / "es"
+    replace_in(es / "messages.yaml", '{side} gana {n} PV', '{side gana {n} PV')
+    replace_in(es / "messages.yaml", '    final crisis: "Comienza la Crisis Final."\n', "")
+    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
+    said = result.stdout + result.stderr
+    assert result.returncode == 1
+    assert re.search(r"locale/es/messages\.yaml:\d+:\d+: error: message 'log\.vp_gain'", said)
+    # (the broken text is not read: it is counted missing too, its English shown meanwhile)
+    assert "log.step.final crisis" in said and "es: 2 keys missing in 1 file" in said
+    assert "not counted" not in said
