@@ -96,9 +96,9 @@ def solo_options(args, content: Content, show: Presenter):
     if not getattr(args, "solo", False):
         if getattr(args, "difficulty", None):
             raise CliError(show.catalog.text("cli.error.difficulty_without_solo"))
-        return Options(asked_options(args, optional_rules(content), show.catalog)), -1
+        return Options(asked_options(args, optional_rules(content), show.catalog, content.game)), -1
     from .session import match_side  # the interactive session's module: not for a two-player `crisis sim`
-    asked = asked_options(args, optional_rules(content), show.catalog)
+    asked = asked_options(args, optional_rules(content), show.catalog, content.game)
     player = match_side(args.side, content, show) if args.side else 0
     options = solo_game(content, show, player, getattr(args, "difficulty", None))
     # the solo game's own options (its overlay's), and any other the player asks for
@@ -131,7 +131,7 @@ def solo_game(content: Content, show: Presenter, player: int, difficulty: Option
                    difficulty=difficulty or levels[0])
 
 
-def asked_options(args, options, catalog) -> frozenset:
+def asked_options(args, options, catalog, game: Optional[str] = None) -> frozenset:
     """The optional rules asked for on the command line, of the game's ``options`` (their names
     with underscores): each ``--option NAME`` (the name as the rules write it, or as the player's
     language names it (``option_name``), with spaces, underscores or dashes, in any case) and each
@@ -149,7 +149,7 @@ def asked_options(args, options, catalog) -> frozenset:
     asked = [(given, given) for given in getattr(args, "option", None) or ()]
     asked += [(flag, flag[2:]) for flag in getattr(args, "option_flags", None) or ()]
     found = set()
-    game = catalog.text("cli.title")
+    game = words.game_title(catalog, game)
     for given, name in asked:
         if key(name) in named:
             found.add(named[key(name)])

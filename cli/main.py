@@ -431,9 +431,10 @@ def cmd_balance(args) -> int:
     from crisis.interpreter.records import reading_of
     optional = reading_of(program_of(content)).options
     from .commands import asked_options
-    asked = asked_options(args, optional, c)
+    asked = asked_options(args, optional, c, content.game)
     if args.both_rules and not optional:  # nothing to play without and with: said, not ignored
-        raise CliError(c.text("cli.error.no_optional_rules", game=c.text("cli.title"), option="--both-rules"))
+        raise CliError(c.text("cli.error.no_optional_rules", game=words.game_title(c, content.game),
+                              option="--both-rules"))
     rules = ((), optional) if args.both_rules else (tuple(name for name in optional if name in asked),)
     from .sim import progress_bar
     plan = Plan(games=games, seed=seed, pairings=pairings, rules=rules, level=level, jobs=jobs)

@@ -122,7 +122,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
     if getattr(args, "solo", False):
         from .commands import asked_options, optional_rules
         # the solo statistics play the solo game's own options; one the game lacks is still a mistake
-        asked_options(args, optional_rules(content), c)
+        asked_options(args, optional_rules(content), c, content.game)
         start.games()
         args.games, args.seed, args.jobs = games, seed, jobs
         if args.json:
@@ -132,7 +132,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
     from crisis.interpreter import batch
     from crisis.interpreter.records import reading_of
     reading = reading_of(program_of(content))
-    options = game_options(args, reading, c)
+    options = game_options(args, reading, c, content.game)
     coverage = None
     if getattr(args, "coverage", False):
         from crisis.interpreter.designer.coverage import Coverage
@@ -208,7 +208,7 @@ def _cmd_sim(args, start: "StartUp") -> int:
     return EXIT_FAILED if total.broken else EXIT_OK
 
 
-def game_options(args, reading, catalog):
+def game_options(args, reading, catalog, game: Optional[str] = None):
     """The options of a two-player run: each of the content's optional rules asked for on the
     command line (commands.asked_options)."""
     from crisis.interpreter.engine.game import Options
@@ -217,7 +217,7 @@ def game_options(args, reading, catalog):
     if getattr(args, "side", None):
         raise CliError(catalog.text("cli.error.side_without_solo"))
     from .commands import asked_options
-    return Options(asked_options(args, reading.options, catalog))
+    return Options(asked_options(args, reading.options, catalog, game))
 
 
 def options_json(reading, options) -> dict:

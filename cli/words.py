@@ -186,3 +186,13 @@ def no_catalog(requested: str, content) -> str:
     (in the environment's language when the content has it)."""
     said = next((lang for lang in environment_languages() if lang in content.catalogs), "en")
     return content.catalog(said).text("cli.error.no_catalog", lang=requested, langs=", ".join(sorted(content.catalogs)))
+
+
+def game_title(catalog, game: Optional[str] = None) -> str:
+    """A game as players read its name: its catalog's title (``cli.title``), else, where only the
+    tool's own title is there (a game whose catalog gives none), its name in state.yaml."""
+    from crisis.content.loader import interface_catalog
+    title = catalog.text("cli.title")
+    if game and title == interface_catalog(catalog.lang)[0].raw("cli.title"):
+        return game
+    return title

@@ -307,3 +307,13 @@ def test_a_relation_expected_is_named_in_the_game_s_own_word(tmp_path):
         read_game(root)
     (problem,) = caught.value.diagnostics
     assert problem.expected == "a relation such as 'occupies'"
+
+
+def test_a_game_whose_catalog_gives_no_title_is_named_by_its_name_in_refusals(tmp_path, monkeypatch):
+    """Three Crowns' catalog gives no title: an optional rule it lacks is refused naming the game as
+    state.yaml names it, not 'crisis' (the tool's own title)."""
+    from clirun import run_main
+    monkeypatch.chdir(tmp_path)
+    refused = run_main("play", "--content", ROOT, "--bots", "--option", "nada")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().startswith(f"{read_game(ROOT).schema.game or ROOT.name} has no optional rules")
