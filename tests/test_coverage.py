@@ -204,3 +204,18 @@ def test_a_card_kind_s_rule_field_of_another_name_is_named_by_its_field(lang, na
     report = run_main("test", "--game", "civil-war-card-game", "--coverage", "--lang", lang)
     assert report.returncode == 0, report.stderr
     assert named in report.stdout and "card_effect" not in report.stdout
+
+
+def test_a_rule_field_of_a_kind_named_in_several_words_is_named_by_its_field(tmp_path, monkeypatch):
+    """A kind of cards whose first word has a space ('order card') gives coverage the kind
+    'order_card_event': the report still names it by its field, not by that internal name."""
+    import shutil
+    from clirun import run_main
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    replace = (root / "state.yaml").read_text(encoding="utf-8").replace(
+        "    words: [card, cards]", "    words: [order card, order cards, card, cards]", 1)
+    (root / "state.yaml").write_text(replace, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    report = run_main("test", "--content", root, "--coverage")
+    assert "card rules (event): " in report.stdout and "order_card_event" not in report.stdout
