@@ -130,7 +130,7 @@ def test_a_command_line_error_breaks_between_words_on_a_narrow_terminal_and_keep
 
 
 @pytest.mark.parametrize("lang, ok, failed", [("en", "OK --", "FAILED -- 1 warning, which --strict counts as failures"),
-                                               ("es", "correcto --", "FALLA -- 1 aviso, que --strict cuenta como fallos")])
+                                               ("es", "correcto --", "NO SUPERADA -- 1 aviso, que --strict cuenta como fallos")])
 def test_check_strict_with_a_warning_says_it_failed_not_ok(tmp_path, lang, ok, failed):
     """Under --strict a warning fails the check: its last line says so and why, never "OK" beside exit status 1."""
     from helpers import replace_in
