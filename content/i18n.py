@@ -130,7 +130,7 @@ def check_reference(content: Content) -> List[Diagnostic]:
     return problems
 
 
-def game_names(content: Content) -> Dict[str, Tuple[str, Tuple[str, ...]]]:
+def game_names(content: Content) -> Dict[str, List[Tuple[str, Tuple[str, ...]]]]:
     """The sections of a catalog whose keys are made from the names the game gives its things
     (section -> (what the names are, the names)): 'steps.<step>', 'log.step.<step>',
     '<cards>.<card id>.title', '<places>.<place>', 'counters.<counter>'... A key there that
@@ -154,12 +154,19 @@ def game_names(content: Content) -> Dict[str, Tuple[str, Tuple[str, ...]]]:
         steps |= set(overlay.steps)
     procedures = set(definition.procedures) | (set(overlay.procedures) if overlay is not None else set())
     counters = {counter.name for counter in schema.counters}
-    found: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+    # section -> each kind of name made into its keys (two kinds may share one: location cards
+    # titled under 'locations.<id>.title' on a map of locations named 'locations.<place>')
+    found: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = {}
 
     def add(prefix: str, what: str, names) -> None:
-        if names:
-            old = found.get(prefix, (what, ()))
-            found[prefix] = (old[0], tuple(dict.fromkeys(old[1] + tuple(names))))
+        if not names:
+            return
+        kinds = found.setdefault(prefix, [])
+        same = next((i for i, (kind, _) in enumerate(kinds) if kind == what), None)
+        if same is None:
+            kinds.append((what, tuple(dict.fromkeys(names))))
+        else:
+            kinds[same] = (what, tuple(dict.fromkeys(kinds[same][1] + tuple(names))))
 
     add("sides", "side", schema.sides)
     add(section(schema.map.place_words, "places"), section(schema.map.place_words[:1], "place"), schema.map.places)
@@ -199,10 +206,12 @@ def _keys_of_no_name(content: Content, reference: Catalog) -> List[Diagnostic]:
         prefix = next((p for p in prefixes if key.startswith(p + ".")), None)
         if prefix is None:
             continue
-        what, names = sections[prefix]
-        name = key[len(prefix) + 1:].split(".")[0] if what == "card id" else key[len(prefix) + 1:]
-        if name in names:
+        kinds = sections[prefix]
+        rest = key[len(prefix) + 1:]
+        if any((rest.split(".")[0] if what == "card id" else rest) in names for what, names in kinds):
             continue
+        what, names = kinds[0]
+        name = rest.split(".")[0] if what == "card id" else rest
         guess = did_you_mean(name, list(names))
         shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         problems.append(_at_key(
@@ -546,8 +555,8 @@ def check_same_titles(content: Content, lang: str) -> List[Diagnostic]:
     catalog = content.catalogs[lang]
     sections = tuple(f"{section}." for section in card_sections(content))
     # the titles of the game's cards (a key of no card is told of by check_reference)
-    cards = {f"{prefix}.{card}.title" for prefix, (what, names) in game_names(content).items()
-             if what == "card id" for card in names}
+    cards = {f"{prefix}.{card}.title" for prefix, kinds in game_names(content).items()
+             for what, names in kinds if what == "card id" for card in names}
     first: Dict[str, str] = {}  # a title as typed (case and spaces aside) -> the key that gives it first
     problems: List[Diagnostic] = []
     for key, text in catalog.messages.items():

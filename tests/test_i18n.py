@@ -978,3 +978,20 @@ def test_a_translated_text_that_cannot_be_read_still_counts_the_missing_keys(spa
     # (the broken text is not read: it is counted missing too, its English shown meanwhile)
     assert "log.step.final crisis" in said and "es: 2 keys missing in 1 file" in said
     assert "not counted" not in said
+
+
+def test_card_titles_under_the_same_section_as_the_places_are_not_keys_of_no_name(tmp_path):
+    """A kind of cards whose last word is the map's word for places ('towns') keeps its titles in
+    the places' section ('towns.rally.title' beside 'towns.Ashford'): each is read, none is a key
+    that names nothing; a misspelt one still is."""
+    import shutil
+    from pathlib import Path
+    root = tmp_path / "three-crowns"
+    shutil.copytree(Path(__file__).parent / "data" / "three-crowns", root)
+    replace_in(root / "state.yaml", "    words: [card, cards]", "    words: [card, cards, order card, towns]")
+    for lang in ("en", "es"):
+        replace_in(root / "locale" / lang / "cards.yaml", "\ncards:", "\ntowns:")
+    assert not [p for p in check_all(load_content(root)) if "names no" in p.message]
+    replace_in(root / "locale" / "en" / "cards.yaml", "  rally:", '  raly: {title: "Raly"}\n  rally:')
+    (told,) = [p for p in check_all(load_content(root)) if "names no" in p.message]
+    assert told.message.startswith("'towns.raly.title' names no ")
