@@ -386,7 +386,8 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
                 if braces:
                     format_message(value, _sample_params(value))
             except MessageError as error:
-                reader.problems.add(file.diagnostic(position, f"message '{shown(key)}': {error}"))
+                at, width = _fault_in_line(file, position, error.fragment)
+                reader.problems.add(file.diagnostic(at, f"message '{shown(key)}': {error}", width=width))
                 continue
             if key.startswith(CONTRACTIONS):
                 problem = contractions.add(key[len(CONTRACTIONS):], str(value))
@@ -401,6 +402,19 @@ def read_catalog(reader: Reader, lang_dir: Path, files: List[YamlFile], contract
     if len(reader.problems.items) == problems:
         catalogcache.put(folder_key, catalogcache.Kept(messages, positions, reader.budget.values - values))
     return Catalog(lang_dir.name, messages, positions)
+
+
+def _fault_in_line(file: YamlFile, position, fragment: str):
+    """Where a text's fault is on its line (the unclosed '{', the plural's braces), for the caret,
+    and how wide; the text's start where it cannot be found there (a text of several lines, or
+    written with escapes)."""
+    line, column = position
+    text = file.lines[line - 1] if 1 <= line <= len(file.lines) else ""
+    found = text.find(fragment[:40], column - 1) if fragment else -1
+    if found < 0:
+        return position, 1
+    width = len(fragment) if fragment.startswith("{") and fragment.endswith("}") else 1
+    return (line, found + 1), min(width, max(len(text) - found, 1))
 
 
 def _kept_catalog(reader: Reader, key: str, contractions: "_Contractions") -> Optional[catalogcache.Kept]:

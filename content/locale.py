@@ -30,7 +30,12 @@ from functools import lru_cache
 from typing import Dict, Iterator, List, Mapping, Optional, Tuple
 
 class MessageError(ValueError):
-    pass
+    """A text that cannot be filled; ``fragment``: the part of it at fault, from its start (an
+    unclosed '{' and what follows it, a plural's braces), for a caret under it."""
+
+    def __init__(self, message: str, fragment: str = ""):
+        super().__init__(message)
+        self.fragment = fragment
 
 
 # the grammar a message may ask of a name it is given: x_g (gender and number), x_pl (plural)
@@ -81,7 +86,7 @@ def _parse(message: str) -> tuple:
             i += 2
             continue
         if char == "}":
-            raise MessageError("a '}' closes nothing (write '}}' for a brace)")
+            raise MessageError("a '}' closes nothing (write '}}' for a brace)", message[i:])
         if char != "{":
             literal.append(char)
             i += 1
@@ -94,7 +99,7 @@ def _parse(message: str) -> tuple:
                 depth -= 1
             j += 1
         if depth:
-            raise MessageError("a '{' is never closed (write '{{' for a brace)")
+            raise MessageError("a '{' is never closed (write '{{' for a brace)", message[i:])
         if literal:
             out.append("".join(literal))
             literal = []
@@ -182,7 +187,8 @@ def format_message(message: str, params: Mapping[str, object]) -> str:
                 # chooses on the number instead ({n?0:...|1:...|*:...})
                 raise MessageError(f"plural '{{{body}}}' needs a number and two forms, one and more"
                                    + (f", not {len(forms)} (to choose among more, write "
-                                      f"'{{{name.strip()}?0:...|1:...|*:...}}')" if len(forms) > 2 else ""))
+                                      f"'{{{name.strip()}?0:...|1:...|*:...}}')" if len(forms) > 2 else ""),
+                                   "{" + body + "}")
             out.append(format_message(forms[0] if value == 1 else forms[1], params))
         else:
             name = body.strip()

@@ -995,3 +995,18 @@ def test_card_titles_under_the_same_section_as_the_places_are_not_keys_of_no_nam
     replace_in(root / "locale" / "en" / "cards.yaml", "  rally:", '  raly: {title: "Raly"}\n  rally:')
     (told,) = [p for p in check_all(load_content(root)) if "names no" in p.message]
     assert told.message.startswith("'towns.raly.title' names no ")
+
+
+@pytest.mark.parametrize("broken, fault", [("{side} gana {n} PV", "{side gana"), ("({reason})", "({n|razón})")])
+def test_the_caret_goes_to_the_fault_in_a_text_not_to_its_opening_quote(spanish_copy, broken, fault):
+    """A '{' left open, a plural of one form: the caret is under the fault, not under the text's
+    opening quote (a long Spanish text hides where its fault is)."""
+    es = spanish_copy / "locale" / "es" / "messages.yaml"
+    replace_in(es, broken, fault)
+    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
+    report = result.stdout.splitlines()
+    (at,) = [n for n, line in enumerate(report) if "error: message 'log.vp_gain'" in line]
+    column = int(report[at].split(":")[2])
+    caret = report[at + 2]
+    assert report[at + 1][report[at + 1].index("|") + 2 + column - 1:].startswith(fault[fault.index("{"):][:5])
+    assert caret.index("^") == report[at + 1].index("|") + 2 + column - 1
