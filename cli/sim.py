@@ -433,7 +433,8 @@ def print_summary(show, reading, total, summary: dict, records: Optional[str]) -
         say(c.text("cli.sim.scored_only", n=total.games - total.at_once))
     for counter in reading.game_loops:  # the game's own loop over a counter stopped before its last value
         early = total.stopped_early(reading, counter)
-        if early:
+        # (as many as were won at once: those games, which the line above told already)
+        if early and early != total.at_once:
             say(c.text("cli.sim.early", last=reading.counters[counter].high, n=early,
                        percent=show.decimal(100 * early / games, 1)))
     if total.broken:
