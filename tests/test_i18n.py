@@ -126,6 +126,12 @@ def test_i18n_check_command_fails_on_a_seeded_mistake_and_passes_otherwise(spani
     assert "locale/es/messages.yaml:" in result.stdout + result.stderr
 
 
+def spanish_check(root):
+    """`crisis i18n check --lang es` of a copy, no games played: (exit status, all it said)."""
+    result = run_main("i18n", "check", "--lang", "es", "--content", root, "--games", "0")
+    return result.returncode, result.stdout + result.stderr
+
+
 def test_a_translation_file_that_is_not_yaml_hides_no_other_problem_of_the_check(spanish_copy):
     """A translator's broken file is told at its line, and the rest of the catalog is still checked
     (a misspelt placeholder in another file); its keys are not all called missing meanwhile. A
@@ -133,9 +139,8 @@ def test_a_translation_file_that_is_not_yaml_hides_no_other_problem_of_the_check
     es = spanish_copy / "locale" / "es"
     replace_in(es / "board.yaml", "  Unionist: Unionista\n", '  Unionist: Unionista "roto: [\n')
     replace_in(es / "messages.yaml", "{side} gana {n} PV", "{sidee} gana {n} PV")
-    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
-    said = result.stdout + result.stderr
-    assert result.returncode == 1
+    code, said = spanish_check(spanish_copy)
+    assert code == 1
     assert re.search(r"locale/es/board\.yaml:3:\d+: error: ", said)
     assert re.search(r"locale/es/messages\.yaml:\d+:\d+: error: 'log\.vp_gain' ", said)
     assert "missing in the 'es' catalog" not in said and "missing in 1 file" not in said
@@ -971,9 +976,8 @@ def test_a_translated_text_that_cannot_be_read_still_counts_the_missing_keys(spa
     es = spanish_copy / "locale" / "es"
     replace_in(es / "messages.yaml", '{side} gana {n} PV', '{side gana {n} PV')
     replace_in(es / "messages.yaml", '    final crisis: "Comienza la Crisis Final."\n', "")
-    result = run_main("i18n", "check", "--lang", "es", "--content", spanish_copy, "--games", "0")
-    said = result.stdout + result.stderr
-    assert result.returncode == 1
+    code, said = spanish_check(spanish_copy)
+    assert code == 1
     assert re.search(r"locale/es/messages\.yaml:\d+:\d+: error: message 'log\.vp_gain'", said)
     # (the broken text is not read: it is counted missing too, its English shown meanwhile)
     assert "log.step.final crisis" in said and "es: 2 keys missing in 1 file" in said
