@@ -279,32 +279,41 @@ def rule_templates(content: Content) -> Dict[str, Tuple[frozenset, str]]:
 _TOOL_NOUNS = re.compile(r"\b(spaces?|tokens?|control(?:s|led)?)\b")
 
 
+def _own_nouns(schema) -> Dict[str, Tuple[str, ...]]:
+    """The game's own words for what the tool's texts call 'space', 'token' and 'control'."""
+    tokens = schema.tokens
+    return {"space": tuple(schema.map.place_words), "token": tuple(tokens.words) if tokens is not None else (),
+            "control": tuple(tokens.control_words) if tokens is not None else ()}
+
+
+def _tool_nouns_unlike(text: str, own: Dict[str, Tuple[str, ...]]) -> List[str]:
+    """The tool's nouns a text says ('space', 'controls'), by root, where the game has words of
+    its own for them: the words read, not its placeholders' names ({space} is a place's name)."""
+    read = re.sub(r"\{[a-z_]+(?=[}?|])", "{", text)
+    roots = []
+    for match in _TOOL_NOUNS.finditer(read):
+        word = match.group(1)
+        root = "control" if word.startswith("control") else word.rstrip("s")
+        if own[root] and word not in own[root] and root not in own[root] and root not in roots:
+            roots.append(root)
+    return roots
+
+
 def _tool_words_unlike_the_game_s(content: Content, reference: Catalog, rules) -> List[Diagnostic]:
     """The tool's own templates a rule of this game reads through that name its places or pieces
     in Fort Sumter's words ('space', 'token') where the game has its own ('area', 'regiment'):
     a player would read "at most 1 per space" in a game of areas (warnings, at the game's catalog)."""
-    schema = content.schema
-    own = {"space": set(schema.map.place_words),
-           "token": set(schema.tokens.words) if schema.tokens is not None else set(),
-           "control": set(schema.tokens.control_words) if schema.tokens is not None else set()}
-
-    def root(word: str) -> str:
-        return "control" if word.startswith("control") else word.rstrip("s")
-    shared = _shared_folder()
+    own = _own_nouns(content.schema)
     problems: List[Diagnostic] = []
     for key in sorted(rules):
-        path = reference.positions.get(key, (None,))[0]
-        if path is None or not path.startswith(shared) or key not in reference.messages:
+        if not _tool_s(reference, key) or key not in reference.messages:
             continue
-        # the words players read: the text without its placeholders' names ({space} is a place's name)
-        text = re.sub(r"\{[a-z_]+(?=[}?|])", "{", reference.messages[key])
-        said = [word for word in dict.fromkeys(m.group(1) for m in _TOOL_NOUNS.finditer(text))
-                if own[root(word)] and word not in own[root(word)] and root(word) not in own[root(word)]]
+        said = _tool_nouns_unlike(reference.messages[key], own)
         if said:
-            theirs = sorted(own[root(said[0])])
             problems.append(Diagnostic(
                 message=f"'{key}' is the tool's text, which says '{said[0]}' where this game says "
-                        f"'{theirs[0]}'", path=_own_file_for(content, reference, key), severity="warning",
+                        f"'{sorted(own[said[0]])[0]}'", path=_own_file_for(content, reference, key),
+                severity="warning",
                 expected=f"'{key}' in this game's catalog, in its own words",
                 hint=f"the rule '{rules[key][1]}' reads through it: \"{reference.messages[key]}\""))
     return problems
@@ -323,24 +332,15 @@ def _play_texts_unlike_the_game_s(content: Content, reference: Catalog) -> List[
     schema = content.schema
     if schema.tokens is None:
         return []
-    own = {"token": tuple(schema.tokens.words), "space": tuple(schema.map.place_words),
-           "control": tuple(schema.tokens.control_words)}
-    shared = _shared_folder()
+    own = _own_nouns(schema)
     said: Dict[str, List[str]] = {}
     for key, text in reference.messages.items():
-        path = reference.positions.get(key, (None,))[0]
-        if not key.startswith(_PLAY_SECTIONS) or path is None or not path.startswith(shared):
+        if not key.startswith(_PLAY_SECTIONS) or not _tool_s(reference, key):
             continue  # (given in the game's catalog, or not a text play shows about pieces)
         if not schema.markers and ("marker" in key or "blocked" in key):
             continue  # (what a marker does: never shown in a game without one)
-        text = re.sub(r"\{[a-z_]+(?=[}?|])", "{", text)  # the words read, not the placeholders' names
-        for match in _TOOL_NOUNS.finditer(text):
-            word = match.group(1)
-            root = "control" if word.startswith("control") else word.rstrip("s")
-            if own[root] and word not in own[root] and root not in own[root]:
-                said.setdefault(root, [])
-                if key not in said[root]:
-                    said[root].append(key)
+        for root in _tool_nouns_unlike(text, own):
+            said.setdefault(root, []).append(key)
     return [Diagnostic(message=f"{len(keys)} of the tool's texts that play shows say '{root}' where this game "
                                f"says '{own[root][0]}'",
                        path=_own_file_for(content, reference, keys[0]), severity="warning",
@@ -558,6 +558,7 @@ def check_same_titles(content: Content, lang: str) -> List[Diagnostic]:
     cards = {f"{prefix}.{card}.title" for prefix, kinds in game_names(content).items()
              for what, names in kinds if what == "card id" for card in names}
     first: Dict[str, str] = {}  # a title as typed (case and spaces aside) -> the key that gives it first
+    reference = content.catalogs[REFERENCE_LANG]
     problems: List[Diagnostic] = []
     for key, text in catalog.messages.items():
         if not (key.startswith(sections) and key.endswith(".title") and key.count(".") == 2) \
@@ -570,7 +571,6 @@ def check_same_titles(content: Content, lang: str) -> List[Diagnostic]:
         if other == key:
             continue
         path, line, _ = catalog.positions.get(other, ("?", "?", None))
-        reference = content.catalogs[REFERENCE_LANG]
         english = [reference.raw(k) for k in (other, key)] if lang != REFERENCE_LANG else []
         told = (f" (in {REFERENCE_LANG}: '{english[0]}' and '{english[1]}')"
                 if english and all(english) and english[0] != english[1] else "")
