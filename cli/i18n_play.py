@@ -19,7 +19,6 @@ from typing import Dict, List, Tuple
 
 from crisis.content.locale import Catalog, MessageError, format_message
 from crisis.content.model import Content
-from crisis.ruleset.diagnostics import Diagnostic
 
 # The header and the board are drawn at one decision in this many (they ask for the same
 # keys at every one; the prompt, the actions offered and the log are drawn at each).
@@ -65,13 +64,12 @@ class _Recording(Catalog):
         """Note a name given to the text as the rules write it ('New York') that the player reads
         so, where this catalog names it otherwise ('Nueva York'): a value the program forgot to
         name in the player's language."""
-        for value in params.values():
+        for name, value in params.items():
             if not isinstance(value, str) or value not in self.renamed:
                 continue
             # (the catalog's own name may hold the rules' one: 'Washington D.C.' and 'Washington')
             rest = shown.replace(self.renamed[value], "")
             if re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", rest):
-                name = next(name for name, given in params.items() if given == value)
                 self.shown_raw[key] = (self.where, name, value, self.renamed[value])
                 return
 
@@ -105,21 +103,6 @@ def played_texts(content: Content, lang: str, games: int):
     words = {key: (where, shown) for key, (where, shown) in catalog.unnamed.items()
              if key.rsplit(".", 1)[0] in _COMMON_NOUNS and re.search(r"\b" + re.escape(shown.lower()) + r"\b", listed)}
     return catalog.missed, catalog.unfilled, words, catalog.shown_raw
-
-
-def names_shown_raw_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str, str, str]],
-                             games: int) -> List[Diagnostic]:
-    """The texts that showed a name as the rules write it where ``lang``'s catalog names it otherwise
-    (``found``: ``played_texts``' last), at the placeholder given it: the program gave the text a name
-    it did not put in the player's language, which no catalog can mend."""
-    from crisis.content.i18n import _at_text
-    catalog = content.catalogs[lang]
-    return [_at_text(catalog, key, [placeholder],
-                     f"'{key}' shows '{raw}' as state.yaml writes it, where the '{lang}' catalog names it '{named}'",
-                     severity="warning",
-                     hint=f"{{{placeholder}}} was given it unnamed at {where} in one of {games} random games: "
-                          f"a fault of the program, not of the catalog (please report it)")
-            for key, (where, placeholder, raw, named) in sorted(found.items())]
 
 
 _COMMON_NOUNS = ("fields", "card_kinds", "notation", "counters", "piles", "holders", "cli.board.attribute",

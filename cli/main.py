@@ -318,12 +318,13 @@ def cmd_cards(args) -> int:
 
 def cmd_i18n(args) -> int:
     """Catalogs against the reference: missing, extra, placeholders, glossary, card texts."""
-    from crisis.content.i18n import (missing_in_play_problems, missing_key_problems, missing_keys, other_problems,
-                                     unfilled_in_play_problems, unnamed_problems)
+    from crisis.content.i18n import (missing_in_play_problems, missing_key_problems, missing_keys,
+                                     names_shown_raw_problems, other_problems, unfilled_in_play_problems,
+                                     unnamed_problems)
     from crisis.content.loader import REFERENCE_LANG, load_for_translators
     from crisis.ruleset.diagnostics import UserError
     from .errors import CliError
-    from .i18n_play import names_shown_raw_problems, played_texts
+    from .i18n_play import played_texts
     from .sim import whole_number
     # a translation's own problems (a file that is not YAML, say) are told with the rest of its check
     content, translation_problems, unread = load_for_translators(args.content)

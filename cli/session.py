@@ -1159,22 +1159,25 @@ class Replay:
         self.finished = game.over
         self.game = Game.of(content, saved.seed, self.options)
         self.position = 0  # actions taken so far
-        self.pass_counter = rounds.counter  # what the rounds' loop counts: a round, a turn (None: no loop)
+        # what the rounds' loop counts (a round, a turn): the counter of state.yaml, or None
+        program = program_of(content)
+        self.pass_counter = program.schema.counters[program.counter_index[rounds.counter]] \
+            if rounds.counter is not None else None
 
     def pass_name(self) -> str:
         """The game's word for a pass of its loop in the player's language ("round", "turno"): what
         the replay's jump names (`turn 3` in a game of turns)."""
-        if self.pass_counter is None:
+        counter = self.pass_counter
+        if counter is None:
             return self.show.catalog.name("counters", "round", "round")
-        counter = self.content.schema.counters[program_of(self.content).counter_index[self.pass_counter]]
         return self.show.catalog.name("counters", counter.name, counter.words[0] if counter.words else counter.name)
 
     def is_pass_word(self, word: str) -> bool:
         """Whether a typed word names the loop's passes, as the player's language, state.yaml or the
         rules call them ('turno', 'turn'): the jump, as 'round' is in every game."""
-        if self.pass_counter is None or not word:
+        counter = self.pass_counter
+        if counter is None or not word:
             return False
-        counter = self.content.schema.counters[program_of(self.content).counter_index[self.pass_counter]]
         return fold(word) in {fold(name) for name in (self.pass_name(), counter.name, *counter.words)}
 
     @property

@@ -757,6 +757,20 @@ def unfilled_in_play_problems(content: Content, lang: str, found: Dict[str, Tupl
     return problems
 
 
+def names_shown_raw_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str, str, str]],
+                             games: int) -> List[Diagnostic]:
+    """The texts that showed a name as the rules write it where ``lang``'s catalog names it otherwise
+    (``found``: the last of cli/i18n_play.py's ``played_texts``), at the placeholder given it: the
+    program gave the text a name it did not put in the player's language, which no catalog mends."""
+    catalog = content.catalogs[lang]
+    return [_at_text(catalog, key, [placeholder],
+                     f"'{key}' shows '{raw}' as state.yaml writes it, where the '{lang}' catalog names it '{named}'",
+                     severity="warning",
+                     hint=f"{{{placeholder}}} was given it unnamed at {where} in one of {games} random games: "
+                          f"a fault of the program, not of the catalog (please report it)")
+            for key, (where, placeholder, raw, named) in sorted(found.items())]
+
+
 def unnamed_problems(content: Content, lang: str, found: Dict[str, Tuple[str, str]]) -> List[Diagnostic]:
     """Words ``lang``'s players read in the reference language, as ``state.yaml`` writes them,
     because no catalog names them (``found``: key -> where, from cli/i18n_play.py): a key to give
