@@ -38,12 +38,12 @@ def print_coverage(coverage, show, verbose: bool = False, out=None) -> None:
         shown = c.raw(f"cli.coverage.kind.{item_kind}")
         if shown is not None:
             return shown
-        # a card kind's rule field ('card_effect': the kind's first word, then the field, spaces
-        # made '_', as coverage names it): by the field's name as this language shows it
+        # a card kind's rule field ('card_effect', as coverage names it): by the field's name as
+        # this language shows it
+        from crisis.interpreter.designer.coverage import rule_field_kind
         for card_kind in show.schema.card_kinds:
-            word = card_kind.words[0] if card_kind.words else card_kind.name
             for field, field_type in card_kind.fields:
-                if field_type == "rule" and f"{word}_{field}".replace(" ", "_") == item_kind:
+                if field_type == "rule" and rule_field_kind(card_kind, field) == item_kind:
                     return c.text("cli.coverage.kind.card_rule", field=c.name("fields", field))
         return item_kind  # a kind of rule this catalog does not know yet
 

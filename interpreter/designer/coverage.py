@@ -40,6 +40,13 @@ OVERLAY, PRIORITY, ROW = "solo_rule", "solo_priority_line", "solo_table_row"
 
 
 @attrs.define
+
+def rule_field_kind(card_kind, field: str) -> str:
+    """The kind of coverage item of a kind of cards' rule field: the kind's first word, then the
+    field, spaces made '_' ('card_event', 'order_card_event')."""
+    word = card_kind.words[0] if card_kind.words else card_kind.name
+    return f"{word}_{field}".replace(" ", "_")
+
 class Item:
     kind: str  # card_event, either_option, if_branch, zone_effect, procedure, sequence, solo_rule...
     label: str  # the rule: "card major-anderson", "Tension (first)", "pivotal bonus", "step deal"
@@ -133,7 +140,7 @@ class Coverage:
             for f, (field, type_name) in enumerate(kind.fields):
                 if type_name != "rule":
                     continue
-                name = f"{word}_{field}".replace(" ", "_")
+                name = rule_field_kind(kind, field)
                 for card_id, rule in zip(cards.ids, cards.fields[f]):
                     self._rule(name, f"{word} {card_id}", rule, card=(kind.name, card_id))
         # what entering each zone of a track does, for the first side to enter it and the others
