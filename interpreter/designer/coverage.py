@@ -39,14 +39,14 @@ ZONE, PROCEDURE, SEQUENCE = "zone_effect", "procedure", "sequence"
 OVERLAY, PRIORITY, ROW = "solo_rule", "solo_priority_line", "solo_table_row"
 
 
-@attrs.define
-
 def rule_field_kind(card_kind, field: str) -> str:
     """The kind of coverage item of a kind of cards' rule field: the kind's first word, then the
     field, spaces made '_' ('card_event', 'order_card_event')."""
     word = card_kind.words[0] if card_kind.words else card_kind.name
     return f"{word}_{field}".replace(" ", "_")
 
+
+@attrs.define
 class Item:
     kind: str  # card_event, either_option, if_branch, zone_effect, procedure, sequence, solo_rule...
     label: str  # the rule: "card major-anderson", "Tension (first)", "pivotal bonus", "step deal"
